@@ -1,0 +1,52 @@
+# goaccel — build, set-up, tests and benchmarks. See README.md.
+SHELL      := /bin/bash
+GO         ?= go
+PYTHON     ?= /usr/bin/python3
+JUPYTER    ?= /usr/bin/jupyter
+BIN        := bin/goaccel
+NOTEBOOK   := notebooks/quickstart.ipynb
+OUTDIR     := notebooks/out
+GOFLAGS_T  ?= -timeout 45m
+
+.PHONY: all build run deps install test test-unit test-e2e lint bench generate clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/goaccel
+
+# deps installs the system packages the kernel's clients and the tests need, only when missing.
+deps:
+	@scripts/deps.sh
+
+install: build
+	$(BIN) install
+
+# run: build, install what is missing, register the kernel, execute the quickstart notebook headless.
+run: deps install
+	@mkdir -p $(OUTDIR)
+	$(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \
+		--output-dir $(OUTDIR) --output quickstart $(NOTEBOOK)
+	$(JUPYTER) nbconvert --to html --output-dir $(OUTDIR) --output quickstart $(OUTDIR)/quickstart.ipynb
+	@echo "wrote $(OUTDIR)/quickstart.ipynb and $(OUTDIR)/quickstart.html"
+
+# test: the whole suite (unit, multi-process, real Jupyter clients, nbconvert on every notebook).
+test: deps
+	$(GO) vet ./...
+	$(GO) test $(GOFLAGS_T) ./...
+	$(GO) test -tags purego ./internal/gemm/
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+generate:
+	$(GO) generate ./...
+
+# bench: speed and memory, side by side with the named baselines measured in the same run.
+bench: build
+	@scripts/bench.sh
+
+clean:
+	rm -rf bin $(OUTDIR)
