@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs every benchmark side by side with its baseline (PyTorch, ipykernel, gloo) in the same run.
+# Needs python3-torch for the baselines: GOACCEL_BENCH_DEPS=1 scripts/deps.sh installs it.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+GOACCEL_BENCH_DEPS=1 scripts/deps.sh
+mkdir -p bench/out
+status=0
+run() {
+	echo "== $*"
+	"$@" 2>&1 | tee -a bench/out/bench.log || status=1
+}
+: >bench/out/bench.log
+for s in bench/*.sh; do
+	[ -e "$s" ] || continue
+	run bash "$s"
+done
+run go test -run '^$' -bench . -benchmem -benchtime 2s ./tensors/... ./nn/... ./optim/... ./dist/... ./internal/gemm/...
+echo "log: bench/out/bench.log"
+exit $status
