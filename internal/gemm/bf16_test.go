@@ -1,0 +1,76 @@
+package gemm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+type bf16Func func(transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int)
+
+func toBF16(x []float64) []uint16 {
+	y := make([]uint16, len(x))
+	for i, v := range x {
+		y[i] = F32ToBF16(float32(v))
+		x[i] = float64(BF16ToF32(y[i]))
+	}
+	return y
+}
+
+// checkBF16 compares f with the float64 reference run on inputs rounded to
+// bfloat16, so only float32 accumulation error is allowed.
+func checkBF16(t *testing.T, f bf16Func, p problem, seed uint64) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 3))
+	lda, ldb, ldc, la, lb, lc := p.dims()
+	a, b, c := randF64(r, la), randF64(r, lb), randF64(r, lc)
+	a16, b16, c32 := toBF16(a), toBF16(b), toF32(c)
+	roundTo32(c, c32)
+	if p.beta == 0 {
+		for i := range c32 {
+			c32[i] = float32(math.NaN())
+		}
+	}
+	want := append([]float64(nil), c...)
+	refGemm(p, a, lda, b, ldb, want, ldc)
+	f(p.transA, p.transB, p.m, p.n, p.k, float32(p.alpha), a16, lda, b16, ldb, float32(p.beta), c32, ldc)
+	for i := 0; i < p.m; i++ {
+		for j := 0; j < p.n; j++ {
+			got := float64(c32[i*ldc+j])
+			tol := 1e-6*sumAbs(p, a, lda, b, ldb, c, ldc, i, j)*float64(p.k+2) + 1e-30
+			if d := math.Abs(got - want[i*ldc+j]); !(d <= tol) {
+				t.Fatalf("%+v: C[%d,%d] = %v, want %v (diff %g > tol %g)", p, i, j, got, want[i*ldc+j], d, tol)
+			}
+		}
+	}
+}
+
+func TestSgemmBF16MatchesBF16RoundedReference(t *testing.T) {
+	for ci, p := range cases() {
+		t.Run(fmt.Sprintf("%d_tA%v_tB%v_%dx%dx%d", ci, p.transA, p.transB, p.m, p.n, p.k), func(t *testing.T) {
+			checkBF16(t, SgemmBF16, p, uint64(ci))
+		})
+	}
+}
+
+func TestF32ToBF16RoundsToNearestEven(t *testing.T) {
+	tests := []struct {
+		in   float32
+		want uint16
+	}{
+		{1, 0x3f80},
+		{math.Float32frombits(0x3f808000), 0x3f80}, // tie, even stays
+		{math.Float32frombits(0x3f818000), 0x3f82}, // tie, odd rounds up
+		{math.Float32frombits(0x3f808001), 0x3f81},
+		{float32(math.Inf(-1)), 0xff80},
+	}
+	for _, tc := range tests {
+		if got := F32ToBF16(tc.in); got != tc.want {
+			t.Errorf("F32ToBF16(%#x) = %#x, want %#x", math.Float32bits(tc.in), got, tc.want)
+		}
+	}
+	if got := F32ToBF16(float32(math.NaN())); !math.IsNaN(float64(BF16ToF32(got))) {
+		t.Errorf("F32ToBF16(NaN) = %#x, not a NaN", got)
+	}
+}

@@ -1,0 +1,59 @@
+package gemm
+
+// Sgemm computes C = alpha·op(A)·op(B) + beta·C in float32 on row-major data,
+// where op(X) is X, or Xᵀ when transX is set. A is m×k (k×m when transA) with
+// leading dimension lda, B is k×n (n×k when transB) with ldb, C is m×n with
+// ldc. When beta is 0, C is overwritten without being read (NaNs in C do not
+// propagate). It uses up to Threads() goroutines for large problems and panics
+// on inconsistent sizes.
+func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	checkArgs("Sgemm", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 || alpha == 0 {
+		scaleF32(m, n, beta, c, ldc)
+		return
+	}
+	sgemmNaive(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// scaleF32 sets C = beta·C, writing zeros when beta is 0.
+func scaleF32(m, n int, beta float32, c []float32, ldc int) {
+	for i := 0; i < m; i++ {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		if beta != 1 {
+			for j := range row {
+				row[j] *= beta
+			}
+		}
+	}
+}
+
+func sgemmNaive(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var s float32
+			for p := 0; p < k; p++ {
+				ia, ib := i*lda+p, p*ldb+j
+				if transA {
+					ia = p*lda + i
+				}
+				if transB {
+					ib = j*ldb + p
+				}
+				av, bv := a[ia], b[ib]
+				s += av * bv
+			}
+			if beta == 0 {
+				c[i*ldc+j] = alpha * s
+			} else {
+				c[i*ldc+j] = alpha*s + beta*c[i*ldc+j]
+			}
+		}
+	}
+}
