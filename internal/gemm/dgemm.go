@@ -26,11 +26,11 @@ func Dgemm(transA, transB bool, m, n, k int, alpha float64, a []float64, lda int
 		for i := 0; i < m; i++ {
 			row := c[i*ldc : i*ldc+n]
 			for p := p0; p < p1; p++ {
-				av := a[i*lda+p]
+				ia := i*lda + p
 				if transA {
-					av = a[p*lda+i]
+					ia = p*lda + i
 				}
-				av *= alpha
+				av := alpha * a[ia]
 				if av == 0 {
 					continue
 				}
