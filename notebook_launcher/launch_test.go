@@ -1,0 +1,190 @@
+package notebook_launcher_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	nl "github.com/goaccel/goaccel/notebook_launcher"
+)
+
+// syncBuffer is a bytes.Buffer safe for the launcher's relay goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func only(t *testing.T) []string { return []string{"-test.run=^" + t.Name() + "$"} }
+
+// sharedDir returns a folder that the parent and its workers agree on.
+func sharedDir(t *testing.T) string {
+	if d := os.Getenv("NL_TEST_DIR"); d != "" {
+		return d
+	}
+	d := t.TempDir()
+	t.Setenv("NL_TEST_DIR", d)
+	return d
+}
+
+func TestLaunchSetsTorchrunEnvironmentOnEveryRank(t *testing.T) {
+	var out syncBuffer
+	err := nl.Launch(func() {
+		fmt.Printf("rank=%s world=%s local=%s localworld=%s addr=%s mp=%s token=%t\n",
+			os.Getenv("RANK"), os.Getenv("WORLD_SIZE"), os.Getenv("LOCAL_RANK"),
+			os.Getenv("LOCAL_WORLD_SIZE"), os.Getenv("MASTER_ADDR"),
+			os.Getenv("ACCELERATE_MIXED_PRECISION"), os.Getenv(nl.EnvToken) != "")
+	}, nl.Options{NumProcesses: 3, MixedPrecision: "bf16", Args: only(t), Stdout: &out})
+	if err != nil {
+		t.Fatalf("Launch: %v", err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"rank=0 world=3 local=0 localworld=3 addr=127.0.0.1 mp=bf16 token=true\n",
+		"[rank 1] rank=1 world=3 local=1 localworld=3 addr=127.0.0.1 mp=bf16 token=true\n",
+		"[rank 2] rank=2 world=3 local=2 localworld=3 addr=127.0.0.1 mp=bf16 token=true\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q; got:\n%s", want, got)
+		}
+	}
+}
+
+func TestLaunchFirstFailureStopsOthersAndNamesRank(t *testing.T) {
+	dir := sharedDir(t)
+	start := time.Now()
+	var out syncBuffer
+	err := nl.Launch(func() {
+		writePid(dir)
+		if os.Getenv("RANK") == "1" {
+			time.Sleep(200 * time.Millisecond)
+			fmt.Fprintln(os.Stderr, "boom: rank one gives up")
+			os.Exit(3)
+		}
+		time.Sleep(60 * time.Second)
+	}, nl.Options{NumProcesses: 3, Args: only(t), Stdout: &out, Stderr: &out})
+	if err == nil {
+		t.Fatal("Launch returned nil; want the failure of rank 1")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Launch took %v to report the failure; want < 10s", d)
+	}
+	for _, want := range []string{"rank 1", "exit status 3", "boom: rank one gives up"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+	assertNoneAlive(t, dir)
+}
+
+func TestLaunchCancelStopsEveryWorkerWithoutOrphans(t *testing.T) {
+	dir := sharedDir(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for len(pids(dir)) < 2 {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+	}()
+	err := nl.LaunchContext(ctx, func() {
+		writePid(dir)
+		time.Sleep(60 * time.Second)
+	}, nl.Options{NumProcesses: 2, Args: only(t), Stdout: &syncBuffer{}})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("LaunchContext after cancel = %v; want an interrupted error", err)
+	}
+	assertNoneAlive(t, dir)
+}
+
+func TestLaunchRestartsTheWholeGroup(t *testing.T) {
+	var out syncBuffer
+	err := nl.Launch(func() {
+		fmt.Printf("attempt %s\n", os.Getenv(nl.EnvRestart))
+		if os.Getenv(nl.EnvRestart) == "0" && os.Getenv("RANK") == "1" {
+			os.Exit(4)
+		}
+	}, nl.Options{NumProcesses: 2, MaxRestarts: 1, Args: only(t), Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatalf("Launch with a restart: %v", err)
+	}
+	if got := out.String(); !strings.Contains(got, "restarting all workers (1 of 1)") ||
+		!strings.Contains(got, "[rank 1] attempt 1") {
+		t.Errorf("output does not show the restart:\n%s", got)
+	}
+}
+
+func TestLaunchRejectsBadOptions(t *testing.T) {
+	for _, tc := range []struct {
+		opts nl.Options
+		want string
+	}{
+		{nl.Options{NumProcesses: -1}, "NumProcesses"},
+		{nl.Options{MixedPrecision: "fp32"}, `"no", "fp16" or "bf16"`},
+		{nl.Options{NumNodes: 2, NodeRank: 2, Port: 29500}, "NodeRank"},
+		{nl.Options{NumNodes: 2}, "Port must be set"},
+		{nl.Options{MaxRestarts: -2}, "MaxRestarts"},
+	} {
+		err := nl.Launch(func() {}, tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Launch(%+v) = %v; want an error mentioning %q", tc.opts, err, tc.want)
+		}
+	}
+}
+
+func TestLaunchUnderExternalLauncherRunsInProcess(t *testing.T) {
+	t.Setenv("WORLD_SIZE", "1")
+	ran := false
+	if err := nl.Launch(func() { ran = true }, nl.Options{}); err != nil || !ran {
+		t.Fatalf("Launch under WORLD_SIZE: err=%v ran=%v; want fn run in this process", err, ran)
+	}
+}
+
+func writePid(dir string) {
+	p := filepath.Join(dir, "pid-"+os.Getenv("RANK"))
+	_ = os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o644)
+}
+
+func pids(dir string) []int {
+	files, _ := filepath.Glob(filepath.Join(dir, "pid-*"))
+	var out []int
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if n, err2 := strconv.Atoi(string(b)); err == nil && err2 == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func assertNoneAlive(t *testing.T, dir string) {
+	t.Helper()
+	ps := pids(dir)
+	if len(ps) == 0 {
+		t.Fatal("no worker wrote its pid")
+	}
+	for _, p := range ps {
+		if err := syscall.Kill(p, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("worker pid %d still exists after Launch returned (kill 0: %v)", p, err)
+		}
+	}
+}
