@@ -1,0 +1,72 @@
+// Package store is the rendezvous key-value store of a process group (the
+// equivalent of torch's TCPStore): set, get (waiting for the key), add, wait
+// and check over TCP, every connection authenticated with the job's token, and
+// liveness tracking — a rank that registered and then disconnects without
+// saying goodbye is recorded as lost, which wakes every waiter with an error
+// naming it.
+package store
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+const purpose = "goaccel-store-v1"
+
+const (
+	opSet byte = iota + 1
+	opGet
+	opAdd
+	opWait
+	opCheck
+	opDelete
+	opRegister
+	opBye
+)
+
+const (
+	stOK byte = iota
+	stTimeout
+	stLost
+	stError
+)
+
+// maxValue bounds one key or value so a corrupt length cannot exhaust memory.
+const maxValue = 1 << 30
+
+func writeBytes(w *bufio.Writer, b []byte) {
+	var n [4]byte
+	binary.LittleEndian.PutUint32(n[:], uint32(len(b)))
+	w.Write(n[:])
+	w.Write(b)
+}
+
+func writeInt(w *bufio.Writer, v int64) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(v))
+	w.Write(n[:])
+}
+
+func readBytes(r *bufio.Reader) ([]byte, error) {
+	var n [4]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return nil, err
+	}
+	l := binary.LittleEndian.Uint32(n[:])
+	if l > maxValue {
+		return nil, fmt.Errorf("value of %d bytes exceeds the %d limit", l, maxValue)
+	}
+	b := make([]byte, l)
+	_, err := io.ReadFull(r, b)
+	return b, err
+}
+
+func readInt(r *bufio.Reader) (int64, error) {
+	var n [8]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return 0, err
+	}
+	return int64(binary.LittleEndian.Uint64(n[:])), nil
+}
