@@ -1,0 +1,170 @@
+package launchcli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	nl "github.com/goaccel/goaccel/notebook_launcher"
+)
+
+// launchFlags are `accelerate launch`'s flags that goaccel honours.
+type launchFlags struct {
+	configFile, mixedPrecision, mainIP, gpuIDs string
+	numProcesses, numMachines, machineRank     int
+	mainPort, maxRestarts                      int
+	cpu, multiGPU                              bool
+}
+
+func (f *launchFlags) register(fs *flag.FlagSet) {
+	str := func(p *string, name, usage string) {
+		fs.StringVar(p, name, "", usage)
+		fs.StringVar(p, strings.ReplaceAll(name, "_", "-"), "", "same as --"+name)
+	}
+	num := func(p *int, name, usage string) {
+		fs.IntVar(p, name, -1, usage)
+		fs.IntVar(p, strings.ReplaceAll(name, "_", "-"), -1, "same as --"+name)
+	}
+	str(&f.configFile, "config_file", "YAML configuration (default "+DefaultConfigFile()+")")
+	str(&f.mixedPrecision, "mixed_precision", "no, fp16 or bf16")
+	str(&f.mainIP, "main_process_ip", "address of the machine with rank 0 (multi-node)")
+	str(&f.gpuIDs, "gpu_ids", "comma-separated GPU ids for this machine, or all")
+	num(&f.numProcesses, "num_processes", "total number of processes across all machines")
+	num(&f.numMachines, "num_machines", "number of machines")
+	num(&f.machineRank, "machine_rank", "rank of this machine")
+	num(&f.mainPort, "main_process_port", "rendezvous port (0: a free port on one machine)")
+	num(&f.maxRestarts, "max_restarts", "restarts of the whole group after a failure")
+	fs.BoolVar(&f.cpu, "cpu", false, "force training on the CPU")
+	fs.BoolVar(&f.multiGPU, "multi_gpu", false, "one process per GPU (distributed_type MULTI_GPU)")
+}
+
+// LaunchCommand runs `goaccel launch [flags] ./pkg-or-binary [args]`: it merges
+// the config file with the flags, builds a Go package when given one, and runs
+// the processes of this machine with the torchrun environment.
+func LaunchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("goaccel launch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: goaccel launch [flags] ./pkg-or-binary [program args]")
+		fs.PrintDefaults()
+	}
+	var f launchFlags
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return fmt.Errorf("goaccel launch: name the program to run (a Go package like ./cmd/train, or a binary)")
+	}
+	opts, env, err := f.resolve()
+	if err != nil {
+		return fmt.Errorf("goaccel launch: %w", err)
+	}
+	opts.Stdout, opts.Stderr = stdout, stderr
+	bin, cleanup, err := resolveProgram(ctx, fs.Arg(0), stderr)
+	if err != nil {
+		return fmt.Errorf("goaccel launch: %w", err)
+	}
+	defer cleanup()
+	return nl.Run(ctx, bin, fs.Args()[1:], env, opts)
+}
+
+// resolve merges the config file (when present) with the flags; flags win.
+func (f *launchFlags) resolve() (nl.Options, []string, error) {
+	path := f.configFile
+	if path == "" {
+		path = DefaultConfigFile()
+	}
+	c, found, err := LoadConfig(path)
+	if err != nil {
+		return nl.Options{}, nil, err
+	}
+	if f.configFile != "" && !found {
+		return nl.Options{}, nil, fmt.Errorf("config file %s does not exist (create it with `goaccel config --config_file %s`)", path, path)
+	}
+	if !found {
+		c = Config{NumMachines: 1, NumProcesses: 1}
+	}
+	override := func(dst *int, v int) {
+		if v >= 0 {
+			*dst = v
+		}
+	}
+	override(&c.NumProcesses, f.numProcesses)
+	override(&c.NumMachines, f.numMachines)
+	override(&c.MachineRank, f.machineRank)
+	override(&c.MainProcessPort, f.mainPort)
+	override(&c.MaxRestarts, f.maxRestarts)
+	if f.mixedPrecision != "" {
+		c.MixedPrecision = f.mixedPrecision
+	}
+	if f.mainIP != "" {
+		c.MainProcessIP = f.mainIP
+	}
+	if f.gpuIDs != "" {
+		c.GPUIDs = f.gpuIDs
+	}
+	if f.cpu {
+		c.UseCPU = true
+	}
+	if f.multiGPU {
+		c.DistributedType = "MULTI_GPU"
+	}
+	if c.NumMachines == 0 {
+		c.NumMachines = 1
+	}
+	if c.NumProcesses == 0 {
+		c.NumProcesses = 1
+	}
+	if err := c.Validate(); err != nil {
+		return nl.Options{}, nil, err
+	}
+	if c.NumProcesses%c.NumMachines != 0 {
+		return nl.Options{}, nil, fmt.Errorf("--num_processes %d is not a multiple of --num_machines %d (it counts processes on all machines)", c.NumProcesses, c.NumMachines)
+	}
+	if c.NumMachines > 1 && (c.MainProcessIP == "" || c.MainProcessPort == 0) {
+		return nl.Options{}, nil, fmt.Errorf("with %d machines, give --main_process_ip and --main_process_port (the same on every machine)", c.NumMachines)
+	}
+	opts := nl.Options{
+		NumProcesses: c.NumProcesses / c.NumMachines, NumNodes: c.NumMachines, NodeRank: c.MachineRank,
+		MasterAddr: c.MainProcessIP, Port: c.MainProcessPort, MaxRestarts: c.MaxRestarts,
+		MixedPrecision: c.MixedPrecision,
+	}
+	var env []string
+	if c.UseCPU {
+		env = append(env, "ACCELERATE_USE_CPU=true")
+	}
+	if c.GPUIDs != "" && c.GPUIDs != "all" && !c.UseCPU {
+		env = append(env, "CUDA_VISIBLE_DEVICES="+c.GPUIDs)
+	}
+	return opts, env, nil
+}
+
+// resolveProgram returns an executable for target: the file itself when it is
+// one, otherwise the result of `go build` on the package it names.
+func resolveProgram(ctx context.Context, target string, stderr io.Writer) (string, func(), error) {
+	noop := func() {}
+	if st, err := os.Stat(target); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		abs, err := filepath.Abs(target)
+		return abs, noop, err
+	}
+	dir, err := os.MkdirTemp("", "goaccel-launch-")
+	if err != nil {
+		return "", noop, fmt.Errorf("make build folder: %w", err)
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(target), ".go"))
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, target)
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	if err := cmd.Run(); err != nil {
+		cleanup()
+		return "", noop, fmt.Errorf("%s is neither an executable nor a Go package that builds (go build: %w)", target, err)
+	}
+	return bin, cleanup, nil
+}

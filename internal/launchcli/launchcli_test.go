@@ -1,0 +1,126 @@
+package launchcli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDefaultConfigFileFollowsHFHome(t *testing.T) {
+	t.Setenv("HF_HOME", "/x/hf")
+	if got, want := DefaultConfigFile(), "/x/hf/accelerate/default_config.yaml"; got != want {
+		t.Errorf("DefaultConfigFile() = %q; want %q", got, want)
+	}
+	t.Setenv("HF_HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "/c")
+	if got, want := DefaultConfigFile(), "/c/huggingface/accelerate/default_config.yaml"; got != want {
+		t.Errorf("DefaultConfigFile() = %q; want %q", got, want)
+	}
+}
+
+func TestConfigDefaultWritesAccelerateKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	var out bytes.Buffer
+	if err := ConfigCommand([]string{"default", "--config_file", path, "--mixed_precision", "bf16"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	for _, key := range []string{"compute_environment: LOCAL_MACHINE", "distributed_type:", "mixed_precision: bf16",
+		"num_processes:", "num_machines: 1", "machine_rank: 0", "gpu_ids: all", "use_cpu:"} {
+		if !bytes.Contains(b, []byte(key)) {
+			t.Errorf("config lacks %q:\n%s", key, b)
+		}
+	}
+}
+
+func TestConfigInteractiveAnswers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	answers := "1\n1\n3\n2\n" // multi-CPU, 1 machine, 3 processes, bf16
+	if err := ConfigCommand([]string{"--config_file", path}, strings.NewReader(answers), &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	c, ok, err := LoadConfig(path)
+	if err != nil || !ok {
+		t.Fatalf("LoadConfig: ok=%v err=%v", ok, err)
+	}
+	if c.DistributedType != "MULTI_CPU" || c.NumProcesses != 3 || c.MixedPrecision != "bf16" || !c.UseCPU {
+		t.Errorf("config from answers = %+v; want MULTI_CPU, 3 processes, bf16, use_cpu", c)
+	}
+}
+
+func TestLaunchFlagsOverrideConfigFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := SaveConfig(path, Config{NumProcesses: 4, NumMachines: 1, MixedPrecision: "fp16", GPUIDs: "0,1"}); err != nil {
+		t.Fatal(err)
+	}
+	f := launchFlags{configFile: path, numProcesses: 2, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1, mixedPrecision: "bf16"}
+	opts, env, err := f.resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.NumProcesses != 2 || opts.MixedPrecision != "bf16" {
+		t.Errorf("opts = %+v; want 2 processes and bf16 from the flags", opts)
+	}
+	if len(env) != 1 || env[0] != "CUDA_VISIBLE_DEVICES=0,1" {
+		t.Errorf("env = %v; want the config's gpu_ids", env)
+	}
+}
+
+func TestLaunchRejectsBadCombinations(t *testing.T) {
+	base := launchFlags{configFile: "", numProcesses: -1, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1}
+	t.Setenv("HF_HOME", t.TempDir())
+	for _, tc := range []struct {
+		mod  func(*launchFlags)
+		want string
+	}{
+		{func(f *launchFlags) { f.mixedPrecision = "fp8" }, "mixed_precision"},
+		{func(f *launchFlags) { f.numProcesses, f.numMachines = 3, 2 }, "not a multiple"},
+		{func(f *launchFlags) { f.numProcesses, f.numMachines = 4, 2 }, "--main_process_ip"},
+		{func(f *launchFlags) { f.configFile = "/nonexistent/c.yaml" }, "does not exist"},
+	} {
+		f := base
+		tc.mod(&f)
+		if _, _, err := f.resolve(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("resolve(%+v) = %v; want an error mentioning %q", f, err, tc.want)
+		}
+	}
+}
+
+func TestLaunchBuildsPackageAndRunsEveryRank(t *testing.T) {
+	t.Setenv("HF_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	err := LaunchCommand(context.Background(), []string{"--num_processes", "2", "--mixed_precision", "bf16", "--cpu",
+		"./testdata/hello", "a1"}, &out, &errb)
+	if err != nil {
+		t.Fatalf("launch: %v\n%s", err, errb.String())
+	}
+	for _, want := range []string{"rank=0 world=2 mp=bf16 cpu=true args=[a1]", "[rank 1] rank=1 world=2 mp=bf16 cpu=true args=[a1]"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	t.Setenv("HELLO_FAIL_RANK", "1")
+	err = LaunchCommand(context.Background(), []string{"--num-processes=2", "./testdata/hello"}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "rank 1") || !strings.Contains(err.Error(), "failing on purpose") {
+		t.Errorf("launch with a failing rank = %v; want an error naming rank 1 and its stderr", err)
+	}
+}
+
+func TestEnvReportsMachineAndConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := SaveConfig(path, BasicConfig("no", 0)); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := EnvCommand([]string{"--config_file", path}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"- Go version: go", "- CPU: ", "logical cores", "- RAM: ", "- GPUs: ", "compute_environment: LOCAL_MACHINE"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("env output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
