@@ -48,7 +48,7 @@ const (
 	// EnvRestart is the restart count of the group the worker belongs to.
 	EnvRestart = "GOACCEL_RESTART_COUNT"
 	// EnvToken is the per-job secret the rendezvous store checks.
-	EnvToken = "GOACCEL_DIST_TOKEN"
+	EnvToken = "GOACCEL_STORE_TOKEN"
 )
 
 // siteCalls counts how often each Launch call site was reached in this process,

@@ -160,6 +160,9 @@ func resolveProgram(ctx context.Context, target string, stderr io.Writer) (strin
 	}
 	cleanup := func() { os.RemoveAll(dir) }
 	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(target), ".go"))
+	if _, err := os.Stat(target); err == nil && !filepath.IsAbs(target) && !strings.HasPrefix(target, ".") {
+		target = "./" + target // a local folder, not an import path
+	}
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, target)
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Run(); err != nil {
