@@ -1,0 +1,7 @@
+// Package kernelspec writes the goaccel kernelspec (kernel.json) into a
+// Jupyter data directory so that Jupyter can start the kernel.
+//
+//	dir, err := kernelspec.DataDir(kernelspec.Target{User: true})
+//	path, err := kernelspec.Install(dir, "/usr/local/bin/goaccel")
+//	// path is dir/kernels/goaccel/kernel.json
+package kernelspec

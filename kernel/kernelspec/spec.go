@@ -1,0 +1,84 @@
+package kernelspec
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Name is the kernelspec directory name ("jupyter console --kernel goaccel").
+const Name = "goaccel"
+
+// Spec is the content of kernel.json.
+type Spec struct {
+	Argv          []string          `json:"argv"`
+	DisplayName   string            `json:"display_name"`
+	Language      string            `json:"language"`
+	InterruptMode string            `json:"interrupt_mode"`
+	Env           map[string]string `json:"env,omitempty"`
+	Metadata      map[string]any    `json:"metadata,omitempty"`
+}
+
+// New returns the spec that starts binary (an absolute path) with
+// "kernel {connection_file}" and asks Jupyter for message-mode interrupts.
+func New(binary string) Spec {
+	return Spec{
+		Argv:          []string{binary, "kernel", "{connection_file}"},
+		DisplayName:   "Go (goaccel)",
+		Language:      "go",
+		InterruptMode: "message",
+	}
+}
+
+// Target says where to install: Prefix (P/share/jupyter, like
+// "jupyter kernelspec install --prefix"), or the user's data directory.
+type Target struct {
+	Prefix string
+	User   bool
+}
+
+// DataDir resolves the Jupyter data directory for t: Prefix wins, then
+// $JUPYTER_DATA_DIR, then $XDG_DATA_HOME/jupyter, then ~/.local/share/jupyter
+// (Jupyter's own order on Linux).
+func DataDir(t Target) (string, error) {
+	if t.Prefix != "" {
+		p, err := filepath.Abs(t.Prefix)
+		if err != nil {
+			return "", fmt.Errorf("prefix %q: %w", t.Prefix, err)
+		}
+		return filepath.Join(p, "share", "jupyter"), nil
+	}
+	if d := os.Getenv("JUPYTER_DATA_DIR"); d != "" {
+		return d, nil
+	}
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "jupyter"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find the Jupyter data directory: %w (set JUPYTER_DATA_DIR or use --prefix)", err)
+	}
+	return filepath.Join(home, ".local", "share", "jupyter"), nil
+}
+
+// Install writes dataDir/kernels/goaccel/kernel.json for binary and returns its path.
+func Install(dataDir, binary string) (string, error) {
+	if !filepath.IsAbs(binary) {
+		return "", errors.New("kernelspec: the kernel binary path must be absolute, got " + binary)
+	}
+	dir := filepath.Join(dataDir, "kernels", Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create kernelspec dir: %w", err)
+	}
+	b, err := json.MarshalIndent(New(binary), "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("encode kernel.json: %w", err)
+	}
+	path := filepath.Join(dir, "kernel.json")
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return "", fmt.Errorf("write kernelspec: %w", err)
+	}
+	return path, nil
+}
