@@ -13,27 +13,25 @@ func SgemmBF16(transA, transB bool, m, n, k int, alpha float32, a []uint16, lda 
 		scaleF32(m, n, beta, c, ldc)
 		return
 	}
-	for i := 0; i < m; i++ {
-		for j := 0; j < n; j++ {
-			var s float32
-			for p := 0; p < k; p++ {
-				ia, ib := i*lda+p, p*ldb+j
-				if transA {
-					ia = p*lda + i
-				}
-				if transB {
-					ib = j*ldb + p
-				}
-				av, bv := a[ia], b[ib]
-				s += BF16ToF32(av) * BF16ToF32(bv)
-			}
-			if beta == 0 {
-				c[i*ldc+j] = alpha * s
-			} else {
-				c[i*ldc+j] = alpha*s + beta*c[i*ldc+j]
-			}
-		}
+	kr := f32Kernels[0]
+	if len(bf16Kernels) > 0 {
+		kr = bf16Kernels[0]
 	}
+	sbgemmWith(kr, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// sbgemmWith runs a checked, non-trivial SgemmBF16 with kernel kr: a pair
+// kernel reads bf16 panels, a float32 kernel reads panels widened while packing.
+func sbgemmWith(kr kernel, transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) {
+	jb := job{k: kr, m: m, n: n, kdim: k, alpha: alpha, beta: beta, c: c, ldc: ldc,
+		packA: func(dst []float32, i0, mc, p0, kc int) {
+			packABF16(dst, a, lda, transA, kr.pairs, kr.mr, i0, mc, p0, kc)
+		},
+		packB: func(dst []float32, p0, kc, j0, nc int) {
+			packBBF16(dst, b, ldb, transB, kr.pairs, kr.nr, p0, kc, j0, nc)
+		},
+	}
+	jb.parallel()
 }
 
 // BF16ToF32 widens a bfloat16 bit pattern to float32 exactly.

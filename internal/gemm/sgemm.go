@@ -15,7 +15,7 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		scaleF32(m, n, beta, c, ldc)
 		return
 	}
-	sgemmNaive(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	sgemmWith(f32Kernels[0], transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // scaleF32 sets C = beta·C, writing zeros when beta is 0.
@@ -34,26 +34,11 @@ func scaleF32(m, n int, beta float32, c []float32, ldc int) {
 	}
 }
 
-func sgemmNaive(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	for i := 0; i < m; i++ {
-		for j := 0; j < n; j++ {
-			var s float32
-			for p := 0; p < k; p++ {
-				ia, ib := i*lda+p, p*ldb+j
-				if transA {
-					ia = p*lda + i
-				}
-				if transB {
-					ib = j*ldb + p
-				}
-				av, bv := a[ia], b[ib]
-				s += av * bv
-			}
-			if beta == 0 {
-				c[i*ldc+j] = alpha * s
-			} else {
-				c[i*ldc+j] = alpha*s + beta*c[i*ldc+j]
-			}
-		}
+// sgemmWith runs a checked, non-trivial Sgemm with kernel kr.
+func sgemmWith(kr kernel, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	jb := job{k: kr, m: m, n: n, kdim: k, alpha: alpha, beta: beta, c: c, ldc: ldc,
+		packA: func(dst []float32, i0, mc, p0, kc int) { packAF32(dst, a, lda, transA, kr.mr, i0, mc, p0, kc) },
+		packB: func(dst []float32, p0, kc, j0, nc int) { packBF32(dst, b, ldb, transB, kr.nr, p0, kc, j0, nc) },
 	}
+	jb.parallel()
 }

@@ -1,0 +1,199 @@
+//go:build ignore
+
+// gen_kernels writes kernels_amd64.s, the fully unrolled micro-kernels.
+// Run with `go generate ./internal/gemm/`.
+//
+// Every kernel computes an MR×NR tile acc = Ã·B̃ from packed panels and then
+// stores C = alpha·acc + beta·C, not reading C when beta is 0 (so NaNs in C
+// do not leak through). VDPBF16PS is emitted as raw EVEX bytes because Go's
+// assembler does not know the instruction.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+)
+
+var out bytes.Buffer
+
+func p(format string, args ...any) { fmt.Fprintf(&out, "\t"+format+"\n", args...) }
+func label(l string)               { fmt.Fprintf(&out, "%s:\n", l) }
+
+func header(name, doc string) {
+	fmt.Fprintf(&out, "\n// %s\n", doc)
+	fmt.Fprintf(&out, "// func %s(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
+	p("MOVQ kc+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ b+16(FP), BX")
+	p("MOVQ c+24(FP), DI")
+	p("MOVQ ldc+32(FP), DX")
+	p("SHLQ $2, DX")
+}
+
+// vdpbf16psBcst encodes VDPBF16PS zmm(dst) += zmm(src1) · m32bcst[AX+disp].
+func vdpbf16psBcst(dst, src1, disp int) string {
+	inv := func(b int) int { return (^b) & 1 }
+	p0 := inv(dst>>3)<<7 | 1<<6 | 1<<5 | inv(dst>>4)<<4 | 0b10 // X̄=1, B̄=1 (base AX), map 0F38
+	p1 := ((^src1)&0xF)<<3 | 1<<2 | 0b10                       // W0, vvvv, pp=F3
+	p2 := 0b10<<5 | 1<<4 | inv(src1>>4)<<3                     // L'L=512, b=1 (broadcast)
+	modrm := 0b01<<6 | (dst&7)<<3 | 0                          // mod=01 disp8, rm=AX
+	if disp%4 != 0 || disp/4 > 127 {
+		panic("disp")
+	}
+	return fmt.Sprintf("BYTE $0x62; BYTE $0x%02x; BYTE $0x%02x; BYTE $0x%02x; BYTE $0x52; BYTE $0x%02x; BYTE $0x%02x // VDPBF16PS.BCST %d(AX), Z%d, Z%d",
+		p0, p1, p2, modrm, disp/4, disp, src1, dst)
+}
+
+// avx512 writes a 12×32 kernel; bf16 selects VDPBF16PS on k-pairs instead of FMA.
+func avx512(name string, bf16 bool) {
+	const mr = 12
+	doc := "12×32 fp32 tile with AVX-512 FMA; a holds kc×12 floats, b kc×32."
+	if bf16 {
+		doc = "12×32 tile with AVX512_BF16 VDPBF16PS; kc counts k-pairs, a holds kc×12 pairs, b kc×32 pairs."
+	}
+	header(name, doc)
+	for r := 0; r < 2*mr; r++ {
+		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
+	}
+	step := func(u int) {
+		p("VMOVUPS %d(BX), Z24", u*128)
+		p("VMOVUPS %d(BX), Z25", u*128+64)
+		for r := 0; r < mr; r++ {
+			off := u*mr*4 + r*4
+			if bf16 {
+				p("%s", vdpbf16psBcst(2*r, 24, off))
+				p("%s", vdpbf16psBcst(2*r+1, 25, off))
+			} else {
+				p("VFMADD231PS.BCST %d(AX), Z24, Z%d", off, 2*r)
+				p("VFMADD231PS.BCST %d(AX), Z25, Z%d", off, 2*r+1)
+			}
+		}
+	}
+	const unroll = 4
+	p("MOVQ CX, R8")
+	p("SHRQ $2, R8")
+	p("JEQ %s_tail", name)
+	label(name + "_loop4")
+	p("PREFETCHT0 %d(BX)", 4*128*4)
+	for u := 0; u < unroll; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", unroll*mr*4)
+	p("ADDQ $%d, BX", unroll*128)
+	p("DECQ R8")
+	p("JNE %s_loop4", name)
+	label(name + "_tail")
+	p("ANDQ $3, CX")
+	p("JEQ %s_store", name)
+	label(name + "_loop1")
+	step(0)
+	p("ADDQ $%d, AX", mr*4)
+	p("ADDQ $128, BX")
+	p("DECQ CX")
+	p("JNE %s_loop1", name)
+	label(name + "_store")
+	p("VBROADCASTSS alpha+40(FP), Z24")
+	p("VBROADCASTSS beta+44(FP), Z25")
+	p("MOVL beta+44(FP), R9")
+	p("ANDL $0x7fffffff, R9")
+	p("JEQ %s_beta0", name)
+	for r := 0; r < mr; r++ {
+		p("VMULPS Z24, Z%d, Z%d", 2*r, 2*r)
+		p("VMULPS Z24, Z%d, Z%d", 2*r+1, 2*r+1)
+		p("VFMADD231PS (DI), Z25, Z%d", 2*r)
+		p("VFMADD231PS 64(DI), Z25, Z%d", 2*r+1)
+		p("VMOVUPS Z%d, (DI)", 2*r)
+		p("VMOVUPS Z%d, 64(DI)", 2*r+1)
+		p("ADDQ DX, DI")
+	}
+	p("VZEROUPPER")
+	p("RET")
+	label(name + "_beta0")
+	for r := 0; r < mr; r++ {
+		p("VMULPS Z24, Z%d, Z%d", 2*r, 2*r)
+		p("VMULPS Z24, Z%d, Z%d", 2*r+1, 2*r+1)
+		p("VMOVUPS Z%d, (DI)", 2*r)
+		p("VMOVUPS Z%d, 64(DI)", 2*r+1)
+		p("ADDQ DX, DI")
+	}
+	p("VZEROUPPER")
+	p("RET")
+}
+
+// avx2 writes a 6×16 fp32 kernel with AVX2 and FMA3.
+func avx2(name string) {
+	const mr = 6
+	header(name, "6×16 fp32 tile with AVX2+FMA; a holds kc×6 floats, b kc×16.")
+	for r := 0; r < 2*mr; r++ {
+		p("VXORPS Y%d, Y%d, Y%d", r, r, r)
+	}
+	step := func(u int) {
+		p("VMOVUPS %d(BX), Y12", u*64)
+		p("VMOVUPS %d(BX), Y13", u*64+32)
+		for r := 0; r < mr; r++ {
+			p("VBROADCASTSS %d(AX), Y14", u*mr*4+r*4)
+			p("VFMADD231PS Y12, Y14, Y%d", 2*r)
+			p("VFMADD231PS Y13, Y14, Y%d", 2*r+1)
+		}
+	}
+	p("MOVQ CX, R8")
+	p("SHRQ $2, R8")
+	p("JEQ %s_tail", name)
+	label(name + "_loop4")
+	for u := 0; u < 4; u++ {
+		step(u)
+	}
+	p("ADDQ $%d, AX", 4*mr*4)
+	p("ADDQ $%d, BX", 4*64)
+	p("DECQ R8")
+	p("JNE %s_loop4", name)
+	label(name + "_tail")
+	p("ANDQ $3, CX")
+	p("JEQ %s_store", name)
+	label(name + "_loop1")
+	step(0)
+	p("ADDQ $%d, AX", mr*4)
+	p("ADDQ $64, BX")
+	p("DECQ CX")
+	p("JNE %s_loop1", name)
+	label(name + "_store")
+	p("VBROADCASTSS alpha+40(FP), Y12")
+	p("VBROADCASTSS beta+44(FP), Y13")
+	p("MOVL beta+44(FP), R9")
+	p("ANDL $0x7fffffff, R9")
+	p("JEQ %s_beta0", name)
+	for r := 0; r < mr; r++ {
+		p("VMULPS Y12, Y%d, Y%d", 2*r, 2*r)
+		p("VMULPS Y12, Y%d, Y%d", 2*r+1, 2*r+1)
+		p("VFMADD231PS (DI), Y13, Y%d", 2*r)
+		p("VFMADD231PS 32(DI), Y13, Y%d", 2*r+1)
+		p("VMOVUPS Y%d, (DI)", 2*r)
+		p("VMOVUPS Y%d, 32(DI)", 2*r+1)
+		p("ADDQ DX, DI")
+	}
+	p("VZEROUPPER")
+	p("RET")
+	label(name + "_beta0")
+	for r := 0; r < mr; r++ {
+		p("VMULPS Y12, Y%d, Y%d", 2*r, 2*r)
+		p("VMULPS Y12, Y%d, Y%d", 2*r+1, 2*r+1)
+		p("VMOVUPS Y%d, (DI)", 2*r)
+		p("VMOVUPS Y%d, 32(DI)", 2*r+1)
+		p("ADDQ DX, DI")
+	}
+	p("VZEROUPPER")
+	p("RET")
+}
+
+func main() {
+	out.WriteString("// Code generated by gen_kernels.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n")
+	avx512("sgemmKernelAVX512", false)
+	avx512("sbgemmKernelAVX512", true)
+	avx2("sgemmKernelAVX2")
+	if err := os.WriteFile("kernels_amd64.s", out.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}

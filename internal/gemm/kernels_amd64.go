@@ -1,0 +1,35 @@
+//go:build amd64 && !purego
+
+package gemm
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+//go:generate go run gen_kernels.go
+
+//go:noescape
+func sgemmKernelAVX512(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sbgemmKernelAVX512(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelAVX2(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
+// archKernels lists the assembly kernels this CPU can run, fastest first;
+// x/sys/cpu also checks that the OS saves the wider registers.
+func archKernels() (f32 []kernel, bf16 []kernel) {
+	if cpu.X86.HasAVX512F {
+		f32 = append(f32, kernel{name: "avx512", mr: 12, nr: 32, fn: sgemmKernelAVX512})
+		if cpu.X86.HasAVX512BF16 {
+			bf16 = append(bf16, kernel{name: "avx512bf16", mr: 12, nr: 32, pairs: true, fn: sbgemmKernelAVX512})
+		}
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		f32 = append(f32, kernel{name: "avx2", mr: 6, nr: 16, fn: sgemmKernelAVX2})
+	}
+	return f32, bf16
+}

@@ -1,0 +1,74 @@
+package gemm
+
+import (
+	"fmt"
+	"testing"
+)
+
+// bigCases cross the cache-block edges (k > kc in steps, m > mc, n split
+// across goroutines) where the blocked loops change beta and offsets.
+func bigCases() []problem {
+	return []problem{
+		{m: 150, n: 70, k: 600, alpha: 1, beta: 0},
+		{transA: true, m: 145, n: 97, k: 513, alpha: -1, beta: 0.5, pad: 3},
+		{transB: true, m: 33, n: 300, k: 257, alpha: 2, beta: 1},
+		{transA: true, transB: true, m: 200, n: 129, k: 1030, alpha: 0.5, beta: -2, pad: 1},
+	}
+}
+
+func TestEveryKernelMatchesFloat64Reference(t *testing.T) {
+	all := append(cases(), bigCases()...)
+	for _, kr := range f32Kernels {
+		for ci, p := range all {
+			t.Run(fmt.Sprintf("%s/%d_tA%v_tB%v_%dx%dx%d", kr.name, ci, p.transA, p.transB, p.m, p.n, p.k), func(t *testing.T) {
+				checkSgemm(t, func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+					checkArgs("test", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
+					if m == 0 || n == 0 || k == 0 {
+						Sgemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+						return
+					}
+					sgemmWith(kr, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+				}, p, uint64(ci))
+			})
+		}
+	}
+}
+
+func TestEveryBF16PathMatchesRoundedReference(t *testing.T) {
+	all := append(cases(), bigCases()...)
+	paths := append(append([]kernel(nil), bf16Kernels...), f32Kernels...)
+	for _, kr := range paths {
+		for ci, p := range all {
+			t.Run(fmt.Sprintf("%s/%d_tA%v_tB%v_%dx%dx%d", kr.name, ci, p.transA, p.transB, p.m, p.n, p.k), func(t *testing.T) {
+				checkBF16(t, func(transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) {
+					if m == 0 || n == 0 || k == 0 {
+						SgemmBF16(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+						return
+					}
+					sbgemmWith(kr, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+				}, p, uint64(ci))
+			})
+		}
+	}
+}
+
+func TestSgemmSplitsAcrossThreadsWithSameResult(t *testing.T) {
+	defer SetThreads(0)
+	for _, nt := range []int{1, 2, 3, 7} {
+		SetThreads(nt)
+		for ci, p := range bigCases() {
+			t.Run(fmt.Sprintf("threads=%d/%d", nt, ci), func(t *testing.T) { checkSgemm(t, Sgemm, p, uint64(ci)) })
+		}
+	}
+}
+
+func TestKernelsAvailable(t *testing.T) {
+	var names []string
+	for _, k := range append(bf16Kernels, f32Kernels...) {
+		names = append(names, k.name)
+	}
+	t.Logf("kernels: %v", names)
+	if f32Kernels[len(f32Kernels)-1].name != "go" {
+		t.Fatalf("portable kernel missing from %v", names)
+	}
+}
