@@ -1,0 +1,105 @@
+package mesh
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/goaccel/goaccel/dist/internal/auth"
+)
+
+const purpose = "goaccel-mesh-v1"
+
+// Establish connects rank to every other rank: it accepts from higher ranks
+// on ln and dials lower ranks at addrs[r]. Connections with a wrong token or
+// an unexpected rank are refused and do not count. ln is closed on return.
+func Establish(ctx context.Context, rank, size int, token []byte, ln net.Listener, addrs []string) (*Mesh, error) {
+	defer ln.Close()
+	conns := make([]net.Conn, size)
+	type accepted struct {
+		rank int
+		conn net.Conn
+		err  error
+	}
+	want := size - 1 - rank
+	acc := make(chan accepted, size)
+	stop := context.AfterFunc(ctx, func() { ln.Close() })
+	defer stop()
+	go func() {
+		got := map[int]bool{}
+		for len(got) < want {
+			c, err := ln.Accept()
+			if err != nil {
+				acc <- accepted{err: err}
+				return
+			}
+			r, err := auth.Accept(c, token, purpose)
+			if err == nil && (r <= rank || r >= size || got[r]) {
+				err = fmt.Errorf("unexpected rank %d", r)
+			}
+			if err != nil {
+				slog.Warn("dist: refused a peer connection", "rank", rank, "err", err)
+				c.Close()
+				continue
+			}
+			got[r] = true
+			acc <- accepted{rank: r, conn: c}
+		}
+	}()
+	closeAll := func() {
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
+		}
+	}
+	for r := 0; r < rank; r++ {
+		c, err := dialPeer(ctx, addrs[r], token, rank)
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("connect to rank %d at %s: %w", r, addrs[r], err)
+		}
+		conns[r] = c
+	}
+	for i := 0; i < want; i++ {
+		a := <-acc
+		if a.err != nil {
+			closeAll()
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("waiting for %d higher ranks to connect: %w", want-i, ctx.Err())
+			}
+			return nil, fmt.Errorf("accept peers: %w", a.err)
+		}
+		conns[a.rank] = a.conn
+	}
+	return newMesh(rank, size, conns), nil
+}
+
+func dialPeer(ctx context.Context, addr string, token []byte, rank int) (net.Conn, error) {
+	delay := 5 * time.Millisecond
+	for {
+		d := net.Dialer{Timeout: 5 * time.Second}
+		c, err := d.DialContext(ctx, "tcp", addr)
+		if err == nil {
+			err = auth.Connect(c, token, purpose, rank)
+			if err == nil {
+				return c, nil
+			}
+			c.Close()
+			if errors.Is(err, auth.ErrBadToken) {
+				return nil, err
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%v: %w", err, ctx.Err())
+		case <-time.After(delay):
+		}
+		if delay < 200*time.Millisecond {
+			delay *= 2
+		}
+	}
+}

@@ -1,0 +1,235 @@
+// Package mesh connects every rank of a group to every other over TCP, each
+// connection authenticated with the job's token, and moves framed messages
+// between them. A reader goroutine per peer queues incoming frames, so sends
+// never deadlock against each other, and it notices at once when a peer's
+// process dies (the kernel closes its sockets): the group then fails with an
+// error naming that rank, and the other ranks are told which rank was lost.
+package mesh
+
+import (
+	"encoding/binary"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Frame kinds.
+const (
+	kindData uint32 = iota
+	kindBye
+	kindAbort
+)
+
+const headerLen = 8
+
+// SegmentSize is the largest frame the pooled buffers hold; collectives send
+// big buffers as a pipeline of frames of this size.
+const SegmentSize = 1 << 20
+
+var pool = sync.Pool{New: func() any { b := make([]byte, SegmentSize); return &b }}
+
+// PeerError says which rank was lost and why.
+type PeerError struct {
+	Rank     int
+	Reason   string
+	Reporter int // the rank that reported it, or -1 when seen directly
+}
+
+func (e *PeerError) Error() string {
+	if e.Reporter >= 0 {
+		return fmt.Sprintf("rank %d lost: %s (reported by rank %d)", e.Rank, e.Reason, e.Reporter)
+	}
+	return fmt.Sprintf("rank %d lost: %s", e.Rank, e.Reason)
+}
+
+// Mesh is the set of connections of one rank.
+type Mesh struct {
+	rank, size int
+	peers      []*peer
+
+	lost    chan struct{}
+	failed  atomic.Pointer[PeerError]
+	closing atomic.Bool
+	wg      sync.WaitGroup
+}
+
+type peer struct {
+	rank     int
+	conn     net.Conn
+	wmu      sync.Mutex
+	poisoned bool // a write was cut mid-frame; guarded by wmu
+
+	qmu    sync.Mutex
+	q      [][]byte
+	notify chan struct{}
+}
+
+// Rank is this process's rank.
+func (m *Mesh) Rank() int { return m.rank }
+
+// Size is the number of ranks.
+func (m *Mesh) Size() int { return m.size }
+
+// Lost is closed when any peer is lost; Err then says which.
+func (m *Mesh) Lost() <-chan struct{} { return m.lost }
+
+// Err returns the loss that broke the group, or nil.
+func (m *Mesh) Err() error {
+	if e := m.failed.Load(); e != nil {
+		return e
+	}
+	return nil
+}
+
+func newMesh(rank, size int, conns []net.Conn) *Mesh {
+	m := &Mesh{rank: rank, size: size, peers: make([]*peer, size), lost: make(chan struct{})}
+	for r, c := range conns {
+		if c == nil {
+			continue
+		}
+		if tc, ok := c.(*net.TCPConn); ok {
+			tc.SetNoDelay(true)
+			tc.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: 5 * time.Second, Interval: 2 * time.Second, Count: 3})
+			tc.SetReadBuffer(4 << 20)
+			tc.SetWriteBuffer(4 << 20)
+		}
+		p := &peer{rank: r, conn: c, notify: make(chan struct{}, 1)}
+		m.peers[r] = p
+		m.wg.Add(1)
+		go m.readLoop(p)
+	}
+	return m
+}
+
+func (m *Mesh) readLoop(p *peer) {
+	defer m.wg.Done()
+	var hdr [headerLen]byte
+	for {
+		if _, err := readFull(p.conn, hdr[:]); err != nil {
+			if !m.closing.Load() {
+				m.fail(&PeerError{Rank: p.rank, Reason: "connection closed (process exited or was killed): " + err.Error(), Reporter: -1})
+			}
+			return
+		}
+		kind := binary.LittleEndian.Uint32(hdr[:4])
+		n := int(binary.LittleEndian.Uint32(hdr[4:]))
+		var buf []byte
+		if n <= SegmentSize {
+			buf = (*pool.Get().(*[]byte))[:n]
+		} else {
+			buf = make([]byte, n)
+		}
+		if _, err := readFull(p.conn, buf); err != nil {
+			if !m.closing.Load() {
+				m.fail(&PeerError{Rank: p.rank, Reason: "connection broke mid-message: " + err.Error(), Reporter: -1})
+			}
+			return
+		}
+		switch kind {
+		case kindData:
+			p.qmu.Lock()
+			p.q = append(p.q, buf)
+			p.qmu.Unlock()
+			select {
+			case p.notify <- struct{}{}:
+			default:
+			}
+		case kindBye:
+			if !m.closing.Load() {
+				m.fail(&PeerError{Rank: p.rank, Reason: "it closed its process group", Reporter: -1})
+			}
+			return
+		case kindAbort:
+			e := &PeerError{Rank: int(int32(binary.LittleEndian.Uint32(buf))), Reason: string(buf[4:]), Reporter: p.rank}
+			m.fail(e)
+		}
+	}
+}
+
+func readFull(c net.Conn, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		k, err := c.Read(b[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// fail records the first loss, wakes every waiter and tells the other peers.
+func (m *Mesh) fail(e *PeerError) {
+	if !m.failed.CompareAndSwap(nil, e) {
+		return
+	}
+	close(m.lost)
+	msg := make([]byte, 4+len(e.Reason))
+	binary.LittleEndian.PutUint32(msg, uint32(int32(e.Rank)))
+	copy(msg[4:], e.Reason)
+	for _, p := range m.peers {
+		if p == nil || p.rank == e.Rank || p.rank == e.Reporter {
+			continue
+		}
+		go func() {
+			// An in-flight send finishes or times out first; give it a bound.
+			p.conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
+			p.wmu.Lock()
+			defer p.wmu.Unlock()
+			if !p.poisoned {
+				p.conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
+				m.writeFrameLocked(p, kindAbort, msg)
+			}
+		}()
+	}
+}
+
+func (m *Mesh) writeFrameLocked(p *peer, kind uint32, b []byte) error {
+	var hdr [headerLen]byte
+	binary.LittleEndian.PutUint32(hdr[:4], kind)
+	binary.LittleEndian.PutUint32(hdr[4:], uint32(len(b)))
+	bufs := net.Buffers{hdr[:], b}
+	_, err := bufs.WriteTo(p.conn)
+	if err != nil {
+		p.poisoned = true
+	}
+	return err
+}
+
+// Release returns a received frame's buffer to the pool.
+func Release(b []byte) {
+	if cap(b) == SegmentSize {
+		b = b[:SegmentSize]
+		pool.Put(&b)
+	}
+}
+
+// Close says goodbye to every peer and closes the connections.
+func (m *Mesh) Close() error {
+	if m.closing.Swap(true) {
+		return nil
+	}
+	var wg sync.WaitGroup
+	for _, p := range m.peers {
+		if p == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.conn.SetWriteDeadline(time.Now().Add(time.Second))
+			p.wmu.Lock()
+			if !p.poisoned && m.failed.Load() == nil {
+				p.conn.SetWriteDeadline(time.Now().Add(time.Second))
+				m.writeFrameLocked(p, kindBye, nil)
+			}
+			p.wmu.Unlock()
+			p.conn.Close()
+		}()
+	}
+	wg.Wait()
+	m.wg.Wait()
+	return nil
+}

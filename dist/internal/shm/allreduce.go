@@ -1,0 +1,64 @@
+//go:build linux
+
+package shm
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goaccel/goaccel/dist/internal/reduce"
+)
+
+// share returns the byte range of rank r's share when n elements of width es
+// are split across p ranks.
+func share(n, p, r, es int) (int, int) {
+	return r * n / p * es, (r + 1) * n / p * es
+}
+
+// AllReduce reduces buf across the ranks of the region in place. Every rank
+// must call it with the same length, dtype and op.
+func (g *Region) AllReduce(ctx context.Context, buf []byte, dt reduce.DType, op reduce.Op) error {
+	es := dt.Size()
+	if len(buf)%es != 0 {
+		return fmt.Errorf("shm: buffer of %d bytes is not whole %d-byte elements", len(buf), es)
+	}
+	step := g.slot - g.slot%es
+	for off := 0; off < len(buf); off += step {
+		seg := buf[off:min(len(buf), off+step)]
+		if err := g.round1(ctx, seg, dt, op); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *Region) round1(ctx context.Context, seg []byte, dt reduce.DType, op reduce.Op) error {
+	h := g.round % 2
+	g.round++
+	es := dt.Size()
+	n := len(seg) / es
+	lo, hi := share(n, g.size, g.rank, es)
+	mine := g.data(g.rank, h)
+	// Stage what the others reduce; our own share stays in seg.
+	copy(mine[:lo], seg[:lo])
+	copy(mine[hi:len(seg)], seg[hi:])
+	if err := g.waitAll(ctx, g.arrive()); err != nil {
+		return err
+	}
+	for j := 0; j < g.size; j++ {
+		if j != g.rank {
+			reduce.Bytes(dt, op, seg[lo:hi], g.data(j, h)[lo:hi])
+		}
+	}
+	copy(mine[lo:hi], seg[lo:hi])
+	if err := g.waitAll(ctx, g.arrive()); err != nil {
+		return err
+	}
+	for j := 0; j < g.size; j++ {
+		if j != g.rank {
+			a, b := share(n, g.size, j, es)
+			copy(seg[a:b], g.data(j, h)[a:b])
+		}
+	}
+	return nil
+}

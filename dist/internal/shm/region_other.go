@@ -1,0 +1,38 @@
+//go:build !linux
+
+package shm
+
+import (
+	"context"
+	"errors"
+
+	"github.com/goaccel/goaccel/dist/internal/reduce"
+)
+
+// DefaultSlotBytes is the staging space per rank and round.
+const DefaultSlotBytes = 4 << 20
+
+var errNoShm = errors.New("shm: shared-memory collectives need Linux")
+
+// Region is unavailable on this platform.
+type Region struct{}
+
+// Available reports whether shared memory can be used here.
+func Available() bool { return false }
+
+// Create fails on this platform.
+func Create(path string, rank, size, slot int) (*Region, error) { return nil, errNoShm }
+
+// Open fails on this platform.
+func Open(path string, rank, size int) (*Region, error) { return nil, errNoShm }
+
+// Watch does nothing on this platform.
+func (g *Region) Watch(lost <-chan struct{}, why func() error) {}
+
+// AllReduce fails on this platform.
+func (g *Region) AllReduce(ctx context.Context, buf []byte, dt reduce.DType, op reduce.Op) error {
+	return errNoShm
+}
+
+// Close does nothing on this platform.
+func (g *Region) Close() error { return nil }

@@ -1,0 +1,110 @@
+//go:build linux
+
+package shm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goaccel/goaccel/dist/internal/reduce"
+)
+
+func regions(t *testing.T, p, slot int) []*Region {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "region")
+	rs := make([]*Region, p)
+	var err error
+	if rs[0], err = Create(path, 0, p, slot); err != nil {
+		t.Fatal(err)
+	}
+	for r := 1; r < p; r++ {
+		if rs[r], err = Open(path, r, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, g := range rs {
+			g.Close()
+		}
+	})
+	return rs
+}
+
+func TestAllReduceAcrossRoundsAndOddSizes(t *testing.T) {
+	for _, p := range []int{2, 3} {
+		rs := regions(t, p, 256) // tiny slots force many rounds
+		for _, n := range []int{1, 7, 64, 1000 + 3} {
+			for _, op := range []reduce.Op{reduce.Sum, reduce.Max, reduce.Min} {
+				t.Run(fmt.Sprintf("p%d_n%d_op%d", p, n, op), func(t *testing.T) {
+					var wg sync.WaitGroup
+					errs := make([]error, p)
+					for r, g := range rs {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							v := make([]float64, n)
+							for i := range v {
+								v[i] = float64(i*(r+1) - r)
+							}
+							if err := g.AllReduce(context.Background(), reduce.FromF64(v), reduce.Float64, op); err != nil {
+								errs[r] = err
+								return
+							}
+							for i := range v {
+								want := float64(i - 0)
+								for q := 1; q < p; q++ {
+									x := float64(i*(q+1) - q)
+									switch op {
+									case reduce.Sum:
+										want += x
+									case reduce.Max:
+										want = max(want, x)
+									case reduce.Min:
+										want = min(want, x)
+									}
+								}
+								if v[i] != want {
+									errs[r] = fmt.Errorf("rank %d elem %d = %v want %v", r, i, v[i], want)
+									return
+								}
+							}
+						}()
+					}
+					wg.Wait()
+					for _, err := range errs {
+						if err != nil {
+							t.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestWaitEndsWhenAPeerIsLost(t *testing.T) {
+	rs := regions(t, 2, 256)
+	lost := make(chan struct{})
+	gone := errors.New("rank 1 lost")
+	rs[0].Watch(lost, func() error { return gone })
+	time.AfterFunc(30*time.Millisecond, func() { close(lost) })
+	err := rs[0].AllReduce(context.Background(), make([]byte, 64), reduce.Float32, reduce.Sum)
+	if !errors.Is(err, gone) {
+		t.Fatalf("want the loss, got %v", err)
+	}
+}
+
+func TestWaitEndsWithTheContext(t *testing.T) {
+	rs := regions(t, 2, 256)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	err := rs[0].AllReduce(ctx, make([]byte, 64), reduce.Float32, reduce.Sum)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want deadline exceeded, got %v", err)
+	}
+}
