@@ -1,0 +1,92 @@
+package optim
+
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// Optimizer updates a fixed list of parameters from their gradients. Step skips parameters whose
+// gradient is nil, as PyTorch does.
+type Optimizer interface {
+	// Step applies one update to every parameter that has a gradient.
+	Step()
+	// ZeroGrad drops every parameter's gradient (PyTorch's zero_grad(set_to_none=True)).
+	ZeroGrad()
+	// LR returns the learning rate the next Step uses.
+	LR() float64
+	// SetLR sets the learning rate (schedulers call it).
+	SetLR(lr float64)
+	// Params returns the parameters, in the order given at construction.
+	Params() []*tensors.Tensor
+	// StateDict serialises the optimizer's hyper-parameters and per-parameter state.
+	StateDict() ([]byte, error)
+	// LoadStateDict restores what StateDict saved; it fails if the optimizer kind or the parameter
+	// shapes differ.
+	LoadStateDict(state []byte) error
+}
+
+// params is the parameter list shared by the optimizers.
+type params []*tensors.Tensor
+
+// checkParams panics with a clear message if ps cannot be optimised in place: optimizers update
+// float32 CPU storage directly.
+func checkParams(op string, ps []*tensors.Tensor) params {
+	if len(ps) == 0 {
+		panic(fmt.Sprintf("optim: %s: empty parameter list (pass model.Parameters())", op))
+	}
+	seen := make(map[*tensors.Tensor]int, len(ps))
+	for i, p := range ps {
+		if p == nil {
+			panic(fmt.Sprintf("optim: %s: parameter %d is nil", op, i))
+		}
+		if j, dup := seen[p]; dup {
+			panic(fmt.Sprintf("optim: %s: parameter %d is the same tensor as parameter %d (each parameter may appear once)", op, i, j))
+		}
+		seen[p] = i
+		if p.DType() != tensors.Float32 {
+			panic(fmt.Sprintf("optim: %s: parameter %d has dtype %v; optimizers update float32 master weights (keep parameters float32, use Autocast for lower precision)", op, i, p.DType()))
+		}
+		if p.Device().Type != "cpu" {
+			panic(fmt.Sprintf("optim: %s: parameter %d is on %v; this optimizer runs on CPU parameters only", op, i, p.Device()))
+		}
+	}
+	out := make(params, len(ps))
+	copy(out, ps)
+	return out
+}
+
+func (ps params) zeroGrad() {
+	for _, p := range ps {
+		p.ZeroGrad()
+	}
+}
+
+func (ps params) list() []*tensors.Tensor {
+	out := make([]*tensors.Tensor, len(ps))
+	copy(out, ps)
+	return out
+}
+
+// grad32 returns p's gradient as float32 values (the live storage when it is already contiguous
+// float32), or nil when p has no gradient.
+func grad32(p *tensors.Tensor) []float32 {
+	g := p.Grad()
+	if g == nil {
+		return nil
+	}
+	if g.DType() != tensors.Float32 {
+		g = g.AsType(tensors.Float32)
+	}
+	d := g.Contiguous().Data32()
+	if len(d) != p.Numel() {
+		panic(fmt.Sprintf("optim: gradient of shape %v does not match its parameter's shape %v", g.Shape(), p.Shape()))
+	}
+	return d
+}
+
+func checkLR(op string, lr float64) {
+	if lr < 0 || lr != lr {
+		panic(fmt.Sprintf("optim: %s: invalid learning rate %v (must be ≥ 0)", op, lr))
+	}
+}

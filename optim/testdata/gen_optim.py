@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Writes optim_parity.json: several steps of PyTorch's SGD, Adam and AdamW on fixed parameters and
+gradients, and the LR sequences of PyTorch's / transformers' schedulers.
+
+Run with Debian's interpreter (it has python3-torch): /usr/bin/python3 optim/testdata/gen_optim.py
+The Go tests read the JSON only; they never need torch.
+"""
+import json
+import math
+import os
+
+import torch
+
+torch.manual_seed(1234)
+STEPS = 6
+SHAPES = [[3, 4], [4], [2, 1, 3]]
+
+
+def f32(t):
+    return [float(v) for v in t.detach().reshape(-1).tolist()]
+
+
+def optimizer_case(name, kind, cfg, lrs=None):
+    params0 = [torch.randn(s) for s in SHAPES]
+    grads = [[torch.randn(s) * (0.1 + st) for s in SHAPES] for st in range(STEPS)]
+    params = [p.clone().requires_grad_(True) for p in params0]
+    if kind == "SGD":
+        opt = torch.optim.SGD(params, lr=cfg["lr"], momentum=cfg.get("momentum", 0),
+                              dampening=cfg.get("dampening", 0), nesterov=cfg.get("nesterov", False),
+                              weight_decay=cfg.get("weight_decay", 0))
+    elif kind == "Adam":
+        opt = torch.optim.Adam(params, lr=cfg["lr"], betas=tuple(cfg.get("betas", (0.9, 0.999))),
+                               eps=cfg.get("eps", 1e-8), weight_decay=cfg.get("weight_decay", 0))
+    else:
+        opt = torch.optim.AdamW(params, lr=cfg["lr"], betas=tuple(cfg.get("betas", (0.9, 0.999))),
+                                eps=cfg.get("eps", 1e-8), weight_decay=cfg.get("weight_decay", 0.01))
+    after = []
+    for st in range(STEPS):
+        if lrs is not None:
+            for g in opt.param_groups:
+                g["lr"] = lrs[st]
+        for p, g in zip(params, grads[st]):
+            p.grad = g.clone()
+        opt.step()
+        after.append([f32(p) for p in params])
+    return {
+        "name": name, "kind": kind, "config": cfg, "lrs": lrs, "shapes": SHAPES,
+        "params": [f32(p) for p in params0],
+        "grads": [[f32(g) for g in gs] for gs in grads],
+        "after": after,
+    }
+
+
+# transformers' schedule lambdas (transformers/optimization.py), run through torch's LambdaLR.
+def linear_warmup(warmup, total):
+    def f(step):
+        if step < warmup:
+            return float(step) / float(max(1, warmup))
+        return max(0.0, float(total - step) / float(max(1, total - warmup)))
+    return f
+
+
+def cosine_warmup(warmup, total, cycles=0.5):
+    def f(step):
+        if step < warmup:
+            return float(step) / float(max(1, warmup))
+        progress = float(step - warmup) / float(max(1, total - warmup))
+        return max(0.0, 0.5 * (1.0 + math.cos(math.pi * float(cycles) * 2.0 * progress)))
+    return f
+
+
+def constant_warmup(warmup):
+    def f(step):
+        if step < warmup:
+            return float(step) / float(max(1.0, warmup))
+        return 1.0
+    return f
+
+
+def schedule_case(name, cfg, make, steps=25, lr=0.1):
+    p = torch.zeros(1, requires_grad=True)
+    opt = torch.optim.SGD([p], lr=lr)
+    sched = make(opt)
+    lrs = [sched.get_last_lr()[0]]
+    for _ in range(steps):
+        opt.step()
+        sched.step()
+        lrs.append(sched.get_last_lr()[0])
+    return {"name": name, "config": cfg, "base_lr": lr, "lrs": lrs}
+
+
+optimizers = [
+    optimizer_case("sgd", "SGD", {"lr": 0.1}),
+    optimizer_case("sgd_momentum", "SGD", {"lr": 0.05, "momentum": 0.9}),
+    optimizer_case("sgd_momentum_dampening_wd", "SGD",
+                   {"lr": 0.05, "momentum": 0.8, "dampening": 0.3, "weight_decay": 0.01}),
+    optimizer_case("sgd_nesterov_wd", "SGD",
+                   {"lr": 0.03, "momentum": 0.9, "nesterov": True, "weight_decay": 0.05}),
+    optimizer_case("sgd_momentum_lr_changes", "SGD", {"lr": 0.1, "momentum": 0.9},
+                   lrs=[0.1, 0.1, 0.05, 0.05, 0.01, 0.2]),
+    optimizer_case("adam", "Adam", {"lr": 1e-3}),
+    optimizer_case("adam_l2_betas_eps", "Adam",
+                   {"lr": 1e-2, "betas": [0.8, 0.99], "eps": 1e-6, "weight_decay": 0.1}),
+    optimizer_case("adamw_default_decay", "AdamW", {"lr": 1e-2, "weight_decay": 0.01}),
+    optimizer_case("adamw_strong_decay_lr_changes", "AdamW",
+                   {"lr": 3e-3, "weight_decay": 0.5, "betas": [0.85, 0.95]},
+                   lrs=[3e-3, 2e-3, 1e-3, 5e-3, 5e-3, 0.0]),
+]
+
+schedules = [
+    schedule_case("constant", {"kind": "constant"},
+                  lambda o: torch.optim.lr_scheduler.LambdaLR(o, lambda s: 1.0)),
+    schedule_case("constant_warmup", {"kind": "constant_warmup", "warmup": 4},
+                  lambda o: torch.optim.lr_scheduler.LambdaLR(o, constant_warmup(4))),
+    schedule_case("linear_warmup", {"kind": "linear", "warmup": 5, "total": 20},
+                  lambda o: torch.optim.lr_scheduler.LambdaLR(o, linear_warmup(5, 20))),
+    schedule_case("linear_no_warmup", {"kind": "linear", "warmup": 0, "total": 10},
+                  lambda o: torch.optim.lr_scheduler.LambdaLR(o, linear_warmup(0, 10))),
+    schedule_case("cosine_warmup", {"kind": "cosine", "warmup": 3, "total": 20, "cycles": 0.5},
+                  lambda o: torch.optim.lr_scheduler.LambdaLR(o, cosine_warmup(3, 20))),
+    schedule_case("cosine_two_cycles", {"kind": "cosine", "warmup": 0, "total": 16, "cycles": 2},
+                  lambda o: torch.optim.lr_scheduler.LambdaLR(o, cosine_warmup(0, 16, 2))),
+    schedule_case("step", {"kind": "step", "step_size": 4, "gamma": 0.5},
+                  lambda o: torch.optim.lr_scheduler.StepLR(o, step_size=4, gamma=0.5)),
+    schedule_case("lambda_exp", {"kind": "lambda_exp", "gamma": 0.9},
+                  lambda o: torch.optim.lr_scheduler.LambdaLR(o, lambda s: 0.9 ** s)),
+]
+
+out = {"torch": torch.__version__, "steps": STEPS, "optimizers": optimizers, "schedules": schedules}
+path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "optim_parity.json")
+with open(path, "w") as f:
+    json.dump(out, f)
+print("wrote", path)
