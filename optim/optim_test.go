@@ -26,7 +26,9 @@ func setGrads(ps []*tensors.Tensor, step int) {
 type ctor func([]*tensors.Tensor) Optimizer
 
 var ctors = map[string]ctor{
-	"SGD":   func(ps []*tensors.Tensor) Optimizer { return NewSGD(ps, SGDConfig{LR: 0.1, Momentum: 0.9, WeightDecay: 0.01}) },
+	"SGD": func(ps []*tensors.Tensor) Optimizer {
+		return NewSGD(ps, SGDConfig{LR: 0.1, Momentum: 0.9, WeightDecay: 0.01})
+	},
 	"Adam":  func(ps []*tensors.Tensor) Optimizer { return NewAdam(ps, AdamConfig{LR: 0.01, WeightDecay: 0.1}) },
 	"AdamW": func(ps []*tensors.Tensor) Optimizer { return NewAdamW(ps, AdamConfig{LR: 0.01, WeightDecay: 0.1}) },
 }

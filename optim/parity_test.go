@@ -26,7 +26,7 @@ type fixture struct {
 	Schedules []struct {
 		Name   string
 		Config map[string]any
-		BaseLR float64 `json:"base_lr"`
+		BaseLR float64   `json:"base_lr"`
 		LRs    []float64 `json:"lrs"`
 	}
 }
