@@ -1,0 +1,21 @@
+// Package tensors is goaccel's tensor engine: n-dimensional arrays (float32 by default;
+// float64, bfloat16, float16 and int64 too) with NumPy broadcasting, a define-by-run autograd
+// tape, and CPU kernels behind a device backend so that a GPU backend slots in without API
+// changes.
+//
+// The shortest real use:
+//
+//	w := tensors.Randn(3, 2).SetRequiresGrad(true)
+//	x := tensors.New([]float32{1, 2, 3, 4}, 2, 2)
+//	loss := tensors.Linear(x, w, nil).Pow(2).Mean()
+//	loss.Backward()
+//	fmt.Println(w.Grad()) // d loss / d w, shape [3 2]
+//
+// Ops panic (as PyTorch raises) with a message naming the op and the shapes involved, e.g.
+// "tensors: Add: shapes [2 3] and [4] are not broadcastable". Gradients accumulate into Grad
+// until ZeroGrad; NoGrad disables recording; OnGradReady hooks fire as soon as a parameter's
+// gradient is final during Backward (the distributed layer starts all-reduces from them).
+// Autocast runs matmul, Linear and Conv2d in bfloat16 or float16 with float32 accumulation.
+//
+// NoGrad and Autocast are process-wide switches (Go has no goroutine-local state).
+package tensors

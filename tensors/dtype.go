@@ -1,0 +1,79 @@
+package tensors
+
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/tensors/internal/cpu"
+)
+
+// DType is a tensor's element type.
+type DType int
+
+// Element types. Float32 is the default; Float64 is for gradient checks; BFloat16 and Float16
+// store mixed-precision values; Int64 holds labels and indices.
+const (
+	Float32 DType = iota
+	Float64
+	BFloat16
+	Float16
+	Int64
+)
+
+// String returns PyTorch's name without the "torch." prefix, e.g. "bfloat16".
+func (d DType) String() string {
+	switch d {
+	case Float32:
+		return "float32"
+	case Float64:
+		return "float64"
+	case BFloat16:
+		return "bfloat16"
+	case Float16:
+		return "float16"
+	case Int64:
+		return "int64"
+	}
+	return fmt.Sprintf("DType(%d)", int(d))
+}
+
+func (d DType) isFloat() bool { return d != Int64 }
+
+func (d DType) be() backend.DType { return backend.DType(d) }
+
+// Device names where a tensor's storage lives.
+type Device struct {
+	Type  string // "cpu" or "cuda"
+	Index int
+}
+
+// CPU is the host device.
+var CPU = Device{Type: "cpu"}
+
+// CUDA returns the index-th NVIDIA GPU.
+func CUDA(index int) Device { return Device{Type: "cuda", Index: index} }
+
+// String returns "cpu" or "cuda:N".
+func (d Device) String() string {
+	if d.Type == "cpu" || d.Type == "" {
+		return "cpu"
+	}
+	return fmt.Sprintf("%s:%d", d.Type, d.Index)
+}
+
+var cpuBackend = cpu.New()
+
+// backendFor returns the kernels for a device. Only the CPU backend exists in this build; a
+// CUDA backend registers here without changing the tensors API.
+func backendFor(d Device) backend.Backend {
+	if d.Type == "cpu" || d.Type == "" {
+		return cpuBackend
+	}
+	panic(fmt.Sprintf("tensors: device %s is not available in this build (only cpu); move tensors with To(tensors.CPU)", d))
+}
+
+// RoundBFloat16 rounds v to the nearest bfloat16 (ties to even) and returns it widened.
+func RoundBFloat16(v float32) float32 { return cpu.BF16ToF32(cpu.F32ToBF16(v)) }
+
+// RoundFloat16 rounds v to the nearest IEEE half (ties to even) and returns it widened.
+func RoundFloat16(v float32) float32 { return cpu.F16ToF32(cpu.F32ToF16(v)) }

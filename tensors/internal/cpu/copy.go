@@ -1,0 +1,192 @@
+package cpu
+
+import "github.com/goaccel/goaccel/tensors/internal/backend"
+
+// Copy implements backend.Backend: a strided copy with element-type conversion.
+func (c *CPU) Copy(dst, src backend.Strided, shape []int) {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	if n == 0 {
+		return
+	}
+	if dst.Buf.DType == src.Buf.DType {
+		switch src.Buf.DType {
+		case backend.F32:
+			copyStrided(dst.Buf.F32, dst.Offset, dst.Strides, src.Buf.F32, src.Offset, src.Strides, shape)
+		case backend.F64:
+			copyStrided(dst.Buf.F64, dst.Offset, dst.Strides, src.Buf.F64, src.Offset, src.Strides, shape)
+		case backend.I64:
+			copyStrided(dst.Buf.I64, dst.Offset, dst.Strides, src.Buf.I64, src.Offset, src.Strides, shape)
+		default:
+			copyStrided(dst.Buf.U16, dst.Offset, dst.Strides, src.Buf.U16, src.Offset, src.Strides, shape)
+		}
+		return
+	}
+	// Conversion: gather src contiguously, convert, scatter into dst.
+	cs := contiguousStrides(shape)
+	s := src
+	if !sameInts(src.Strides, cs) {
+		tmp := newBuffer(src.Buf.DType, n)
+		c.Copy(backend.Strided{Buf: tmp, Strides: cs}, src, shape)
+		s = backend.Strided{Buf: tmp, Strides: cs}
+	}
+	if sameInts(dst.Strides, cs) {
+		convert(dst.Buf, dst.Offset, s.Buf, s.Offset, n)
+		return
+	}
+	tmp := newBuffer(dst.Buf.DType, n)
+	convert(tmp, 0, s.Buf, s.Offset, n)
+	c.Copy(dst, backend.Strided{Buf: tmp, Strides: cs}, shape)
+}
+
+func contiguousStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	acc := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = acc
+		acc *= shape[i]
+	}
+	return st
+}
+
+func sameInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// copyStrided copies an n-d strided view; the innermost dimension is a tight loop.
+func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, shape []int) {
+	nd := len(shape)
+	if nd == 0 {
+		d[dOff] = s[sOff]
+		return
+	}
+	inner, di, si := shape[nd-1], dSt[nd-1], sSt[nd-1]
+	var idxBuf [8]int
+	idx := idxBuf[:0]
+	if nd-1 > len(idxBuf) {
+		idx = make([]int, nd-1)
+	} else {
+		idx = idxBuf[:nd-1]
+	}
+	for {
+		dp, sp := dOff, sOff
+		for k := range idx {
+			dp += idx[k] * dSt[k]
+			sp += idx[k] * sSt[k]
+		}
+		switch {
+		case di == 1 && si == 1:
+			copy(d[dp:dp+inner], s[sp:sp+inner])
+		default:
+			for j := 0; j < inner; j++ {
+				d[dp+j*di] = s[sp+j*si]
+			}
+		}
+		k := nd - 2
+		for ; k >= 0; k-- {
+			idx[k]++
+			if idx[k] < shape[k] {
+				break
+			}
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}
+
+// convert converts n contiguous elements between element types.
+func convert(dst *backend.Buffer, dOff int, src *backend.Buffer, sOff int, n int) {
+	switch dst.DType {
+	case backend.F32:
+		d := dst.F32[dOff : dOff+n]
+		switch src.DType {
+		case backend.F64:
+			for i, v := range src.F64[sOff : sOff+n] {
+				d[i] = float32(v)
+			}
+		case backend.I64:
+			for i, v := range src.I64[sOff : sOff+n] {
+				d[i] = float32(v)
+			}
+		case backend.BF16:
+			for i, v := range src.U16[sOff : sOff+n] {
+				d[i] = BF16ToF32(v)
+			}
+		case backend.F16:
+			for i, v := range src.U16[sOff : sOff+n] {
+				d[i] = F16ToF32(v)
+			}
+		case backend.F32:
+			copy(d, src.F32[sOff:sOff+n])
+		}
+	case backend.F64:
+		d := dst.F64[dOff : dOff+n]
+		switch src.DType {
+		case backend.F32:
+			for i, v := range src.F32[sOff : sOff+n] {
+				d[i] = float64(v)
+			}
+		case backend.I64:
+			for i, v := range src.I64[sOff : sOff+n] {
+				d[i] = float64(v)
+			}
+		case backend.BF16:
+			for i, v := range src.U16[sOff : sOff+n] {
+				d[i] = float64(BF16ToF32(v))
+			}
+		case backend.F16:
+			for i, v := range src.U16[sOff : sOff+n] {
+				d[i] = float64(F16ToF32(v))
+			}
+		case backend.F64:
+			copy(d, src.F64[sOff:sOff+n])
+		}
+	case backend.I64:
+		d := dst.I64[dOff : dOff+n]
+		for i := 0; i < n; i++ {
+			d[i] = int64(loadF64(src, sOff+i))
+		}
+	case backend.BF16, backend.F16:
+		d := dst.U16[dOff : dOff+n]
+		round := F32ToBF16
+		if dst.DType == backend.F16 {
+			round = F32ToF16
+		}
+		if src.DType == backend.F32 {
+			for i, v := range src.F32[sOff : sOff+n] {
+				d[i] = round(v)
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			d[i] = round(float32(loadF64(src, sOff+i)))
+		}
+	}
+}
+
+// loadF64 reads one element as float64 (slow path for rare conversions).
+func loadF64(b *backend.Buffer, i int) float64 {
+	switch b.DType {
+	case backend.F32:
+		return float64(b.F32[i])
+	case backend.F64:
+		return b.F64[i]
+	case backend.I64:
+		return float64(b.I64[i])
+	case backend.BF16:
+		return float64(BF16ToF32(b.U16[i]))
+	}
+	return float64(F16ToF32(b.U16[i]))
+}

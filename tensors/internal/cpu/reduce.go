@@ -1,0 +1,186 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/goaccel/goaccel/tensors/internal/backend"
+)
+
+// Reduce implements backend.Backend.
+func (c *CPU) Reduce(op backend.ReduceOp, dst, src *backend.Buffer, outer, n, inner int) {
+	work := outer * n * inner
+	switch src.DType {
+	case backend.F32:
+		if op == backend.ArgMax || op == backend.ArgMin {
+			argReduce(op, dst.I64, src.F32, outer, n, inner)
+			return
+		}
+		parallelFor(outer, work, func(lo, hi int) { reduce(op, dst.F32, src.F32, lo, hi, n, inner) })
+	case backend.F64:
+		if op == backend.ArgMax || op == backend.ArgMin {
+			argReduce(op, dst.I64, src.F64, outer, n, inner)
+			return
+		}
+		parallelFor(outer, work, func(lo, hi int) { reduce(op, dst.F64, src.F64, lo, hi, n, inner) })
+	case backend.I64:
+		if op == backend.ArgMax || op == backend.ArgMin {
+			argReduce(op, dst.I64, src.I64, outer, n, inner)
+			return
+		}
+		reduce(op, dst.I64, src.I64, 0, outer, n, inner)
+	default:
+		panic("cpu: Reduce on 16-bit storage; convert first")
+	}
+}
+
+func reduce[T num](op backend.ReduceOp, d, s []T, lo, hi, n, inner int) {
+	for o := lo; o < hi; o++ {
+		base := o * n * inner
+		out := d[o*inner : (o+1)*inner]
+		if inner == 1 {
+			row := s[base : base+n]
+			switch op {
+			case backend.Sum:
+				var acc float64
+				for _, v := range row {
+					acc += float64(v)
+				}
+				out[0] = T(acc)
+			case backend.Max:
+				m := row[0]
+				for _, v := range row[1:] {
+					if v > m || v != v {
+						m = v
+					}
+				}
+				out[0] = m
+			case backend.Min:
+				m := row[0]
+				for _, v := range row[1:] {
+					if v < m || v != v {
+						m = v
+					}
+				}
+				out[0] = m
+			}
+			continue
+		}
+		copy(out, s[base:base+inner])
+		for j := 1; j < n; j++ {
+			row := s[base+j*inner : base+(j+1)*inner]
+			switch op {
+			case backend.Sum:
+				for i, v := range row {
+					out[i] += v
+				}
+			case backend.Max:
+				for i, v := range row {
+					if v > out[i] || v != v {
+						out[i] = v
+					}
+				}
+			case backend.Min:
+				for i, v := range row {
+					if v < out[i] || v != v {
+						out[i] = v
+					}
+				}
+			}
+		}
+	}
+}
+
+// argReduce writes the index of the first maximum (minimum); NaN counts as the extreme.
+func argReduce[T num](op backend.ReduceOp, d []int64, s []T, outer, n, inner int) {
+	for o := 0; o < outer; o++ {
+		for i := 0; i < inner; i++ {
+			base := o*n*inner + i
+			best, bi := s[base], 0
+			for j := 1; j < n && best == best; j++ {
+				v := s[base+j*inner]
+				if v != v || (op == backend.ArgMax && v > best) || (op == backend.ArgMin && v < best) {
+					best, bi = v, j
+				}
+			}
+			d[o*inner+i] = int64(bi)
+		}
+	}
+}
+
+// Softmax implements backend.Backend.
+func (c *CPU) Softmax(dst, src *backend.Buffer, outer, n, inner int, log bool) {
+	work := outer * n * inner * 8
+	if src.DType == backend.F64 {
+		parallelFor(outer, work, func(lo, hi int) { softmax(dst.F64, src.F64, lo, hi, n, inner, log) })
+		return
+	}
+	parallelFor(outer, work, func(lo, hi int) { softmax(dst.F32, src.F32, lo, hi, n, inner, log) })
+}
+
+func softmax[T float](d, s []T, lo, hi, n, inner int, log bool) {
+	for o := lo; o < hi; o++ {
+		for i := 0; i < inner; i++ {
+			base := o*n*inner + i
+			m := s[base]
+			for j := 1; j < n; j++ {
+				if v := s[base+j*inner]; v > m {
+					m = v
+				}
+			}
+			var sum float64
+			for j := 0; j < n; j++ {
+				e := math.Exp(float64(s[base+j*inner] - m))
+				sum += e
+				if !log {
+					d[base+j*inner] = T(e)
+				}
+			}
+			if log {
+				lse := T(math.Log(sum))
+				for j := 0; j < n; j++ {
+					d[base+j*inner] = s[base+j*inner] - m - lse
+				}
+				continue
+			}
+			inv := T(1 / sum)
+			for j := 0; j < n; j++ {
+				d[base+j*inner] *= inv
+			}
+		}
+	}
+}
+
+// SoftmaxGrad implements backend.Backend.
+func (c *CPU) SoftmaxGrad(dx, gy, y *backend.Buffer, outer, n, inner int, log bool) {
+	work := outer * n * inner * 4
+	if y.DType == backend.F64 {
+		parallelFor(outer, work, func(lo, hi int) { softmaxGrad(dx.F64, gy.F64, y.F64, lo, hi, n, inner, log) })
+		return
+	}
+	parallelFor(outer, work, func(lo, hi int) { softmaxGrad(dx.F32, gy.F32, y.F32, lo, hi, n, inner, log) })
+}
+
+func softmaxGrad[T float](dx, gy, y []T, lo, hi, n, inner int, log bool) {
+	for o := lo; o < hi; o++ {
+		for i := 0; i < inner; i++ {
+			base := o*n*inner + i
+			var dot float64
+			for j := 0; j < n; j++ {
+				k := base + j*inner
+				if log {
+					dot += float64(gy[k])
+				} else {
+					dot += float64(gy[k] * y[k])
+				}
+			}
+			for j := 0; j < n; j++ {
+				k := base + j*inner
+				if log {
+					dx[k] = gy[k] - T(math.Exp(float64(y[k]))*dot)
+				} else {
+					dx[k] = y[k] * (gy[k] - T(dot))
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package tensors
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Linear returns x·weightᵀ + bias for x [..., in], weight [out, in] and bias [out] (or nil),
+// as one fused gemm whose accumulator starts from the bias.
+func Linear(x, weight, bias *Tensor) *Tensor {
+	if weight.Dim() != 2 || x.Dim() == 0 || x.shape[x.Dim()-1] != weight.shape[1] {
+		panic(fmt.Sprintf("tensors: Linear: input shape %v and weight shape %v do not match (need weight [out, %d])", x.shape, weight.shape, lastDim(x)))
+	}
+	outF, in := weight.shape[0], weight.shape[1]
+	if bias != nil && (bias.Dim() != 1 || bias.shape[0] != outF) {
+		panic(fmt.Sprintf("tensors: Linear: bias shape %v does not match weight shape %v (need [%d])", bias.shape, weight.shape, outF))
+	}
+	xc, w := promote("Linear", x.computableKeepHalf(), weight.computableKeepHalf())
+	var b *Tensor
+	if bias != nil {
+		b = bias.AsType(w.dtype)
+	}
+	lowp := autocastType()
+	if w.dtype == Float64 {
+		lowp = Float64
+	}
+	rows := xc.Numel() / in
+	x2 := xc.contig()
+	outShape := append(slices.Clone(x.shape[:x.Dim()-1]), outF)
+	out := empty(w.dtype, w.dev, outShape...)
+	beta := 0.0
+	if b != nil {
+		out.be().Copy(out.strided(), b.bcast(outShape), outShape)
+		beta = 1
+	}
+	wm, tw, ldw, _ := operand(w, nil)
+	if rows > 0 {
+		// out = x2 · wᵀ: B is w transposed, so flip w's own layout flag.
+		w.be().Gemm(lowp.be(), false, !tw, 1, rows, outF, in, 1, x2.buf, x2.offset, in, 0, wm.buf, wm.offset, ldw, 0, beta, out.buf, 0, outF, 0)
+	}
+	inputs := []*Tensor{xc, w, b}
+	record(out, "Linear", inputs, func(g *Tensor) []*Tensor {
+		g2 := g.contig()
+		var gx, gw, gb *Tensor
+		if xc.requiresGrad {
+			gx = empty(g2.dtype, g2.dev, xc.shape...)
+			g2.be().Gemm(lowp.be(), false, tw, 1, rows, in, outF, 1, g2.buf, 0, outF, 0, wm.buf, wm.offset, ldw, 0, 0, gx.buf, 0, in, 0)
+		}
+		if w.requiresGrad {
+			gw = empty(g2.dtype, g2.dev, outF, in)
+			g2.be().Gemm(lowp.be(), true, false, 1, outF, in, rows, 1, g2.buf, 0, outF, 0, x2.buf, x2.offset, in, 0, 0, gw.buf, 0, in, 0)
+		}
+		if b != nil && b.requiresGrad {
+			gb = sumRaw(g2.view([]int{rows, outF}, []int{outF, 1}, 0), []int{0})
+			gb = gb.view([]int{outF}, []int{1}, 0)
+		}
+		return []*Tensor{gx, gw, gb}
+	})
+	return out
+}
+
+func lastDim(t *Tensor) int {
+	if t.Dim() == 0 {
+		return 0
+	}
+	return t.shape[t.Dim()-1]
+}
+
+// MSE returns the mean squared error between a and b (broadcast).
+func MSE(a, b *Tensor) *Tensor {
+	d := a.Sub(b)
+	return d.Mul(d).Mean()
+}
+
+// Dropout zeroes each element with probability p during training and scales the rest by
+// 1/(1-p); it returns x unchanged when train is false or p is 0. Masks come from the
+// process-wide generator.
+func Dropout(x *Tensor, p float64, train bool) *Tensor {
+	if p < 0 || p > 1 {
+		panic(fmt.Sprintf("tensors: Dropout: probability %v outside [0, 1]", p))
+	}
+	if !train || p == 0 {
+		return x
+	}
+	xc := x.computable()
+	mask := empty(xc.dtype, xc.dev, xc.shape...)
+	keep, scale := 1-p, 0.0
+	if keep > 0 {
+		scale = 1 / keep
+	}
+	u := defaultGen.Rand(xc.shape...)
+	for i, v := range u.buf.F32 {
+		m := 0.0
+		if float64(v) < keep {
+			m = scale
+		}
+		if mask.dtype == Float64 {
+			mask.buf.F64[i] = m
+		} else {
+			mask.buf.F32[i] = float32(m)
+		}
+	}
+	return xc.Mul(mask)
+}
+
+// Embedding looks up rows of weight [num, dim] for int64 indices of any shape; the result has
+// shape indices.shape + [dim].
+func Embedding(weight, indices *Tensor) *Tensor {
+	if weight.Dim() != 2 {
+		panic(fmt.Sprintf("tensors: Embedding: weight must be [num, dim], have %v", weight.shape))
+	}
+	checkIndexTensor("Embedding", indices)
+	flat := indices.Reshape(-1)
+	out := weight.IndexSelect(0, flat)
+	return out.Reshape(append(slices.Clone(indices.shape), weight.shape[1])...)
+}

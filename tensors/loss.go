@@ -1,0 +1,97 @@
+package tensors
+
+import (
+	"fmt"
+	"slices"
+)
+
+// CrossEntropyOptions configures CrossEntropyWith, mirroring torch.nn.functional.cross_entropy.
+type CrossEntropyOptions struct {
+	IgnoreIndex    int64   // targets equal to this contribute no loss and no gradient
+	LabelSmoothing float64 // in [0, 1]: mixes the one-hot target with the uniform distribution
+	Reduction      string  // "mean" (over non-ignored targets), "sum" or "none"
+}
+
+// DefaultCrossEntropyOptions returns PyTorch's defaults: ignore -100, no smoothing, mean.
+func DefaultCrossEntropyOptions() CrossEntropyOptions {
+	return CrossEntropyOptions{IgnoreIndex: -100, Reduction: "mean"}
+}
+
+// CrossEntropy is the mean cross entropy of logits [N, C] (or [N, C, d...]) against int64
+// class targets [N] (or [N, d...]), fused log-softmax + NLL.
+func CrossEntropy(logits, target *Tensor) *Tensor {
+	return CrossEntropyWith(logits, target, DefaultCrossEntropyOptions())
+}
+
+// CrossEntropyWith is CrossEntropy with explicit options.
+func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor {
+	if target.dtype != Int64 {
+		panic(fmt.Sprintf("tensors: CrossEntropy: target must hold int64 class indices, have %s (use AsType(tensors.Int64))", target.dtype))
+	}
+	if opts.LabelSmoothing < 0 || opts.LabelSmoothing > 1 {
+		panic(fmt.Sprintf("tensors: CrossEntropy: label smoothing %v outside [0, 1]", opts.LabelSmoothing))
+	}
+	switch opts.Reduction {
+	case "mean", "sum", "none":
+	case "":
+		opts.Reduction = "mean"
+	default:
+		panic(fmt.Sprintf("tensors: CrossEntropy: reduction %q is not one of mean, sum, none", opts.Reduction))
+	}
+	lg := logits
+	var want []int
+	switch {
+	case logits.Dim() == 2:
+		want = logits.shape[:1]
+	case logits.Dim() > 2:
+		want = append([]int{logits.shape[0]}, logits.shape[2:]...)
+		perm := []int{0}
+		for i := 2; i < logits.Dim(); i++ {
+			perm = append(perm, i)
+		}
+		lg = logits.Permute(append(perm, 1)...).Reshape(-1, logits.shape[1])
+	default:
+		panic(fmt.Sprintf("tensors: CrossEntropy: logits shape %v needs a batch and a class dimension", logits.shape))
+	}
+	if !sameShape(target.shape, want) {
+		panic(fmt.Sprintf("tensors: CrossEntropy: logits shape %v and target shape %v do not match (need target %v)", logits.shape, target.shape, want))
+	}
+	rows, classes := lg.shape[0], lg.shape[1]
+	x := lg.computable().contig()
+	tg := target.contig()
+	be := x.be()
+	loss := empty(x.dtype, x.dev, rows)
+	prob := empty(x.dtype, x.dev, rows, classes)
+	be.CrossEntropy(loss.buf, prob.buf, x.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
+	count := 0
+	for _, t := range tg.buf.I64[tg.offset : tg.offset+rows] {
+		if t != opts.IgnoreIndex {
+			count++
+		}
+	}
+	var out *Tensor
+	switch opts.Reduction {
+	case "none":
+		out = loss.view(slices.Clone(want), contiguousStrides(want), 0)
+	default:
+		s := sumRaw(loss, []int{0}).Item()
+		if opts.Reduction == "mean" {
+			s /= float64(count)
+		}
+		out = FullLike(zeros(x.dtype, x.dev), s)
+	}
+	record(out, "CrossEntropy", []*Tensor{lg}, func(g *Tensor) []*Tensor {
+		gl := g.contig()
+		if opts.Reduction == "mean" {
+			gl = gl.MulScalar(1 / float64(count))
+		}
+		dx := empty(x.dtype, x.dev, rows, classes)
+		be.CrossEntropyGrad(dx.buf, gl.AsType(x.dtype).buf, prob.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
+		if opts.Reduction != "none" {
+			// prob is only needed once; hand it back for the next step.
+			be.Release(prob.buf)
+		}
+		return []*Tensor{dx}
+	})
+	return out
+}

@@ -1,0 +1,133 @@
+package tensors
+
+import (
+	"fmt"
+	"slices"
+)
+
+// matView describes the last two dims of t as a gemm operand: a matrix stored row-major
+// (trans=false, ld = row stride) or column-major (trans=true, ld = column stride).
+func matView(t *Tensor) (trans bool, ld int, ok bool) {
+	n := t.Dim()
+	r, c := t.shape[n-2], t.shape[n-1]
+	sr, sc := t.strides[n-2], t.strides[n-1]
+	switch {
+	case sc == 1 && (sr >= c || r == 1):
+		return false, max(sr, c), true
+	case sr == 1 && (sc >= r || c == 1):
+		return true, max(sc, r), true
+	}
+	return false, 0, false
+}
+
+// batchStride returns the element stride between consecutive matrices when t's batch dims can
+// be walked as one flat dimension (0 when t has no batch dims, i.e. it is broadcast).
+func batchStride(t *Tensor, bs []int) (int, bool) {
+	b := t.shape[:t.Dim()-2]
+	if numel(b) == 1 {
+		return 0, true
+	}
+	if !sameShape(b, bs) {
+		return 0, false
+	}
+	st := t.strides[len(b)-1]
+	for i := len(b) - 2; i >= 0; i-- {
+		if b[i] != 1 && t.strides[i] != st*b[i+1] {
+			return 0, false
+		}
+		st = t.strides[i]
+	}
+	return t.strides[len(b)-1], true
+}
+
+// operand prepares a (batched) matrix for gemm, copying only when its layout needs it.
+func operand(t *Tensor, bs []int) (x *Tensor, trans bool, ld, stride int) {
+	tr, l, ok := matView(t)
+	st, ok2 := batchStride(t, bs)
+	if ok && ok2 {
+		return t, tr, l, st
+	}
+	m := t.shape[t.Dim()-2:]
+	full := append(slices.Clone(bs), m...)
+	x = expand(t.contig(), full)
+	return x, false, m[1], m[0] * m[1]
+}
+
+// matmulRaw computes a @ b for a [..., m, k], b [..., k, n] (both ≥ 2-D) without autograd.
+func matmulRaw(a, b *Tensor, lowp DType) *Tensor {
+	ab, bb := a.shape[:a.Dim()-2], b.shape[:b.Dim()-2]
+	bs := broadcastShapes("MatMul", ab, bb)
+	m, k, n := a.shape[a.Dim()-2], a.shape[a.Dim()-1], b.shape[b.Dim()-1]
+	out := empty(Float32, a.dev, append(slices.Clone(bs), m, n)...)
+	if a.dtype == Float64 {
+		out = empty(Float64, a.dev, out.shape...)
+	}
+	if m*n == 0 {
+		return out
+	}
+	ax, ta, lda, sa := operand(a, bs)
+	bx, tb, ldb, sb := operand(b, bs)
+	a.be().Gemm(lowp.be(), ta, tb, numel(bs), m, n, k, 1, ax.buf, ax.offset, lda, sa, bx.buf, bx.offset, ldb, sb, 0, out.buf, 0, n, m*n)
+	return out
+}
+
+// MatMul is torch.matmul: dot product for 1-D·1-D, matrix product for 2-D, and batched
+// products with broadcast batch dimensions.
+func (t *Tensor) MatMul(o *Tensor) *Tensor {
+	if t.Dim() == 0 || o.Dim() == 0 {
+		panic(fmt.Sprintf("tensors: MatMul: shapes %v and %v: both operands need at least one dimension", t.shape, o.shape))
+	}
+	a, b := t, o
+	if a.Dim() == 1 {
+		a = a.Unsqueeze(0)
+	}
+	if b.Dim() == 1 {
+		b = b.Unsqueeze(1)
+	}
+	if a.shape[a.Dim()-1] != b.shape[b.Dim()-2] {
+		panic(fmt.Sprintf("tensors: MatMul: shapes %v and %v are not aligned (%d != %d)", t.shape, o.shape, a.shape[a.Dim()-1], b.shape[b.Dim()-2]))
+	}
+	out := matmulCore(a, b)
+	switch {
+	case t.Dim() == 1 && o.Dim() == 1:
+		out = out.Reshape()
+	case t.Dim() == 1:
+		out = out.Squeeze(out.Dim() - 2)
+	case o.Dim() == 1:
+		out = out.Squeeze(out.Dim() - 1)
+	}
+	return out
+}
+
+// matmulCore is the differentiable batched product of ≥2-D operands.
+func matmulCore(a, b *Tensor) *Tensor {
+	a, b = promote("MatMul", a.computableKeepHalf(), b.computableKeepHalf())
+	lowp := autocastType()
+	if a.dtype == Float64 {
+		lowp = Float64
+	}
+	out := matmulRaw(a, b, lowp)
+	record(out, "MatMul", []*Tensor{a, b}, func(g *Tensor) []*Tensor {
+		var ga, gb *Tensor
+		if a.requiresGrad {
+			ga = sumTo(matmulRaw(g, b.Transpose(-1, -2), lowp), a.shape)
+		}
+		if b.requiresGrad {
+			gb = sumTo(matmulRaw(a.Transpose(-1, -2), g, lowp), b.shape)
+		}
+		return []*Tensor{ga, gb}
+	})
+	return out
+}
+
+// computableKeepHalf converts int64 to float32 and leaves float types as they are.
+func (t *Tensor) computableKeepHalf() *Tensor {
+	if t.dtype == Int64 {
+		return t.AsType(Float32)
+	}
+	if t.dtype == BFloat16 || t.dtype == Float16 {
+		// Gemm reads 16-bit storage directly and accumulates in float32.
+		return t.AsType(Float32)
+	}
+	return t
+}

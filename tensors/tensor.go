@@ -1,0 +1,240 @@
+package tensors
+
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors/internal/backend"
+)
+
+// Tensor is an n-dimensional array on a device with an optional autograd history. Tensors made
+// by shape operations (Transpose, Permute, Slice, View, compatible Reshape) share storage with
+// their source.
+type Tensor struct {
+	buf     *backend.Buffer
+	dev     Device
+	dtype   DType
+	shape   []int
+	strides []int
+	offset  int
+
+	requiresGrad bool
+	grad         *Tensor
+	node         *node          // the op that produced this tensor; nil for leaves
+	hooks        []*HookHandle  // OnGradReady hooks (leaves)
+	bw           *backwardState // bookkeeping during a backward pass
+}
+
+func numel(shape []int) int {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	return n
+}
+
+func contiguousStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	acc := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = acc
+		acc *= shape[i]
+	}
+	return st
+}
+
+func checkShape(op string, shape []int) {
+	for _, s := range shape {
+		if s < 0 {
+			panic(fmt.Sprintf("tensors: %s: negative dimension in shape %v", op, shape))
+		}
+	}
+}
+
+// empty allocates a contiguous tensor whose contents the caller will overwrite.
+func empty(dt DType, dev Device, shape ...int) *Tensor {
+	shape = append([]int(nil), shape...)
+	n := numel(shape)
+	return &Tensor{buf: backendFor(dev).AllocUninit(dt.be(), n), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
+}
+
+// zeros allocates a contiguous zero tensor.
+func zeros(dt DType, dev Device, shape ...int) *Tensor {
+	shape = append([]int(nil), shape...)
+	return &Tensor{buf: backendFor(dev).Alloc(dt.be(), numel(shape)), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
+}
+
+func (t *Tensor) be() backend.Backend { return backendFor(t.dev) }
+
+func (t *Tensor) strided() backend.Strided {
+	return backend.Strided{Buf: t.buf, Offset: t.offset, Strides: t.strides}
+}
+
+// Shape returns a copy of the dimensions.
+func (t *Tensor) Shape() []int { return append([]int(nil), t.shape...) }
+
+// Dim returns the number of dimensions.
+func (t *Tensor) Dim() int { return len(t.shape) }
+
+// Size returns the length of dimension dim; negative dims count from the end.
+func (t *Tensor) Size(dim int) int { return t.shape[t.normDim("Size", dim)] }
+
+// Numel returns the number of elements.
+func (t *Tensor) Numel() int { return numel(t.shape) }
+
+// DType returns the element type.
+func (t *Tensor) DType() DType { return t.dtype }
+
+// Device returns where the storage lives.
+func (t *Tensor) Device() Device { return t.dev }
+
+// normDim resolves a possibly negative dimension, panicking with the op name when out of range.
+func (t *Tensor) normDim(op string, dim int) int {
+	n := len(t.shape)
+	d := dim
+	if d < 0 {
+		d += n
+	}
+	if d < 0 || d >= n {
+		panic(fmt.Sprintf("tensors: %s: dimension %d out of range for shape %v", op, dim, t.shape))
+	}
+	return d
+}
+
+func (t *Tensor) isContiguous() bool {
+	acc := 1
+	for i := len(t.shape) - 1; i >= 0; i-- {
+		if t.shape[i] != 1 && t.strides[i] != acc {
+			return false
+		}
+		acc *= t.shape[i]
+	}
+	return true
+}
+
+// IsContiguous reports whether the elements are laid out row-major without gaps.
+func (t *Tensor) IsContiguous() bool { return t.isContiguous() }
+
+// contig returns t if it is contiguous with offset 0, else a contiguous copy (no autograd).
+func (t *Tensor) contig() *Tensor {
+	if t.offset == 0 && t.isContiguous() && t.buf.Len == numel(t.shape) {
+		return t
+	}
+	out := empty(t.dtype, t.dev, t.shape...)
+	t.be().Copy(out.strided(), t.strided(), t.shape)
+	return out
+}
+
+// Contiguous returns t when it is already contiguous, otherwise a contiguous copy. It is
+// differentiable.
+func (t *Tensor) Contiguous() *Tensor {
+	c := t.contig()
+	if c == t {
+		return t
+	}
+	record(c, "Contiguous", []*Tensor{t}, func(g *Tensor) []*Tensor { return []*Tensor{g} })
+	return c
+}
+
+// To returns the tensor on device d (t itself when it is already there).
+func (t *Tensor) To(d Device) *Tensor {
+	if d.String() == t.dev.String() {
+		return t
+	}
+	backendFor(d) // panics with a clear message for unavailable devices
+	panic(fmt.Sprintf("tensors: To: copying from %s to %s is not implemented in this build", t.dev, d))
+}
+
+// Data32 returns the live storage of a contiguous float32 CPU tensor (no copy). Writes change
+// the tensor; autograd does not see them.
+func (t *Tensor) Data32() []float32 {
+	if t.dtype != Float32 || !t.isContiguous() || t.dev.Type != "cpu" {
+		panic(fmt.Sprintf("tensors: Data32: need a contiguous float32 cpu tensor, have %s %v on %s (use Contiguous or AsType(Float32))", t.dtype, t.shape, t.dev))
+	}
+	return t.buf.F32[t.offset : t.offset+t.Numel()]
+}
+
+// Data64 is Data32 for float64 tensors.
+func (t *Tensor) Data64() []float64 {
+	if t.dtype != Float64 || !t.isContiguous() || t.dev.Type != "cpu" {
+		panic(fmt.Sprintf("tensors: Data64: need a contiguous float64 cpu tensor, have %s %v on %s", t.dtype, t.shape, t.dev))
+	}
+	return t.buf.F64[t.offset : t.offset+t.Numel()]
+}
+
+// convertTo returns a contiguous copy of t with element type dt (no autograd).
+func (t *Tensor) convertTo(dt DType) *Tensor {
+	out := empty(dt, t.dev, t.shape...)
+	t.be().Copy(out.strided(), t.strided(), t.shape)
+	return out
+}
+
+// Float32s returns the elements in row-major order as float32 (a copy).
+func (t *Tensor) Float32s() []float32 {
+	c := t
+	if t.dtype != Float32 || !t.isContiguous() {
+		c = t.convertTo(Float32)
+	}
+	return append([]float32(nil), c.buf.F32[c.offset:c.offset+c.Numel()]...)
+}
+
+// Float64s returns the elements in row-major order as float64 (a copy).
+func (t *Tensor) Float64s() []float64 {
+	c := t
+	if t.dtype != Float64 || !t.isContiguous() {
+		c = t.convertTo(Float64)
+	}
+	return append([]float64(nil), c.buf.F64[c.offset:c.offset+c.Numel()]...)
+}
+
+// Int64s returns the elements in row-major order as int64 (a copy; floats truncate).
+func (t *Tensor) Int64s() []int64 {
+	c := t
+	if t.dtype != Int64 || !t.isContiguous() {
+		c = t.convertTo(Int64)
+	}
+	return append([]int64(nil), c.buf.I64[c.offset:c.offset+c.Numel()]...)
+}
+
+// Item returns the value of a one-element tensor.
+func (t *Tensor) Item() float64 {
+	if t.Numel() != 1 {
+		panic(fmt.Sprintf("tensors: Item: tensor of shape %v has %d elements, need exactly 1", t.shape, t.Numel()))
+	}
+	return t.Float64s()[0]
+}
+
+// CopyFrom copies src's values into t (same shape; dtype converted), outside autograd.
+func (t *Tensor) CopyFrom(src *Tensor) {
+	if !sameShape(t.shape, src.shape) {
+		panic(fmt.Sprintf("tensors: CopyFrom: shapes %v and %v differ", t.shape, src.shape))
+	}
+	t.be().Copy(t.strided(), src.strided(), t.shape)
+}
+
+// Fill sets every element to v, outside autograd.
+func (t *Tensor) Fill(v float64) {
+	if t.isContiguous() && t.offset == 0 && t.buf.Len == t.Numel() {
+		t.be().Fill(t.buf, v)
+		return
+	}
+	t.CopyFrom(Full(v, t.shape...).AsType(t.dtype))
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func bufOf(t *Tensor) *backend.Buffer {
+	if t == nil {
+		return nil
+	}
+	return t.buf
+}

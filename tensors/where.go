@@ -1,0 +1,83 @@
+package tensors
+
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors/internal/backend"
+)
+
+// whereRaw selects a where cond is nonzero, else b, broadcasting all three (no autograd).
+func whereRaw(name string, cond, a, b *Tensor) *Tensor {
+	a, b = promote(name, a, b)
+	if cond.dev.String() != a.dev.String() {
+		panic(fmt.Sprintf("tensors: %s: condition on %s, values on %s", name, cond.dev, a.dev))
+	}
+	shape := broadcastShapes(name, cond.shape, a.shape, b.shape)
+	out := empty(a.dtype, a.dev, shape...)
+	a.be().Where(out.buf, cond.bcast(shape), a.bcast(shape), b.bcast(shape), shape)
+	return out
+}
+
+// Where returns a where cond is nonzero and b elsewhere, broadcasting all three.
+func Where(cond, a, b *Tensor) *Tensor {
+	out := whereRaw("Where", cond, a, b)
+	record(out, "Where", []*Tensor{a, b}, func(g *Tensor) []*Tensor {
+		zero := zeros(g.dtype, g.dev)
+		var ga, gb *Tensor
+		if a.requiresGrad {
+			ga = sumTo(whereRaw("Where", cond, g, zero), a.shape)
+		}
+		if b.requiresGrad {
+			gb = sumTo(whereRaw("Where", cond, zero, g), b.shape)
+		}
+		return []*Tensor{ga, gb}
+	})
+	return out
+}
+
+// MaskedFill returns t with value wherever mask (any dtype, broadcast to t) is nonzero.
+func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
+	shape := broadcastShapes("MaskedFill", t.shape, mask.shape)
+	if !sameShape(shape, t.shape) {
+		panic(fmt.Sprintf("tensors: MaskedFill: mask shape %v does not broadcast to tensor shape %v", mask.shape, t.shape))
+	}
+	v := FullLike(zeros(t.computable().dtype, t.dev), value)
+	out := whereRaw("MaskedFill", mask, v, t.computable())
+	record(out, "MaskedFill", []*Tensor{t}, func(g *Tensor) []*Tensor {
+		return []*Tensor{whereRaw("MaskedFill", mask, zeros(g.dtype, g.dev), g)}
+	})
+	return out
+}
+
+func compare(op backend.BinaryOp, name string, t, o *Tensor) *Tensor {
+	a, b := t, o
+	if a.dtype == BFloat16 || a.dtype == Float16 {
+		a = a.AsType(Float32)
+	}
+	if b.dtype == BFloat16 || b.dtype == Float16 {
+		b = b.AsType(Float32)
+	}
+	out := binary(op, name, a, b)
+	if out.dtype != Float32 {
+		out = out.convertTo(Float32)
+	}
+	return out
+}
+
+// Eq returns 1 where t == o, else 0 (float32, broadcast, no gradient).
+func (t *Tensor) Eq(o *Tensor) *Tensor { return compare(backend.Eq, "Eq", t, o) }
+
+// Ne returns 1 where t != o, else 0.
+func (t *Tensor) Ne(o *Tensor) *Tensor { return compare(backend.Ne, "Ne", t, o) }
+
+// Gt returns 1 where t > o, else 0.
+func (t *Tensor) Gt(o *Tensor) *Tensor { return compare(backend.Gt, "Gt", t, o) }
+
+// Lt returns 1 where t < o, else 0.
+func (t *Tensor) Lt(o *Tensor) *Tensor { return compare(backend.Lt, "Lt", t, o) }
+
+// Ge returns 1 where t >= o, else 0.
+func (t *Tensor) Ge(o *Tensor) *Tensor { return compare(backend.Ge, "Ge", t, o) }
+
+// Le returns 1 where t <= o, else 0.
+func (t *Tensor) Le(o *Tensor) *Tensor { return compare(backend.Le, "Le", t, o) }
