@@ -163,10 +163,14 @@ func (t *Tensor) extreme(op backend.ReduceOp, name string) *Tensor {
 }
 
 // MaxDim returns the maximum along dim (gradient to the first maximal position).
-func (t *Tensor) MaxDim(dim int, keepdim bool) *Tensor { return t.extremeDim(backend.ArgMax, dim, keepdim) }
+func (t *Tensor) MaxDim(dim int, keepdim bool) *Tensor {
+	return t.extremeDim(backend.ArgMax, dim, keepdim)
+}
 
 // MinDim returns the minimum along dim.
-func (t *Tensor) MinDim(dim int, keepdim bool) *Tensor { return t.extremeDim(backend.ArgMin, dim, keepdim) }
+func (t *Tensor) MinDim(dim int, keepdim bool) *Tensor {
+	return t.extremeDim(backend.ArgMin, dim, keepdim)
+}
 
 func (t *Tensor) extremeDim(op backend.ReduceOp, dim int, keepdim bool) *Tensor {
 	d := t.normDim("MaxDim", dim)

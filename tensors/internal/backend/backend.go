@@ -36,7 +36,7 @@ type UnaryOp uint8
 
 // Unary operations. P and Q are the scalar parameters passed to Unary.
 const (
-	Neg       UnaryOp = iota
+	Neg UnaryOp = iota
 	Exp
 	Log
 	Sqrt

@@ -132,4 +132,5 @@ func fill[T any](s []T, v T) {
 		s[i] = v
 	}
 }
+
 var _ backend.Backend = (*CPU)(nil)
