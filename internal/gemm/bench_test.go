@@ -1,0 +1,90 @@
+package gemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// shape is one benchmarked GEMM: C[m×n] = op(A)·op(B) with inner size k.
+type shape struct {
+	name           string
+	transA, transB bool
+	m, n, k        int
+}
+
+// benchShapes are the square sizes and the MLP 784-512-512-10 (batch 128)
+// forward and backward GEMMs, as nn.Linear issues them (y = x·Wᵀ,
+// dx = dy·W, dW = dyᵀ·x). Names match bench/gemm_torch.py.
+func benchShapes() []shape {
+	s := []shape{}
+	for _, n := range []int{256, 512, 1024, 2048} {
+		s = append(s, shape{name: fmt.Sprintf("N=%d", n), m: n, n: n, k: n})
+	}
+	return append(s,
+		shape{"fwd1_128x784x512_NT", false, true, 128, 512, 784},
+		shape{"fwd2_128x512x512_NT", false, true, 128, 512, 512},
+		shape{"fwd3_128x512x10_NT", false, true, 128, 10, 512},
+		shape{"dx2_128x512x512_NN", false, false, 128, 512, 512},
+		shape{"dx3_128x10x512_NN", false, false, 128, 512, 10},
+		shape{"dW1_512x128x784_TN", true, false, 512, 784, 128},
+		shape{"dW2_512x128x512_TN", true, false, 512, 512, 128},
+		shape{"dW3_10x128x512_TN", true, false, 10, 512, 128},
+	)
+}
+
+func operands(s shape) (a []float32, lda int, b []float32, ldb int, c []float32) {
+	r := rand.New(rand.NewPCG(1, 2))
+	fill := func(n int) []float32 {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = r.Float32() - 0.5
+		}
+		return x
+	}
+	lda, ldb = s.k, s.n
+	if s.transA {
+		lda = s.m
+	}
+	if s.transB {
+		ldb = s.k
+	}
+	return fill(s.m * s.k), lda, fill(s.k * s.n), ldb, make([]float32, s.m*s.n)
+}
+
+func reportGFLOPS(b *testing.B, s shape) {
+	b.ReportMetric(2*float64(s.m)*float64(s.n)*float64(s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// BenchmarkSgemm uses Threads() goroutines (set GOMAXPROCS with -cpu).
+func BenchmarkSgemm(b *testing.B) {
+	for _, s := range benchShapes() {
+		a, lda, bm, ldb, c := operands(s)
+		b.Run(s.name, func(b *testing.B) {
+			for b.Loop() {
+				Sgemm(s.transA, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+			}
+			reportGFLOPS(b, s)
+		})
+	}
+}
+
+// BenchmarkSgemmBF16 is BenchmarkSgemm on bfloat16 inputs, for the speed-up against fp32.
+func BenchmarkSgemmBF16(b *testing.B) {
+	for _, s := range benchShapes() {
+		a32, lda, b32, ldb, c := operands(s)
+		a, bm := make([]uint16, len(a32)), make([]uint16, len(b32))
+		for i, v := range a32 {
+			a[i] = F32ToBF16(v)
+		}
+		for i, v := range b32 {
+			bm[i] = F32ToBF16(v)
+		}
+		b.Run(s.name, func(b *testing.B) {
+			for b.Loop() {
+				SgemmBF16(s.transA, s.transB, s.m, s.n, s.k, 1, a, lda, bm, ldb, 0, c, s.n)
+			}
+			reportGFLOPS(b, s)
+		})
+	}
+}
