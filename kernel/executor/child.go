@@ -1,0 +1,204 @@
+package executor
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// Child is the executor side: it serves a Session to the parent kernel.
+// It also implements internal/displaysink.Sink (Send), so display calls in
+// cells reach the parent in order with printed output.
+type Child struct {
+	in             io.Reader
+	out            io.Writer
+	stdout, stderr io.Writer
+
+	mu     sync.Mutex // guards enc, sync, and the writes of markers
+	enc    *json.Encoder
+	syncN  uint64
+	curID  uint64
+	cancel context.CancelFunc
+	inputs chan request
+}
+
+// NewChild returns a Child reading requests from in and writing events to
+// out; stdout and stderr are the process's fd 1 and 2 (the parent reads them).
+func NewChild(in io.Reader, out io.Writer, stdout, stderr io.Writer) *Child {
+	return &Child{
+		in: in, out: out, stdout: stdout, stderr: stderr,
+		enc:    json.NewEncoder(out),
+		inputs: make(chan request, 1),
+	}
+}
+
+// send writes ev, first writing an output marker when withSync is set.
+func (c *Child) send(ev event, withSync bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if withSync {
+		c.syncN++
+		ev.Sync = c.syncN
+		m := syncMarker(c.syncN)
+		// Both writes matter: the parent waits for the marker on each pipe.
+		if _, err := c.stdout.Write(m); err != nil {
+			ev.Sync = 0
+		} else if _, err := c.stderr.Write(m); err != nil {
+			ev.Sync = 0
+		}
+	}
+	if err := c.enc.Encode(ev); err != nil {
+		return fmt.Errorf("executor: send %s event: %w", ev.Kind, err)
+	}
+	return nil
+}
+
+// Send publishes a display message from the running cell (displaysink.Sink).
+func (c *Child) Send(msgType string, content map[string]any) {
+	c.mu.Lock()
+	id := c.curID
+	c.mu.Unlock()
+	if err := c.send(event{ID: id, Kind: evDisplay, MsgType: msgType, Content: content}, true); err != nil {
+		fmt.Fprintln(c.stderr, err)
+	}
+}
+
+// Serve answers requests until the parent closes the request pipe (then it
+// returns nil) or ctx ends. Cells run one at a time; interrupts and input
+// replies are handled while a cell runs.
+func (c *Child) Serve(ctx context.Context, s Session) error {
+	work := make(chan request, 16)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(work)
+		sc := bufio.NewScanner(c.in)
+		sc.Buffer(make([]byte, 64*1024), 256<<20)
+		for sc.Scan() {
+			var r request
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				readErr <- fmt.Errorf("executor: bad request from kernel: %w", err)
+				return
+			}
+			switch r.Op {
+			case opInterrupt:
+				c.mu.Lock()
+				if c.cancel != nil {
+					c.cancel()
+				}
+				c.mu.Unlock()
+			case opInputReply:
+				select {
+				case c.inputs <- r:
+				default: // nobody is waiting (the read was interrupted)
+				}
+			default:
+				work <- r
+			}
+		}
+		readErr <- sc.Err()
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case r, ok := <-work:
+			if !ok {
+				return <-readErr
+			}
+			if err := c.serveOne(ctx, s, r); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (c *Child) serveOne(ctx context.Context, s Session, r request) error {
+	switch r.Op {
+	case opExecute:
+		return c.execute(ctx, s, r)
+	case opIsComplete:
+		st, ind := s.IsComplete(r.Code)
+		return c.send(event{ID: r.ID, Kind: evDone, Status: st, Indent: ind}, false)
+	case opComplete:
+		m, start, end := s.Complete(r.Code, r.Cursor)
+		return c.send(event{ID: r.ID, Kind: evDone, Matches: m, Start: start, End: end}, false)
+	case opInspect:
+		found, data := s.Inspect(r.Code, r.Cursor, r.Detail)
+		return c.send(event{ID: r.ID, Kind: evDone, Found: found, Data: data}, false)
+	}
+	return c.send(event{ID: r.ID, Kind: evDone, Result: &Result{Error: &Error{
+		Ename: "ExecutorError", Evalue: "unknown request " + r.Op, Traceback: []string{"unknown request " + r.Op},
+	}}}, false)
+}
+
+func (c *Child) execute(ctx context.Context, s Session, r request) error {
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.curID, c.cancel = r.ID, cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.cancel = nil
+		c.mu.Unlock()
+	}()
+	// Drop an input reply left over from an interrupted read.
+	select {
+	case <-c.inputs:
+	default:
+	}
+	if r.AllowStdin {
+		s.SetStdin(&inputReader{ask: func(prompt string) (string, error) { return c.ask(cctx, r.ID, prompt) }})
+	} else {
+		s.SetStdin(nil)
+	}
+	res := s.Execute(cctx, r.Code)
+	if cctx.Err() != nil && ctx.Err() == nil && !res.Interrupted && res.Error == nil {
+		res.Interrupted = true
+	}
+	ev := event{ID: r.ID, Kind: evDone, Result: &res}
+	if res.Error == nil && len(r.Exprs) > 0 {
+		ev.UserExpressions = s.UserExpressions(cctx, r.Exprs)
+	}
+	return c.send(ev, true)
+}
+
+// ask sends an input request to the parent and waits for the reply.
+func (c *Child) ask(ctx context.Context, id uint64, prompt string) (string, error) {
+	if err := c.send(event{ID: id, Kind: evInput, Prompt: prompt}, true); err != nil {
+		return "", err
+	}
+	select {
+	case <-ctx.Done():
+		return "", errors.New("input interrupted")
+	case r := <-c.inputs:
+		if r.Err != "" {
+			return "", errors.New(r.Err)
+		}
+		return r.Value, nil
+	}
+}
+
+// inputReader is a cell's os.Stdin when the client allows input: each time
+// its buffer is empty it asks the client for one line.
+type inputReader struct {
+	ask func(prompt string) (string, error)
+	buf []byte
+}
+
+func (r *inputReader) Read(p []byte) (int, error) {
+	if len(r.buf) == 0 {
+		line, err := r.ask("")
+		if err != nil {
+			return 0, fmt.Errorf("read stdin: %w", err)
+		}
+		r.buf = []byte(line + "\n")
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}

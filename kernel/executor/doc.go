@@ -1,0 +1,25 @@
+// Package executor runs notebook cells in a child process so that a panic, a
+// panic in a goroutine, os.Exit, or a call stuck in compiled code never takes
+// the kernel down.
+//
+// The kernel starts the child (its own binary, exec'd with a hidden
+// subcommand) through a Supervisor. The child serves one Session: requests
+// and events travel as JSON lines over two inherited pipes (fd 3 and 4); the
+// child's real stdout and stderr are pipes the Supervisor reads and hands on
+// in batches (every 50 ms or 8 KiB), so compiled code writing to os.Stdout
+// reaches the notebook live.
+//
+// Kernel side:
+//
+//	sup := executor.NewSupervisor(executor.Config{
+//		Command: []string{self, "__executor"},
+//		Output:  func(stream, text string) { /* publish a stream message */ },
+//	})
+//	out := sup.Execute(ctx, executor.ExecRequest{Code: `fmt.Println("hi")`})
+//
+// Child side (the hidden subcommand):
+//
+//	c := executor.NewChild(os.NewFile(3, "requests"), os.NewFile(4, "events"), os.Stdout, os.Stderr)
+//	displaysink.Set(c)
+//	err := c.Serve(ctx, session)
+package executor

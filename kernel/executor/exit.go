@@ -1,0 +1,54 @@
+package executor
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// describeExit says, for the user, why the child process ended.
+func describeExit(ps *os.ProcessState, werr error, stderrTail string) string {
+	panicLine := ""
+	for _, line := range strings.Split(stderrTail, "\n") {
+		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+			panicLine = strings.TrimSpace(line)
+			break
+		}
+	}
+	switch {
+	case panicLine != "":
+		return "the executor crashed (" + panicLine + ")"
+	case ps == nil:
+		return fmt.Sprintf("the executor process ended: %v", werr)
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("the executor process was killed by signal %v", ws.Signal())
+	}
+	return fmt.Sprintf("the executor process exited with status %d (os.Exit called by the cell?)", ps.ExitCode())
+}
+
+// tailWriter keeps the last max bytes written to it.
+type tailWriter struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = bytes.Clone(t.buf[over:])
+	}
+	return len(p), nil
+}
+
+func (t *tailWriter) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

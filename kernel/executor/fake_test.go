@@ -1,0 +1,128 @@
+package executor
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain doubles as the executor child: with GOACCEL_FAKE_CHILD=1 the test
+// binary serves fakeSession over fd 3/4, as "goaccel __executor" serves repl.
+func TestMain(m *testing.M) {
+	if os.Getenv("GOACCEL_FAKE_CHILD") == "1" {
+		c := NewChild(os.NewFile(3, "requests"), os.NewFile(4, "events"), os.Stdout, os.Stderr)
+		f := &fakeSession{child: c}
+		if err := c.Serve(context.Background(), f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// fakeSession interprets a tiny command language that exercises every path
+// of the supervisor: output, state, interrupts, crashes and stdin.
+type fakeSession struct {
+	child *Child
+	stdin io.Reader
+	vars  map[string]string
+}
+
+func (f *fakeSession) SetStdin(r io.Reader) { f.stdin = r }
+
+func (f *fakeSession) Execute(ctx context.Context, code string) Result {
+	if f.vars == nil {
+		f.vars = map[string]string{}
+	}
+	cmd, arg, _ := strings.Cut(code, " ")
+	switch cmd {
+	case "echo":
+		fmt.Println(arg)
+		fmt.Fprintln(os.Stderr, "err:"+arg)
+	case "set":
+		k, v, _ := strings.Cut(arg, "=")
+		f.vars[k] = v
+	case "get":
+		v, ok := f.vars[arg]
+		if !ok {
+			return Result{Error: &Error{Ename: "Undefined", Evalue: arg, Traceback: []string{arg}}}
+		}
+		return Result{Data: map[string]any{"text/plain": v}}
+	case "loop": // an interpreted loop: stops on ctx
+		<-ctx.Done()
+		return Result{Interrupted: true, Error: &Error{Ename: "Interrupted", Evalue: "interrupted", Traceback: []string{"interrupted"}}}
+	case "block": // compiled code ignoring ctx
+		time.Sleep(time.Hour)
+	case "panicgo":
+		go func() { panic("boom in goroutine") }()
+		time.Sleep(time.Second)
+	case "exit":
+		os.Exit(3)
+	case "read":
+		if f.stdin == nil {
+			return Result{Error: &Error{Ename: "NoStdin", Evalue: "stdin not available", Traceback: []string{"x"}}}
+		}
+		line, err := bufio.NewReader(f.stdin).ReadString('\n')
+		if err != nil {
+			return Result{Error: &Error{Ename: "ReadError", Evalue: err.Error(), Traceback: []string{"x"}}}
+		}
+		return Result{Data: map[string]any{"text/plain": "got " + strings.TrimSpace(line)}}
+	case "display":
+		fmt.Print("before")
+		f.child.Send("display_data", map[string]any{"data": map[string]any{"text/html": "<b>x</b>"}})
+		fmt.Print("after")
+	case "slow":
+		for i := range 6 {
+			fmt.Printf("tick %d\n", i)
+			time.Sleep(60 * time.Millisecond)
+		}
+	}
+	return Result{}
+}
+
+func (f *fakeSession) UserExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+	out := map[string]any{}
+	for k, v := range exprs {
+		out[k] = map[string]any{"status": "ok", "data": map[string]any{"text/plain": f.vars[v]}}
+	}
+	return out
+}
+
+func (f *fakeSession) IsComplete(code string) (string, string) {
+	if strings.HasSuffix(code, "{") {
+		return "incomplete", "\t"
+	}
+	return "complete", ""
+}
+
+func (f *fakeSession) Complete(code string, cursor int) ([]string, int, int) {
+	return []string{"Println", "Printf"}, cursor - 2, cursor
+}
+
+func (f *fakeSession) Inspect(code string, cursor, detail int) (bool, map[string]any) {
+	return true, map[string]any{"text/plain": "doc of " + code}
+}
+
+// newFake starts a Supervisor over the fake child; it records output and displays.
+func newFake(t *testing.T) (*Supervisor, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	s := NewSupervisor(Config{
+		Command:        []string{os.Args[0]},
+		Env:            append(os.Environ(), "GOACCEL_FAKE_CHILD=1"),
+		Output:         rec.output,
+		Display:        rec.display,
+		InterruptGrace: 500 * time.Millisecond,
+	})
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, rec
+}

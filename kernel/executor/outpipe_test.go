@@ -1,0 +1,81 @@
+package executor
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chunkReader returns its chunks one Read at a time.
+type chunkReader struct{ chunks []string }
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.chunks) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.chunks[0])
+	c.chunks[0] = c.chunks[0][n:]
+	if c.chunks[0] == "" {
+		c.chunks = c.chunks[1:]
+	}
+	return n, nil
+}
+
+func TestOutPipeStripsMarkersSplitAcrossReads(t *testing.T) {
+	m := string(syncMarker(7))
+	tests := []struct {
+		name   string
+		chunks []string
+	}{
+		{"whole", []string{"ab" + m + "cd"}},
+		{"split in prefix", []string{"ab" + m[:3], m[3:] + "cd"}},
+		{"split in number", []string{"ab" + m[:len(m)-2], m[len(m)-2:] + "cd"}},
+		{"byte by byte", strings.Split("ab"+m+"cd", "")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			p := newOutPipe("stdout", rec.output)
+			p.run(&chunkReader{chunks: tt.chunks})
+			if got := rec.stream("stdout"); got != "abcd" {
+				t.Fatalf("text = %q", got)
+			}
+			if !p.waitSync(7, 10*time.Millisecond) {
+				t.Fatal("marker 7 not seen")
+			}
+		})
+	}
+}
+
+func TestOutPipeNeverSplitsARune(t *testing.T) {
+	var got []string
+	p := newOutPipe("stdout", func(_, text string) { got = append(got, text) })
+	p.mu.Lock()
+	p.pending = []byte("héllo 世"[:len("héllo 世")-1])
+	p.flushLocked(false)
+	p.mu.Unlock()
+	if len(got) != 1 || got[0] != "héllo " {
+		t.Fatalf("flushed %q", got)
+	}
+}
+
+func TestOutPipeFlushesLargeOutputInBatches(t *testing.T) {
+	var sizes []int
+	p := newOutPipe("stdout", func(_, text string) { sizes = append(sizes, len(text)) })
+	var chunks []string
+	for range 5 {
+		chunks = append(chunks, strings.Repeat("x", 4096))
+	}
+	p.run(&chunkReader{chunks: chunks})
+	if len(sizes) < 2 {
+		t.Fatalf("20480 bytes in %d messages; want batches of about %d", len(sizes), flushBytes)
+	}
+}
+
+func TestDescribeExitNamesThePanic(t *testing.T) {
+	got := describeExit(nil, io.EOF, "junk\npanic: boom\n\ngoroutine 5 [running]:\n")
+	if !strings.Contains(got, "panic: boom") {
+		t.Fatal(got)
+	}
+}

@@ -1,0 +1,101 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Session is what the child serves: one interpreter whose state persists
+// across cells. internal/repl's Session satisfies it through a small adapter.
+type Session interface {
+	// SetStdin swaps the interpreter's os.Stdin (nil: reading fails with a
+	// message saying stdin is not available).
+	SetStdin(r io.Reader)
+	// Execute runs one cell; ctx cancellation is an interrupt.
+	Execute(ctx context.Context, code string) Result
+	// UserExpressions evaluates execute_request's user_expressions.
+	UserExpressions(ctx context.Context, exprs map[string]string) map[string]any
+	// IsComplete reports "complete", "incomplete" (with indent) or "invalid".
+	IsComplete(code string) (status, indent string)
+	// Complete returns matches for the text before cursor (code points).
+	Complete(code string, cursor int) (matches []string, start, end int)
+	// Inspect returns a MIME bundle documenting the symbol under cursor.
+	Inspect(code string, cursor int, detailLevel int) (found bool, data map[string]any)
+}
+
+// Result is the outcome of one cell (the shape of internal/repl.Result).
+type Result struct {
+	Data        map[string]any   `json:"data,omitempty"`
+	Metadata    map[string]any   `json:"metadata,omitempty"`
+	Error       *Error           `json:"error,omitempty"`
+	Payload     []map[string]any `json:"payload,omitempty"`
+	Interrupted bool             `json:"interrupted,omitempty"`
+}
+
+// Error is a failed cell, as a Jupyter error message carries it.
+type Error struct {
+	Ename     string   `json:"ename"`
+	Evalue    string   `json:"evalue"`
+	Traceback []string `json:"traceback"`
+}
+
+// Request operations, parent to child.
+const (
+	opExecute     = "execute"
+	opIsComplete  = "is_complete"
+	opComplete    = "complete"
+	opInspect     = "inspect"
+	opInterrupt   = "interrupt"
+	opInputReply  = "input_reply"
+	evDone        = "done"
+	evDisplay     = "display"
+	evInput       = "input"
+	syncMarkerPfx = "\x00\x1bGOACCEL-SYNC:"
+)
+
+// request is one JSON line from the parent to the child.
+type request struct {
+	ID         uint64            `json:"id"`
+	Op         string            `json:"op"`
+	Code       string            `json:"code,omitempty"`
+	Cursor     int               `json:"cursor,omitempty"`
+	Detail     int               `json:"detail,omitempty"`
+	AllowStdin bool              `json:"allow_stdin,omitempty"`
+	Exprs      map[string]string `json:"exprs,omitempty"`
+	Value      string            `json:"value,omitempty"`
+	Err        string            `json:"err,omitempty"`
+}
+
+// event is one JSON line from the child to the parent. Sync, when non-zero,
+// is the number of the output marker the child wrote to stdout and stderr
+// just before this event: the parent publishes all output before the marker
+// first, so text printed before a display or a result appears before it.
+type event struct {
+	ID   uint64 `json:"id"`
+	Kind string `json:"kind"`
+	Sync uint64 `json:"sync,omitempty"`
+
+	Result          *Result        `json:"result,omitempty"`
+	UserExpressions map[string]any `json:"user_expressions,omitempty"`
+	Status          string         `json:"status,omitempty"`
+	Indent          string         `json:"indent,omitempty"`
+	Matches         []string       `json:"matches,omitempty"`
+	Start           int            `json:"start,omitempty"`
+	End             int            `json:"end,omitempty"`
+	Found           bool           `json:"found,omitempty"`
+	Data            map[string]any `json:"data,omitempty"`
+
+	MsgType  string         `json:"msg_type,omitempty"`
+	Content  map[string]any `json:"content,omitempty"`
+	Prompt   string         `json:"prompt,omitempty"`
+	Password bool           `json:"password,omitempty"`
+}
+
+// syncMarker is the byte sequence written to stdout and stderr for marker n.
+// It is shorter than PIPE_BUF, so the write is atomic and never interleaves
+// with other writers.
+func syncMarker(n uint64) []byte {
+	return fmt.Appendf(nil, "%s%s\x00", syncMarkerPfx, strconv.FormatUint(n, 10))
+}
