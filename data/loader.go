@@ -1,0 +1,186 @@
+package data
+
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// LoaderConfig configures a Loader (torch.utils.data.DataLoader's batch_size, shuffle, drop_last,
+// and the generator seed).
+type LoaderConfig struct {
+	BatchSize int    // samples per batch; 0 means 1
+	Shuffle   bool   // reshuffle every epoch
+	DropLast  bool   // drop the last batch when it is short
+	Seed      uint64 // shuffle seed; 0 draws one from tensors.DefaultGenerator() at NewLoader
+}
+
+// Loader iterates a Dataset in batches. Each pass (Next until it returns false) is one epoch; the
+// next call to Next starts the following epoch:
+//
+//	for loader.Next() {
+//		x, y := loader.Batch()
+//	}
+type Loader struct {
+	ds      Dataset
+	cfg     LoaderConfig
+	sampler BatchSampler
+
+	epoch   int     // epoch of the pass in progress, or of the next pass
+	running bool    // a pass is in progress
+	batches [][]int // index lists of the pass in progress
+	pos     int     // batches consumed in this pass
+	skip    int     // batches to skip at the start of the next pass
+	cur     []int
+	x, y    *tensors.Tensor
+}
+
+// NewLoader returns a Loader over ds. It panics on a nil dataset or a negative batch size.
+func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
+	if ds == nil {
+		panic("data: NewLoader: nil dataset")
+	}
+	if cfg.BatchSize < 0 {
+		panic(fmt.Sprintf("data: NewLoader: BatchSize %d must be positive", cfg.BatchSize))
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = 1
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = tensors.DefaultGenerator().Uint64()
+	}
+	l := &Loader{ds: ds, cfg: cfg}
+	l.sampler = &SequentialSampler{N: ds.Len(), BatchSize: cfg.BatchSize, Shuffle: cfg.Shuffle,
+		DropLast: cfg.DropLast, Seed: cfg.Seed}
+	return l
+}
+
+// Next loads the next batch and reports whether there was one. After the last batch of an epoch
+// it returns false once; the following call starts the next epoch.
+func (l *Loader) Next() bool {
+	if !l.running {
+		l.batches = l.sampler.Batches(l.epoch)
+		l.pos = min(l.skip, len(l.batches))
+		l.skip = 0
+		l.running = true
+	}
+	if l.pos >= len(l.batches) {
+		l.endPass()
+		return false
+	}
+	l.cur = l.batches[l.pos]
+	l.pos++
+	l.x, l.y = l.collate(l.cur)
+	return true
+}
+
+func (l *Loader) endPass() {
+	l.running = false
+	l.batches = nil
+	l.cur = nil
+	l.x, l.y = nil, nil
+	l.epoch++
+}
+
+// collate builds the batch tensors of indices.
+func (l *Loader) collate(indices []int) (x, y *tensors.Tensor) {
+	if bg, ok := l.ds.(BatchGetter); ok {
+		return bg.GetBatch(indices)
+	}
+	xs := make([]*tensors.Tensor, len(indices))
+	var ys []*tensors.Tensor
+	for k, i := range indices {
+		xi, yi := l.ds.Get(i)
+		if xi == nil {
+			panic(fmt.Sprintf("data: Loader: dataset %T returned a nil input for sample %d", l.ds, i))
+		}
+		xs[k] = xi
+		if k == 0 && yi != nil {
+			ys = make([]*tensors.Tensor, len(indices))
+		}
+		if (ys != nil) != (yi != nil) {
+			panic(fmt.Sprintf("data: Loader: dataset %T returned a nil target for some samples and not others (sample %d)", l.ds, i))
+		}
+		if ys != nil {
+			ys[k] = yi
+		}
+	}
+	tensors.NoGrad(func() {
+		x = tensors.Stack(xs, 0)
+		if ys != nil {
+			y = tensors.Stack(ys, 0)
+		}
+	})
+	return x, y
+}
+
+// Batch returns the current batch (valid after Next returned true): inputs stacked along a new
+// first dimension, and targets likewise (nil if the dataset has none).
+func (l *Loader) Batch() (x, y *tensors.Tensor) {
+	if l.x == nil {
+		panic("data: Loader.Batch called without a successful Next")
+	}
+	return l.x, l.y
+}
+
+// Indices returns the dataset indices of the current batch.
+func (l *Loader) Indices() []int { return append([]int(nil), l.cur...) }
+
+// Len returns the number of batches per epoch.
+func (l *Loader) Len() int { return l.sampler.Len() }
+
+// Reset abandons the pass in progress, if any; the next Next starts the following epoch, as
+// breaking out of a PyTorch DataLoader loop and iterating again does.
+func (l *Loader) Reset() {
+	if l.running {
+		l.endPass()
+	}
+}
+
+// Epoch returns the epoch of the pass in progress, or of the next pass when none is running.
+func (l *Loader) Epoch() int { return l.epoch }
+
+// SetEpoch sets the epoch of the next pass (and abandons the pass in progress): shuffling depends
+// on it, like DistributedSampler.set_epoch.
+func (l *Loader) SetEpoch(epoch int) {
+	if epoch < 0 {
+		panic(fmt.Sprintf("data: Loader.SetEpoch: negative epoch %d", epoch))
+	}
+	l.Reset()
+	l.epoch = epoch
+}
+
+// SkipBatches makes the next pass start after its first n batches (for resuming mid-epoch, as
+// Accelerate's skip_first_batches). It applies to one pass only.
+func (l *Loader) SkipBatches(n int) {
+	if n < 0 {
+		panic(fmt.Sprintf("data: Loader.SkipBatches: negative count %d", n))
+	}
+	l.skip = n
+}
+
+// Position returns how many batches of the pass in progress have been returned (0 between passes).
+func (l *Loader) Position() int {
+	if !l.running {
+		return 0
+	}
+	return l.pos
+}
+
+// Dataset returns the dataset.
+func (l *Loader) Dataset() Dataset { return l.ds }
+
+// Config returns the configuration, with defaults filled in (BatchSize ≥ 1, Seed chosen).
+func (l *Loader) Config() LoaderConfig { return l.cfg }
+
+// Sampler returns the batch sampler (a *SequentialSampler unless replaced).
+func (l *Loader) Sampler() BatchSampler { return l.sampler }
+
+// SetSampler replaces the batch sampler (and abandons the pass in progress).
+func (l *Loader) SetSampler(s BatchSampler) {
+	if s == nil {
+		panic("data: Loader.SetSampler: nil sampler")
+	}
+	l.Reset()
+	l.sampler = s
+}
