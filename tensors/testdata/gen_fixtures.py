@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""Writes ops.json: PyTorch's float32 outputs and gradients for the tensors package's ops.
+
+Run with Debian's interpreter (python3-torch): /usr/bin/python3 tensors/testdata/gen_fixtures.py
+Each case stores its inputs, the upstream weights r, the output and d(sum(out * r))/d(input).
+The Go test (parity_test.go) rebuilds each case by name and compares at 1e-5 relative.
+"""
+import json
+import os
+
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+
+
+def u(lo, hi, *shape):
+    return (torch.rand(*shape) * (hi - lo) + lo).float()
+
+
+def kink(*shape):
+    v = torch.rand(*shape) + 0.2
+    s = torch.where(torch.rand(*shape) < 0.5, -1.0, 1.0)
+    return (v * s).float()
+
+
+L = lambda *v: torch.tensor(v, dtype=torch.int64)
+
+CASES = [
+    ("Add", [u(-1, 1, 2, 3), u(-1, 1, 3)], lambda a, b: a + b),
+    ("Sub", [u(-1, 1, 4, 1), u(-1, 1, 3)], lambda a, b: a - b),
+    ("Mul", [u(-1, 1, 2, 3), u(-1, 1, 2, 1)], lambda a, b: a * b),
+    ("Div", [u(-1, 1, 2, 3), u(0.5, 1.5, 3)], lambda a, b: a / b),
+    ("AddScalar", [u(-1, 1, 5)], lambda a: a + 2.5),
+    ("MulScalar", [u(-1, 1, 5)], lambda a: a * -3.0),
+    ("DivScalar", [u(-1, 1, 5)], lambda a: a / 3.0),
+    ("Pow", [u(0.5, 2, 6)], lambda a: a.pow(2.5)),
+    ("Neg", [u(-1, 1, 5)], lambda a: -a),
+    ("Exp", [u(-2, 2, 6)], torch.exp),
+    ("Log", [u(0.5, 3, 6)], torch.log),
+    ("Sqrt", [u(0.5, 3, 6)], torch.sqrt),
+    ("Abs", [kink(6)], torch.abs),
+    ("Tanh", [u(-2, 2, 6)], torch.tanh),
+    ("Sigmoid", [u(-3, 3, 6)], torch.sigmoid),
+    ("ReLU", [kink(2, 4)], torch.relu),
+    ("GELU", [u(-3, 3, 8)], F.gelu),
+    ("SiLU", [u(-3, 3, 8)], F.silu),
+    ("Clamp", [kink(3, 3)], lambda a: a.clamp(-0.7, 0.65)),
+    ("MaskedFill", [u(-1, 1, 2, 3)], lambda a: a.masked_fill(torch.tensor([True, False, True]), -5.0)),
+    ("Where", [u(-1, 1, 2, 3), u(-1, 1, 3)], lambda a, b: torch.where(torch.tensor([[False, True, True], [False, False, True]]), a, b)),
+    ("MatMul", [u(-1, 1, 16, 33), u(-1, 1, 33, 7)], torch.matmul),
+    ("MatMulBatched", [u(-1, 1, 2, 3, 4, 5), u(-1, 1, 3, 5, 2)], torch.matmul),
+    ("MatMulVec", [u(-1, 1, 5), u(-1, 1, 5, 3)], torch.matmul),
+    ("Sum", [u(-1, 1, 3, 4)], lambda a: a.sum()),
+    ("SumDims", [u(-1, 1, 2, 3, 4)], lambda a: a.sum(dim=(0, 2), keepdim=True)),
+    ("Mean", [u(-1, 1, 3, 4)], lambda a: a.mean()),
+    ("MeanDims", [u(-1, 1, 3, 4)], lambda a: a.mean(dim=1)),
+    ("Max", [u(-1, 1, 3, 4)], lambda a: a.max()),
+    ("Min", [u(-1, 1, 3, 4)], lambda a: a.min()),
+    ("MaxDim", [u(-1, 1, 3, 4)], lambda a: a.max(dim=1).values),
+    ("MinDim", [u(-1, 1, 3, 4)], lambda a: a.min(dim=0, keepdim=True).values),
+    ("Var", [u(-1, 1, 3, 4)], lambda a: a.var(dim=1, unbiased=True)),
+    ("Softmax", [u(-3, 3, 4, 10)], lambda a: a.softmax(dim=1)),
+    ("LogSoftmax", [u(-3, 3, 4, 10)], lambda a: a.log_softmax(dim=-1)),
+    ("Transpose", [u(-1, 1, 2, 3, 4)], lambda a: a.transpose(0, 2).exp()),
+    ("Permute", [u(-1, 1, 2, 3, 4)], lambda a: a.permute(2, 0, 1).tanh()),
+    ("Slice", [u(-1, 1, 4, 5)], lambda a: a[:, 1:4].exp()),
+    ("IndexSelect", [u(-1, 1, 4, 3)], lambda a: a.index_select(0, L(2, 0, 2))),
+    ("Gather", [u(-1, 1, 3, 4)], lambda a: a.gather(1, torch.tensor([[0, 3], [1, 1], [2, 2]]))),
+    ("Cat", [u(-1, 1, 2, 3), u(-1, 1, 2, 2)], lambda a, b: torch.cat([a, b, a], dim=1)),
+    ("Stack", [u(-1, 1, 2, 3), u(-1, 1, 2, 3)], lambda a, b: torch.stack([a, b], dim=1)),
+    ("Linear", [u(-1, 1, 8, 20), u(-1, 1, 6, 20), u(-1, 1, 6)], F.linear),
+    ("Embedding", [u(-1, 1, 5, 3)], lambda w: F.embedding(torch.tensor([[4, 0], [4, 2]]), w)),
+    ("LayerNorm", [u(-1, 1, 3, 8), u(0.5, 1.5, 8), u(-1, 1, 8)], lambda x, w, b: F.layer_norm(x, (8,), w, b, 1e-5)),
+    ("Conv2d", [u(-1, 1, 2, 3, 7, 7), u(-1, 1, 4, 3, 3, 3), u(-1, 1, 4)], lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1)),
+    ("Conv2dStride", [u(-1, 1, 2, 2, 8, 8), u(-1, 1, 3, 2, 3, 3)], lambda x, w: F.conv2d(x, w, None, stride=2, padding=0)),
+    ("MaxPool2d", [u(-1, 1, 2, 3, 6, 6)], lambda x: F.max_pool2d(x, 2, 2)),
+    ("CrossEntropy", [u(-3, 3, 6, 10)], lambda x: F.cross_entropy(x, L(0, 9, 3, 3, 5, 1))),
+    ("CrossEntropySmoothIgnore", [u(-3, 3, 6, 10)], lambda x: F.cross_entropy(x, L(0, -100, 3, 7, 5, 1), ignore_index=-100, label_smoothing=0.1)),
+    ("CrossEntropySum", [u(-3, 3, 6, 10)], lambda x: F.cross_entropy(x, L(0, 9, 3, 3, 5, 1), reduction="sum")),
+    ("CrossEntropyNone", [u(-3, 3, 6, 10)], lambda x: F.cross_entropy(x, L(0, 9, 3, 3, 5, 1), reduction="none")),
+    ("MSE", [u(-1, 1, 3, 4), u(-1, 1, 3, 4)], F.mse_loss),
+]
+
+
+def enc(t):
+    return {"shape": list(t.shape), "data": [float(v) for v in t.detach().reshape(-1).tolist()]}
+
+
+def main():
+    out = []
+    for name, inputs, fn in CASES:
+        xs = [x.clone().requires_grad_(True) for x in inputs]
+        y = fn(*xs)
+        r = (torch.rand(tuple(y.shape)) - 0.3).float()
+        (y * r).sum().backward()
+        out.append({
+            "name": name,
+            "inputs": [enc(x) for x in inputs],
+            "r": enc(r),
+            "output": enc(y),
+            "grads": [enc(x.grad) for x in xs],
+        })
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops.json")
+    with open(path, "w") as f:
+        json.dump({"torch": torch.__version__, "cases": out}, f)
+    print(f"wrote {len(out)} cases to {path}")
+
+
+if __name__ == "__main__":
+    main()
