@@ -15,6 +15,9 @@ func (m *Mesh) Send(ctx context.Context, to int, b []byte) error {
 		return err
 	}
 	p := m.peers[to]
+	if e := p.gone.Load(); e != nil {
+		return e
+	}
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
 	if p.poisoned {
@@ -57,6 +60,9 @@ func (m *Mesh) Recv(ctx context.Context, from int) ([]byte, error) {
 			return b, nil
 		}
 		p.qmu.Unlock()
+		if e := p.gone.Load(); e != nil {
+			return nil, e
+		}
 		select {
 		case <-p.notify:
 		case <-m.lost:

@@ -51,6 +51,9 @@ type Mesh struct {
 
 	lost    chan struct{}
 	failed  atomic.Pointer[PeerError]
+	ended   chan struct{} // closed on the first loss or goodbye
+	endOnce sync.Once
+	endErr  *PeerError
 	closing atomic.Bool
 	wg      sync.WaitGroup
 }
@@ -64,6 +67,7 @@ type peer struct {
 	qmu    sync.Mutex
 	q      [][]byte
 	notify chan struct{}
+	gone   atomic.Pointer[PeerError] // set when the peer said goodbye
 }
 
 // Rank is this process's rank.
@@ -75,6 +79,30 @@ func (m *Mesh) Size() int { return m.size }
 // Lost is closed when any peer is lost; Err then says which.
 func (m *Mesh) Lost() <-chan struct{} { return m.lost }
 
+// Ended is closed when any peer is lost or has closed its group; EndErr
+// then says which. Waits that cannot be satisfied by a departed peer end on it.
+func (m *Mesh) Ended() <-chan struct{} { return m.ended }
+
+// EndErr returns the loss, or else the first goodbye, after Ended is closed.
+func (m *Mesh) EndErr() error {
+	if e := m.failed.Load(); e != nil {
+		return e
+	}
+	select {
+	case <-m.ended:
+		return m.endErr
+	default:
+		return nil
+	}
+}
+
+func (m *Mesh) end(e *PeerError) {
+	m.endOnce.Do(func() {
+		m.endErr = e
+		close(m.ended)
+	})
+}
+
 // Err returns the loss that broke the group, or nil.
 func (m *Mesh) Err() error {
 	if e := m.failed.Load(); e != nil {
@@ -84,7 +112,7 @@ func (m *Mesh) Err() error {
 }
 
 func newMesh(rank, size int, conns []net.Conn) *Mesh {
-	m := &Mesh{rank: rank, size: size, peers: make([]*peer, size), lost: make(chan struct{})}
+	m := &Mesh{rank: rank, size: size, peers: make([]*peer, size), lost: make(chan struct{}), ended: make(chan struct{})}
 	for r, c := range conns {
 		if c == nil {
 			continue
@@ -137,9 +165,15 @@ func (m *Mesh) readLoop(p *peer) {
 			default:
 			}
 		case kindBye:
-			if !m.closing.Load() {
-				m.fail(&PeerError{Rank: p.rank, Reason: "it closed its process group", Reporter: -1})
+			// Not a failure by itself: the peer may have finished its last
+			// collective before this rank. Waiting on it from now on fails.
+			e := &PeerError{Rank: p.rank, Reason: "it closed its process group", Reporter: -1}
+			p.gone.Store(e)
+			select {
+			case p.notify <- struct{}{}:
+			default:
 			}
+			m.end(e)
 			return
 		case kindAbort:
 			e := &PeerError{Rank: int(int32(binary.LittleEndian.Uint32(buf))), Reason: string(buf[4:]), Reporter: p.rank}
@@ -166,6 +200,7 @@ func (m *Mesh) fail(e *PeerError) {
 		return
 	}
 	close(m.lost)
+	m.end(e)
 	msg := make([]byte, 4+len(e.Reason))
 	binary.LittleEndian.PutUint32(msg, uint32(int32(e.Rank)))
 	copy(msg[4:], e.Reason)

@@ -314,3 +314,15 @@ func (c *Client) Close() error {
 	}
 	return nil
 }
+
+// LocalIP is the address this client reaches the store from: the interface
+// peers on other hosts can reach this process on.
+func (c *Client) LocalIP() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn == nil {
+		return ""
+	}
+	host, _, _ := net.SplitHostPort(c.conn.LocalAddr().String())
+	return host
+}

@@ -1,0 +1,25 @@
+// Package dist is goaccel's process group: it joins the processes a launcher
+// started (torchrun's environment, Open MPI's or Slurm's), meets them at a
+// token-protected rendezvous store, and runs collectives between them —
+// all-reduce (Sum, Mean, Max, Min), all-gather (equal and unequal lengths),
+// broadcast, reduce-scatter, barrier, and gather/broadcast of Go values.
+//
+//	cfg, err := dist.FromEnv() // RANK, WORLD_SIZE, MASTER_ADDR, ...
+//	if err != nil { ... }
+//	g, err := dist.Init(ctx, cfg)
+//	if err != nil { ... }
+//	defer g.Close()
+//	err = g.AllReduce(ctx, grads, dist.Mean)
+//
+// The CPU backend moves all-reduce through shared memory when every rank is
+// on one host (each rank reduces its share in parallel) and through
+// pipelined ring algorithms over TCP otherwise. Other backends (NCCL) plug
+// in through RegisterBackend and the Backend interface, as database drivers
+// do under database/sql.
+//
+// Failures never hang: every collective has a timeout (Config.Timeout,
+// 30 minutes by default), and a rank whose process dies or disconnects makes
+// every other rank's collective fail within moments with an error that names
+// it and matches errors.Is(err, ErrPeerLost). Without WORLD_SIZE the group
+// has one process and every collective is the identity.
+package dist

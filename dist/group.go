@@ -1,0 +1,118 @@
+package dist
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/goaccel/goaccel/dist/internal/mesh"
+	"github.com/goaccel/goaccel/dist/internal/store"
+)
+
+// Group is this process's membership in a process group. Every rank must
+// call the same collectives in the same order with the same sizes. A Group
+// is safe for concurrent use: collectives are serialised in call order, so
+// callers on different goroutines must agree on that order across ranks.
+// After a collective fails (a peer lost, a timeout) the group is broken and
+// every later collective returns the same error.
+type Group struct {
+	cfg       Config
+	backend   Backend
+	transport string
+	hosts     []string
+
+	server    *store.Server
+	client    *store.Client
+	store     Store
+	mesh      *mesh.Mesh
+	tokenPath string
+
+	mu     sync.Mutex
+	broken error
+	closed bool
+}
+
+// Rank is this process's rank in [0, Size()).
+func (g *Group) Rank() int { return g.cfg.Rank }
+
+// Size is the number of processes in the group.
+func (g *Group) Size() int { return g.cfg.WorldSize }
+
+// LocalRank is this process's rank among the group's processes on its host.
+func (g *Group) LocalRank() int { return g.cfg.LocalRank }
+
+// LocalSize is the number of the group's processes on this host.
+func (g *Group) LocalSize() int { return g.cfg.LocalWorldSize }
+
+// Config is the configuration the group was made with.
+func (g *Group) Config() Config { return g.cfg }
+
+// Transport names how all-reduce travels: "shm", "tcp", "single" (one
+// process) or the backend's name.
+func (g *Group) Transport() string { return g.transport }
+
+// run executes one collective under the group's lock and timeout, and turns
+// failures into the group's sticky error.
+func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context) error) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return fmt.Errorf("dist: %s: %w", name, ErrClosed)
+	}
+	if g.broken != nil {
+		return fmt.Errorf("dist: %s: group unusable after an earlier failure: %w", name, g.broken)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("dist: %s: %w", name, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, g.cfg.timeout())
+	defer cancel()
+	err := f(ctx)
+	if err == nil {
+		return nil
+	}
+	err = peerLost(err)
+	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrPeerLost) {
+		err = fmt.Errorf("timed out after %v (Config.Timeout / %s): %w", g.cfg.timeout(), EnvTimeout, err)
+	}
+	err = fmt.Errorf("dist: %s on rank %d: %w", name, g.cfg.Rank, err)
+	if g.mesh != nil {
+		// A half-done collective leaves the peers out of step: stop here.
+		g.broken = err
+	}
+	return err
+}
+
+// Close leaves the group: it tells the peers, releases shared memory and, on
+// the rank hosting it, stops the rendezvous store. Peers still waiting in a
+// collective fail with ErrPeerLost. Close is idempotent.
+func (g *Group) Close() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return nil
+	}
+	g.closed = true
+	var errs []error
+	if g.backend != nil {
+		errs = append(errs, g.backend.Close())
+	}
+	if g.mesh != nil {
+		errs = append(errs, g.mesh.Close())
+	}
+	if g.client != nil {
+		errs = append(errs, g.client.Close())
+	}
+	if g.server != nil {
+		errs = append(errs, g.server.Close())
+	}
+	if g.tokenPath != "" {
+		os.Remove(g.tokenPath)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("dist: close: %w", err)
+	}
+	return nil
+}

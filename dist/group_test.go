@@ -1,0 +1,115 @@
+package dist
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goaccel/goaccel/dist/internal/auth"
+	"github.com/goaccel/goaccel/dist/internal/store"
+)
+
+func TestCollectivesAcrossProcesses(t *testing.T) {
+	for _, c := range []struct {
+		n         int
+		transport string
+	}{{2, "auto"}, {3, "auto"}, {2, "tcp"}, {3, "tcp"}} {
+		t.Run(fmt.Sprintf("%dprocs_%s", c.n, c.transport), func(t *testing.T) {
+			j := start(t, "collectives", c.n, EnvTransport+"="+c.transport)
+			j.waitAll(60 * time.Second)
+			want := map[string]string{"auto": "transport=shm", "tcp": "transport=tcp"}[c.transport]
+			if out := j.out[0].String(); !strings.Contains(out, want) {
+				t.Fatalf("rank 0 did not use %s:\n%s", want, out)
+			}
+		})
+	}
+}
+
+func TestCollectivesWithLauncherHostedStore(t *testing.T) {
+	token := NewToken()
+	srv, err := ServeStore("127.0.0.1:0", token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	j := start(t, "collectives", 2, EnvStoreAddr+"="+srv.Addr(), EnvStoreToken+"="+token)
+	j.waitAll(60 * time.Second)
+}
+
+func TestStrayConnectionWithWrongTokenIsRefusedAndGroupCarriesOn(t *testing.T) {
+	before, _ := filepath.Glob("/dev/shm/goaccel-*")
+	j := start(t, "loop", 2)
+	line := j.waitLine("looping", 30*time.Second)
+	_ = line
+	port := strings.TrimPrefix(envOf(j.cmds[0].Env, "MASTER_PORT"), "")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := store.Dial(ctx, "127.0.0.1:"+port, []byte("not-the-token"), 0)
+	if !errors.Is(err, auth.ErrBadToken) {
+		t.Fatalf("a wrong token was not refused: %v", err)
+	}
+	// The group is still all-reducing: a later line count keeps growing
+	// only if it is alive, so check both processes are still running.
+	time.Sleep(200 * time.Millisecond)
+	for r := range j.cmds {
+		if err, out, exited := j.wait(r, 0); exited {
+			t.Fatalf("rank %d exited after the stray connection: %v\n%s", r, err, out)
+		}
+	}
+	after, _ := filepath.Glob("/dev/shm/goaccel-*")
+	if len(after) > len(before) {
+		t.Fatalf("shared-memory files left behind: %v", after)
+	}
+}
+
+func envOf(env []string, k string) string {
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, k+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func TestKilledRankFailsTheOthersNamingIt(t *testing.T) {
+	for _, c := range []struct {
+		n, victim int
+		transport string
+	}{{3, 1, "auto"}, {3, 0, "auto"}, {2, 1, "tcp"}} {
+		t.Run(fmt.Sprintf("%dprocs_kill%d_%s", c.n, c.victim, c.transport), func(t *testing.T) {
+			j := start(t, "loop", c.n, EnvTransport+"="+c.transport)
+			for range c.n {
+				j.waitLine("looping", 30*time.Second)
+			}
+			killed := time.Now()
+			if err := j.cmds[c.victim].Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			for r := range j.cmds {
+				if r == c.victim {
+					continue
+				}
+				err, out, exited := j.wait(r, 10*time.Second-time.Since(killed))
+				if !exited {
+					t.Fatalf("rank %d still running 10 s after rank %d was killed:\n%s", r, c.victim, out)
+				}
+				want := fmt.Sprintf("PEERLOST rank=%d", c.victim)
+				if !strings.Contains(out, want) {
+					t.Fatalf("rank %d: want %q; exit %v, output:\n%s", r, want, err, out)
+				}
+				t.Logf("rank %d failed %v after the kill: %s", r, time.Since(killed).Round(time.Millisecond), lastLine(out))
+			}
+			j.wait(c.victim, 5*time.Second)
+		})
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}

@@ -1,0 +1,223 @@
+package dist
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"time"
+
+	"github.com/goaccel/goaccel/dist/internal/reduce"
+)
+
+// runWorker is a worker process's main: it joins the group from the
+// environment and runs scenario. Exit codes: 0 ok, 1 failure, 3 peer lost.
+func runWorker(scenario string) int {
+	ctx := context.Background()
+	cfg, err := FromEnv()
+	if err != nil {
+		fmt.Println("FAIL", err)
+		return 1
+	}
+	g, err := Init(ctx, cfg)
+	if err != nil {
+		fmt.Println("FAIL init:", err)
+		return 1
+	}
+	defer g.Close()
+	fmt.Printf("joined rank=%d size=%d transport=%s\n", g.Rank(), g.Size(), g.Transport())
+	switch scenario {
+	case "collectives":
+		if err := checkCollectives(ctx, g); err != nil {
+			fmt.Println("FAIL", err)
+			return 1
+		}
+		fmt.Println("OK")
+		return 0
+	case "loop":
+		buf := make([]float32, 1<<20)
+		for i := 0; ; i++ {
+			if err := g.AllReduce(ctx, buf, Sum); err != nil {
+				var pl *PeerLostError
+				if errors.Is(err, ErrPeerLost) && errors.As(err, &pl) {
+					fmt.Printf("PEERLOST rank=%d at=%d err=%v\n", pl.Rank, time.Now().UnixMilli(), err)
+					return 3
+				}
+				fmt.Println("FAIL", err)
+				return 1
+			}
+			if i == 3 {
+				fmt.Println("looping")
+			}
+		}
+	}
+	fmt.Println("FAIL unknown scenario", scenario)
+	return 1
+}
+
+func value(rank, i int) float32 { return float32(i%97*(rank+1) + rank) }
+
+func checkAllReduce(ctx context.Context, g *Group, n int, op Op) error {
+	p := g.Size()
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = value(g.Rank(), i)
+	}
+	if err := g.AllReduce(ctx, v, op); err != nil {
+		return err
+	}
+	for i := range v {
+		var want float32
+		for r := range p {
+			x := value(r, i)
+			switch {
+			case r == 0:
+				want = x
+			case op == Sum || op == Mean:
+				want += x
+			case op == Max:
+				want = max(want, x)
+			case op == Min:
+				want = min(want, x)
+			}
+		}
+		if op == Mean {
+			want *= float32(1 / float64(p))
+		}
+		if math.Abs(float64(v[i]-want)) > 1e-6*math.Abs(float64(want)) {
+			return fmt.Errorf("all-reduce %v n=%d: elem %d = %v, want %v", op, n, i, v[i], want)
+		}
+	}
+	// Every rank must hold the same bits.
+	h := fnv.New64a()
+	h.Write(reduce.FromF32(v))
+	sums := make([]int64, p)
+	if err := g.AllGatherInt64(ctx, []int64{int64(h.Sum64())}, sums); err != nil {
+		return err
+	}
+	for r, s := range sums {
+		if s != sums[0] {
+			return fmt.Errorf("all-reduce %v n=%d: rank %d's result differs from rank 0's", op, n, r)
+		}
+	}
+	return nil
+}
+
+func checkCollectives(ctx context.Context, g *Group) error {
+	p, rank := g.Size(), g.Rank()
+	for _, n := range []int{1, 7, 1<<20 + 3} {
+		for _, op := range []Op{Sum, Mean, Max, Min} {
+			if err := checkAllReduce(ctx, g, n, op); err != nil {
+				return err
+			}
+		}
+	}
+	f64 := []float64{float64(rank) + 0.5, -1}
+	if err := g.AllReduceFloat64(ctx, f64, Sum); err != nil {
+		return err
+	}
+	if want := float64(p*(p-1))/2 + 0.5*float64(p); f64[0] != want || f64[1] != -float64(p) {
+		return fmt.Errorf("all-reduce float64: %v", f64)
+	}
+	i64 := []int64{int64(rank), 1 << 40}
+	if err := g.AllReduceInt64(ctx, i64, Max); err != nil {
+		return err
+	}
+	if i64[0] != int64(p-1) || i64[1] != 1<<40 {
+		return fmt.Errorf("all-reduce int64 max: %v", i64)
+	}
+	send := []float32{float32(rank * 10), float32(rank*10 + 1), float32(rank*10 + 2)}
+	recv := make([]float32, 3*p)
+	if err := g.AllGather(ctx, send, recv); err != nil {
+		return err
+	}
+	for i, x := range recv {
+		if want := float32(i/3*10 + i%3); x != want {
+			return fmt.Errorf("all-gather: %v", recv)
+		}
+	}
+	mine := make([]float32, (rank*2)%3) // 0, 2, 1 elements: unequal, one empty
+	for i := range mine {
+		mine[i] = float32(rank*100 + i)
+	}
+	parts, err := g.AllGatherV(ctx, mine)
+	if err != nil {
+		return err
+	}
+	for r, part := range parts {
+		if len(part) != (r*2)%3 {
+			return fmt.Errorf("all-gather-v: rank %d part has %d elements, want %d", r, len(part), (r*2)%3)
+		}
+		for i, x := range part {
+			if x != float32(r*100+i) {
+				return fmt.Errorf("all-gather-v: rank %d part %v", r, part)
+			}
+		}
+	}
+	labels, err := g.AllGatherVInt64(ctx, []int64{int64(rank), 7})
+	if err != nil {
+		return err
+	}
+	if len(labels) != p || labels[p-1][0] != int64(p-1) {
+		return fmt.Errorf("all-gather-v int64: %v", labels)
+	}
+	big := make([]float32, 1<<20+3)
+	root := p - 1
+	if rank == root {
+		for i := range big {
+			big[i] = float32(i)
+		}
+	}
+	if err := g.Broadcast(ctx, big, root); err != nil {
+		return err
+	}
+	for i, x := range big {
+		if x != float32(i) {
+			return fmt.Errorf("broadcast: elem %d = %v", i, x)
+		}
+	}
+	rs := make([]float32, 7*p)
+	for i := range rs {
+		rs[i] = float32(i + rank)
+	}
+	out := make([]float32, 7)
+	if err := g.ReduceScatter(ctx, rs, out, Sum); err != nil {
+		return err
+	}
+	for i, x := range out {
+		if want := float32(p*(rank*7+i) + p*(p-1)/2); x != want {
+			return fmt.Errorf("reduce-scatter: elem %d = %v, want %v", i, x, want)
+		}
+	}
+	if err := g.Barrier(ctx); err != nil {
+		return err
+	}
+	type stats struct {
+		Rank  int
+		Names []string
+	}
+	var all []stats
+	if err := g.GatherObject(ctx, stats{Rank: rank, Names: []string{"r", fmt.Sprint(rank)}}, &all); err != nil {
+		return err
+	}
+	for r, s := range all {
+		if s.Rank != r || s.Names[1] != fmt.Sprint(r) {
+			return fmt.Errorf("gather-object: %+v", all)
+		}
+	}
+	cfgMap := map[string]float64{}
+	if rank == 1 {
+		cfgMap = map[string]float64{"lr": 0.1, "seed": 42}
+	}
+	if err := g.BroadcastObject(ctx, &cfgMap, 1); err != nil {
+		return err
+	}
+	if cfgMap["lr"] != 0.1 || cfgMap["seed"] != 42 {
+		return fmt.Errorf("broadcast-object: %v", cfgMap)
+	}
+	return g.Barrier(ctx)
+}
+
+var _ = os.Getpid
