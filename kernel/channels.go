@@ -1,0 +1,90 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+	"github.com/goaccel/goaccel/kernel/wire"
+)
+
+// channel is one bound ZeroMQ socket with the codec that signs and verifies
+// its messages. Sends are serialised; zmq4 sockets are not meant for
+// concurrent writers.
+type channel struct {
+	name  string
+	sock  zmq4.Socket
+	codec *wire.Codec
+	log   *slog.Logger
+	mu    sync.Mutex
+}
+
+func bind(ctx context.Context, name string, sock zmq4.Socket, endpoint string, codec *wire.Codec, log *slog.Logger) (*channel, error) {
+	if err := sock.Listen(endpoint); err != nil {
+		return nil, fmt.Errorf("bind %s channel to %s: %w", name, endpoint, err)
+	}
+	return &channel{name: name, sock: sock, codec: codec, log: log}, nil
+}
+
+// send signs and sends m.
+func (c *channel) send(m *wire.Message) error {
+	frames, err := c.codec.Encode(m)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.sock.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil {
+		return fmt.Errorf("send %s on %s: %w", m.Header.MsgType, c.name, err)
+	}
+	return nil
+}
+
+// serve receives messages until ctx ends and hands each verified one to
+// handle. Messages with a bad signature, malformed frames or invalid JSON are
+// logged and dropped; the channel keeps serving.
+func (c *channel) serve(ctx context.Context, handle func(*wire.Message)) {
+	for {
+		raw, err := c.sock.Recv()
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return
+			}
+			c.log.Warn("receive failed", "channel", c.name, "err", err)
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		m, err := c.codec.Decode(raw.Frames)
+		if err != nil {
+			c.log.Warn("dropped a malformed or unsigned message", "channel", c.name, "err", err, "frames", len(raw.Frames))
+			continue
+		}
+		c.log.Debug("received", "channel", c.name, "msg_type", m.Header.MsgType, "msg_id", m.Header.MsgID)
+		handle(m)
+	}
+}
+
+// heartbeat echoes every message on the hb REP socket.
+func heartbeat(ctx context.Context, sock zmq4.Socket, log *slog.Logger) {
+	for {
+		msg, err := sock.Recv()
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			log.Debug("heartbeat receive", "err", err)
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		if err := sock.Send(msg); err != nil {
+			log.Debug("heartbeat send", "err", err)
+		}
+	}
+}

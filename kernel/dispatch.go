@@ -1,0 +1,132 @@
+package kernel
+
+import (
+	"context"
+
+	"github.com/goaccel/goaccel/kernel/wire"
+)
+
+// Where each message type is handled — the one place that lists them all.
+//
+// Shell requests that touch the interpreter (execute, is_complete, complete,
+// inspect) run one at a time on the shell worker, in arrival order.
+// kernel_info, history, comm_info and comm messages are answered by the
+// shell reader at once, even while a cell runs. Control is served by its own
+// goroutine, so interrupt and shutdown are never queued behind a cell.
+var queuedShell = map[string]bool{
+	"execute_request":     true,
+	"is_complete_request": true,
+	"complete_request":    true,
+	"inspect_request":     true,
+}
+
+// onShell is the shell channel's reader.
+func (k *Kernel) onShell(m *wire.Message) {
+	t := m.Header.MsgType
+	if queuedShell[t] {
+		k.queue <- m
+		return
+	}
+	k.busy(m, func() {
+		switch t {
+		case "kernel_info_request":
+			k.reply(k.shell, m, "kernel_info_reply", kernelInfo())
+		case "history_request":
+			k.handleHistory(m)
+		case "comm_info_request":
+			k.reply(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
+		case "comm_open":
+			k.handleCommOpen(m)
+		case "comm_msg", "comm_close":
+			// No comm targets exist, so there is nothing to deliver to.
+			k.log.Debug("ignored comm message without a target", "msg_type", t)
+		case "shutdown_request":
+			k.handleShutdown(k.shell, m)
+		case "interrupt_request":
+			k.handleInterrupt(k.shell, m)
+		default:
+			k.log.Warn("unknown shell message type; no reply sent", "msg_type", t)
+		}
+	})
+}
+
+// shellWorker runs queued shell requests one at a time.
+func (k *Kernel) shellWorker(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case m := <-k.queue:
+			k.busy(m, func() {
+				switch m.Header.MsgType {
+				case "execute_request":
+					if k.execute(ctx, m) {
+						k.abortQueued()
+					}
+				case "is_complete_request":
+					k.handleIsComplete(ctx, m)
+				case "complete_request":
+					k.handleComplete(ctx, m)
+				case "inspect_request":
+					k.handleInspect(ctx, m)
+				}
+			})
+		}
+	}
+}
+
+// onControl is the control channel's reader.
+func (k *Kernel) onControl(m *wire.Message) {
+	k.busy(m, func() {
+		switch t := m.Header.MsgType; t {
+		case "interrupt_request":
+			k.handleInterrupt(k.control, m)
+		case "shutdown_request":
+			k.handleShutdown(k.control, m)
+		case "kernel_info_request":
+			k.reply(k.control, m, "kernel_info_reply", kernelInfo())
+		default:
+			k.log.Warn("unhandled control message type; no reply sent", "msg_type", t)
+		}
+	})
+}
+
+// onStdin is the stdin channel's reader: input replies go to the cell waiting for them.
+func (k *Kernel) onStdin(m *wire.Message) {
+	if m.Header.MsgType != "input_reply" {
+		k.log.Warn("unexpected message on stdin", "msg_type", m.Header.MsgType)
+		return
+	}
+	select {
+	case k.inputs <- m:
+	default:
+		k.log.Warn("dropped an input_reply nobody was waiting for")
+	}
+}
+
+// abortQueued answers every execute_request already queued with status
+// "aborted", as ipykernel does after an error when stop_on_error is set.
+func (k *Kernel) abortQueued() {
+	var keep []*wire.Message
+	for {
+		select {
+		case m := <-k.queue:
+			if m.Header.MsgType != "execute_request" {
+				keep = append(keep, m)
+				continue
+			}
+			k.busy(m, func() {
+				k.reply(k.shell, m, "execute_reply", map[string]any{
+					"status": "aborted", "execution_count": k.count,
+					"user_expressions": map[string]any{}, "payload": []any{},
+				})
+			})
+		default:
+			// Requeue the non-execute requests, in order, behind anything new.
+			for _, m := range keep {
+				k.queue <- m
+			}
+			return
+		}
+	}
+}

@@ -1,0 +1,222 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+	"github.com/goaccel/goaccel/kernel/executor"
+	"github.com/goaccel/goaccel/kernel/history"
+	"github.com/goaccel/goaccel/kernel/wire"
+	"github.com/google/uuid"
+)
+
+// Config configures a Kernel.
+type Config struct {
+	// Conn is the parsed connection file.
+	Conn ConnectionInfo
+	// ExecutorCommand is the executor child's argv (the goaccel binary with
+	// its hidden executor subcommand).
+	ExecutorCommand []string
+	// ExecutorEnv is the child's environment (nil: the kernel's).
+	ExecutorEnv []string
+	// InterruptGrace is how long an interrupted cell may take before the
+	// executor is killed and restarted (default 2 s).
+	InterruptGrace time.Duration
+	// Log receives diagnostics (default slog.Default()).
+	Log *slog.Logger
+}
+
+// Kernel serves one Jupyter connection.
+type Kernel struct {
+	cfg     Config
+	log     *slog.Logger
+	codec   *wire.Codec
+	session string
+
+	shell, control, stdin, iopub *channel
+	hb                           zmq4.Socket
+
+	exec *executor.Supervisor
+	hist *history.Store
+
+	queue  chan *wire.Message // shell requests that run one at a time
+	inputs chan *wire.Message // input_reply messages from the stdin channel
+
+	outMu     sync.Mutex
+	outParent *wire.Header // parent of stream output; nil drops it (silent cells)
+
+	count int // execution_count; only the shell worker touches it
+
+	done     chan struct{}
+	doneOnce sync.Once
+}
+
+// New returns a Kernel for cfg; Run binds and serves it.
+func New(cfg Config) *Kernel {
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	id := uuid.NewString()
+	k := &Kernel{
+		cfg: cfg, log: log, session: id,
+		codec:  wire.NewCodec([]byte(cfg.Conn.Key)),
+		hist:   history.New(id),
+		queue:  make(chan *wire.Message, 4096),
+		inputs: make(chan *wire.Message, 16),
+		done:   make(chan struct{}),
+	}
+	k.exec = executor.NewSupervisor(executor.Config{
+		Command:        cfg.ExecutorCommand,
+		Env:            cfg.ExecutorEnv,
+		Output:         k.streamOutput,
+		Display:        k.displayOutput,
+		InterruptGrace: cfg.InterruptGrace,
+		Log:            log,
+	})
+	return k
+}
+
+// Run binds the channels and serves until a shutdown_request, SIGTERM, or
+// the end of ctx. SIGINT interrupts the running cell.
+func (k *Kernel) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ci := k.cfg.Conn
+	var err error
+	if k.shell, err = bind(ctx, "shell", zmq4.NewRouter(ctx), ci.Endpoint(ci.ShellPort), k.codec, k.log); err != nil {
+		return err
+	}
+	defer k.shell.sock.Close()
+	if k.control, err = bind(ctx, "control", zmq4.NewRouter(ctx), ci.Endpoint(ci.ControlPort), k.codec, k.log); err != nil {
+		return err
+	}
+	defer k.control.sock.Close()
+	if k.stdin, err = bind(ctx, "stdin", zmq4.NewRouter(ctx), ci.Endpoint(ci.StdinPort), k.codec, k.log); err != nil {
+		return err
+	}
+	defer k.stdin.sock.Close()
+	if k.iopub, err = bind(ctx, "iopub", zmq4.NewPub(ctx), ci.Endpoint(ci.IOPubPort), k.codec, k.log); err != nil {
+		return err
+	}
+	defer k.iopub.sock.Close()
+	k.hb = zmq4.NewRep(ctx)
+	if err := k.hb.Listen(ci.Endpoint(ci.HBPort)); err != nil {
+		return fmt.Errorf("bind heartbeat channel: %w", err)
+	}
+	defer k.hb.Close()
+	defer k.exec.Close()
+
+	k.publish("status", nil, map[string]any{"execution_state": "starting"})
+	go func() {
+		// Start the interpreter at once so the first cell does not pay for it.
+		if err := k.exec.Start(); err != nil {
+			k.log.Error("start executor", "err", err)
+		}
+	}()
+	go heartbeat(ctx, k.hb, k.log)
+	go k.shell.serve(ctx, k.onShell)
+	go k.control.serve(ctx, k.onControl)
+	go k.stdin.serve(ctx, k.onStdin)
+	go k.shellWorker(ctx)
+
+	sig := make(chan os.Signal, 4)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-k.done:
+			return nil
+		case s := <-sig:
+			if s == syscall.SIGINT {
+				k.log.Info("SIGINT: interrupting the running cell")
+				k.exec.Interrupt()
+				continue
+			}
+			k.log.Info("SIGTERM: shutting down")
+			return nil
+		}
+	}
+}
+
+// stop ends Run.
+func (k *Kernel) stop() { k.doneOnce.Do(func() { close(k.done) }) }
+
+// publish sends a message on iopub; a send failure is logged, not fatal.
+func (k *Kernel) publish(msgType string, parent *wire.Header, content any) {
+	m, err := wire.NewMessage(msgType, k.session, parent, content)
+	if err != nil {
+		k.log.Error("build iopub message", "msg_type", msgType, "err", err)
+		return
+	}
+	m.Identities = [][]byte{[]byte("kernel." + k.session + "." + msgType)}
+	if err := k.iopub.send(m); err != nil {
+		k.log.Warn("publish", "err", err)
+	}
+}
+
+// reply sends msgType with content to req's sender on ch.
+func (k *Kernel) reply(ch *channel, req *wire.Message, msgType string, content any) {
+	m, err := wire.NewReply(req, msgType, k.session, content)
+	if err != nil {
+		k.log.Error("build reply", "msg_type", msgType, "err", err)
+		return
+	}
+	if err := ch.send(m); err != nil {
+		k.log.Warn("reply", "err", err)
+	}
+}
+
+// busy publishes status busy, runs f, then publishes status idle, all with req as parent.
+func (k *Kernel) busy(req *wire.Message, f func()) {
+	k.publish("status", &req.Header, map[string]any{"execution_state": "busy"})
+	defer k.publish("status", &req.Header, map[string]any{"execution_state": "idle"})
+	f()
+}
+
+// streamOutput publishes executor output to the current cell.
+func (k *Kernel) streamOutput(stream, text string) {
+	k.outMu.Lock()
+	parent := k.outParent
+	k.outMu.Unlock()
+	if parent == nil {
+		return
+	}
+	k.publish("stream", parent, map[string]any{"name": stream, "text": text})
+}
+
+// displayOutput publishes a display message from a cell.
+func (k *Kernel) displayOutput(msgType string, content map[string]any) {
+	k.outMu.Lock()
+	parent := k.outParent
+	k.outMu.Unlock()
+	if parent == nil {
+		return
+	}
+	if content == nil {
+		content = map[string]any{}
+	}
+	if msgType == "display_data" || msgType == "update_display_data" {
+		for _, key := range []string{"data", "metadata", "transient"} {
+			if _, ok := content[key]; !ok {
+				content[key] = map[string]any{}
+			}
+		}
+	}
+	k.publish(msgType, parent, content)
+}
+
+func (k *Kernel) setOutputParent(h *wire.Header) {
+	k.outMu.Lock()
+	k.outParent = h
+	k.outMu.Unlock()
+}
