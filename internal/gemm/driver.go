@@ -41,10 +41,13 @@ func getBuf(n int) *[]float32 {
 // run computes the block C[i0:i1, j0:j1] over all of k, on this goroutine.
 func (jb *job) run(i0, i1, j0, j1 int) {
 	kr := jb.k
-	kcElems := kcSteps
+	kcElems, unit := kcSteps, 4
 	if kr.pairs {
-		kcElems = 2 * kcSteps
+		kcElems, unit = 2*kcSteps, 8
 	}
+	// Equal k-blocks: 784 = 4×196 rather than 3×256 + 16, whose thin last
+	// block would pay a full C update for little work.
+	kcElems = min(kcElems, roundUp(ceilDiv(jb.kdim, ceilDiv(jb.kdim, kcElems)), unit))
 	mc := min(mcRows/kr.mr*kr.mr, roundUp(i1-i0, kr.mr))
 	nc := min(ncCols, roundUp(j1-j0, kr.nr))
 	buf := getBuf(mc*kcSteps + nc*kcSteps + kr.mr*kr.nr)

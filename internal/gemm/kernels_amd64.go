@@ -19,6 +19,15 @@ func sbgemmKernelAVX512(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha,
 //go:noescape
 func sgemmKernelAVX2(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
 
+// transpose8x8 transposes blocks 8×8 blocks of an 8-row strip:
+// dst[(8b+c)*dstStride + r] = src[r*srcStride + 8b + c]. Needs AVX.
+//
+//go:noescape
+func transpose8x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int)
+
+// haveTranspose8 reports whether transpose8x8 may run on this CPU.
+var haveTranspose8 = cpu.X86.HasAVX
+
 // archKernels lists the assembly kernels this CPU can run, fastest first;
 // x/sys/cpu also checks that the OS saves the wider registers.
 func archKernels() (f32 []kernel, bf16 []kernel) {

@@ -24,17 +24,56 @@ func packAF32(dst []float32, a []float32, lda int, trans bool, mr, i0, mc, p0, k
 			}
 			continue
 		}
-		for r := 0; r < rows; r++ {
-			src := a[(i0+ip+r)*lda+p0:]
-			src = src[:kc]
-			for p, v := range src {
-				d[p*mr+r] = v
-			}
-		}
+		interleave(d, mr, a, (i0+ip)*lda+p0, lda, rows, kc)
 		for r := rows; r < mr; r++ {
 			for p := 0; p < kc; p++ {
 				d[p*mr+r] = 0
 			}
+		}
+	}
+}
+
+// interleave writes rows [0, rows) of the kc-long rows of x starting at
+// x[off] (row stride ld) into d so that d[p*stride+r] = row r's p-th value:
+// the transposing half of packing (A not transposed, B transposed). Groups of
+// eight rows are unrolled; that keeps eight read streams and one write stream.
+func interleave(d []float32, stride int, x []float32, off, ld, rows, kc int) {
+	r := 0
+	for ; r+8 <= rows && haveTranspose8 && kc >= 8; r += 8 {
+		o := off + r*ld
+		_ = x[o+7*ld+kc-1]
+		_ = d[r+(kc-1)*stride+7]
+		transpose8x8(&d[r], stride, &x[o], ld, kc/8)
+		for p := kc &^ 7; p < kc; p++ {
+			for i := 0; i < 8; i++ {
+				d[p*stride+r+i] = x[o+i*ld+p]
+			}
+		}
+	}
+	for ; r+8 <= rows; r += 8 {
+		o := off + r*ld
+		x0, x1, x2, x3 := x[o:][:kc], x[o+ld:][:kc], x[o+2*ld:][:kc], x[o+3*ld:][:kc]
+		x4, x5, x6, x7 := x[o+4*ld:][:kc], x[o+5*ld:][:kc], x[o+6*ld:][:kc], x[o+7*ld:][:kc]
+		dd := d[r:]
+		for p := range x0 {
+			q := dd[p*stride : p*stride+8 : p*stride+8]
+			q[0], q[1], q[2], q[3] = x0[p], x1[p], x2[p], x3[p]
+			q[4], q[5], q[6], q[7] = x4[p], x5[p], x6[p], x7[p]
+		}
+	}
+	for ; r+4 <= rows; r += 4 {
+		o := off + r*ld
+		x0, x1, x2, x3 := x[o:][:kc], x[o+ld:][:kc], x[o+2*ld:][:kc], x[o+3*ld:][:kc]
+		dd := d[r:]
+		for p := range x0 {
+			q := dd[p*stride : p*stride+4 : p*stride+4]
+			q[0], q[1], q[2], q[3] = x0[p], x1[p], x2[p], x3[p]
+		}
+	}
+	for ; r < rows; r++ {
+		src := x[off+r*ld:][:kc]
+		for p, v := range src {
+			d[p*stride+r] = v
 		}
 	}
 }
@@ -52,13 +91,7 @@ func packBF32(dst []float32, b []float32, ldb int, trans bool, nr, p0, kc, j0, n
 			}
 			continue
 		}
-		for c := 0; c < cols; c++ {
-			src := b[(j0+jp+c)*ldb+p0:]
-			src = src[:kc]
-			for p, v := range src {
-				d[p*nr+c] = v
-			}
-		}
+		interleave(d, nr, b, (j0+jp)*ldb+p0, ldb, cols, kc)
 		for c := cols; c < nr; c++ {
 			for p := 0; p < kc; p++ {
 				d[p*nr+c] = 0
