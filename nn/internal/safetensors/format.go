@@ -152,9 +152,12 @@ func Encode(w io.Writer, entries []Entry, metadata map[string]string) error {
 	return nil
 }
 
+// writeJSONString writes s as a JSON string the way serde_json does: no HTML escaping of <, >, &.
 func writeJSONString(b *bytes.Buffer, s string) {
-	enc, _ := json.Marshal(s) // a string always marshals
-	b.Write(enc)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes; writing to a bytes.Buffer cannot fail
+	b.Truncate(b.Len() - 1) // Encode appends a newline
 }
 
 type headerEntry struct {

@@ -166,3 +166,13 @@ func TestHalfRounding(t *testing.T) {
 		}
 	}
 }
+
+func TestHeaderDoesNotHTMLEscapeNames(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Encode(&buf, []Entry{{Name: "a<b>&c", DType: "U8", Shape: []int{1}, Data: []byte{1}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"a<b>&c"`) {
+		t.Errorf("header %q escapes the name", buf.String())
+	}
+}

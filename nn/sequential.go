@@ -1,0 +1,79 @@
+package nn
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// Sequential applies its layers in order. Its parameters are named by layer index, as PyTorch's
+// nn.Sequential names them: "0.weight", "0.bias", "2.weight", ...
+type Sequential struct {
+	mode
+	Layers []Module
+}
+
+// NewSequential returns a Sequential of the given layers.
+func NewSequential(layers ...Module) *Sequential {
+	for i, l := range layers {
+		if l == nil {
+			panic(fmt.Sprintf("nn: NewSequential: layer %d is nil", i))
+		}
+	}
+	return &Sequential{Layers: layers}
+}
+
+// Append adds layers at the end.
+func (s *Sequential) Append(layers ...Module) { s.Layers = append(s.Layers, layers...) }
+
+// Forward applies every layer in order.
+func (s *Sequential) Forward(x *tensors.Tensor) *tensors.Tensor {
+	for _, l := range s.Layers {
+		x = l.Forward(x)
+	}
+	return x
+}
+
+// Parameters returns the layers' parameters in order.
+func (s *Sequential) Parameters() []*tensors.Tensor { return ParametersOf(s) }
+
+// NamedParameters returns the layers' parameters prefixed by the layer index.
+func (s *Sequential) NamedParameters() []NamedParameter {
+	var ps []NamedParameter
+	for i, l := range s.Layers {
+		ps = append(ps, Prefixed(strconv.Itoa(i), l)...)
+	}
+	return ps
+}
+
+// Train sets the mode of the Sequential and of every layer.
+func (s *Sequential) Train(on bool) {
+	s.mode.Train(on)
+	for _, l := range s.Layers {
+		SetTraining(l, on)
+	}
+}
+
+// String lists the layers as PyTorch prints a Sequential.
+func (s *Sequential) String() string {
+	var b strings.Builder
+	b.WriteString("Sequential(\n")
+	for i, l := range s.Layers {
+		fmt.Fprintf(&b, "  (%d): %s\n", i, describe(l))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+func describe(m Module) string {
+	if s, ok := m.(fmt.Stringer); ok {
+		return strings.ReplaceAll(s.String(), "\n", "\n  ")
+	}
+	name := fmt.Sprintf("%T", m)
+	if i := strings.LastIndex(name, "."); i >= 0 {
+		name = name[i+1:]
+	}
+	return name + "()"
+}

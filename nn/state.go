@@ -1,0 +1,84 @@
+package nn
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// StateDict returns m's parameters by name. The tensors are detached views of the parameters
+// (they share storage, as PyTorch's state_dict does): save them, do not train through them.
+func StateDict(m Module) map[string]*tensors.Tensor {
+	ps := m.NamedParameters()
+	sd := make(map[string]*tensors.Tensor, len(ps))
+	for _, p := range ps {
+		sd[p.Name] = p.Param.Detach()
+	}
+	return sd
+}
+
+// LoadStateDict copies the tensors of sd into m's parameters, converting dtype and device as
+// needed. It is strict, like PyTorch's default: if any parameter is missing from sd, sd has a key m
+// does not, or a shape differs, it changes nothing and returns an error naming every such key.
+func LoadStateDict(m Module, sd map[string]*tensors.Tensor) error {
+	ps := m.NamedParameters()
+	var missing, unexpected, shapes []string
+	have := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		have[p.Name] = true
+		v, ok := sd[p.Name]
+		if !ok || v == nil {
+			missing = append(missing, p.Name)
+			continue
+		}
+		if !sameShape(v.Shape(), p.Param.Shape()) {
+			shapes = append(shapes, fmt.Sprintf("%s: checkpoint %v, model %v", p.Name, v.Shape(), p.Param.Shape()))
+		}
+	}
+	for k := range sd {
+		if !have[k] {
+			unexpected = append(unexpected, k)
+		}
+	}
+	if len(missing)+len(unexpected)+len(shapes) > 0 {
+		sort.Strings(unexpected)
+		var parts []string
+		if len(missing) > 0 {
+			parts = append(parts, "missing keys: "+strings.Join(missing, ", "))
+		}
+		if len(unexpected) > 0 {
+			parts = append(parts, "unexpected keys: "+strings.Join(unexpected, ", "))
+		}
+		if len(shapes) > 0 {
+			parts = append(parts, "shape mismatch: "+strings.Join(shapes, "; "))
+		}
+		return fmt.Errorf("nn: load state dict into %T: %s", m, strings.Join(parts, "; "))
+	}
+	tensors.NoGrad(func() {
+		for _, p := range ps {
+			v := sd[p.Name]
+			if v.DType() != p.Param.DType() {
+				v = v.AsType(p.Param.DType())
+			}
+			if v.Device() != p.Param.Device() {
+				v = v.To(p.Param.Device())
+			}
+			p.Param.CopyFrom(v)
+		}
+	})
+	return nil
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
