@@ -156,7 +156,7 @@ func Encode(w io.Writer, entries []Entry, metadata map[string]string) error {
 func writeJSONString(b *bytes.Buffer, s string) {
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes; writing to a bytes.Buffer cannot fail
+	_ = enc.Encode(s)       // a string always encodes; writing to a bytes.Buffer cannot fail
 	b.Truncate(b.Len() - 1) // Encode appends a newline
 }
 
