@@ -1,0 +1,243 @@
+package cells
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Kind says how the session evaluates a Unit.
+type Kind int
+
+const (
+	// KindImport is the cell's imports, written and automatic, merged in one unit.
+	KindImport Kind = iota
+	// KindDecl is one or more package-level declarations (func, type, var, const).
+	KindDecl
+	// KindStmt is one or more statements evaluated at the session's top level.
+	KindStmt
+	// KindExpr is the cell's final bare expression, whose value is the cell's result.
+	KindExpr
+)
+
+func (k Kind) String() string {
+	return [...]string{"import", "decl", "stmt", "expr"}[k]
+}
+
+// Unit is a piece of a cell that one yaegi evaluation runs.
+type Unit struct {
+	Kind Kind
+	// Text is the unit's Go source after rewriting. Its first character sits at
+	// Line:Col of the cell, and every later line of Text is the same line of
+	// the cell, so positions in Text map back to the cell by adding Line-1.
+	Text      string
+	Line, Col int
+	// Names are the package-level names the unit declares (funcs, types,
+	// vars, consts, and the left side of a top-level :=).
+	Names []string
+	// Types holds, for the names whose type is visible in the source, Go
+	// source for that type (a function's result type for funcs).
+	Types map[string]string
+	// Call is set for a KindExpr unit whose expression is a function call.
+	Call *Call
+}
+
+// Call describes a final expression that is a call.
+type Call struct {
+	Fun     string // source of the called expression, e.g. "fmt.Println"
+	Builtin bool   // Fun is a builtin such as println or delete
+	Simple  bool   // Fun is an identifier or a selector chain: evaluating it has no side effects
+}
+
+// Program is a parsed and rewritten cell.
+type Program struct {
+	Units []Unit
+	// AutoImports are the import paths added because the cell used the package without importing it.
+	AutoImports []string
+}
+
+// SyntaxError is a cell that go/parser rejects, at a cell position.
+type SyntaxError struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, e.Msg) }
+
+// UnsupportedError is valid Go that goaccel cannot run in yaegi.
+type UnsupportedError struct {
+	Line, Col int
+	Construct string // what the user wrote, e.g. "return inside a range-over-function loop"
+	Hint      string // what to write instead
+}
+
+func (e *UnsupportedError) Error() string {
+	s := fmt.Sprintf("line %d:%d: %s is not supported by the interpreter", e.Line, e.Col, e.Construct)
+	if e.Hint != "" {
+		s += "; " + e.Hint
+	}
+	return s
+}
+
+const (
+	declPrefix = "package p;"
+	stmtPrefix = "package p; func _() {"
+)
+
+// piece is one classified top-level span with its parsed AST.
+type piece struct {
+	kind Kind
+	span span
+	file *ast.File // the parse of prefix+padding+text
+	base int       // offset in file's source where the cell's byte 0 would be
+	fset *token.FileSet
+}
+
+// Parse splits a cell into units, rewrites what yaegi cannot run and adds
+// missing standard-library imports. env may be nil.
+func Parse(src string, env Env) (*Program, error) {
+	if env == nil {
+		env = emptyEnv{}
+	}
+	spans, err := splitTopLevel(src)
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	var pieces []*piece
+	for i, sp := range spans {
+		p, err := classify(src, sp, i == len(spans)-1)
+		if err != nil {
+			return nil, err
+		}
+		pieces = append(pieces, p)
+	}
+	cx := newCellScope(env)
+	var imports []string
+	var body []Unit
+	for _, p := range pieces {
+		if p.kind == KindImport {
+			for _, d := range p.file.Decls {
+				if g, ok := d.(*ast.GenDecl); ok {
+					for _, s := range g.Specs {
+						is := s.(*ast.ImportSpec)
+						imports = append(imports, importText(is))
+						cx.addImport(is)
+					}
+				}
+			}
+			continue
+		}
+		u, err := cx.unit(src, p)
+		if err != nil {
+			return nil, err
+		}
+		body = append(body, u)
+	}
+	prog := &Program{}
+	auto := cx.autoImports(pieces)
+	for _, path := range auto {
+		imports = append(imports, strconv.Quote(path))
+	}
+	prog.AutoImports = auto
+	if len(imports) > 0 {
+		prog.Units = append(prog.Units, Unit{Kind: KindImport, Text: "import (" + strings.Join(imports, "; ") + ")", Line: 1, Col: 1})
+	}
+	prog.Units = append(prog.Units, merge(body)...)
+	return prog, nil
+}
+
+func importText(is *ast.ImportSpec) string {
+	if is.Name != nil {
+		return is.Name.Name + " " + is.Path.Value
+	}
+	return is.Path.Value
+}
+
+// classify parses one span and decides its kind.
+func classify(src string, sp span, last bool) (*piece, error) {
+	switch sp.first {
+	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+		kind := KindDecl
+		if sp.first == token.IMPORT {
+			kind = KindImport
+		}
+		return parsePiece(src, sp, kind, declPrefix, "")
+	case token.FUNC:
+		if sp.second == token.IDENT || sp.second == token.LPAREN {
+			p, err := parsePiece(src, sp, KindDecl, declPrefix, "")
+			if err == nil {
+				return p, nil
+			}
+			if sp.second == token.IDENT {
+				return nil, err
+			}
+		}
+	}
+	p, err := parsePiece(src, sp, KindStmt, stmtPrefix, "\n}")
+	if err != nil {
+		return nil, err
+	}
+	if last {
+		body := p.file.Decls[0].(*ast.FuncDecl).Body.List
+		if len(body) == 1 {
+			if _, ok := body[0].(*ast.ExprStmt); ok {
+				p.kind = KindExpr
+			}
+		}
+	}
+	return p, nil
+}
+
+// parsePiece parses src[sp] placed at its own offset behind prefix, so that
+// positions in the AST convert to cell offsets by subtracting base.
+func parsePiece(src string, sp span, kind Kind, prefix, suffix string) (*piece, error) {
+	fset := token.NewFileSet()
+	var b strings.Builder
+	b.WriteString(prefix)
+	base := b.Len()
+	// Keep the text's line and byte column: blank out everything before it.
+	for i := 0; i < sp.start; i++ {
+		if src[i] == '\n' {
+			b.WriteByte('\n')
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	b.WriteString(src[sp.start:sp.end])
+	b.WriteString(suffix)
+	f, err := parser.ParseFile(fset, "cell", b.String(), parser.ParseComments)
+	if err != nil {
+		return nil, syntaxErrorAt(err, prefix)
+	}
+	return &piece{kind: kind, span: sp, file: f, base: base, fset: fset}, nil
+}
+
+// syntaxError converts a go/scanner or go/parser error list on the bare cell.
+func syntaxError(err error) error {
+	return syntaxErrorAt(err, "")
+}
+
+// syntaxErrorAt converts an error on prefix+cell into cell coordinates: the
+// prefix is on line 1, so only columns on line 1 shift.
+func syntaxErrorAt(err error, prefix string) error {
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		sort.Sort(list)
+		e := list[0]
+		line, col := e.Pos.Line, e.Pos.Column
+		if line == 1 {
+			col -= len(prefix)
+			if col < 1 {
+				col = 1
+			}
+		}
+		return &SyntaxError{Line: line, Col: col, Msg: e.Msg}
+	}
+	return &SyntaxError{Line: 1, Col: 1, Msg: err.Error()}
+}

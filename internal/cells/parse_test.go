@@ -1,0 +1,263 @@
+package cells
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fakeEnv is a session that knows some names, packages and types.
+type fakeEnv struct {
+	defined map[string]bool
+	types   map[string]string
+}
+
+func (f fakeEnv) Defined(n string) bool { return f.defined[n] || f.types[n] != "" }
+func (f fakeEnv) PackagePath(n string) string {
+	return map[string]string{"strings": "strings", "fmt": "fmt", "rand": "math/rand", "math": "math"}[n]
+}
+func (f fakeEnv) TypeOf(n string) string { return f.types[n] }
+
+type unitWant struct {
+	kind Kind
+	text string
+	line int
+}
+
+func units(p *Program) []unitWant {
+	var out []unitWant
+	for _, u := range p.Units {
+		out = append(out, unitWant{u.Kind, u.Text, u.Line})
+	}
+	return out
+}
+
+func TestParseSplitsMixedDeclarationsAndStatementsInOrder(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []unitWant
+	}{
+		{"expression only", "1 + 2", []unitWant{{KindExpr, "1 + 2", 1}}},
+		{"func then call", "func f() int { return 1 }\nf()",
+			[]unitWant{{KindDecl, "func f() int { return 1 }", 1}, {KindExpr, "f()", 2}}},
+		{"statements then decl then statements", "x := 1\ny := 2\nfunc g() {}\ng()\nz := 3",
+			[]unitWant{{KindStmt, "x := 1\ny := 2", 1}, {KindDecl, "func g() {}", 3}, {KindStmt, "g()\nz := 3", 4}}},
+		{"imports move first", "x := 1\nimport \"os\"\nos.Getpid()",
+			[]unitWant{{KindImport, `import ("os")`, 1}, {KindStmt, "x := 1", 1}, {KindExpr, "os.Getpid()", 3}}},
+		{"semicolons on one line", "a := 1; b := 2; a + b",
+			[]unitWant{{KindStmt, "a := 1; b := 2", 1}, {KindExpr, "a + b", 1}}},
+		{"func literal call is a statement", "func() { x = 2 }()\nx",
+			[]unitWant{{KindStmt, "func() { x = 2 }()", 1}, {KindExpr, "x", 2}}},
+		{"method declaration", "type T int\nfunc (t T) Double() T { return 2 * t }",
+			[]unitWant{{KindDecl, "type T int\nfunc (t T) Double() T { return 2 * t }", 1}}},
+		{"comment and blank lines keep lines", "// set up\n\nv := 3 // three\n\nv",
+			[]unitWant{{KindStmt, "v := 3", 3}, {KindExpr, "v", 5}}},
+		{"multi-line statement", "for i := 0; i < 2; i++ {\n\tprintln(i)\n}",
+			[]unitWant{{KindStmt, "for i := 0; i < 2; i++ {\n\tprintln(i)\n}", 1}}},
+		{"var decl is a declaration", "var n = 4\nn * 2",
+			[]unitWant{{KindDecl, "var n = 4", 1}, {KindExpr, "n * 2", 2}}},
+		{"empty cell", "  \n// only a comment\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse(tt.src, fakeEnv{defined: map[string]bool{"x": true}})
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got := units(p); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("units\n got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseRecordsDeclaredNamesAndTypes(t *testing.T) {
+	p, err := Parse("x := 1.5\nvar s []string\nfunc f(n int) string { return \"\" }\ntype T struct{}\nconst c = 3", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, u := range p.Units {
+		for _, n := range u.Names {
+			got[n] = u.Types[n]
+		}
+	}
+	want := map[string]string{"x": "float64", "s": "[]string", "f": "func(n int) string", "T": "", "c": "int"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("names %v, want %v", got, want)
+	}
+}
+
+func TestParseFinalCallIsDescribed(t *testing.T) {
+	tests := []struct {
+		src  string
+		want *Call
+	}{
+		{"fmt.Println(1)", &Call{Fun: "fmt.Println", Simple: true}},
+		{"println(1)", &Call{Fun: "println", Builtin: true, Simple: true}},
+		{"f()(2)", &Call{Fun: "f()"}},
+		{"x + 1", nil},
+	}
+	for _, tt := range tests {
+		p, err := Parse(tt.src, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		last := p.Units[len(p.Units)-1]
+		if !reflect.DeepEqual(last.Call, tt.want) {
+			t.Errorf("%q: call %+v, want %+v", tt.src, last.Call, tt.want)
+		}
+	}
+}
+
+func TestParseRewritesModernGo(t *testing.T) {
+	env := fakeEnv{types: map[string]string{
+		"n": "int", "xs": "[]float64", "seq": "func(yield func(int) bool)",
+		"pairs": "func(n int) func(func(string, int) bool)", "m": "map[string]int",
+	}}
+	tests := []struct {
+		name, src, want string
+	}{
+		{"range over int literal", "for i := range 3 {\n\tprintln(i)\n}",
+			"{ __goaccel_n1 := 3; for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ {\n\tprintln(i)\n} }"},
+		{"range over int variable without key", "for range n { }",
+			"{ __goaccel_n1 := n; for __goaccel_i2 := __goaccel_n1 - __goaccel_n1; __goaccel_i2 < __goaccel_n1; __goaccel_i2++ { } }"},
+		{"range over len", "for i := range len(xs) { }",
+			"{ __goaccel_n1 := len(xs); for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { } }"},
+		{"range over local int in func", "func f() {\n\tk := 4\n\tfor j := range k { _ = j }\n}",
+			"func f() {\n\tk := 4\n\t{ __goaccel_n1 := k; for j := __goaccel_n1 - __goaccel_n1; j < __goaccel_n1; j++ { _ = j } }\n}"},
+		{"range over slice untouched", "for i := range xs { _ = i }", "for i := range xs { _ = i }"},
+		{"range over map untouched", "for k := range m { _ = k }", "for k := range m { _ = k }"},
+		{"range over function", "for v := range seq {\n\tif v > 2 { break }\n\tif v == 1 { continue }\n\tprintln(v)\n}",
+			"{ __goaccel_seq1 := seq; __goaccel_seq1(func(v int) bool {\n\tif v > 2 { return false }\n\tif v == 1 { return true }\n\tprintln(v)\nreturn true }) }"},
+		{"range over function call with two values", "for k, v := range pairs(2) { println(k, v) }",
+			"{ __goaccel_seq1 := pairs(2); __goaccel_seq1(func(k string, v int) bool { println(k, v) return true }) }"},
+		{"range over function keeps inner loop's break", "for v := range seq { for { break }; switch { case v > 0: break } }",
+			"{ __goaccel_seq1 := seq; __goaccel_seq1(func(v int) bool { for { break }; switch { case v > 0: break } return true }) }"},
+		{"range over function declared in the cell", "func count(n int) func(func(int) bool) { return nil }\nfor i := range count(2) { _ = i }",
+			"func count(n int) func(func(int) bool) { return nil }\n{ __goaccel_seq1 := count(2); __goaccel_seq1(func(i int) bool { _ = i return true }) }"},
+		{"labeled range over int", "outer: for i := range 2 { continue outer }",
+			"{ __goaccel_n1 := 2; outer: for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { continue outer } }"},
+		{"min of literals keeps the float kind", "a := min(3, 2.5, 1)", "a := (1.0)"},
+		{"max of literals", "b := max(-1, -4)", "b := -1"},
+		{"min of typed variable", "c := min(xs[0], 2)",
+			"c := func(a float64, r ...float64) float64 { for _, v := range r { if v < a { a = v } }; return a }(xs[0], 2)"},
+		{"nested max in min", "d := min(n, max(n, 1))",
+			"d := func(a int, r ...int) int { for _, v := range r { if v < a { a = v } }; return a }(n, func(a int, r ...int) int { for _, v := range r { if v > a { a = v } }; return a }(n, 1))"},
+		{"clear uses the runtime helper", "clear(m)", "__goaccel.Clear(m)"},
+		{"user-defined min is left alone", "func min(a, b int) int { return a }\nmin(1, 2)", "func min(a, b int) int { return a }\nmin(1, 2)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse(tt.src, env)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			var texts []string
+			for _, u := range p.Units {
+				texts = append(texts, u.Text)
+			}
+			if got := strings.Join(texts, "\n"); got != tt.want {
+				t.Errorf("rewrite\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseRefusesWhatItCannotRewrite(t *testing.T) {
+	env := fakeEnv{types: map[string]string{"seq": "func(yield func(int) bool)"}}
+	tests := []struct {
+		name, src, construct string
+		line                 int
+	}{
+		{"return in iterator loop", "func f() int {\n\tfor v := range seq {\n\t\treturn v\n\t}\n\treturn 0\n}", "return inside a loop over a function iterator", 3},
+		{"min of unknown types", "x := min(a.B, c.D)", "min of arguments whose type goaccel cannot infer", 1},
+		{"break to outer label", "L: for {\n for v := range seq { break L }\n}", "break L out of a loop over a function iterator", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(tt.src, env)
+			var ue *UnsupportedError
+			if !errors.As(err, &ue) {
+				t.Fatalf("err = %v, want *UnsupportedError", err)
+			}
+			if ue.Construct != tt.construct || ue.Line != tt.line {
+				t.Errorf("got %q at line %d, want %q at line %d", ue.Construct, ue.Line, tt.construct, tt.line)
+			}
+		})
+	}
+}
+
+func TestParseReportsSyntaxErrorsAtCellPositions(t *testing.T) {
+	tests := []struct {
+		src       string
+		line, col int
+	}{
+		{"x := 1\ny := )", 2, 6},
+		{"func f() {\n\treturn 1 +\n}", 3, 1},
+		{"a b", 1, 3},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.src, nil)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("%q: err = %v, want *SyntaxError", tt.src, err)
+		}
+		if se.Line != tt.line || se.Col != tt.col {
+			t.Errorf("%q: at %d:%d (%s), want %d:%d", tt.src, se.Line, se.Col, se.Msg, tt.line, tt.col)
+		}
+	}
+}
+
+func TestParseAddsMissingStandardLibraryImports(t *testing.T) {
+	tests := []struct {
+		name, src string
+		env       fakeEnv
+		want      []string
+	}{
+		{"used package", `strings.ToUpper("a")`, fakeEnv{}, []string{"strings"}},
+		{"two packages", "x := rand.Intn(3)\nfmt.Println(math.Pi, x)", fakeEnv{}, []string{"fmt", "math", "math/rand"}},
+		{"already imported in cell", "import \"strings\"\nstrings.ToUpper(\"a\")", fakeEnv{}, nil},
+		{"imported by an earlier cell", `strings.ToUpper("a")`, fakeEnv{defined: map[string]bool{"strings": true}}, nil},
+		{"variable named like a package", "strings := []string{}\n_ = strings", fakeEnv{}, nil},
+		{"local variable shadows", "func f(math int) int { return math.X }", fakeEnv{}, nil},
+		{"field access on session variable", "fmt := 1\n_ = fmt", fakeEnv{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse(tt.src, tt.env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(p.AutoImports, tt.want) {
+				t.Errorf("auto imports %v, want %v", p.AutoImports, tt.want)
+			}
+		})
+	}
+}
+
+func TestIsComplete(t *testing.T) {
+	tests := []struct {
+		src, status, indent string
+	}{
+		{"x := 1", "complete", ""},
+		{"func f() {", "incomplete", "\t"},
+		{"for i := 0; i < 3; i++ {\n\tif i > 1 {", "incomplete", "\t\t"},
+		{"x := []int{1,\n", "incomplete", "\t"},
+		{"s := `raw", "incomplete", ""},
+		{"x := 1 +", "incomplete", ""},
+		{"x := )", "invalid", ""},
+		{"}", "invalid", ""},
+		{"%time x := 1", "complete", ""},
+		{"%%writefile a.txt\nhello", "incomplete", ""},
+		{"", "complete", ""},
+	}
+	for _, tt := range tests {
+		status, indent := IsComplete(tt.src)
+		if status != tt.status || indent != tt.indent {
+			t.Errorf("IsComplete(%q) = %q, %q; want %q, %q", tt.src, status, indent, tt.status, tt.indent)
+		}
+	}
+}

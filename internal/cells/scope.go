@@ -1,0 +1,224 @@
+package cells
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// cellScope is what Parse knows while it walks one cell: the session (env)
+// and the names the cell itself declares or imports, with their types.
+type cellScope struct {
+	env     Env
+	types   map[string]string // cell-level name → type source ("" unknown)
+	imports map[string]bool   // package names the cell imports
+	tmp     int               // counter for the rewrites' temporary names
+}
+
+func newCellScope(env Env) *cellScope {
+	return &cellScope{env: env, types: map[string]string{}, imports: map[string]bool{}}
+}
+
+func (cx *cellScope) addImport(is *ast.ImportSpec) {
+	p, _ := strconv.Unquote(is.Path.Value)
+	name := path.Base(p)
+	if is.Name != nil {
+		name = is.Name.Name
+	}
+	cx.imports[name] = true
+}
+
+// declared reports whether name refers to something of the cell or the session.
+func (cx *cellScope) declared(name string) bool {
+	if _, ok := cx.types[name]; ok {
+		return true
+	}
+	return cx.imports[name] || cx.env.Defined(name)
+}
+
+// builtin reports whether the identifier id means the predeclared name.
+func (cx *cellScope) builtin(id *ast.Ident) bool {
+	return id.Obj == nil && !cx.declared(id.Name)
+}
+
+func (cx *cellScope) temp(kind string) string {
+	cx.tmp++
+	return "__goaccel_" + kind + strconv.Itoa(cx.tmp)
+}
+
+// unit rewrites one piece and records the names it declares.
+func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
+	line, col := lineCol(src, p.span.start)
+	u := Unit{Kind: p.kind, Line: line, Col: col, Types: map[string]string{}}
+	ed := &edits{src: src, base: p.base, fset: p.fset}
+	if err := cx.rewrite(p, ed); err != nil {
+		return Unit{}, err
+	}
+	u.Text = ed.textWith(p.span.start, p.span.end)
+	switch p.kind {
+	case KindDecl:
+		for _, d := range p.file.Decls {
+			cx.declNames(d, &u)
+		}
+	case KindStmt:
+		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE {
+				continue
+			}
+			for i, l := range as.Lhs {
+				id, ok := l.(*ast.Ident)
+				if !ok || id.Name == "_" {
+					continue
+				}
+				t := ""
+				if len(as.Rhs) == len(as.Lhs) {
+					t = cx.typeOf(as.Rhs[i])
+				}
+				u.add(id.Name, t)
+			}
+		}
+	case KindExpr:
+		es := p.file.Decls[0].(*ast.FuncDecl).Body.List[0].(*ast.ExprStmt)
+		if call, ok := unparen(es.X).(*ast.CallExpr); ok {
+			u.Call = &Call{Fun: ed.textWith(ed.off(call.Fun.Pos()), ed.off(call.Fun.End()))}
+			if id, ok := call.Fun.(*ast.Ident); ok && cx.builtin(id) {
+				u.Call.Builtin = builtinFuncs[id.Name]
+			}
+			u.Call.Simple = selectorChain(call.Fun)
+		}
+	}
+	for n, t := range u.Types {
+		cx.types[n] = t
+	}
+	return u, nil
+}
+
+func (u *Unit) add(name, typ string) {
+	u.Names = append(u.Names, name)
+	u.Types[name] = typ
+}
+
+// declNames records the names a package-level declaration introduces.
+func (cx *cellScope) declNames(d ast.Decl, u *Unit) {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil {
+			return
+		}
+		u.add(d.Name.Name, types.ExprString(d.Type))
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				u.add(s.Name.Name, "")
+			case *ast.ValueSpec:
+				for i, n := range s.Names {
+					if n.Name == "_" {
+						continue
+					}
+					t := ""
+					if s.Type != nil {
+						t = types.ExprString(s.Type)
+					} else if len(s.Values) == len(s.Names) {
+						t = cx.typeOf(s.Values[i])
+					}
+					u.add(n.Name, t)
+				}
+			}
+		}
+	}
+}
+
+// autoImports returns the import paths of packages the cell uses without
+// importing or declaring them, sorted.
+func (cx *cellScope) autoImports(pieces []*piece) []string {
+	seen := map[string]bool{}
+	for _, p := range pieces {
+		ast.Inspect(p.file, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			id, ok := sel.X.(*ast.Ident)
+			if !ok || id.Obj != nil || cx.declared(id.Name) {
+				return true
+			}
+			if path := cx.env.PackagePath(id.Name); path != "" {
+				seen[path] = true
+			}
+			return true
+		})
+	}
+	var out []string
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var builtinFuncs = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
+	"panic": true, "print": true, "println": true, "real": true, "recover": true,
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// selectorChain reports whether e is a.b.c: evaluating it calls nothing.
+func selectorChain(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return selectorChain(e.X)
+	}
+	return false
+}
+
+// merge joins consecutive declaration units and consecutive statement units,
+// so that one yaegi evaluation runs each run of them.
+func merge(units []Unit) []Unit {
+	var out []Unit
+	for _, u := range units {
+		if n := len(out); n > 0 && u.Kind != KindExpr && out[n-1].Kind == u.Kind {
+			prev := &out[n-1]
+			prev.Text = layout(prev, u)
+			prev.Names = append(prev.Names, u.Names...)
+			for k, v := range u.Types {
+				prev.Types[k] = v
+			}
+			continue
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// layout appends u's text to prev's so that u keeps its cell line.
+func layout(prev *Unit, u Unit) string {
+	var b strings.Builder
+	b.WriteString(prev.Text)
+	endLine := prev.Line + strings.Count(prev.Text, "\n")
+	if u.Line == endLine {
+		b.WriteString("; ")
+	} else {
+		b.WriteString(strings.Repeat("\n", u.Line-endLine))
+		b.WriteString(strings.Repeat(" ", u.Col-1))
+	}
+	b.WriteString(u.Text)
+	return b.String()
+}

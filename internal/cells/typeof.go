@@ -1,0 +1,217 @@
+package cells
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// typeOf returns Go source for the type of e when the source shows it: a
+// literal, a conversion, len/cap, a variable whose declaration in this cell
+// or an earlier one states or implies its type, or a call of a function whose
+// result type is declared. "" means unknown; rewrites that need a type then
+// leave the code alone or report it.
+func (cx *cellScope) typeOf(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		switch e.Kind {
+		case token.INT:
+			return "int"
+		case token.FLOAT:
+			return "float64"
+		case token.STRING:
+			return "string"
+		case token.CHAR:
+			return "rune"
+		case token.IMAG:
+			return "complex128"
+		}
+	case *ast.ParenExpr:
+		return cx.typeOf(e.X)
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			if t := cx.typeOf(e.X); t != "" {
+				return "*" + t
+			}
+			return ""
+		}
+		if e.Op == token.NOT {
+			return "bool"
+		}
+		if e.Op == token.ARROW {
+			return elemOf(cx.typeOf(e.X), "<-chan ", "chan ")
+		}
+		return cx.typeOf(e.X)
+	case *ast.StarExpr:
+		return strings.TrimPrefix(cx.typeOf(e.X), "*")
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
+			return "bool"
+		case token.SHL, token.SHR:
+			return cx.typeOf(e.X)
+		}
+		_, xlit := constArg(e.X)
+		if t := cx.typeOf(e.Y); t != "" && xlit {
+			return t
+		}
+		if t := cx.typeOf(e.X); t != "" {
+			return t
+		}
+		return cx.typeOf(e.Y)
+	case *ast.CompositeLit:
+		if e.Type != nil {
+			return types.ExprString(e.Type)
+		}
+	case *ast.FuncLit:
+		return types.ExprString(e.Type)
+	case *ast.IndexExpr:
+		t := cx.typeOf(e.X)
+		switch {
+		case t == "string":
+			return "byte"
+		case strings.HasPrefix(t, "[]"):
+			return t[2:]
+		case strings.HasPrefix(t, "map["):
+			return mapValue(t)
+		}
+	case *ast.SliceExpr:
+		return cx.typeOf(e.X)
+	case *ast.CallExpr:
+		return cx.callType(e)
+	case *ast.Ident:
+		return cx.identType(e)
+	}
+	return ""
+}
+
+func (cx *cellScope) callType(e *ast.CallExpr) string {
+	switch f := unparen(e.Fun).(type) {
+	case *ast.Ident:
+		if f.Obj == nil && !cx.declared(f.Name) {
+			switch f.Name {
+			case "len", "cap", "copy":
+				return "int"
+			case "append":
+				if len(e.Args) > 0 {
+					return cx.typeOf(e.Args[0])
+				}
+			case "new":
+				if len(e.Args) == 1 {
+					return "*" + types.ExprString(e.Args[0])
+				}
+			case "make":
+				if len(e.Args) > 0 {
+					return types.ExprString(e.Args[0])
+				}
+			case "real", "imag":
+				return "float64"
+			}
+			if basicTypes[f.Name] {
+				return f.Name
+			}
+		}
+		if f.Obj != nil {
+			if fd, ok := f.Obj.Decl.(*ast.FuncDecl); ok {
+				return singleResult(fd.Type)
+			}
+		}
+		return resultOf(cx.identType(f))
+	case *ast.FuncLit:
+		return singleResult(f.Type)
+	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType:
+		return types.ExprString(f)
+	}
+	return ""
+}
+
+// resultOf returns the single result type of func type source ft, or "".
+func resultOf(ft string) string {
+	if strings.HasPrefix(ft, "func(") {
+		if e, err := parseTypeExpr(ft); err == nil {
+			if t, ok := e.(*ast.FuncType); ok {
+				return singleResult(t)
+			}
+		}
+	}
+	return ""
+}
+
+func singleResult(ft *ast.FuncType) string {
+	if ft.Results != nil && ft.Results.NumFields() == 1 {
+		return types.ExprString(ft.Results.List[0].Type)
+	}
+	return ""
+}
+
+// identType resolves an identifier through its declaration in this piece,
+// then the cell, then the session.
+func (cx *cellScope) identType(id *ast.Ident) string {
+	switch id.Name {
+	case "true", "false":
+		if id.Obj == nil && !cx.declared(id.Name) {
+			return "bool"
+		}
+	}
+	if id.Obj == nil {
+		if t, ok := cx.types[id.Name]; ok {
+			return t
+		}
+		return cx.env.TypeOf(id.Name)
+	}
+	switch d := id.Obj.Decl.(type) {
+	case *ast.ValueSpec:
+		if d.Type != nil {
+			return types.ExprString(d.Type)
+		}
+		for i, n := range d.Names {
+			if n.Name == id.Name && i < len(d.Values) {
+				return cx.typeOf(d.Values[i])
+			}
+		}
+	case *ast.AssignStmt:
+		for i, l := range d.Lhs {
+			if l, ok := l.(*ast.Ident); ok && l.Name == id.Name && len(d.Rhs) == len(d.Lhs) {
+				return cx.typeOf(d.Rhs[i])
+			}
+		}
+	case *ast.Field:
+		return types.ExprString(d.Type)
+	case *ast.FuncDecl:
+		return types.ExprString(d.Type)
+	}
+	return ""
+}
+
+var basicTypes = map[string]bool{
+	"bool": true, "string": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"byte": true, "rune": true, "float32": true, "float64": true, "complex64": true, "complex128": true,
+}
+
+func elemOf(t string, prefixes ...string) string {
+	for _, p := range prefixes {
+		if strings.HasPrefix(t, p) {
+			return t[len(p):]
+		}
+	}
+	return ""
+}
+
+// mapValue returns V of "map[K]V", minding brackets inside K.
+func mapValue(t string) string {
+	depth := 0
+	for i := len("map"); i < len(t); i++ {
+		switch t[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				return t[i+1:]
+			}
+		}
+	}
+	return ""
+}
