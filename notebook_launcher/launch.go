@@ -157,8 +157,10 @@ func runOnce(ctx context.Context, path string, args, extra []string, opts Option
 			"MASTER_ADDR=" + opts.MasterAddr,
 			"MASTER_PORT=" + strconv.Itoa(port),
 			EnvRestart + "=" + strconv.Itoa(attempt),
-			EnvToken + "=" + token,
 		}, extra...)
+		if token != "" {
+			e = append(e, EnvToken+"="+token)
+		}
 		if opts.MixedPrecision != "" {
 			e = append(e, "ACCELERATE_MIXED_PRECISION="+opts.MixedPrecision)
 		}
@@ -208,10 +210,15 @@ func (o *Options) stderr() io.Writer {
 }
 
 // token is the job's rendezvous secret: inherited when set (multi-node jobs
-// share it through the environment), random otherwise.
+// share it through the environment), random on one node, and empty across
+// nodes without one (each node would draw a different one; dist then runs
+// unauthenticated and warns).
 func (o *Options) token() string {
 	if t := os.Getenv(EnvToken); t != "" {
 		return t
+	}
+	if o.NumNodes > 1 {
+		return ""
 	}
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)

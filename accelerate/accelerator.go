@@ -1,0 +1,154 @@
+package accelerate
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// Accelerator runs one training loop unchanged on one process or on every
+// process of a launched group. Create it with New before preparing anything.
+type Accelerator struct {
+	cfg    resolved
+	c      comm
+	device tensors.Device
+
+	// gradient state (Accelerate's GradientState)
+	step          int  // forward passes since the last sync (Accumulate)
+	syncGradients bool // this step's gradients are all-reduced and the optimizer steps
+
+	models     []*model
+	optimizers []*optimizer
+	schedulers []*scheduler
+	samplers   []*shardSampler
+	running    []*shardSampler // prepared loaders in the order their passes began
+	custom     []Checkpointable
+	scaler     *lossScaler // fp16 only
+
+	stepWasSkipped bool
+	saveIteration  int // next automatic checkpoint number
+	trackers       []Tracker
+	extra          []Tracker // added with AddTracker
+}
+
+// New returns an Accelerator for cfg, joining the process group described by
+// the environment (RANK, WORLD_SIZE, … as set by notebook_launcher.Launch,
+// `goaccel launch`, torchrun or Slurm). It panics on an invalid cfg with a
+// message naming the field and its allowed values, and when the group cannot
+// be joined.
+func New(cfg Config) *Accelerator {
+	r := cfg.resolve()
+	c, err := joinGroup()
+	if err != nil {
+		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
+	}
+	a := &Accelerator{cfg: r, c: c, device: tensors.CPU, syncGradients: true}
+	if r.MixedPrecision == "fp16" {
+		a.scaler = newLossScaler()
+	}
+	return a
+}
+
+// must panics with context when a collective fails: a lost peer must stop
+// this process with an error naming it, never let it train on alone.
+func must(err error, what string) {
+	if err != nil {
+		panic(fmt.Sprintf("accelerate: %s: %v", what, err))
+	}
+}
+
+// IsMainProcess reports whether this is the process of rank 0.
+func (a *Accelerator) IsMainProcess() bool { return a.c.Rank() == 0 }
+
+// IsLocalMainProcess reports whether this is the first process on its machine.
+func (a *Accelerator) IsLocalMainProcess() bool { return a.c.LocalRank() == 0 }
+
+// ProcessIndex is this process's rank.
+func (a *Accelerator) ProcessIndex() int { return a.c.Rank() }
+
+// LocalProcessIndex is this process's rank on its machine.
+func (a *Accelerator) LocalProcessIndex() int { return a.c.LocalRank() }
+
+// NumProcesses is the number of processes in the group.
+func (a *Accelerator) NumProcesses() int { return a.c.Size() }
+
+// Device is where prepared models and batches live.
+func (a *Accelerator) Device() tensors.Device { return a.device }
+
+// MixedPrecision is the resolved precision: "no", "fp16" or "bf16".
+func (a *Accelerator) MixedPrecision() string { return a.cfg.MixedPrecision }
+
+// GradientAccumulationSteps is the resolved accumulation count.
+func (a *Accelerator) GradientAccumulationSteps() int { return a.cfg.GradientAccumulationSteps }
+
+// SyncGradients reports whether the current step all-reduces gradients and
+// lets the optimizer step (always true without accumulation).
+func (a *Accelerator) SyncGradients() bool { return a.syncGradients }
+
+// OptimizerStepWasSkipped reports whether the last optimizer step was skipped
+// because fp16 gradients overflowed.
+func (a *Accelerator) OptimizerStepWasSkipped() bool { return a.stepWasSkipped }
+
+// Print prints its operands, like fmt.Println, on the main process only.
+func (a *Accelerator) Print(args ...any) {
+	if a.IsMainProcess() {
+		fmt.Fprintln(os.Stdout, args...)
+	}
+}
+
+// WaitForEveryone blocks until every process reaches it.
+func (a *Accelerator) WaitForEveryone() { must(a.c.Barrier(), "WaitForEveryone") }
+
+// MainProcessFirst runs fn on the main process first, then on the others
+// (e.g. the main process downloads a dataset the others then read).
+func (a *Accelerator) MainProcessFirst(fn func()) {
+	if !a.IsMainProcess() {
+		a.WaitForEveryone()
+	}
+	fn()
+	if a.IsMainProcess() {
+		a.WaitForEveryone()
+	}
+}
+
+// LocalMainProcessFirst is MainProcessFirst per machine.
+func (a *Accelerator) LocalMainProcessFirst(fn func()) {
+	if !a.IsLocalMainProcess() {
+		a.WaitForEveryone()
+	}
+	fn()
+	if a.IsLocalMainProcess() {
+		a.WaitForEveryone()
+	}
+}
+
+// SplitBetweenProcesses returns this process's share [start, end) of n items:
+// contiguous shares, the first n % NumProcesses processes getting one extra.
+//
+//	start, end := acc.SplitBetweenProcesses(len(prompts))
+//	for _, p := range prompts[start:end] { … }
+func (a *Accelerator) SplitBetweenProcesses(n int) (start, end int) {
+	return splitRange(n, a.c.Size(), a.c.Rank())
+}
+
+func splitRange(n, procs, rank int) (start, end int) {
+	per, extra := n/procs, n%procs
+	start = rank*per + min(rank, extra)
+	end = start + per
+	if rank < extra {
+		end++
+	}
+	return start, end
+}
+
+// EndTraining closes the trackers and leaves the process group. Call it once
+// at the end of training on every process.
+func (a *Accelerator) EndTraining() {
+	for _, t := range a.trackers {
+		_ = t.Finish()
+	}
+	a.trackers = nil
+	a.WaitForEveryone() // nobody leaves while a peer may still be in a collective
+	_ = a.c.Close()
+}

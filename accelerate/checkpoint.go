@@ -1,0 +1,292 @@
+package accelerate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goaccel/goaccel/nn"
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// Checkpointable is a custom object saved and restored with the training
+// state (RegisterForCheckpointing). optim.Optimizer and optim.Scheduler are
+// Checkpointable.
+type Checkpointable interface {
+	StateDict() ([]byte, error)
+	LoadStateDict(state []byte) error
+}
+
+// RegisterForCheckpointing adds objects that SaveState and LoadState save
+// and restore (as custom_checkpoint_K.bin, in registration order).
+func (a *Accelerator) RegisterForCheckpointing(objs ...Checkpointable) {
+	a.custom = append(a.custom, objs...)
+}
+
+// goaccelState is goaccel_state.json: what Accelerate's layout lacks to resume exactly.
+type goaccelState struct {
+	Iteration    int     `json:"iteration"`
+	Step         int     `json:"step"`
+	LossScale    float64 `json:"loss_scale,omitempty"`
+	ScaleGrowth  int     `json:"loss_scale_growth,omitempty"`
+	LoaderEpochs []int   `json:"loader_epochs"`
+}
+
+type rngState struct {
+	Rank      int    `json:"rank"`
+	Generator []byte `json:"generator"`
+}
+
+func indexed(base string, i int, ext string) string {
+	if i == 0 {
+		return base + ext
+	}
+	return base + "_" + strconv.Itoa(i) + ext
+}
+
+// SaveState writes the training state of every prepared object to dir, or,
+// when dir is "" and AutomaticCheckpointNaming is on, to
+// ProjectDir/checkpoints/checkpoint_N (keeping at most TotalLimit of those).
+// Every process must call it. The files go to a temporary folder first, which
+// replaces dir only when complete, so an interrupted save never damages the
+// previous checkpoint. It returns the folder written.
+func (a *Accelerator) SaveState(dir string) (string, error) {
+	iteration := a.saveIteration
+	if dir == "" {
+		if !a.cfg.AutomaticCheckpointNaming {
+			return "", errors.New("accelerate: SaveState: give a folder, or set Config.AutomaticCheckpointNaming and ProjectDir")
+		}
+		dir = filepath.Join(a.cfg.ProjectDir, "checkpoints", "checkpoint_"+strconv.Itoa(iteration))
+	}
+	tmp := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".partial")
+	var err error
+	if a.IsMainProcess() {
+		if a.cfg.AutomaticCheckpointNaming {
+			err = a.pruneCheckpoints()
+		}
+		if err == nil {
+			_ = os.RemoveAll(tmp)
+			err = os.MkdirAll(tmp, 0o755)
+		}
+	}
+	if err = a.agree(err); err != nil {
+		return "", fmt.Errorf("accelerate: SaveState %s: %w", dir, err)
+	}
+	err = a.writeRandomState(tmp)
+	if err == nil && a.IsMainProcess() {
+		err = a.writeMainState(tmp, iteration)
+	}
+	if err = a.agree(err); err != nil {
+		return "", fmt.Errorf("accelerate: SaveState %s: %w", dir, err)
+	}
+	if a.IsMainProcess() {
+		old := dir + ".old"
+		_ = os.RemoveAll(old)
+		if _, statErr := os.Stat(dir); statErr == nil {
+			err = os.Rename(dir, old)
+		}
+		if err == nil {
+			err = os.Rename(tmp, dir)
+		}
+		if err == nil {
+			_ = os.RemoveAll(old)
+		}
+	}
+	if err = a.agree(err); err != nil {
+		return "", fmt.Errorf("accelerate: SaveState %s: %w", dir, err)
+	}
+	a.saveIteration = iteration + 1
+	return dir, nil
+}
+
+// agree makes every process see an error if any process had one.
+func (a *Accelerator) agree(err error) error {
+	msg := ""
+	if err != nil {
+		msg = fmt.Sprintf("rank %d: %v", a.c.Rank(), err)
+	}
+	all, cerr := a.c.AllGatherBytes([]byte(msg))
+	if cerr != nil {
+		return cerr
+	}
+	var errs []string
+	for _, m := range all {
+		if len(m) > 0 {
+			errs = append(errs, string(m))
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func (a *Accelerator) writeRandomState(dir string) error {
+	b, err := json.Marshal(rngState{Rank: a.c.Rank(), Generator: tensors.DefaultGenerator().State()})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "random_states_"+strconv.Itoa(a.c.Rank())+".json"), b, 0o644)
+}
+
+func (a *Accelerator) writeMainState(dir string, iteration int) error {
+	for i, m := range a.models {
+		path := filepath.Join(dir, indexed("model", i, ".safetensors"))
+		if err := nn.SaveSafetensors(path, nn.StateDict(m.inner), map[string]string{"format": "pt"}); err != nil {
+			return fmt.Errorf("save model %d: %w", i, err)
+		}
+	}
+	save := func(name string, c Checkpointable) error {
+		b, err := c.StateDict()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return os.WriteFile(filepath.Join(dir, name), b, 0o644)
+	}
+	for i, o := range a.optimizers {
+		if err := save(indexed("optimizer", i, ".bin"), o.inner); err != nil {
+			return err
+		}
+	}
+	for i, s := range a.schedulers {
+		if err := save(indexed("scheduler", i, ".bin"), s.inner); err != nil {
+			return err
+		}
+	}
+	for i, c := range a.custom {
+		if err := save("custom_checkpoint_"+strconv.Itoa(i)+".bin", c); err != nil {
+			return err
+		}
+	}
+	st := goaccelState{Iteration: iteration, Step: a.step}
+	if a.scaler != nil {
+		st.LossScale, st.ScaleGrowth = a.scaler.scale, a.scaler.growth
+	}
+	for _, s := range a.samplers {
+		st.LoaderEpochs = append(st.LoaderEpochs, s.loader.Epoch())
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "goaccel_state.json"), b, 0o644)
+}
+
+// checkpointNumbers lists the N of ProjectDir/checkpoints/checkpoint_N, ascending.
+func (a *Accelerator) checkpointNumbers() []int {
+	entries, _ := os.ReadDir(filepath.Join(a.cfg.ProjectDir, "checkpoints"))
+	var ns []int
+	for _, e := range entries {
+		if s, ok := strings.CutPrefix(e.Name(), "checkpoint_"); ok && e.IsDir() {
+			if n, err := strconv.Atoi(s); err == nil {
+				ns = append(ns, n)
+			}
+		}
+	}
+	sort.Ints(ns)
+	return ns
+}
+
+// pruneCheckpoints deletes the oldest automatic checkpoints so that, with the
+// one about to be written, at most TotalLimit remain.
+func (a *Accelerator) pruneCheckpoints() error {
+	ns := a.checkpointNumbers()
+	if a.cfg.TotalLimit == 0 || len(ns)+1 <= a.cfg.TotalLimit {
+		return nil
+	}
+	for _, n := range ns[:len(ns)+1-a.cfg.TotalLimit] {
+		if err := os.RemoveAll(filepath.Join(a.cfg.ProjectDir, "checkpoints", "checkpoint_"+strconv.Itoa(n))); err != nil {
+			return fmt.Errorf("remove old checkpoint: %w", err)
+		}
+	}
+	return nil
+}
+
+// LoadState restores what SaveState wrote in dir (or, when dir is "" with
+// AutomaticCheckpointNaming, the latest automatic checkpoint), including the
+// checkpoint iteration, so the next automatic SaveState continues the
+// numbering. Every process must call it after Prepare. A checkpoint of a
+// different model gives an error naming the mismatched tensors.
+func (a *Accelerator) LoadState(dir string) error {
+	if dir == "" {
+		ns := a.checkpointNumbers()
+		if !a.cfg.AutomaticCheckpointNaming || len(ns) == 0 {
+			return fmt.Errorf("accelerate: LoadState: no folder given and no automatic checkpoint under %s", filepath.Join(a.cfg.ProjectDir, "checkpoints"))
+		}
+		dir = filepath.Join(a.cfg.ProjectDir, "checkpoints", "checkpoint_"+strconv.Itoa(ns[len(ns)-1]))
+	}
+	if err := a.loadState(dir); err != nil {
+		return fmt.Errorf("accelerate: LoadState %s: %w", dir, err)
+	}
+	return nil
+}
+
+func (a *Accelerator) loadState(dir string) error {
+	for i, m := range a.models {
+		sd, err := nn.LoadSafetensors(filepath.Join(dir, indexed("model", i, ".safetensors")))
+		if err != nil {
+			return err
+		}
+		if err := nn.LoadStateDict(m.inner, sd); err != nil {
+			return err
+		}
+	}
+	load := func(name string, c Checkpointable) error {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		if err := c.LoadStateDict(b); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
+	}
+	for i, o := range a.optimizers {
+		if err := load(indexed("optimizer", i, ".bin"), o.inner); err != nil {
+			return err
+		}
+	}
+	for i, s := range a.schedulers {
+		if err := load(indexed("scheduler", i, ".bin"), s.inner); err != nil {
+			return err
+		}
+	}
+	for i, c := range a.custom {
+		if err := load("custom_checkpoint_"+strconv.Itoa(i)+".bin", c); err != nil {
+			return err
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "random_states_"+strconv.Itoa(a.c.Rank())+".json")); err == nil {
+		var rs rngState
+		if err := json.Unmarshal(b, &rs); err != nil {
+			return fmt.Errorf("random_states_%d.json: %w", a.c.Rank(), err)
+		}
+		if err := tensors.DefaultGenerator().SetState(rs.Generator); err != nil {
+			return fmt.Errorf("random_states_%d.json: %w", a.c.Rank(), err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "goaccel_state.json"))
+	if err != nil {
+		return err
+	}
+	var st goaccelState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return fmt.Errorf("goaccel_state.json: %w", err)
+	}
+	a.saveIteration = st.Iteration + 1
+	a.step = st.Step
+	if a.scaler != nil && st.LossScale > 0 {
+		a.scaler.scale, a.scaler.growth = st.LossScale, st.ScaleGrowth
+	}
+	for i, s := range a.samplers {
+		if i < len(st.LoaderEpochs) {
+			s.loader.SetEpoch(st.LoaderEpochs[i])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package accelerate
+
+// comm is what the Accelerator needs from a process group. The dist adapter
+// implements it for several processes; solo implements it for one.
+type comm interface {
+	Rank() int
+	Size() int
+	LocalRank() int
+	LocalSize() int
+	// AllReduce combines buf across processes in place; op is "sum" or "max".
+	AllReduce(buf []float32, op string) error
+	// AllGatherV concatenates every process's buf (lengths may differ) in rank order.
+	AllGatherV(buf []float32) ([]float32, error)
+	// Broadcast copies root's buf into every process's buf.
+	Broadcast(buf []float32, root int) error
+	// BroadcastBytes returns root's b on every process.
+	BroadcastBytes(b []byte, root int) ([]byte, error)
+	// AllGatherBytes returns every process's b, in rank order.
+	AllGatherBytes(b []byte) ([][]byte, error)
+	Barrier() error
+	Close() error
+}
+
+// solo is the process group of a single process: every collective is the identity.
+type solo struct{}
+
+func (solo) Rank() int                                      { return 0 }
+func (solo) Size() int                                      { return 1 }
+func (solo) LocalRank() int                                 { return 0 }
+func (solo) LocalSize() int                                 { return 1 }
+func (solo) AllReduce([]float32, string) error              { return nil }
+func (solo) AllGatherV(b []float32) ([]float32, error)      { return append([]float32(nil), b...), nil }
+func (solo) Broadcast([]float32, int) error                 { return nil }
+func (solo) BroadcastBytes(b []byte, _ int) ([]byte, error) { return b, nil }
+func (solo) AllGatherBytes(b []byte) ([][]byte, error)      { return [][]byte{b}, nil }
+func (solo) Barrier() error                                 { return nil }
+func (solo) Close() error                                   { return nil }

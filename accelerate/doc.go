@@ -1,0 +1,35 @@
+// Package accelerate is the Go form of HuggingFace Accelerate: one training
+// loop that runs unchanged on one process or on every process of a group
+// started by notebook_launcher.Launch, `goaccel launch` or `%accelerate launch`.
+//
+//	acc := accelerate.New(accelerate.Config{GradientAccumulationSteps: 2})
+//	var model nn.Module = nn.NewSequential(nn.NewLinear(784, 10))
+//	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), 1e-3)
+//	loader := data.NewLoader(ds, data.LoaderConfig{BatchSize: 8, Shuffle: true})
+//	acc.Prepare(&model, &opt, &loader)
+//	for loader.Next() {
+//		x, y := loader.Batch()
+//		acc.Accumulate(model, func() {
+//			loss := tensors.CrossEntropy(model.Forward(x), y)
+//			acc.Backward(loss)
+//			opt.Step()
+//			opt.ZeroGrad()
+//		})
+//	}
+//
+// The rules are Accelerate's: Backward divides the loss by the accumulation
+// steps (and scales it under fp16); gradients are averaged across processes
+// only on sync steps, in ~25 MB buckets overlapped with the backward pass;
+// prepared optimizers and schedulers act only on sync steps; prepared loaders
+// give global batch i to process i % n, fill the last round from the start of
+// the epoch (EvenBatches) and share one shuffle order; GatherForMetrics drops
+// exactly the samples repeated by that filling.
+//
+// Checkpoints (SaveState/LoadState) use Accelerate's folder layout:
+// model.safetensors (model_1.safetensors, … for further models),
+// optimizer.bin, scheduler.bin (the optim state dicts, JSON), one
+// random_states_N.json per process (our format: {"rank", "generator"} with
+// the tensors default generator's state, base64), custom_checkpoint_K.bin for
+// objects given to RegisterForCheckpointing, and goaccel_state.json with the
+// checkpoint iteration, step counter, fp16 loss scale and the loaders' epochs.
+package accelerate

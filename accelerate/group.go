@@ -1,0 +1,77 @@
+package accelerate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goaccel/goaccel/dist"
+)
+
+// joinGroup joins the group the environment describes (one process: solo).
+func joinGroup() (comm, error) {
+	cfg, err := dist.FromEnv()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.WorldSize <= 1 {
+		return solo{}, nil
+	}
+	g, err := dist.Init(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	return distComm{g}, nil
+}
+
+// distComm adapts a dist.Group to comm. Collectives are bounded by the
+// group's own timeout, and fail fast with dist.ErrPeerLost when a peer dies.
+type distComm struct{ g *dist.Group }
+
+var bg = context.Background()
+
+func (d distComm) Rank() int      { return d.g.Rank() }
+func (d distComm) Size() int      { return d.g.Size() }
+func (d distComm) LocalRank() int { return d.g.LocalRank() }
+func (d distComm) LocalSize() int { return d.g.LocalSize() }
+func (d distComm) Barrier() error { return d.g.Barrier(bg) }
+func (d distComm) Close() error   { return d.g.Close() }
+
+func (d distComm) AllReduce(buf []float32, op string) error {
+	o := dist.Sum
+	if op == "max" {
+		o = dist.Max
+	} else if op != "sum" {
+		return fmt.Errorf("all-reduce: unknown op %q", op)
+	}
+	return d.g.AllReduce(bg, buf, o)
+}
+
+func (d distComm) AllGatherV(buf []float32) ([]float32, error) {
+	parts, err := d.g.AllGatherV(bg, buf)
+	if err != nil {
+		return nil, err
+	}
+	var out []float32
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out, nil
+}
+
+func (d distComm) Broadcast(buf []float32, root int) error { return d.g.Broadcast(bg, buf, root) }
+
+func (d distComm) BroadcastBytes(b []byte, root int) ([]byte, error) {
+	v := b
+	if err := d.g.BroadcastObject(bg, &v, root); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (d distComm) AllGatherBytes(b []byte) ([][]byte, error) {
+	var out [][]byte
+	if err := d.g.GatherObject(bg, b, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,80 @@
+package accelerate
+
+import (
+	"github.com/goaccel/goaccel/nn"
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// model is a prepared model: the user's module plus data-parallel gradient
+// synchronisation and the configured autocast around Forward.
+type model struct {
+	inner    nn.Module
+	acc      *Accelerator
+	red      *reducer // nil on one process
+	noSync   bool     // inside NoSync / an off-sync Accumulate step
+	autoDT   tensors.DType
+	autocast bool
+}
+
+// Forward runs the wrapped module's Forward, under autocast with mixed precision.
+func (m *model) Forward(x *tensors.Tensor) *tensors.Tensor {
+	if !m.autocast {
+		return m.inner.Forward(x)
+	}
+	var out *tensors.Tensor
+	tensors.Autocast(m.autoDT, func() { out = m.inner.Forward(x) })
+	return out
+}
+
+// Parameters returns the wrapped module's parameters.
+func (m *model) Parameters() []*tensors.Tensor { return m.inner.Parameters() }
+
+// NamedParameters returns the wrapped module's named parameters.
+func (m *model) NamedParameters() []nn.NamedParameter { return m.inner.NamedParameters() }
+
+// Train passes the mode on to the wrapped module.
+func (m *model) Train(on bool) { nn.SetTraining(m.inner, on) }
+
+// Training reports the wrapped module's mode.
+func (m *model) Training() bool { return nn.IsTraining(m.inner) }
+
+// Unwrap returns the user's module.
+func (m *model) Unwrap() nn.Module { return m.inner }
+
+// UnwrapModel returns the module that Prepare wrapped (itself when it is not a prepared model).
+func (a *Accelerator) UnwrapModel(m nn.Module) nn.Module {
+	if w, ok := m.(*model); ok {
+		return w.inner
+	}
+	return m
+}
+
+// prepareModel broadcasts rank 0's parameters and wraps m.
+func (a *Accelerator) prepareModel(m nn.Module) *model {
+	if w, ok := m.(*model); ok {
+		return w
+	}
+	w := &model{inner: m, acc: a}
+	switch a.cfg.MixedPrecision {
+	case "bf16":
+		w.autocast, w.autoDT = true, tensors.BFloat16
+	case "fp16":
+		w.autocast, w.autoDT = true, tensors.Float16
+	}
+	params := m.Parameters()
+	if a.c.Size() > 1 {
+		for i, p := range params {
+			must(a.c.Broadcast(p.Contiguous().Data32(), 0), "Prepare: broadcast parameter "+nameOf(m, i))
+		}
+		w.red = newReducer(a, params)
+	}
+	a.models = append(a.models, w)
+	return w
+}
+
+func nameOf(m nn.Module, i int) string {
+	if ps := m.NamedParameters(); i < len(ps) {
+		return ps[i].Name
+	}
+	return "?"
+}

@@ -1,0 +1,99 @@
+package accelerate
+
+import (
+	"github.com/goaccel/goaccel/optim"
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// optimizer is a prepared optimizer: it steps and zeroes gradients only on
+// sync steps, and under fp16 unscales the gradients and skips the step when
+// they overflowed.
+type optimizer struct {
+	inner   optim.Optimizer
+	acc     *Accelerator
+	skipped bool
+}
+
+// Step updates the parameters on sync steps.
+func (o *optimizer) Step() {
+	a := o.acc
+	if !a.syncGradients {
+		return
+	}
+	o.skipped = false
+	if s := a.scaler; s != nil {
+		s.unscale(o.inner.Params())
+		if s.foundInf {
+			o.skipped = true
+		} else {
+			o.inner.Step()
+		}
+		s.update()
+	} else {
+		o.inner.Step()
+	}
+	a.stepWasSkipped = o.skipped
+}
+
+// ZeroGrad drops the gradients on sync steps (they accumulate otherwise).
+func (o *optimizer) ZeroGrad() {
+	if o.acc.syncGradients {
+		o.inner.ZeroGrad()
+	}
+}
+
+// LR returns the wrapped optimizer's learning rate.
+func (o *optimizer) LR() float64 { return o.inner.LR() }
+
+// SetLR sets the wrapped optimizer's learning rate.
+func (o *optimizer) SetLR(lr float64) { o.inner.SetLR(lr) }
+
+// Params returns the wrapped optimizer's parameters.
+func (o *optimizer) Params() []*tensors.Tensor { return o.inner.Params() }
+
+// StateDict serialises the wrapped optimizer.
+func (o *optimizer) StateDict() ([]byte, error) { return o.inner.StateDict() }
+
+// LoadStateDict restores the wrapped optimizer.
+func (o *optimizer) LoadStateDict(b []byte) error { return o.inner.LoadStateDict(b) }
+
+// scheduler is a prepared scheduler: with StepSchedulerWithOptimizer it steps
+// only when its optimizer really stepped, NumProcesses times (once with
+// SplitBatches), so the schedule counts samples as one process would.
+type scheduler struct {
+	inner optim.Scheduler
+	acc   *Accelerator
+}
+
+// Step advances the schedule as Accelerate's AcceleratedScheduler does.
+func (s *scheduler) Step() {
+	a := s.acc
+	if !a.cfg.stepWithOpt {
+		s.inner.Step()
+		return
+	}
+	if !a.syncGradients {
+		return
+	}
+	for _, o := range a.optimizers {
+		if o.skipped {
+			return
+		}
+	}
+	n := a.c.Size()
+	if a.cfg.SplitBatches {
+		n = 1
+	}
+	for i := 0; i < n; i++ {
+		s.inner.Step()
+	}
+}
+
+// LR returns the learning rate last set.
+func (s *scheduler) LR() float64 { return s.inner.LR() }
+
+// StateDict serialises the wrapped scheduler.
+func (s *scheduler) StateDict() ([]byte, error) { return s.inner.StateDict() }
+
+// LoadStateDict restores the wrapped scheduler.
+func (s *scheduler) LoadStateDict(b []byte) error { return s.inner.LoadStateDict(b) }

@@ -1,0 +1,95 @@
+package accelerate
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/goaccel/goaccel/data"
+	"github.com/goaccel/goaccel/nn"
+	"github.com/goaccel/goaccel/optim"
+)
+
+// Prepare readies each training object for this process group, replacing it
+// in place (Go's form of `model, opt, loader, sched = accelerator.prepare(...)`),
+// in any order and number:
+//
+//	var model nn.Module = nn.NewSequential(...)
+//	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), 1e-3)
+//	loader := data.NewLoader(ds, data.LoaderConfig{BatchSize: 8, Shuffle: true})
+//	acc.Prepare(&model, &opt, &loader)
+//
+// Models (*nn.Module) get rank 0's parameters and gradient synchronisation;
+// optimizers (*optim.Optimizer) and schedulers (*optim.Scheduler) get the
+// accumulation and skip rules; loaders (*data.Loader or **data.Loader) are
+// sharded. Each argument must point to a variable of the interface type, so
+// Prepare can store the wrapper there; Prepare panics with an explanation
+// otherwise.
+func (a *Accelerator) Prepare(objs ...any) {
+	for i, o := range objs {
+		switch v := o.(type) {
+		case *nn.Module:
+			if *v == nil {
+				panic(fmt.Sprintf("accelerate: Prepare: argument %d points to a nil nn.Module", i))
+			}
+			*v = a.prepareModel(*v)
+		case *optim.Optimizer:
+			if *v == nil {
+				panic(fmt.Sprintf("accelerate: Prepare: argument %d points to a nil optim.Optimizer", i))
+			}
+			*v = a.prepareOptimizer(*v)
+		case *optim.Scheduler:
+			if *v == nil {
+				panic(fmt.Sprintf("accelerate: Prepare: argument %d points to a nil optim.Scheduler", i))
+			}
+			*v = a.prepareScheduler(*v)
+		case **data.Loader:
+			if *v == nil {
+				panic(fmt.Sprintf("accelerate: Prepare: argument %d points to a nil *data.Loader", i))
+			}
+			a.prepareLoader(*v)
+		case *data.Loader:
+			a.prepareLoader(v)
+		default:
+			panic(prepareHint(i, o))
+		}
+	}
+}
+
+// prepareHint explains what to pass instead of o.
+func prepareHint(i int, o any) string {
+	t := reflect.TypeOf(o)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return fmt.Sprintf("accelerate: Prepare: argument %d is %v; pass a pointer to the variable (&model, &opt, &loader, &sched)", i, t)
+	}
+	e := t.Elem()
+	mod := reflect.TypeOf((*nn.Module)(nil)).Elem()
+	opt := reflect.TypeOf((*optim.Optimizer)(nil)).Elem()
+	sch := reflect.TypeOf((*optim.Scheduler)(nil)).Elem()
+	for _, c := range []struct {
+		iface reflect.Type
+		decl  string
+	}{{mod, "var model nn.Module = …"}, {opt, "var opt optim.Optimizer = …"}, {sch, "var sched optim.Scheduler = …"}} {
+		if e.Implements(c.iface) {
+			return fmt.Sprintf("accelerate: Prepare: argument %d points to a %v, a concrete type, so Prepare cannot store the prepared %v in it; declare the variable with the interface type (%s) and pass its address", i, e, c.iface, c.decl)
+		}
+	}
+	return fmt.Sprintf("accelerate: Prepare: argument %d has type %v; Prepare takes pointers to nn.Module, optim.Optimizer, optim.Scheduler or *data.Loader variables", i, t)
+}
+
+func (a *Accelerator) prepareOptimizer(o optim.Optimizer) optim.Optimizer {
+	if w, ok := o.(*optimizer); ok {
+		return w
+	}
+	w := &optimizer{inner: o, acc: a}
+	a.optimizers = append(a.optimizers, w)
+	return w
+}
+
+func (a *Accelerator) prepareScheduler(s optim.Scheduler) optim.Scheduler {
+	if w, ok := s.(*scheduler); ok {
+		return w
+	}
+	w := &scheduler{inner: s, acc: a}
+	a.schedulers = append(a.schedulers, w)
+	return w
+}

@@ -1,0 +1,131 @@
+package accelerate
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/goaccel/goaccel/nn"
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// Backward runs the backward pass of loss in place of loss.Backward(): it
+// divides the loss by the accumulation steps, scales it under fp16, and on
+// sync steps averages the gradients across processes (in buckets, overlapped
+// with the backward pass).
+func (a *Accelerator) Backward(loss *tensors.Tensor) {
+	if a.cfg.GradientAccumulationSteps > 1 {
+		loss = loss.DivScalar(float64(a.cfg.GradientAccumulationSteps))
+	}
+	if a.scaler != nil {
+		loss = loss.MulScalar(a.scaler.scale)
+	}
+	var armed []*reducer
+	for _, m := range a.models {
+		if m.red != nil && !m.noSync && a.syncGradients {
+			m.red.begin()
+			armed = append(armed, m.red)
+		}
+	}
+	func() {
+		defer func() {
+			for _, r := range armed {
+				if r.active { // the backward pass panicked: let the workers end
+					r.active = false
+					close(r.work)
+					<-r.done
+				}
+			}
+		}()
+		loss.Backward()
+		for _, r := range armed {
+			must(r.finish(), "Backward")
+		}
+	}()
+}
+
+// Accumulate runs one training step (forward, Backward, optimizer step) as
+// Accelerate's `with accelerator.accumulate(model):`. Gradients are
+// synchronised and the prepared optimizer and scheduler act only every
+// GradientAccumulationSteps calls and at the last batch of a prepared loader.
+func (a *Accelerator) Accumulate(m nn.Module, fn func()) {
+	a.doSync()
+	if a.syncGradients {
+		fn()
+		return
+	}
+	a.NoSync(m, fn)
+}
+
+// doSync advances the accumulation counter (Accelerate's _do_sync).
+func (a *Accelerator) doSync() {
+	if a.endOfDataloader() {
+		a.step = 0
+		a.syncGradients = true
+		return
+	}
+	a.step++
+	a.syncGradients = a.step%a.cfg.GradientAccumulationSteps == 0
+}
+
+// NoSync runs fn with the gradient all-reduce of m switched off, so gradients
+// accumulate locally (DDP's no_sync). Outside Accumulate the optimizer still steps.
+func (a *Accelerator) NoSync(m nn.Module, fn func()) {
+	w, ok := m.(*model)
+	if !ok || w.red == nil {
+		fn()
+		return
+	}
+	prev := w.noSync
+	w.noSync = true
+	defer func() { w.noSync = prev }()
+	fn()
+}
+
+// Autocast runs fn with matrix products in the configured mixed precision
+// (for computation outside a prepared model; its Forward already does this).
+func (a *Accelerator) Autocast(fn func()) {
+	switch a.cfg.MixedPrecision {
+	case "bf16":
+		tensors.Autocast(tensors.BFloat16, fn)
+	case "fp16":
+		tensors.Autocast(tensors.Float16, fn)
+	default:
+		fn()
+	}
+}
+
+// ClipGradNorm scales the gradients of params so that their global L2 norm is
+// at most maxNorm, and returns the norm before clipping. Under fp16 the
+// gradients are unscaled first. It does nothing on steps that do not sync.
+func (a *Accelerator) ClipGradNorm(params []*tensors.Tensor, maxNorm float64) float64 {
+	if !a.syncGradients {
+		return 0
+	}
+	if maxNorm <= 0 || math.IsNaN(maxNorm) {
+		panic(fmt.Sprintf("accelerate: ClipGradNorm: maxNorm is %v; use a positive number", maxNorm))
+	}
+	if a.scaler != nil {
+		a.scaler.unscale(params)
+	}
+	var sum float64
+	for _, p := range params {
+		if g := p.Grad(); g != nil {
+			for _, v := range g.Float32s() {
+				sum += float64(v) * float64(v)
+			}
+		}
+	}
+	norm := math.Sqrt(sum)
+	if coef := maxNorm / (norm + 1e-6); coef < 1 {
+		for _, p := range params {
+			if g := p.Grad(); g != nil {
+				vals := g.Float32s()
+				for i := range vals {
+					vals[i] *= float32(coef)
+				}
+				setGrad(p, vals)
+			}
+		}
+	}
+	return norm
+}
