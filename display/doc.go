@@ -1,0 +1,13 @@
+// Package display shows rich output in the notebook from Go cells: HTML,
+// Markdown, images, SVG, JSON and plain text, and output that a cell updates
+// in place. Outside a kernel every function writes nothing and returns nil.
+//
+//	display.HTML("<b>training</b>")
+//	h := display.New(display.Bundle{"text/plain": "epoch 0"})
+//	for epoch := 1; epoch <= 3; epoch++ {
+//		h.Update(display.Bundle{"text/plain": fmt.Sprint("epoch ", epoch)})
+//	}
+//
+// A cell whose last expression has an HTML, Markdown, SVG or PNG method, is
+// an image.Image or a Bundle is shown with the matching MIME type too.
+package display
