@@ -106,8 +106,11 @@ func (jb *job) macro(ap, bp, tmp []float32, ks, ic, mcb, jc, ncb int, beta float
 	}
 }
 
-// parallel splits C into one block per goroutine along whichever of m or n
-// has more kernel tiles, aligned to tiles, and waits for all of them.
+// parallel runs the job on up to Threads() goroutines. When splitting the
+// rows of C balances the work as well as splitting its columns, the
+// goroutines share each packed block of B (packed cooperatively, so nothing
+// is packed twice); otherwise each goroutine owns a column strip of C and
+// packs its own B (and all of the small A).
 func (jb *job) parallel() {
 	kr := jb.k
 	nt := Threads()
@@ -115,37 +118,94 @@ func (jb *job) parallel() {
 	if work := 2 * jb.m * jb.n * jb.kdim; work/(4<<20) < nt {
 		nt = max(1, work/(4<<20))
 	}
-	mt, nt2 := ceilDiv(jb.m, kr.mr), ceilDiv(jb.n, kr.nr)
-	if nt <= 1 || max(mt, nt2) < 2 {
+	mt, ntl := ceilDiv(jb.m, kr.mr), ceilDiv(jb.n, kr.nr)
+	if nt <= 1 || max(mt, ntl) < 2 {
 		jb.run(0, jb.m, 0, jb.n)
 		return
 	}
-	splitM := mt >= nt2
-	tiles, unit, size := nt2, kr.nr, jb.n
-	if splitM {
-		tiles, unit, size = mt, kr.mr, jb.m
+	balance := func(tiles int) float64 {
+		t := min(nt, tiles)
+		return float64(tiles) / float64(nt*ceilDiv(tiles, t))
 	}
-	nt = min(nt, tiles)
+	if mt >= nt && balance(mt) >= balance(ntl)-0.02 {
+		jb.runSharedB(min(nt, mt))
+		return
+	}
+	nt = min(nt, ntl)
+	parallelFor(nt, func(t int) {
+		lo := min(jb.n, ntl*t/nt*kr.nr)
+		hi := min(jb.n, ntl*(t+1)/nt*kr.nr)
+		if lo < hi {
+			jb.run(0, jb.m, lo, hi)
+		}
+	})
+}
+
+// runSharedB splits the rows of C over nt goroutines; for every block of B
+// all goroutines first pack a share of its panels into one buffer, then each
+// multiplies its own rows by the whole block.
+func (jb *job) runSharedB(nt int) {
+	kr := jb.k
+	kcElems, unit := kcSteps, 4
+	if kr.pairs {
+		kcElems, unit = 2*kcSteps, 8
+	}
+	kcElems = min(kcElems, roundUp(ceilDiv(jb.kdim, ceilDiv(jb.kdim, kcElems)), unit))
+	mt := ceilDiv(jb.m, kr.mr)
+	rowsOf := func(t int) (int, int) { return min(jb.m, mt*t/nt*kr.mr), min(jb.m, mt*(t+1)/nt*kr.mr) }
+	lo0, hi0 := rowsOf(0)
+	mc := min(mcRows/kr.mr*kr.mr, roundUp(hi0-lo0, kr.mr))
+	nc := min(ncCols, roundUp(jb.n, kr.nr))
+	bbuf := getBuf(nc * kcSteps)
+	defer bufPool.Put(bbuf)
+	bp := *bbuf
+	abufs := make([]*[]float32, nt)
+	for t := range abufs {
+		abufs[t] = getBuf(mc*kcSteps + kr.mr*kr.nr)
+		defer bufPool.Put(abufs[t])
+	}
+	for jc := 0; jc < jb.n; jc += nc {
+		ncb := min(nc, jb.n-jc)
+		panels := ceilDiv(ncb, kr.nr)
+		for pc := 0; pc < jb.kdim; pc += kcElems {
+			kcb := min(kcElems, jb.kdim-pc)
+			ks := steps(kcb, kr.pairs)
+			beta := jb.beta
+			if pc > 0 {
+				beta = 1
+			}
+			parallelFor(nt, func(t int) {
+				p0, p1 := panels*t/nt, panels*(t+1)/nt
+				if p0 < p1 {
+					j0 := p0 * kr.nr
+					jb.packB(bp[j0*ks:], pc, kcb, jc+j0, min(ncb, p1*kr.nr)-j0)
+				}
+			})
+			parallelFor(nt, func(t int) {
+				lo, hi := rowsOf(t)
+				buf := *abufs[t]
+				ap, tmp := buf[:mc*kcSteps], buf[mc*kcSteps:]
+				for ic := lo; ic < hi; ic += mc {
+					mcb := min(mc, hi-ic)
+					jb.packA(ap, ic, mcb, pc, kcb)
+					jb.macro(ap, bp, tmp, ks, ic, mcb, jc, ncb, beta)
+				}
+			})
+		}
+	}
+}
+
+// parallelFor runs f(0..n-1) on n goroutines (f(0) on this one) and waits.
+func parallelFor(n int, f func(t int)) {
 	var wg sync.WaitGroup
-	for t := 0; t < nt; t++ {
-		lo := min(size, tiles*t/nt*unit)
-		hi := min(size, tiles*(t+1)/nt*unit)
-		if t == nt-1 {
-			hi = size
-		}
-		if lo >= hi {
-			continue
-		}
+	for t := 1; t < n; t++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if splitM {
-				jb.run(lo, hi, 0, jb.n)
-			} else {
-				jb.run(0, jb.m, lo, hi)
-			}
+			f(t)
 		}()
 	}
+	f(0)
 	wg.Wait()
 }
 

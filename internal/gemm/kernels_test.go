@@ -62,6 +62,22 @@ func TestSgemmSplitsAcrossThreadsWithSameResult(t *testing.T) {
 	}
 }
 
+func TestBothParallelSchemesMatchReference(t *testing.T) {
+	schemes := map[string]func(*job){
+		"sharedB":     func(jb *job) { jb.runSharedB(3) },
+		"columnStrip": func(jb *job) { jb.run(0, jb.m, 0, jb.n/2); jb.run(0, jb.m, jb.n/2, jb.n) },
+	}
+	for name, run := range schemes {
+		for ci, p := range bigCases() {
+			t.Run(fmt.Sprintf("%s/%d", name, ci), func(t *testing.T) {
+				checkSgemm(t, func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+					run(sgemmJob(f32Kernels[0], transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+				}, p, uint64(ci))
+			})
+		}
+	}
+}
+
 func TestKernelsAvailable(t *testing.T) {
 	var names []string
 	for _, k := range append(bf16Kernels, f32Kernels...) {

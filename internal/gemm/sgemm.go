@@ -36,9 +36,12 @@ func scaleF32(m, n int, beta float32, c []float32, ldc int) {
 
 // sgemmWith runs a checked, non-trivial Sgemm with kernel kr.
 func sgemmWith(kr kernel, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	jb := job{k: kr, m: m, n: n, kdim: k, alpha: alpha, beta: beta, c: c, ldc: ldc,
+	sgemmJob(kr, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc).parallel()
+}
+
+func sgemmJob(kr kernel, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) *job {
+	return &job{k: kr, m: m, n: n, kdim: k, alpha: alpha, beta: beta, c: c, ldc: ldc,
 		packA: func(dst []float32, i0, mc, p0, kc int) { packAF32(dst, a, lda, transA, kr.mr, i0, mc, p0, kc) },
 		packB: func(dst []float32, p0, kc, j0, nc int) { packBF32(dst, b, ldb, transB, kr.nr, p0, kc, j0, nc) },
 	}
-	jb.parallel()
 }
