@@ -1,0 +1,66 @@
+#!/usr/bin/python3
+"""PyTorch baselines for the tensors benchmarks (run by bench/tensors.sh beside go test -bench).
+
+Prints Go-benchmark-style lines, e.g. "TorchMLPStep-threads1  6.30 ms/op", so one log compares
+BenchmarkMLPStep (forward + cross entropy + backward + SGD, MLP 784-512-512-10, batch 128) with
+the same step in PyTorch at each thread count.
+"""
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+
+def timeit(fn, min_time=2.0):
+    for _ in range(5):
+        fn()
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < min_time:
+        fn()
+        n += 1
+    return (time.perf_counter() - t0) / n
+
+
+def mlp_step(optim_name):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512),
+                                torch.nn.ReLU(), torch.nn.Linear(512, 10))
+    x, y = torch.randn(128, 784), torch.randint(0, 10, (128,))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01) if optim_name == "sgd" else torch.optim.AdamW(model.parameters(), lr=1e-3)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+    return step
+
+
+def main():
+    min_time = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        for name in ("sgd", "adamw"):
+            print(f"TorchMLPStep{name.upper()}-threads{threads}\t{timeit(mlp_step(name), min_time) * 1e3:.3f} ms/op", flush=True)
+        x, y = torch.randn(1024, 1024), torch.randn(1024, 1024)
+        print(f"TorchAdd1M-threads{threads}\t{timeit(lambda: x + y, min_time) * 1e6:.1f} us/op", flush=True)
+        s = torch.randn(128, 1000)
+        print(f"TorchSoftmax-threads{threads}\t{timeit(lambda: s.softmax(1), min_time) * 1e6:.1f} us/op", flush=True)
+        lg, t = torch.randn(128, 1000, requires_grad=True), torch.randint(0, 1000, (128,))
+
+        def ce():
+            F.cross_entropy(lg, t).backward()
+            lg.grad = None
+        print(f"TorchCrossEntropyForwardBackward-threads{threads}\t{timeit(ce, min_time) * 1e6:.1f} us/op", flush=True)
+        cx = torch.randn(32, 16, 28, 28)
+        cw, cb = torch.randn(32, 16, 3, 3, requires_grad=True), torch.zeros(32, requires_grad=True)
+
+        def conv():
+            F.conv2d(cx, cw, cb, stride=1, padding=1).sum().backward()
+            cw.grad, cb.grad = None, None
+        print(f"TorchConv2dForwardBackward-threads{threads}\t{timeit(conv, min_time) * 1e3:.3f} ms/op", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+package tensors
+
+import (
+	"math"
+	"testing"
+)
+
+// mlp is the benchmark model: 784-512-512-10 with ReLU.
+type mlp struct{ w1, b1, w2, b2, w3, b3 *Tensor }
+
+func newMLP() *mlp {
+	g := NewGenerator(1)
+	p := func(out, in int) (*Tensor, *Tensor) {
+		s := 1 / math.Sqrt(float64(in))
+		w := g.Rand(out, in).MulScalar(2 * s).SubScalar(s).SetRequiresGrad(true)
+		b := g.Rand(out).MulScalar(2 * s).SubScalar(s).SetRequiresGrad(true)
+		return w, b
+	}
+	m := &mlp{}
+	m.w1, m.b1 = p(512, 784)
+	m.w2, m.b2 = p(512, 512)
+	m.w3, m.b3 = p(10, 512)
+	return m
+}
+
+func (m *mlp) params() []*Tensor { return []*Tensor{m.w1, m.b1, m.w2, m.b2, m.w3, m.b3} }
+
+func (m *mlp) loss(x, y *Tensor) *Tensor {
+	h := Linear(x, m.w1, m.b1).ReLU()
+	h = Linear(h, m.w2, m.b2).ReLU()
+	return CrossEntropy(Linear(h, m.w3, m.b3), y)
+}
+
+// step runs forward, backward and a plain SGD update through Data32 (the optimizer package
+// owns AdamW; this measures the engine).
+func (m *mlp) step(x, y *Tensor) float64 {
+	l := m.loss(x, y)
+	l.Backward()
+	for _, p := range m.params() {
+		d, g := p.Data32(), p.Grad().Data32()
+		for i := range d {
+			d[i] -= 0.01 * g[i]
+		}
+		p.ZeroGrad()
+	}
+	return l.Item()
+}
+
+// BenchmarkMLPStep is one training step of MLP 784-512-512-10 at batch 128 (forward, cross
+// entropy, backward, SGD). Compare with bench/tensors_torch.py's PyTorch step.
+func BenchmarkMLPStep(b *testing.B) {
+	m := newMLP()
+	x, y := Randn(128, 784), RandInt(0, 10, 128)
+	for range 3 {
+		m.step(x, y)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		m.step(x, y)
+	}
+}
+
+// BenchmarkMLPStepBF16 is BenchmarkMLPStep under Autocast(BFloat16).
+func BenchmarkMLPStepBF16(b *testing.B) {
+	m := newMLP()
+	x, y := Randn(128, 784), RandInt(0, 10, 128)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		Autocast(BFloat16, func() { m.step(x, y) })
+	}
+}
+
+func BenchmarkAdd1M(b *testing.B) {
+	x, y := Randn(1024, 1024), Randn(1024, 1024)
+	b.SetBytes(3 * 4 << 20)
+	b.ReportAllocs()
+	for range b.N {
+		x.Add(y)
+	}
+}
+
+func BenchmarkAddBias(b *testing.B) {
+	x, y := Randn(128, 512), Randn(512)
+	b.ReportAllocs()
+	for range b.N {
+		x.Add(y)
+	}
+}
+
+func BenchmarkReLU(b *testing.B) {
+	x := Randn(128, 512)
+	b.ReportAllocs()
+	for range b.N {
+		x.ReLU()
+	}
+}
+
+func BenchmarkSoftmax(b *testing.B) {
+	x := Randn(128, 1000)
+	b.ReportAllocs()
+	for range b.N {
+		x.Softmax(1)
+	}
+}
+
+func BenchmarkCrossEntropyForwardBackward(b *testing.B) {
+	x, y := Randn(128, 1000).SetRequiresGrad(true), RandInt(0, 1000, 128)
+	b.ReportAllocs()
+	for range b.N {
+		CrossEntropy(x, y).Backward()
+		x.ZeroGrad()
+	}
+}
+
+func BenchmarkConv2dForwardBackward(b *testing.B) {
+	x := Randn(32, 16, 28, 28)
+	w := Randn(32, 16, 3, 3).SetRequiresGrad(true)
+	bias := Zeros(32).SetRequiresGrad(true)
+	b.ReportAllocs()
+	for range b.N {
+		Conv2d(x, w, bias, 1, 1).Sum().Backward()
+		w.ZeroGrad()
+		bias.ZeroGrad()
+	}
+}

@@ -1,0 +1,100 @@
+package tensors_test
+
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors"
+)
+
+func ExampleNew() {
+	x := tensors.New([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	fmt.Println(x.Shape(), x.DType())
+	fmt.Println(x)
+	// Output:
+	// [2 3] float32
+	// tensor([[1., 2., 3.],
+	//         [4., 5., 6.]])
+}
+
+func ExampleTensor_Add() {
+	x := tensors.New([]float32{1, 2, 3, 4}, 2, 2)
+	bias := tensors.New([]float32{10, 20}, 2)
+	fmt.Println(x.Add(bias)) // bias broadcasts over rows
+	fmt.Println(x.MatMul(x.T()))
+	fmt.Println(x.Softmax(1))
+	// Output:
+	// tensor([[11., 22.],
+	//         [13., 24.]])
+	// tensor([[ 5., 11.],
+	//         [11., 25.]])
+	// tensor([[0.2689, 0.7311],
+	//         [0.2689, 0.7311]])
+}
+
+func ExampleTensor_Backward() {
+	w := tensors.New([]float32{1, -2, 3}, 3).SetRequiresGrad(true)
+	loss := w.Mul(w).Sum() // Σ w², gradient 2w
+	loss.Backward()
+	fmt.Println(loss.Item())
+	fmt.Println(w.Grad())
+	// Output:
+	// 14
+	// tensor([ 2., -4.,  6.])
+}
+
+func ExampleNoGrad() {
+	w := tensors.Ones(2).SetRequiresGrad(true)
+	tensors.NoGrad(func() {
+		y := w.MulScalar(3)
+		fmt.Println(y.RequiresGrad())
+	})
+	fmt.Println(w.MulScalar(3).RequiresGrad())
+	// Output:
+	// false
+	// true
+}
+
+func ExampleCrossEntropy() {
+	logits := tensors.New([]float32{2, 0, 0, 0, 2, 0}, 2, 3).SetRequiresGrad(true)
+	target := tensors.FromInt64([]int64{0, 1}, 2)
+	loss := tensors.CrossEntropy(logits, target)
+	loss.Backward()
+	fmt.Printf("%.4f\n", loss.Item())
+	fmt.Println(logits.Grad())
+	// Output:
+	// 0.2395
+	// tensor([[-0.1065,  0.0533,  0.0533],
+	//         [ 0.0533, -0.1065,  0.0533]])
+}
+
+func ExampleLinear() {
+	x := tensors.New([]float32{1, 2}, 1, 2)
+	w := tensors.New([]float32{1, 0, 0, 1, 1, 1}, 3, 2) // [out=3, in=2]
+	b := tensors.New([]float32{0, 0, 10}, 3)
+	fmt.Println(tensors.Linear(x, w, b))
+	// Output:
+	// tensor([[ 1.,  2., 13.]])
+}
+
+func ExampleTensor_OnGradReady() {
+	w1 := tensors.Ones(2, 2).SetRequiresGrad(true)
+	w2 := tensors.Ones(1, 2).SetRequiresGrad(true)
+	w1.OnGradReady(func(*tensors.Tensor) { fmt.Println("w1 ready") })
+	w2.OnGradReady(func(*tensors.Tensor) { fmt.Println("w2 ready") })
+	x := tensors.Ones(1, 2)
+	tensors.Linear(tensors.Linear(x, w1, nil), w2, nil).Sum().Backward()
+	// Output:
+	// w2 ready
+	// w1 ready
+}
+
+func ExampleAutocast() {
+	a := tensors.New([]float32{1.001, 2}, 1, 2)
+	b := tensors.New([]float32{1, 1}, 2, 1)
+	tensors.Autocast(tensors.BFloat16, func() {
+		c := a.MatMul(b) // 1.001 rounds to 1 in bfloat16
+		fmt.Println(c.Item(), c.DType())
+	})
+	// Output:
+	// 3 float32
+}
