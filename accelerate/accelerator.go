@@ -43,6 +43,10 @@ func New(cfg Config) *Accelerator {
 	if err != nil {
 		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
 	}
+	return newWithComm(r, c)
+}
+
+func newWithComm(r resolved, c comm) *Accelerator {
 	a := &Accelerator{cfg: r, c: c, device: tensors.CPU, syncGradients: true}
 	if r.MixedPrecision == "fp16" {
 		a.scaler = newLossScaler()

@@ -43,7 +43,8 @@ type Options struct {
 // Environment variables that mark and configure a worker.
 const (
 	// EnvWorker names the Launch call a worker runs: its call site and the
-	// number of times that site was reached ("file.go:42#1").
+	// number of times that site was reached ("file.go:42#1"), or "#*" (the
+	// first call at that site) when the workers got custom Options.Args.
 	EnvWorker = "GOACCEL_LAUNCH_WORKER"
 	// EnvRestart is the restart count of the group the worker belongs to.
 	EnvRestart = "GOACCEL_RESTART_COUNT"
@@ -79,7 +80,9 @@ func launch(ctx context.Context, fn func(), opts Options) error {
 	callsMu.Unlock()
 
 	if v := os.Getenv(EnvWorker); v != "" {
-		if call != v {
+		// Workers re-executed with custom Args (a test binary running one
+		// test) do not replay the parent's path: the call site alone decides.
+		if call != v && v != site+"#*" {
 			return nil // another Launch call started this worker
 		}
 		fn()
@@ -106,6 +109,9 @@ func launch(ctx context.Context, fn func(), opts Options) error {
 				args = append(args, a)
 			}
 		}
+	}
+	if opts.Args != nil {
+		call = site + "#*"
 	}
 	return Run(ctx, exe, args, []string{EnvWorker + "=" + call}, opts)
 }

@@ -1,0 +1,105 @@
+package accelerate
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+type trainResult struct {
+	Params []float32
+	Sched  int
+}
+
+// runCases trains every case on n processes and compares each with one
+// process whose batch is n times larger (Accelerate's test_script training check).
+func runCases(t *testing.T, n int, cases []runCfg) {
+	dir := sharedDir(t)
+	launch(t, n, func() {
+		c := group()
+		for _, rc := range cases {
+			acc := newWithComm(withCfg(Config{SplitBatches: rc.Split, GradientAccumulationSteps: rc.GA}), c)
+			params, steps := train(acc, rc)
+			if c.Rank() == 0 {
+				writeJSON(resultPath(dir, rc.Name), trainResult{params, steps})
+			}
+		}
+	})
+	for _, rc := range cases {
+		t.Run(rc.Name, func(t *testing.T) {
+			var got trainResult
+			readJSON(t, resultPath(dir, rc.Name), &got)
+			ref := rc
+			if !rc.Split {
+				ref.Batch = rc.Batch * n
+			}
+			want, wantSteps := train(newWithComm(withCfg(Config{GradientAccumulationSteps: rc.GA}), solo{}), ref)
+			for i := range want {
+				if d := math.Abs(float64(got.Params[i] - want[i])); d > 1e-5 {
+					t.Errorf("parameter %d: %d processes %v, one process %v (|Δ| %.2g > 1e-5)", i, n, got.Params[i], want[i], d)
+				}
+			}
+			// n processes step the scheduler n times per sync step (once with split
+			// batches), so a schedule written for one process with the per-process
+			// batch ends at the same point.
+			if !rc.Split {
+				wantSteps *= n
+			}
+			if got.Sched != wantSteps {
+				t.Errorf("scheduler steps: %d processes %d, one process %d", n, got.Sched, wantSteps)
+			}
+		})
+	}
+}
+
+func TestTrainingOnTwoProcessesMatchesOneProcessWithDoubleBatch(t *testing.T) {
+	runCases(t, 2, []runCfg{
+		{Name: "plain", Batch: 8, Epochs: 2},
+		{Name: "shuffled", Batch: 8, Shuffle: true, Epochs: 2},
+		{Name: "split", Batch: 16, Split: true, Shuffle: true, Epochs: 2},
+		{Name: "accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
+	})
+}
+
+func TestTrainingOnThreeProcessesMatchesOneProcessWithTripleBatch(t *testing.T) {
+	runCases(t, 3, []runCfg{
+		{Name: "shuffled", Batch: 8, Shuffle: true, Epochs: 2},
+		{Name: "accumulate2", Batch: 8, GA: 2, Epochs: 1},
+		{Name: "split", Batch: 24, Split: true, Epochs: 1},
+	})
+}
+
+func TestSchedulerStepsOnlyOnSyncStepsTimesProcesses(t *testing.T) {
+	dir := sharedDir(t)
+	cases := []struct {
+		name  string
+		batch int
+		ga    int
+		split bool
+		want  int
+	}{
+		// 96 samples, 2 processes: 6 batches of 8 per process.
+		{"no accumulation", 8, 1, false, 6 * 2},
+		{"accumulate 2", 8, 2, false, 3 * 2},
+		{"accumulate 2, split", 16, 2, true, 3},
+	}
+	launch(t, 2, func() {
+		c := group()
+		var steps []int
+		for _, tc := range cases {
+			acc := newWithComm(withCfg(Config{GradientAccumulationSteps: tc.ga, SplitBatches: tc.split}), c)
+			_, s := train(acc, runCfg{Batch: tc.batch, Epochs: 1})
+			steps = append(steps, s)
+		}
+		writeJSON(resultPath(dir, fmt.Sprint("steps", c.Rank())), steps)
+	})
+	for r := 0; r < 2; r++ {
+		var steps []int
+		readJSON(t, resultPath(dir, fmt.Sprint("steps", r)), &steps)
+		for i, tc := range cases {
+			if steps[i] != tc.want {
+				t.Errorf("rank %d, %s: scheduler stepped %d times; want %d", r, tc.name, steps[i], tc.want)
+			}
+		}
+	}
+}
