@@ -27,7 +27,7 @@ type browserPage struct {
 // openBrowserPage starts headless Chromium with a fresh profile. Cleanup
 // takes a screenshot when the test failed, then stops the browser and every
 // process it started.
-func openBrowserPage(ctx context.Context, t *testing.T, srv *notebookServer) *browserPage {
+func openBrowserPage(ctx context.Context, t *testing.T) *browserPage {
 	t.Helper()
 	deadline, ok := ctx.Deadline()
 	if !ok {

@@ -74,6 +74,8 @@ type notebookServer struct {
 	token       string
 	notebookDir string
 	logPath     string
+	started     time.Time
+	exited      <-chan struct{} // closed when the server process is gone
 }
 
 // notebookURL is the address that opens the notebook file name with the token.
@@ -92,9 +94,9 @@ func (s *notebookServer) logTail(n int) string {
 }
 
 // startNotebookServer starts `jupyter notebook` on a free port with private
-// config, runtime and data directories and waits until its API answers.
-// Cleanup stops the server, its kernels and anything they started.
-func startNotebookServer(ctx context.Context, t *testing.T, dataDir string) *notebookServer {
+// config, runtime and data directories; waitReady waits for it. Cleanup
+// stops the server, its kernels and anything they started.
+func startNotebookServer(t *testing.T, dataDir string) *notebookServer {
 	t.Helper()
 	root := t.TempDir()
 	s := &notebookServer{
@@ -145,17 +147,27 @@ func startNotebookServer(ctx context.Context, t *testing.T, dataDir string) *not
 		}
 	})
 
-	deadline := time.Now().Add(30 * time.Second)
+	s.exited, s.started = exited, time.Now()
+	return s
+}
+
+// waitReady waits until the server's API answers.
+func (s *notebookServer) waitReady(ctx context.Context, t *testing.T) {
+	t.Helper()
+	deadline := s.started.Add(30 * time.Second)
 	status := fmt.Sprintf("http://127.0.0.1:%d/api/status", s.port)
 	for {
-		if err := browserGetOK(ctx, status, s.token); err == nil {
-			return s
-		} else if time.Now().After(deadline) || ctx.Err() != nil {
+		err := browserGetOK(ctx, status, s.token)
+		if err == nil {
+			t.Logf("jupyter notebook answered %v after its start", time.Since(s.started).Round(time.Millisecond))
+			return
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
 			t.Fatalf("jupyter notebook did not answer %s within 30 s: %v\nlog:\n%s", status, err, s.logTail(40))
 		}
 		select {
-		case <-exited:
-			t.Fatalf("jupyter notebook exited before it served: %v\nlog:\n%s", cmd.ProcessState, s.logTail(40))
+		case <-s.exited:
+			t.Fatalf("jupyter notebook exited before it served\nlog:\n%s", s.logTail(40))
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

@@ -84,16 +84,21 @@ func TestBrowserNotebookRunsGoCells(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	srv := startNotebookServer(ctx, t, dataDir)
+	// The server and the browser start side by side.
+	srv := startNotebookServer(t, dataDir)
 	nb := writeBrowserNotebook(t, srv.notebookDir, k)
+	p := openBrowserPage(ctx, t)
+	srv.waitReady(ctx, t)
 
-	p := openBrowserPage(ctx, t, srv)
+	start := time.Now()
 	p.open(srv.notebookURL(nb))
+	t.Logf("notebook page loaded in %v", time.Since(start).Round(time.Millisecond))
 	p.waitKernelReady(k, 30*time.Second)
+	t.Logf("kernel %s connected and idle %v after the page opened", k.name, time.Since(start).Round(time.Millisecond))
 
 	// Cells 0-3 of the notebook: print, result, HTML, error (last, so that
 	// stop_on_error aborts nothing).
-	start := time.Now()
+	start = time.Now()
 	p.menu("#celllink", "#run_all_cells > a") // Cell → Run All
 	cells := p.waitCellsDone([]int{0, 1, 2, 3}, 30*time.Second)
 	t.Logf("run all: %d cells finished in %v", len(cells), time.Since(start).Round(time.Millisecond))
