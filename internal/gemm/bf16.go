@@ -17,7 +17,7 @@ func SgemmBF16(transA, transB bool, m, n, k int, alpha float32, a []uint16, lda 
 	if len(bf16Kernels) > 0 {
 		kr = bf16Kernels[0]
 	}
-	sbgemmWith(kr, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	sbgemmWith(kr.forWidth(n), transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // sbgemmWith runs a checked, non-trivial SgemmBF16 with kernel kr: a pair

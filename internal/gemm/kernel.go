@@ -13,6 +13,28 @@ type kernel struct {
 	mr, nr int
 	pairs  bool // bf16 panels interleave k in pairs (VDPBF16PS layout)
 	fn     kernelFunc
+	narrow *kernel // same family with a narrower tile, for C with few columns
+}
+
+// forWidth returns kr, or its narrow variant when C has no more columns than
+// that tile: a 10-column C then wastes 6 of 16 lanes instead of 22 of 32.
+func (kr kernel) forWidth(n int) kernel {
+	if kr.narrow != nil && n <= kr.narrow.nr {
+		return *kr.narrow
+	}
+	return kr
+}
+
+// withNarrow lists ks and their narrow variants, for tests and benchmarks.
+func withNarrow(ks []kernel) []kernel {
+	var all []kernel
+	for _, k := range ks {
+		all = append(all, k)
+		if k.narrow != nil {
+			all = append(all, *k.narrow)
+		}
+	}
+	return all
 }
 
 // goKernel is the portable kernel: 4×8 tiles of float32 panels.

@@ -8,7 +8,7 @@ import (
 // BenchmarkKernel measures each micro-kernel alone on in-cache panels: the
 // ceiling the blocked driver can approach.
 func BenchmarkKernel(b *testing.B) {
-	for _, kr := range append(append([]kernel(nil), bf16Kernels...), f32Kernels...) {
+	for _, kr := range withNarrow(append(append([]kernel(nil), bf16Kernels...), f32Kernels...)) {
 		b.Run(kr.name, func(b *testing.B) {
 			const ks = 256
 			ap := make([]float32, kr.mr*ks)

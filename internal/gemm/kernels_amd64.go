@@ -17,6 +17,12 @@ func sgemmKernelAVX512(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, 
 func sbgemmKernelAVX512(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
 
 //go:noescape
+func sgemmKernelAVX512x16(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sbgemmKernelAVX512x16(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
 func sgemmKernelAVX2(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
 
 // transpose8x8 transposes blocks 8×8 blocks of an 8-row strip:
@@ -32,9 +38,11 @@ var haveTranspose8 = cpu.X86.HasAVX
 // x/sys/cpu also checks that the OS saves the wider registers.
 func archKernels() (f32 []kernel, bf16 []kernel) {
 	if cpu.X86.HasAVX512F {
-		f32 = append(f32, kernel{name: "avx512", mr: 12, nr: 32, fn: sgemmKernelAVX512})
+		f32 = append(f32, kernel{name: "avx512", mr: 12, nr: 32, fn: sgemmKernelAVX512,
+			narrow: &kernel{name: "avx512x16", mr: 12, nr: 16, fn: sgemmKernelAVX512x16}})
 		if cpu.X86.HasAVX512BF16 {
-			bf16 = append(bf16, kernel{name: "avx512bf16", mr: 12, nr: 32, pairs: true, fn: sbgemmKernelAVX512})
+			bf16 = append(bf16, kernel{name: "avx512bf16", mr: 12, nr: 32, pairs: true, fn: sbgemmKernelAVX512,
+				narrow: &kernel{name: "avx512bf16x16", mr: 12, nr: 16, pairs: true, fn: sbgemmKernelAVX512x16}})
 		}
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {

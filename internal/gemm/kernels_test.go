@@ -18,7 +18,7 @@ func bigCases() []problem {
 
 func TestEveryKernelMatchesFloat64Reference(t *testing.T) {
 	all := append(cases(), bigCases()...)
-	for _, kr := range f32Kernels {
+	for _, kr := range withNarrow(f32Kernels) {
 		for ci, p := range all {
 			t.Run(fmt.Sprintf("%s/%d_tA%v_tB%v_%dx%dx%d", kr.name, ci, p.transA, p.transB, p.m, p.n, p.k), func(t *testing.T) {
 				checkSgemm(t, func(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
@@ -36,7 +36,7 @@ func TestEveryKernelMatchesFloat64Reference(t *testing.T) {
 
 func TestEveryBF16PathMatchesRoundedReference(t *testing.T) {
 	all := append(cases(), bigCases()...)
-	paths := append(append([]kernel(nil), bf16Kernels...), f32Kernels...)
+	paths := withNarrow(append(append([]kernel(nil), bf16Kernels...), f32Kernels...))
 	for _, kr := range paths {
 		for ci, p := range all {
 			t.Run(fmt.Sprintf("%s/%d_tA%v_tB%v_%dx%dx%d", kr.name, ci, p.transA, p.transB, p.m, p.n, p.k), func(t *testing.T) {
@@ -80,7 +80,7 @@ func TestBothParallelSchemesMatchReference(t *testing.T) {
 
 func TestKernelsAvailable(t *testing.T) {
 	var names []string
-	for _, k := range append(bf16Kernels, f32Kernels...) {
+	for _, k := range withNarrow(append(append([]kernel(nil), bf16Kernels...), f32Kernels...)) {
 		names = append(names, k.name)
 	}
 	t.Logf("kernels: %v", names)

@@ -15,7 +15,7 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 		scaleF32(m, n, beta, c, ldc)
 		return
 	}
-	sgemmWith(f32Kernels[0], transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	sgemmWith(f32Kernels[0].forWidth(n), transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // scaleF32 sets C = beta·C, writing zeros when beta is 0.
