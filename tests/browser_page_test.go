@@ -267,14 +267,6 @@ func (c cellState) text(class string) string {
 	return strings.Join(parts, "\n")
 }
 
-func (p *browserPage) cells(indices []int) []cellState {
-	p.t.Helper()
-	var cs []cellState
-	idx, _ := json.Marshal(indices)
-	p.eval(fmt.Sprintf(`goaccelTest.cells(%s)`, idx), &cs)
-	return cs
-}
-
 // waitCellsDone waits until every cell in indices got its execute_reply and
 // the idle status that ends its request, and returns their state.
 func (p *browserPage) waitCellsDone(indices []int, timeout time.Duration) []cellState {
