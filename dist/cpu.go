@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/goaccel/goaccel/dist/internal/mesh"
 	"github.com/goaccel/goaccel/dist/internal/reduce"
@@ -66,7 +67,7 @@ func (b *cpuBackend) openRegion(ctx context.Context, rv *Rendezvous) (*shm.Regio
 	var err error
 	if rank == 0 {
 		path := filepath.Join("/dev/shm", "goaccel-"+NewToken())
-		region, err = shm.Create(path, rank, size, shm.DefaultSlotBytes)
+		region, err = shm.Create(path, rank, size, slotBytes())
 		if err != nil {
 			path = ""
 		}
@@ -175,3 +176,12 @@ func (single) ReduceScatter(_ context.Context, send, recv []byte, _ DType, _ Op)
 func (single) Broadcast(context.Context, []byte, int) error { return nil }
 func (single) Barrier(context.Context) error                { return nil }
 func (single) Close() error                                 { return nil }
+
+// slotBytes is the shared-memory staging size per rank and round; the
+// GOACCEL_DIST_SHM_SLOT variable (bytes, a multiple of 64) overrides it for tuning.
+func slotBytes() int {
+	if v, err := strconv.Atoi(os.Getenv("GOACCEL_DIST_SHM_SLOT")); err == nil && v > 0 && v%64 == 0 {
+		return v
+	}
+	return shm.DefaultSlotBytes
+}

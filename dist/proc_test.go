@@ -3,7 +3,6 @@ package dist
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -27,7 +26,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func freePort(t *testing.T) int {
+func freePort(t *testing.T) int { return freePortTB(t) }
+
+func freePortTB(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -155,4 +156,3 @@ func (j *job) waitLine(s string, d time.Duration) string {
 	}
 }
 
-var _ = context.Background

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"os"
 	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/reduce"
@@ -35,6 +34,12 @@ func runWorker(scenario string) int {
 			return 1
 		}
 		fmt.Println("OK")
+		return 0
+	case "bench-peer":
+		if err := benchPeer(ctx, g); err != nil {
+			fmt.Println("FAIL", err)
+			return 1
+		}
 		return 0
 	case "loop":
 		buf := make([]float32, 1<<20)
@@ -220,4 +225,3 @@ func checkCollectives(ctx context.Context, g *Group) error {
 	return g.Barrier(ctx)
 }
 
-var _ = os.Getpid

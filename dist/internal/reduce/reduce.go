@@ -50,6 +50,9 @@ func Bytes(dt DType, op Op, dst, src []byte) {
 	}
 	switch dt {
 	case Float32:
+		if op == Sum && sumF32(F32(dst), nil, F32(src)) {
+			return
+		}
 		apply(op, F32(dst), F32(src))
 	case Float64:
 		apply(op, F64(dst), F64(src))
@@ -58,6 +61,19 @@ func Bytes(dt DType, op Op, dst, src []byte) {
 	default:
 		panic(fmt.Sprintf("reduce: unknown dtype %d", int(dt)))
 	}
+}
+
+// BytesTo is Bytes followed by copy(dst2, dst), fused into one pass where a
+// vector kernel exists (float32 sum), saving a read of the result.
+func BytesTo(dt DType, op Op, dst, dst2, src []byte) {
+	if len(dst2) != len(dst) {
+		panic(fmt.Sprintf("reduce: length mismatch %d and %d", len(dst), len(dst2)))
+	}
+	if dt == Float32 && op == Sum && len(src) == len(dst) && len(dst) > 0 && sumF32(F32(dst), F32(dst2), F32(src)) {
+		return
+	}
+	Bytes(dt, op, dst, src)
+	copy(dst2, dst)
 }
 
 // Scale multiplies every float element of b by f (used for Avg). Int64 is

@@ -56,3 +56,26 @@ func BenchmarkSumFloat32(b *testing.B) {
 		Bytes(Float32, Sum, FromF32(d), FromF32(s))
 	}
 }
+
+func TestVectorSumMatchesScalarOnEveryLengthAndCopiesTheResult(t *testing.T) {
+	for _, n := range []int{1, 31, 32, 33, 64, 1000, 4099} {
+		a := make([]float32, n)
+		b := make([]float32, n)
+		for i := range a {
+			a[i] = float32(i)*0.37 - 5
+			b[i] = float32(n-i) * 1.13
+		}
+		want := append([]float32(nil), a...)
+		for i := range want {
+			want[i] += b[i]
+		}
+		got := append([]float32(nil), a...)
+		cp := make([]float32, n)
+		BytesTo(Float32, Sum, FromF32(got), FromF32(cp), FromF32(b))
+		for i := range want {
+			if got[i] != want[i] || cp[i] != want[i] {
+				t.Fatalf("n=%d elem %d: got %v copy %v want %v", n, i, got[i], cp[i], want[i])
+			}
+		}
+	}
+}

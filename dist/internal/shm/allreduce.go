@@ -45,12 +45,21 @@ func (g *Region) round1(ctx context.Context, seg []byte, dt reduce.DType, op red
 	if err := g.waitAll(ctx, g.arrive()); err != nil {
 		return err
 	}
+	// Reduce the peers' staged copies into our share in rank order; the
+	// last pass also writes the result where the peers will read it.
+	last := g.size - 1
+	if last == g.rank {
+		last--
+	}
 	for j := 0; j < g.size; j++ {
-		if j != g.rank {
+		switch {
+		case j == g.rank:
+		case j == last:
+			reduce.BytesTo(dt, op, seg[lo:hi], mine[lo:hi], g.data(j, h)[lo:hi])
+		default:
 			reduce.Bytes(dt, op, seg[lo:hi], g.data(j, h)[lo:hi])
 		}
 	}
-	copy(mine[lo:hi], seg[lo:hi])
 	if err := g.waitAll(ctx, g.arrive()); err != nil {
 		return err
 	}

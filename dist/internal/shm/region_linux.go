@@ -22,7 +22,7 @@ const (
 )
 
 // DefaultSlotBytes is the staging space per rank and round (two of them per rank).
-const DefaultSlotBytes = 4 << 20
+const DefaultSlotBytes = 2 << 20
 
 // Region is one rank's view of the group's shared memory.
 type Region struct {

@@ -1,0 +1,37 @@
+package reduce
+
+import "golang.org/x/sys/cpu"
+
+//go:noescape
+func addF32AVX2(dst, src *float32, n int)
+
+//go:noescape
+func add2F32AVX2(dst, dst2, src *float32, n int)
+
+var hasAVX2 = cpu.X86.HasAVX2
+
+// sumF32 adds src into dst (and copies the result to dst2 unless nil) with
+// AVX2 for the bulk; it reports false when AVX2 is missing.
+func sumF32(dst, dst2, src []float32) bool {
+	if !hasAVX2 {
+		return false
+	}
+	n := len(dst)
+	src = src[:n]
+	bulk := n &^ 31
+	if bulk > 0 {
+		if dst2 != nil {
+			dst2 = dst2[:n]
+			add2F32AVX2(&dst[0], &dst2[0], &src[0], bulk)
+		} else {
+			addF32AVX2(&dst[0], &src[0], bulk)
+		}
+	}
+	for i := bulk; i < n; i++ {
+		dst[i] += src[i]
+		if dst2 != nil {
+			dst2[i] = dst[i]
+		}
+	}
+	return true
+}
