@@ -155,4 +155,3 @@ func (j *job) waitLine(s string, d time.Duration) string {
 		}
 	}
 }
-

@@ -224,4 +224,3 @@ func checkCollectives(ctx context.Context, g *Group) error {
 	}
 	return g.Barrier(ctx)
 }
-
