@@ -1,7 +1,6 @@
 package tensors
 
 import (
-	"fmt"
 	"math"
 	"testing"
 )
@@ -220,6 +219,6 @@ func TestGradCheckCatchesWrongGradient(t *testing.T) {
 	}()
 	<-done
 	if !ft.Failed() {
-		t.Fatal(fmt.Sprint("checkGrad accepted a wrong gradient"))
+		t.Fatal("checkGrad accepted a wrong gradient")
 	}
 }

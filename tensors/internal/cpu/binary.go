@@ -100,7 +100,7 @@ func binaryND[T num](op backend.BinaryOp, d, a []T, aOff int, b []T, bOff int, s
 	ds, as, bs := sts[0], sts[1], sts[2]
 	inner := shp[nd-1]
 	var idxBuf [8]int
-	idx := idxBuf[:0]
+	var idx []int
 	if nd > len(idxBuf) {
 		idx = make([]int, nd-1)
 	} else {

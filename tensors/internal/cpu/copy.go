@@ -72,7 +72,7 @@ func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, 
 	}
 	inner, di, si := shape[nd-1], dSt[nd-1], sSt[nd-1]
 	var idxBuf [8]int
-	idx := idxBuf[:0]
+	var idx []int
 	if nd-1 > len(idxBuf) {
 		idx = make([]int, nd-1)
 	} else {

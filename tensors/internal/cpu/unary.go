@@ -24,6 +24,10 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 		parallelFor(n, n*cost(op), func(lo, hi int) { unary(op, dst.F64[lo:hi], x.F64[lo:hi], p, q) })
 		return
 	}
+	if op == backend.ReLU {
+		parallelFor(n, n, func(lo, hi int) { reluF32(dst.F32[lo:hi], x.F32[lo:hi]) })
+		return
+	}
 	parallelFor(n, n*cost(op), func(lo, hi int) { unary(op, dst.F32[lo:hi], x.F32[lo:hi], p, q) })
 }
 
@@ -34,6 +38,10 @@ func (c *CPU) UnaryGrad(op backend.UnaryOp, dx, gy, x, y *backend.Buffer, p, q f
 		parallelFor(n, n*cost(op), func(lo, hi int) {
 			unaryGrad(op, dx.F64[lo:hi], gy.F64[lo:hi], sub64(x, lo, hi), sub64(y, lo, hi), p, q)
 		})
+		return
+	}
+	if op == backend.ReLU && y != nil {
+		parallelFor(n, n, func(lo, hi int) { reluGradF32(dx.F32[lo:hi], gy.F32[lo:hi], y.F32[lo:hi]) })
 		return
 	}
 	parallelFor(n, n*cost(op), func(lo, hi int) {
@@ -232,5 +240,26 @@ func unaryGrad[T float](op backend.UnaryOp, dx, gy, x, y []T, p, q float64) {
 		}
 	default:
 		panic("cpu: unknown unary op")
+	}
+}
+
+// reluF32 is branch-free: a data-dependent branch on random signs mispredicts half the time.
+// Negative inputs (sign bit set) become +0; NaN with the sign bit clear passes through.
+func reluF32(d, x []float32) {
+	d = d[:len(x)]
+	for i, v := range x {
+		b := math.Float32bits(v)
+		d[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
+	}
+}
+
+// reluGradF32 passes gy where the ReLU output y is positive, branch-free: y is +0 or positive,
+// so y's bits minus one are negative exactly when y is zero.
+func reluGradF32(dx, gy, y []float32) {
+	dx = dx[:len(gy)]
+	y = y[:len(gy)]
+	for i, g := range gy {
+		m := uint32(int32(math.Float32bits(y[i])-1) >> 31)
+		dx[i] = math.Float32frombits(math.Float32bits(g) &^ m)
 	}
 }
