@@ -1,0 +1,59 @@
+package tests
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+const systemPython = "/usr/bin/python3"
+
+// requireJupyterClient skips the test when Debian's python3 lacks jupyter_client.
+func requireJupyterClient(t *testing.T) {
+	t.Helper()
+	if err := exec.Command(systemPython, "-c", "import jupyter_client, zmq").Run(); err != nil {
+		t.Skipf("skipping: %s cannot import jupyter_client (install jupyter-client: scripts/deps.sh): %v", systemPython, err)
+	}
+}
+
+// e2eKernel builds goaccel into a temporary directory and installs its
+// kernelspec into a temporary JUPYTER_DATA_DIR, which it returns.
+func e2eKernel(t *testing.T) (dataDir string) {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "goaccel")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/goaccel")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ../cmd/goaccel: %v\n%s", err, out)
+	}
+	dataDir = filepath.Join(dir, "jupyter")
+	install := exec.Command(bin, "install")
+	install.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir)
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("goaccel install: %v\n%s", err, out)
+	}
+	return dataDir
+}
+
+// TestKernelSpeaksJupyterProtocolWithJupyterClient drives the installed kernel
+// with jupyter_client (tests/kernel_e2e.py): every message type, bad
+// signatures and garbage frames, interrupts, crashes, stdin, restart.
+func TestKernelSpeaksJupyterProtocolWithJupyterClient(t *testing.T) {
+	requireJupyterClient(t)
+	dataDir := e2eKernel(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, systemPython, "kernel_e2e.py")
+	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	t.Logf("kernel_e2e.py output:\n%s", out.String())
+	if err != nil {
+		t.Fatalf("kernel_e2e.py failed (see FAIL lines above): %v", err)
+	}
+}
