@@ -194,3 +194,6 @@ func (g *Group) ReduceScatter(ctx context.Context, send, recv []float32, op Op) 
 func (g *Group) Barrier(ctx context.Context) error {
 	return g.run(ctx, "barrier", g.backend.Barrier)
 }
+
+func bytesF64(v []float64) []byte { return reduce.FromF64(v) }
+func f64s(b []byte) []float64     { return reduce.F64(b) }

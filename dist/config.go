@@ -120,7 +120,8 @@ func (c *Config) readLauncher(env lookupFunc, source, rank, size, local, localSi
 	if c.LocalWorldSize > 0 {
 		def = c.Rank % c.LocalWorldSize
 	}
-	c.LocalRank, err = intVar(env, source, local, def)
+	c.LocalRank, err = intVar(env, source, local, max(def, 0)) // a negative rank is reported by validate
+
 	return err
 }
 

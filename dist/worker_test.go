@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/reduce"
+	"github.com/goaccel/goaccel/tensors"
 )
 
 // runWorker is a worker process's main: it joins the group from the
@@ -222,5 +223,49 @@ func checkCollectives(ctx context.Context, g *Group) error {
 	if cfgMap["lr"] != 0.1 || cfgMap["seed"] != 42 {
 		return fmt.Errorf("broadcast-object: %v", cfgMap)
 	}
+	if err := checkTensors(ctx, g); err != nil {
+		return err
+	}
 	return g.Barrier(ctx)
+}
+
+func checkTensors(ctx context.Context, g *Group) error {
+	p, rank := g.Size(), g.Rank()
+	x := tensors.Full(float64(rank+1), 2, 3)
+	if err := g.AllReduceTensor(ctx, x, Mean); err != nil {
+		return err
+	}
+	if want := float64(p+1) / 2; math.Abs(x.Float64s()[5]-want) > 1e-6 {
+		return fmt.Errorf("all-reduce tensor: %v, want %v", x, want)
+	}
+	labels := tensors.FromInt64([]int64{int64(rank), 3}, 2)
+	if err := g.AllReduceTensor(ctx, labels, Sum); err != nil {
+		return err
+	}
+	if v := labels.Int64s(); v[0] != int64(p*(p-1)/2) || v[1] != int64(3*p) {
+		return fmt.Errorf("all-reduce int64 tensor: %v", v)
+	}
+	rows := rank + 1 // unequal first dimensions
+	local := make([]float32, rows*2)
+	for i := range local {
+		local[i] = float32(rank)
+	}
+	all, err := g.AllGatherTensor(ctx, tensors.New(local, rows, 2))
+	if err != nil {
+		return err
+	}
+	if sh := all.Shape(); sh[0] != p*(p+1)/2 || sh[1] != 2 {
+		return fmt.Errorf("all-gather tensor: shape %v", sh)
+	}
+	if v := all.Float32s(); v[len(v)-1] != float32(p-1) || v[0] != 0 {
+		return fmt.Errorf("all-gather tensor: %v", v)
+	}
+	y := tensors.Full(float64(rank), 4)
+	if err := g.BroadcastTensor(ctx, y, 0); err != nil {
+		return err
+	}
+	if y.Float32s()[3] != 0 {
+		return fmt.Errorf("broadcast tensor: %v", y)
+	}
+	return nil
 }

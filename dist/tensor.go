@@ -1,0 +1,139 @@
+package dist
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// checkTensor reports why t cannot take part in a collective in place.
+func checkTensor(what string, t *tensors.Tensor) error {
+	if t == nil {
+		return fmt.Errorf("dist: %s: nil tensor", what)
+	}
+	if t.Device().Type != "cpu" {
+		return fmt.Errorf("dist: %s: tensor is on %s; the cpu backend needs CPU tensors (move it with To(tensors.CPU))", what, t.Device())
+	}
+	if !t.IsContiguous() {
+		return fmt.Errorf("dist: %s: tensor %v is not contiguous; call Contiguous() first", what, t.Shape())
+	}
+	switch t.DType() {
+	case tensors.Float32, tensors.Float64, tensors.Int64:
+		return nil
+	}
+	return fmt.Errorf("dist: %s: dtype %s is not supported; use float32, float64 or int64 (AsType)", what, t.DType())
+}
+
+// AllReduceTensor reduces t element-wise across ranks with op, in place.
+// t must be a contiguous CPU tensor of float32, float64 or int64 with the
+// same shape on every rank.
+func (g *Group) AllReduceTensor(ctx context.Context, t *tensors.Tensor, op Op) error {
+	if err := checkTensor("all-reduce", t); err != nil {
+		return err
+	}
+	switch t.DType() {
+	case tensors.Float32:
+		return g.AllReduce(ctx, t.Data32(), op)
+	case tensors.Float64:
+		return g.AllReduceFloat64(ctx, t.Data64(), op)
+	}
+	v := t.Int64s()
+	if err := g.AllReduceInt64(ctx, v, op); err != nil {
+		return err
+	}
+	t.CopyFrom(tensors.FromInt64(v, t.Shape()...))
+	return nil
+}
+
+// BroadcastTensor copies root's t into t on every other rank.
+func (g *Group) BroadcastTensor(ctx context.Context, t *tensors.Tensor, root int) error {
+	if err := checkTensor("broadcast", t); err != nil {
+		return err
+	}
+	switch t.DType() {
+	case tensors.Float32:
+		return g.Broadcast(ctx, t.Data32(), root)
+	case tensors.Float64:
+		return g.BroadcastFloat64(ctx, t.Data64(), root)
+	}
+	v := t.Int64s()
+	if err := g.BroadcastInt64(ctx, v, root); err != nil {
+		return err
+	}
+	t.CopyFrom(tensors.FromInt64(v, t.Shape()...))
+	return nil
+}
+
+// AllGatherTensor concatenates every rank's t along the first dimension, in
+// rank order; first dimensions may differ between ranks, the others must
+// match. A 0-dimensional t counts as one element.
+func (g *Group) AllGatherTensor(ctx context.Context, t *tensors.Tensor) (*tensors.Tensor, error) {
+	if err := checkTensor("all-gather", t); err != nil {
+		return nil, err
+	}
+	shape := t.Shape()
+	if len(shape) == 0 {
+		shape = []int{1}
+	}
+	desc := []int64{int64(t.DType()), int64(len(shape))}
+	for _, d := range shape {
+		desc = append(desc, int64(d))
+	}
+	descs, err := g.AllGatherVInt64(ctx, desc)
+	if err != nil {
+		return nil, err
+	}
+	rows := 0
+	for r, d := range descs {
+		if d[0] != desc[0] || d[1] != desc[1] || !equalInts(d[3:], desc[3:]) {
+			return nil, fmt.Errorf("dist: all-gather: rank %d has a %s tensor of shape %v, rank %d a %s tensor of shape %v; only the first dimension may differ",
+				r, tensors.DType(d[0]), d[2:], g.Rank(), t.DType(), desc[2:])
+		}
+		rows += int(d[2])
+	}
+	out := append([]int{rows}, shape[1:]...)
+	switch t.DType() {
+	case tensors.Float32:
+		parts, err := g.AllGatherV(ctx, t.Data32())
+		if err != nil {
+			return nil, err
+		}
+		var all []float32
+		for _, p := range parts {
+			all = append(all, p...)
+		}
+		return tensors.New(all, out...), nil
+	case tensors.Float64:
+		parts, err := g.allGatherV(ctx, bytesF64(t.Data64()), 8)
+		if err != nil {
+			return nil, err
+		}
+		var all []float64
+		for _, p := range parts {
+			all = append(all, f64s(p)...)
+		}
+		return tensors.NewFloat64(all, out...), nil
+	}
+	parts, err := g.AllGatherVInt64(ctx, t.Int64s())
+	if err != nil {
+		return nil, err
+	}
+	var all []int64
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	return tensors.FromInt64(all, out...), nil
+}
+
+func equalInts(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
