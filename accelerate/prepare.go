@@ -58,17 +58,23 @@ func (a *Accelerator) Prepare(objs ...any) {
 // prepareHint explains what to pass instead of o.
 func prepareHint(i int, o any) string {
 	t := reflect.TypeOf(o)
+	mod := reflect.TypeOf((*nn.Module)(nil)).Elem()
+	opt := reflect.TypeOf((*optim.Optimizer)(nil)).Elem()
+	sch := reflect.TypeOf((*optim.Scheduler)(nil)).Elem()
+	kinds := []struct {
+		iface reflect.Type
+		decl  string
+	}{{mod, "var model nn.Module = …"}, {opt, "var opt optim.Optimizer = …"}, {sch, "var sched optim.Scheduler = …"}}
+	for _, c := range kinds {
+		if t != nil && t.Implements(c.iface) {
+			return fmt.Sprintf("accelerate: Prepare: argument %d is a %v value; pass a pointer to the variable holding it, declared with the interface type (%s; acc.Prepare(&model, …))", i, t, c.decl)
+		}
+	}
 	if t == nil || t.Kind() != reflect.Pointer {
 		return fmt.Sprintf("accelerate: Prepare: argument %d is %v; pass a pointer to the variable (&model, &opt, &loader, &sched)", i, t)
 	}
 	e := t.Elem()
-	mod := reflect.TypeOf((*nn.Module)(nil)).Elem()
-	opt := reflect.TypeOf((*optim.Optimizer)(nil)).Elem()
-	sch := reflect.TypeOf((*optim.Scheduler)(nil)).Elem()
-	for _, c := range []struct {
-		iface reflect.Type
-		decl  string
-	}{{mod, "var model nn.Module = …"}, {opt, "var opt optim.Optimizer = …"}, {sch, "var sched optim.Scheduler = …"}} {
+	for _, c := range kinds {
 		if e.Implements(c.iface) {
 			return fmt.Sprintf("accelerate: Prepare: argument %d points to a %v, a concrete type, so Prepare cannot store the prepared %v in it; declare the variable with the interface type (%s) and pass its address", i, e, c.iface, c.decl)
 		}
