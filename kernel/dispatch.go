@@ -48,6 +48,9 @@ func (k *Kernel) onShell(m *wire.Message) {
 			k.log.Warn("unknown shell message type; no reply sent", "msg_type", t)
 		}
 	})
+	if t == "shutdown_request" {
+		k.stop() // after the idle status went out
+	}
 }
 
 // shellWorker runs queued shell requests one at a time.
@@ -89,6 +92,9 @@ func (k *Kernel) onControl(m *wire.Message) {
 			k.log.Warn("unhandled control message type; no reply sent", "msg_type", t)
 		}
 	})
+	if m.Header.MsgType == "shutdown_request" {
+		k.stop() // after the idle status went out
+	}
 }
 
 // onStdin is the stdin channel's reader: input replies go to the cell waiting for them.

@@ -164,7 +164,7 @@ func (k *Kernel) handleInterrupt(ch *channel, m *wire.Message) {
 	k.reply(ch, m, "interrupt_reply", map[string]any{"status": "ok"})
 }
 
-// handleShutdown replies and stops the kernel. With restart set, Jupyter's
+// handleShutdown replies; the caller then stops the kernel. With restart set, Jupyter's
 // kernel manager starts a fresh kernel process; this one exits either way.
 func (k *Kernel) handleShutdown(ch *channel, m *wire.Message) {
 	var req struct {
@@ -176,5 +176,4 @@ func (k *Kernel) handleShutdown(ch *channel, m *wire.Message) {
 	content := map[string]any{"status": "ok", "restart": req.Restart}
 	k.reply(ch, m, "shutdown_reply", content)
 	k.publish("shutdown_reply", &m.Header, content)
-	k.stop()
 }

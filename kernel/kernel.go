@@ -135,6 +135,9 @@ func (k *Kernel) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-k.done:
+			// The PUB socket sends from a queue: let the last status and
+			// shutdown_reply leave before the sockets close.
+			time.Sleep(50 * time.Millisecond)
 			return nil
 		case s := <-sig:
 			if s == syscall.SIGINT {

@@ -1,0 +1,239 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+	"github.com/goaccel/goaccel/kernel/executor"
+	"github.com/goaccel/goaccel/kernel/wire"
+)
+
+// TestMain doubles as the executor child (GOACCEL_KERNEL_TEST_CHILD=1), so
+// these tests run the real kernel and supervisor without internal/repl.
+func TestMain(m *testing.M) {
+	if os.Getenv("GOACCEL_KERNEL_TEST_CHILD") == "1" {
+		c := executor.NewChild(os.NewFile(3, "requests"), os.NewFile(4, "events"), os.Stdout, os.Stderr)
+		if err := c.Serve(context.Background(), echoSession{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// echoSession prints each cell and returns it as the result; "fail" fails
+// and "sleep" takes a second.
+type echoSession struct{}
+
+func (echoSession) SetStdin(io.Reader) {}
+
+func (echoSession) Execute(ctx context.Context, code string) executor.Result {
+	switch code {
+	case "fail":
+		return executor.Result{Error: &executor.Error{Ename: "Fail", Evalue: "failed", Traceback: []string{"line 1"}}}
+	case "sleep":
+		time.Sleep(time.Second)
+	}
+	fmt.Println("out:" + code)
+	return executor.Result{Data: map[string]any{"text/plain": code}}
+}
+
+func (echoSession) UserExpressions(context.Context, map[string]string) map[string]any { return nil }
+func (echoSession) IsComplete(code string) (string, string)                           { return "complete", "" }
+func (echoSession) Complete(code string, c int) ([]string, int, int)                  { return []string{"x"}, c, c }
+func (echoSession) Inspect(string, int, int) (bool, map[string]any)                   { return false, nil }
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// client is a minimal Jupyter client over zmq4.
+type client struct {
+	t            *testing.T
+	codec        *wire.Codec
+	shell, ctrl  zmq4.Socket
+	iopub        zmq4.Socket
+	shellIn, pub chan *wire.Message
+}
+
+func startKernel(t *testing.T) *client {
+	t.Helper()
+	ci := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: "secret", SignatureScheme: "hmac-sha256",
+		ShellPort: freePort(t), ControlPort: freePort(t), IOPubPort: freePort(t), StdinPort: freePort(t), HBPort: freePort(t)}
+	ctx, cancel := context.WithCancel(context.Background())
+	k := New(Config{Conn: ci, ExecutorCommand: []string{os.Args[0]},
+		ExecutorEnv: append(os.Environ(), "GOACCEL_KERNEL_TEST_CHILD=1")})
+	done := make(chan error, 1)
+	go func() { done <- k.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	c := &client{t: t, codec: wire.NewCodec([]byte(ci.Key)), shellIn: make(chan *wire.Message, 100), pub: make(chan *wire.Message, 1000)}
+	c.shell = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client")))
+	c.ctrl = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client")))
+	c.iopub = zmq4.NewSub(ctx)
+	time.Sleep(50 * time.Millisecond) // let the kernel bind
+	for _, d := range []struct {
+		s    zmq4.Socket
+		port int
+	}{{c.shell, ci.ShellPort}, {c.ctrl, ci.ControlPort}, {c.iopub, ci.IOPubPort}} {
+		if err := d.s.Dial(ci.Endpoint(d.port)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.iopub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
+		t.Fatal(err)
+	}
+	go c.pump(c.shell, c.shellIn)
+	go c.pump(c.iopub, c.pub)
+	time.Sleep(100 * time.Millisecond) // let the subscription reach the kernel
+	return c
+}
+
+func (c *client) pump(s zmq4.Socket, ch chan *wire.Message) {
+	for {
+		raw, err := s.Recv()
+		if err != nil {
+			return
+		}
+		m, err := c.codec.Decode(raw.Frames)
+		if err != nil {
+			c.t.Errorf("kernel sent an undecodable message: %v", err)
+			continue
+		}
+		ch <- m
+	}
+}
+
+func (c *client) send(s zmq4.Socket, codec *wire.Codec, msgType string, content any) string {
+	c.t.Helper()
+	m, err := wire.NewMessage(msgType, "client-session", nil, content)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	frames, err := codec.Encode(m)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := s.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil {
+		c.t.Fatal(err)
+	}
+	return m.Header.MsgID
+}
+
+func (c *client) reply(id string, timeout time.Duration) *wire.Message {
+	c.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case m := <-c.shellIn:
+			if m.Parent != nil && m.Parent.MsgID == id {
+				return m
+			}
+		case <-deadline:
+			c.t.Fatalf("no reply to %s within %v", id, timeout)
+		}
+	}
+}
+
+// iopubFor returns the msg_types published for parent id, busy through idle.
+func (c *client) iopubFor(id string) []string {
+	c.t.Helper()
+	var types []string
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case m := <-c.pub:
+			if m.Parent == nil || m.Parent.MsgID != id {
+				continue
+			}
+			var st struct {
+				ExecutionState string `json:"execution_state"`
+			}
+			_ = json.Unmarshal(m.Content, &st)
+			types = append(types, m.Header.MsgType+strings.TrimSuffix(":"+st.ExecutionState, ":"))
+			if st.ExecutionState == "idle" {
+				return types
+			}
+		case <-deadline:
+			c.t.Fatalf("no idle for %s; got %v", id, types)
+		}
+	}
+}
+
+func TestExecutePublishesSpecSequenceAndReplies(t *testing.T) {
+	c := startKernel(t)
+	id := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "42", "silent": false})
+	rep := c.reply(id, 10*time.Second)
+	var content map[string]any
+	if err := rep.Unmarshal(&content); err != nil || content["status"] != "ok" || content["execution_count"] != 1.0 {
+		t.Fatalf("execute_reply = %v, %v", content, err)
+	}
+	got := strings.Join(c.iopubFor(id), " ")
+	want := "status:busy execute_input stream execute_result status:idle"
+	if got != want {
+		t.Fatalf("iopub = %s\nwant    %s", got, want)
+	}
+}
+
+func TestKernelInfoAnswersWhileACellRuns(t *testing.T) {
+	c := startKernel(t)
+	c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "sleep"})
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	id := c.send(c.shell, c.codec, "kernel_info_request", map[string]any{})
+	c.reply(id, 5*time.Second)
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Fatalf("kernel_info_reply took %v while a cell ran", d)
+	}
+}
+
+func TestForgedMessagesAreDroppedAndKernelKeepsServing(t *testing.T) {
+	c := startKernel(t)
+	forged := c.send(c.shell, wire.NewCodec([]byte("wrong key")), "kernel_info_request", map[string]any{})
+	if err := c.shell.SendMulti(zmq4.NewMsgFrom([]byte("garbage"))); err != nil {
+		t.Fatal(err)
+	}
+	id := c.send(c.shell, c.codec, "kernel_info_request", map[string]any{})
+	rep := c.reply(id, 5*time.Second)
+	if rep.Parent.MsgID == forged {
+		t.Fatal("forged message was answered")
+	}
+	select {
+	case m := <-c.shellIn:
+		t.Fatalf("unexpected extra reply %s to %s", m.Header.MsgType, m.Parent.MsgID)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+func TestStopOnErrorAbortsQueuedExecutes(t *testing.T) {
+	c := startKernel(t)
+	bad := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "fail"})
+	queued := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "1"})
+	status := func(id string) string {
+		var content map[string]any
+		if err := c.reply(id, 10*time.Second).Unmarshal(&content); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(content["status"])
+	}
+	if s := status(bad); s != "error" {
+		t.Fatalf("failing cell status = %s", s)
+	}
+	if s := status(queued); s != "aborted" {
+		t.Fatalf("queued cell status = %s, want aborted", s)
+	}
+}
