@@ -57,7 +57,7 @@ func TestStrayConnectionWithWrongTokenIsRefusedAndGroupCarriesOn(t *testing.T) {
 	// only if it is alive, so check both processes are still running.
 	time.Sleep(200 * time.Millisecond)
 	for r := range j.cmds {
-		if err, out, exited := j.wait(r, 0); exited {
+		if out, exited, err := j.wait(r, 0); exited {
 			t.Fatalf("rank %d exited after the stray connection: %v\n%s", r, err, out)
 		}
 	}
@@ -94,7 +94,7 @@ func TestKilledRankFailsTheOthersNamingIt(t *testing.T) {
 				if r == c.victim {
 					continue
 				}
-				err, out, exited := j.wait(r, 10*time.Second-time.Since(killed))
+				out, exited, err := j.wait(r, 10*time.Second-time.Since(killed))
 				if !exited {
 					t.Fatalf("rank %d still running 10 s after rank %d was killed:\n%s", r, c.victim, out)
 				}
@@ -112,4 +112,22 @@ func TestKilledRankFailsTheOthersNamingIt(t *testing.T) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+func TestCollectiveTimesOutNamingTheMissingRank(t *testing.T) {
+	for _, transport := range []string{"shm", "tcp"} {
+		t.Run(transport, func(t *testing.T) {
+			j := start(t, "stall", 2, EnvTimeout+"=2s", EnvTransport+"="+transport)
+			began := time.Now()
+			out, exited, err := j.wait(0, 20*time.Second)
+			if !exited || err != nil {
+				t.Fatalf("rank 0: exited=%v err=%v\n%s", exited, err, out)
+			}
+			if !strings.Contains(out, "TIMEOUT=true") || !strings.Contains(out, "rank 1") || !strings.Contains(out, "timed out after 2s") {
+				t.Fatalf("want a timeout naming rank 1:\n%s", out)
+			}
+			t.Logf("rank 0 gave up after %v: %s", time.Since(began).Round(time.Millisecond), lastLine(out))
+			j.wait(1, 10*time.Second)
+		})
+	}
 }

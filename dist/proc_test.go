@@ -111,13 +111,14 @@ func start(t *testing.T, scenario string, n int, extra ...string) *job {
 	return j
 }
 
-// wait waits for worker r to exit and returns its error and output.
-func (j *job) wait(r int, d time.Duration) (error, string, bool) {
+// wait waits up to d for worker r to exit and returns its output, whether
+// it exited, and its exit error.
+func (j *job) wait(r int, d time.Duration) (string, bool, error) {
 	select {
 	case err := <-j.done[r]:
-		return err, j.out[r].String(), true
+		return j.out[r].String(), true, err
 	case <-time.After(d):
-		return nil, j.out[r].String(), false
+		return j.out[r].String(), false, nil
 	}
 }
 
@@ -126,7 +127,7 @@ func (j *job) waitAll(d time.Duration) {
 	j.t.Helper()
 	deadline := time.Now().Add(d)
 	for r := range j.cmds {
-		err, out, ok := j.wait(r, time.Until(deadline))
+		out, ok, err := j.wait(r, time.Until(deadline))
 		if !ok {
 			j.t.Fatalf("rank %d still running after %v; output:\n%s", r, d, out)
 		}

@@ -42,6 +42,18 @@ func runWorker(scenario string) int {
 			return 1
 		}
 		return 0
+	case "stall":
+		// Rank 0 all-reduces; the others never join it, so it must time out.
+		if g.Rank() == 0 {
+			err := g.AllReduce(ctx, make([]float32, 10), Sum)
+			fmt.Printf("TIMEOUT=%v err=%v\n", errors.Is(err, context.DeadlineExceeded), err)
+			return 0
+		}
+		select { // until rank 0 leaves
+		case <-g.mesh.Ended():
+		case <-time.After(30 * time.Second):
+		}
+		return 0
 	case "loop":
 		buf := make([]float32, 1<<20)
 		for i := 0; ; i++ {
