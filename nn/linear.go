@@ -49,5 +49,9 @@ func (l *Linear) NamedParameters() []NamedParameter {
 // String describes the layer as PyTorch prints it.
 func (l *Linear) String() string {
 	s := l.Weight.Shape()
-	return fmt.Sprintf("Linear(in_features=%d, out_features=%d, bias=%v)", s[1], s[0], l.Bias != nil)
+	bias := "False"
+	if l.Bias != nil {
+		bias = "True"
+	}
+	return fmt.Sprintf("Linear(in_features=%d, out_features=%d, bias=%s)", s[1], s[0], bias)
 }
