@@ -124,7 +124,9 @@ func TestConstructorsRejectBadArguments(t *testing.T) {
 		{"conv stride", func() { NewConv2d(1, 1, 3, 0, 0) }, "stride"},
 		{"layernorm", func() { NewLayerNorm() }, "normalised shape"},
 		{"sequential nil", func() { NewSequential(ReLU{}, nil) }, "layer 1 is nil"},
-		{"reduction", func() { (&CrossEntropyLoss{Reduction: "avg"}).Forward(tensors.Zeros(1, 2), tensors.FromInt64([]int64{0}, 1)) }, `"avg"`},
+		{"reduction", func() {
+			(&CrossEntropyLoss{Reduction: "avg"}).Forward(tensors.Zeros(1, 2), tensors.FromInt64([]int64{0}, 1))
+		}, `"avg"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
