@@ -131,3 +131,8 @@ func TestCollectiveTimesOutNamingTheMissingRank(t *testing.T) {
 		})
 	}
 }
+
+func TestOneHostJobWithoutTokenSharesOneThroughAPrivateFile(t *testing.T) {
+	j := start(t, "collectives", 2, EnvStoreToken+"=", "XDG_RUNTIME_DIR="+t.TempDir())
+	j.waitAll(60 * time.Second)
+}

@@ -5,6 +5,7 @@ package shm
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/goaccel/goaccel/dist/internal/reduce"
 )
@@ -23,6 +24,9 @@ func (g *Region) AllReduce(ctx context.Context, buf []byte, dt reduce.DType, op 
 		return fmt.Errorf("shm: buffer of %d bytes is not whole %d-byte elements", len(buf), es)
 	}
 	step := g.slot - g.slot%es
+	// Publish the length with the first round's arrival so a rank called
+	// with a different size is reported instead of corrupting the rounds.
+	atomic.StoreUint64(g.lenPtr(g.rank), uint64(len(buf)))
 	for off := 0; off < len(buf); off += step {
 		seg := buf[off:min(len(buf), off+step)]
 		if err := g.round1(ctx, seg, dt, op); err != nil {
@@ -43,6 +47,9 @@ func (g *Region) round1(ctx context.Context, seg []byte, dt reduce.DType, op red
 	copy(mine[:lo], seg[:lo])
 	copy(mine[hi:len(seg)], seg[hi:])
 	if err := g.waitAll(ctx, g.arrive()); err != nil {
+		return err
+	}
+	if err := g.checkLengths(); err != nil {
 		return err
 	}
 	// Reduce the peers' staged copies into our share in rank order; the
@@ -67,6 +74,17 @@ func (g *Region) round1(ctx context.Context, seg []byte, dt reduce.DType, op red
 		if j != g.rank {
 			a, b := share(n, g.size, j, es)
 			copy(seg[a:b], g.data(j, h)[a:b])
+		}
+	}
+	return nil
+}
+
+// checkLengths compares the buffer lengths every rank published for this call.
+func (g *Region) checkLengths() error {
+	mine := atomic.LoadUint64(g.lenPtr(g.rank))
+	for j := 0; j < g.size; j++ {
+		if n := atomic.LoadUint64(g.lenPtr(j)); n != mine {
+			return fmt.Errorf("rank %d all-reduces %d bytes where rank %d has %d: every rank must pass the same length", j, n, g.rank, mine)
 		}
 	}
 	return nil

@@ -120,6 +120,11 @@ func (g *Region) seqPtr(r int) *uint64 {
 	return (*uint64)(unsafe.Pointer(&g.mem[headBytes+r*lineBytes]))
 }
 
+// lenPtr holds the byte length of rank r's current all-reduce.
+func (g *Region) lenPtr(r int) *uint64 {
+	return (*uint64)(unsafe.Pointer(&g.mem[headBytes+r*lineBytes+8]))
+}
+
 func (g *Region) waitersPtr(r int) *uint32 {
 	return (*uint32)(unsafe.Pointer(&g.mem[headBytes+r*lineBytes+64]))
 }

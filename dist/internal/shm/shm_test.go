@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -106,5 +107,26 @@ func TestWaitEndsWithTheContext(t *testing.T) {
 	err := rs[0].AllReduce(ctx, make([]byte, 64), reduce.Float32, reduce.Sum)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("want deadline exceeded, got %v", err)
+	}
+}
+
+func TestDifferentLengthsAreReportedNotReduced(t *testing.T) {
+	rs := regions(t, 2, 256)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for r, g := range rs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			errs[r] = g.AllReduce(ctx, make([]byte, 64*(r+1)), reduce.Float32, reduce.Sum)
+		}()
+	}
+	wg.Wait()
+	for r, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "every rank must pass the same length") {
+			t.Fatalf("rank %d: %v", r, err)
+		}
 	}
 }
