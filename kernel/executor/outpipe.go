@@ -22,12 +22,13 @@ type outPipe struct {
 	name string
 	emit func(name, text string)
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	pending []byte // text not yet emitted
-	reached uint64 // highest sync marker seen
-	eof     bool
-	timer   *time.Timer
+	mu       sync.Mutex
+	cond     *sync.Cond
+	pending  []byte // text not yet emitted
+	reached  uint64 // highest sync marker seen
+	released uint64 // highest sync marker whose event was handed on
+	eof      bool
+	timer    *time.Timer
 }
 
 func newOutPipe(name string, emit func(name, text string)) *outPipe {
@@ -83,8 +84,35 @@ func (p *outPipe) scan(data []byte) []byte {
 				p.reached = n
 			}
 			p.cond.Broadcast()
+			p.holdLocked(n)
 		}
 		data = data[i+len(pfx)+end+1:]
+	}
+}
+
+// holdLocked waits until the event announced by marker n was handed on, so
+// text printed after a display call never overtakes the display. A child
+// that dies between marker and event cannot stall output for long.
+func (p *outPipe) holdLocked(n uint64) {
+	deadline := time.Now().Add(2 * time.Second)
+	t := time.AfterFunc(2*time.Second, func() {
+		p.mu.Lock()
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	})
+	defer t.Stop()
+	for p.released < n && time.Now().Before(deadline) {
+		p.cond.Wait()
+	}
+}
+
+// release lets text after marker n through (the event for n was handed on).
+func (p *outPipe) release(n uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n > p.released {
+		p.released = n
+		p.cond.Broadcast()
 	}
 }
 

@@ -37,6 +37,7 @@ func TestOutPipeStripsMarkersSplitAcrossReads(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
 			p := newOutPipe("stdout", rec.output)
+			p.release(7) // the event for marker 7 was already handed on
 			p.run(&chunkReader{chunks: tt.chunks})
 			if got := rec.stream("stdout"); got != "abcd" {
 				t.Fatalf("text = %q", got)
@@ -45,6 +46,25 @@ func TestOutPipeStripsMarkersSplitAcrossReads(t *testing.T) {
 				t.Fatal("marker 7 not seen")
 			}
 		})
+	}
+}
+
+func TestOutPipeHoldsTextAfterAMarkerUntilItsEventIsOut(t *testing.T) {
+	rec := &recorder{}
+	p := newOutPipe("stdout", rec.output)
+	done := make(chan struct{})
+	go func() { p.run(&chunkReader{chunks: []string{"a" + string(syncMarker(1)) + "b"}}); close(done) }()
+	if !p.waitSync(1, time.Second) {
+		t.Fatal("marker not seen")
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := rec.stream("stdout"); got != "a" {
+		t.Fatalf("before release: %q, want only the text before the marker", got)
+	}
+	p.release(1)
+	<-done
+	if got := rec.stream("stdout"); got != "ab" {
+		t.Fatalf("after release: %q", got)
 	}
 }
 

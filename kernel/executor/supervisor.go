@@ -450,21 +450,33 @@ func (c *child) readEvents(r io.Reader, s *Supervisor) {
 			c.out.waitSync(ev.Sync, 2*time.Second)
 			c.err.waitSync(ev.Sync, 2*time.Second)
 		}
-		switch ev.Kind {
-		case evDisplay:
-			s.cfg.Display(ev.MsgType, ev.Content)
-		case evInput:
-			go s.answerInput(c, ev)
-		case evDone:
-			c.mu.Lock()
-			ch := c.pending[ev.ID]
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- ev
-			}
-		default:
-			c.log.Warn("executor sent an unknown event", "kind", ev.Kind)
+		c.dispatch(s, ev)
+		if ev.Sync > 0 {
+			c.out.release(ev.Sync)
+			c.err.release(ev.Sync)
 		}
+	}
+	// No more events: never hold output back waiting for one.
+	c.out.release(^uint64(0))
+	c.err.release(^uint64(0))
+}
+
+// dispatch hands on one event from the child.
+func (c *child) dispatch(s *Supervisor, ev event) {
+	switch ev.Kind {
+	case evDisplay:
+		s.cfg.Display(ev.MsgType, ev.Content)
+	case evInput:
+		go s.answerInput(c, ev)
+	case evDone:
+		c.mu.Lock()
+		ch := c.pending[ev.ID]
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- ev
+		}
+	default:
+		c.log.Warn("executor sent an unknown event", "kind", ev.Kind)
 	}
 }
 
