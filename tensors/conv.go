@@ -1,9 +1,17 @@
 package tensors
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors/internal/backend"
+)
+
+// convColumns bounds the im2col buffer (elements) so large batches run in chunks of images.
+const convColumns = 1 << 22
 
 // Conv2d is a 2-D convolution over NCHW input x with weight [out, in, kh, kw], optional bias
-// [out], square stride and zero padding; it runs as im2col + gemm per image.
+// [out], square stride and zero padding. It unfolds a chunk of images side by side (im2col)
+// and runs one gemm per chunk.
 func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	if x.Dim() != 4 || weight.Dim() != 4 || x.shape[1] != weight.shape[1] {
 		panic(fmt.Sprintf("tensors: Conv2d: input shape %v and weight shape %v do not match (need NCHW input and weight [out, %d, kh, kw])", x.shape, weight.shape, dimOr(x, 1)))
@@ -26,45 +34,19 @@ func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	if bias != nil {
 		b = bias.AsType(wt.dtype)
 	}
-	lowp := autocastType()
+	cv := &conv{be: xc.be(), dt: wt.dtype, lowp: autocastType(), nb: nb, c: c, h: h, w: w, o: o,
+		kh: kh, kw: kw, stride: stride, pad: padding, oh: oh, ow: ow}
 	if wt.dtype == Float64 {
-		lowp = Float64
+		cv.lowp = Float64
 	}
-	be := xc.be()
-	ckk, l := c*kh*kw, oh*ow
-	out := empty(wt.dtype, xc.dev, nb, o, oh, ow)
-	beta := 0.0
+	out := cv.forward(xc2, wc)
 	if b != nil {
-		out.be().Copy(out.strided(), b.Reshape(1, o, 1, 1).bcast(out.shape), out.shape)
-		beta = 1
+		cv.be.Binary(backend.Add, out.buf, out.strided(), b.Reshape(1, o, 1, 1).bcast(out.shape), out.shape)
 	}
-	col := empty(wt.dtype, xc.dev, ckk, l)
-	for n := 0; n < nb; n++ {
-		be.Im2col(col.buf, xc2.buf, n*c*h*w, c, h, w, kh, kw, stride, padding, oh, ow)
-		be.Gemm(lowp.be(), false, false, 1, o, l, ckk, 1, wc.buf, 0, ckk, 0, col.buf, 0, l, 0, beta, out.buf, n*o*l, l, 0)
-	}
-	be.Release(col.buf)
 	record(out, "Conv2d", []*Tensor{xc, wt, b}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
-		var gx, gw, gb *Tensor
-		if xc.requiresGrad {
-			gx = zeros(wt.dtype, xc.dev, xc.shape...)
-		}
-		if wt.requiresGrad {
-			gw = zeros(wt.dtype, xc.dev, wt.shape...)
-		}
-		col := empty(wt.dtype, xc.dev, ckk, l)
-		for n := 0; n < nb; n++ {
-			if gw != nil {
-				be.Im2col(col.buf, xc2.buf, n*c*h*w, c, h, w, kh, kw, stride, padding, oh, ow)
-				be.Gemm(lowp.be(), false, true, 1, o, ckk, l, 1, gc.buf, n*o*l, l, 0, col.buf, 0, l, 0, 1, gw.buf, 0, ckk, 0)
-			}
-			if gx != nil {
-				be.Gemm(lowp.be(), true, false, 1, ckk, l, o, 1, wc.buf, 0, ckk, 0, gc.buf, n*o*l, l, 0, 0, col.buf, 0, l, 0)
-				be.Col2im(gx.buf, col.buf, n*c*h*w, c, h, w, kh, kw, stride, padding, oh, ow)
-			}
-		}
-		be.Release(col.buf)
+		gx, gw := cv.backward(gc, xc2, wc, xc.requiresGrad, wt.requiresGrad)
+		var gb *Tensor
 		if b != nil && b.requiresGrad {
 			gb = sumRaw(gc, []int{0, 2, 3}).Reshape(o)
 		}
@@ -73,35 +55,81 @@ func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	return out
 }
 
+// conv holds one convolution's geometry.
+type conv struct {
+	be                                          backend.Backend
+	dt, lowp                                    DType
+	nb, c, h, w, o, kh, kw, stride, pad, oh, ow int
+}
+
+func (cv *conv) ckk() int { return cv.c * cv.kh * cv.kw }
+func (cv *conv) l() int   { return cv.oh * cv.ow }
+
+// chunk is how many images share one column buffer.
+func (cv *conv) chunk() int { return max(1, min(cv.nb, convColumns/max(1, cv.ckk()*cv.l()))) }
+
+// unfold writes images n0..n0+nc side by side into col [ckk, nc*l].
+func (cv *conv) unfold(col, x *Tensor, n0, nc int) {
+	for i := 0; i < nc; i++ {
+		cv.be.Im2col(col.buf, i*cv.l(), nc*cv.l(), x.buf, (n0+i)*cv.c*cv.h*cv.w, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
+	}
+}
+
+func (cv *conv) forward(x, w *Tensor) *Tensor {
+	o, l, ckk := cv.o, cv.l(), cv.ckk()
+	out := empty(cv.dt, x.dev, cv.nb, o, cv.oh, cv.ow)
+	ch := cv.chunk()
+	col := empty(cv.dt, x.dev, ckk*ch*l)
+	tmp := empty(cv.dt, x.dev, o*ch*l)
+	for n0 := 0; n0 < cv.nb; n0 += ch {
+		nc := min(ch, cv.nb-n0)
+		cv.unfold(col, x, n0, nc)
+		cols := nc * l
+		cv.be.Gemm(cv.lowp.be(), false, false, 1, o, cols, ckk, 1, w.buf, 0, ckk, 0, col.buf, 0, cols, 0, 0, tmp.buf, 0, cols, 0)
+		// tmp is [o, nc, l]; out wants [nc, o, l].
+		cv.be.Copy(backend.Strided{Buf: out.buf, Offset: n0 * o * l, Strides: []int{o * l, l, 1}},
+			backend.Strided{Buf: tmp.buf, Strides: []int{l, cols, 1}}, []int{nc, o, l})
+	}
+	cv.be.Release(col.buf)
+	cv.be.Release(tmp.buf)
+	return out
+}
+
+func (cv *conv) backward(g, x, w *Tensor, needX, needW bool) (gx, gw *Tensor) {
+	o, l, ckk := cv.o, cv.l(), cv.ckk()
+	if needX {
+		gx = zeros(cv.dt, x.dev, x.shape...)
+	}
+	if needW {
+		gw = zeros(cv.dt, x.dev, w.shape...)
+	}
+	ch := cv.chunk()
+	col := empty(cv.dt, x.dev, ckk*ch*l)
+	gt := empty(cv.dt, x.dev, o*ch*l)
+	for n0 := 0; n0 < cv.nb; n0 += ch {
+		nc := min(ch, cv.nb-n0)
+		cols := nc * l
+		cv.be.Copy(backend.Strided{Buf: gt.buf, Strides: []int{l, cols, 1}},
+			backend.Strided{Buf: g.buf, Offset: n0 * o * l, Strides: []int{o * l, l, 1}}, []int{nc, o, l})
+		if needW {
+			cv.unfold(col, x, n0, nc)
+			cv.be.Gemm(cv.lowp.be(), false, true, 1, o, ckk, cols, 1, gt.buf, 0, cols, 0, col.buf, 0, cols, 0, 1, gw.buf, 0, ckk, 0)
+		}
+		if needX {
+			cv.be.Gemm(cv.lowp.be(), true, false, 1, ckk, cols, o, 1, w.buf, 0, ckk, 0, gt.buf, 0, cols, 0, 0, col.buf, 0, cols, 0)
+			for i := 0; i < nc; i++ {
+				cv.be.Col2im(gx.buf, (n0+i)*cv.c*cv.h*cv.w, col.buf, i*l, cols, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
+			}
+		}
+	}
+	cv.be.Release(col.buf)
+	cv.be.Release(gt.buf)
+	return gx, gw
+}
+
 func dimOr(t *Tensor, d int) int {
 	if t.Dim() > d {
 		return t.shape[d]
 	}
 	return 0
-}
-
-// MaxPool2d takes the maximum over kernel×kernel windows of NCHW input with the given stride
-// (no padding); the gradient goes to each window's first maximal element.
-func MaxPool2d(x *Tensor, kernel, stride int) *Tensor {
-	if x.Dim() != 4 {
-		panic(fmt.Sprintf("tensors: MaxPool2d: need NCHW input, have shape %v", x.shape))
-	}
-	if kernel < 1 || stride < 1 {
-		panic(fmt.Sprintf("tensors: MaxPool2d: kernel %d and stride %d must be ≥ 1", kernel, stride))
-	}
-	xc := x.computable().contig()
-	nb, c, h, w := xc.shape[0], xc.shape[1], xc.shape[2], xc.shape[3]
-	oh, ow := (h-kernel)/stride+1, (w-kernel)/stride+1
-	if h < kernel || w < kernel {
-		panic(fmt.Sprintf("tensors: MaxPool2d: kernel %d larger than input %v", kernel, x.shape))
-	}
-	out := empty(xc.dtype, xc.dev, nb, c, oh, ow)
-	arg := empty(Int64, xc.dev, nb, c, oh, ow)
-	xc.be().MaxPool2d(out.buf, arg.buf, xc.buf, nb*c, h, w, kernel, stride, oh, ow)
-	record(out, "MaxPool2d", []*Tensor{x}, func(g *Tensor) []*Tensor {
-		gx := zeros(g.dtype, g.dev, xc.shape...)
-		g.be().MaxPool2dGrad(gx.buf, g.contig().buf, arg.buf, nb*c, h, w, oh, ow)
-		return []*Tensor{gx}
-	})
-	return out
 }

@@ -144,10 +144,11 @@ type Backend interface {
 	CrossEntropy(loss, prob, logits, target *Buffer, rows, classes int, ignore int64, smoothing float64)
 	// CrossEntropyGrad writes dlogits given per-row upstream gradients gl.
 	CrossEntropyGrad(dlogits, gl, prob, target *Buffer, rows, classes int, ignore int64, smoothing float64)
-	// Im2col unfolds NCHW images into columns [C*KH*KW, OH*OW] per image.
-	Im2col(col, x *Buffer, xOff, c, h, w, kh, kw, stride, pad, oh, ow int)
-	// Col2im accumulates columns back into the image gradient (adjoint of Im2col).
-	Col2im(dx, col *Buffer, xOff, c, h, w, kh, kw, stride, pad, oh, ow int)
+	// Im2col unfolds the CHW image at xOff into a [C*KH*KW, OH*OW] block of col starting at
+	// colOff with row stride ldCol (several images side by side share one gemm).
+	Im2col(col *Buffer, colOff, ldCol int, x *Buffer, xOff, c, h, w, kh, kw, stride, pad, oh, ow int)
+	// Col2im accumulates such a block back into the image gradient (adjoint of Im2col).
+	Col2im(dx *Buffer, xOff int, col *Buffer, colOff, ldCol, c, h, w, kh, kw, stride, pad, oh, ow int)
 	// MaxPool2d pools NCHW planes, recording the argmax position of each output.
 	MaxPool2d(y, arg, x *Buffer, planes, h, w, k, stride, oh, ow int)
 	// MaxPool2dGrad routes gy to the recorded positions.

@@ -71,8 +71,22 @@ func (c *CPU) toHalf(dt backend.DType, src *backend.Buffer, off, n int) *backend
 		return h
 	}
 	w := c.AllocUninit(backend.F32, n)
-	for i := 0; i < n; i++ {
-		w.F32[i] = F16ToF32(F32ToF16(float32(loadF64(src, off+i))))
+	switch src.DType {
+	case backend.F32:
+		s := src.F32[off : off+n]
+		parallelFor(n, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				w.F32[i] = F16ToF32(F32ToF16(s[i]))
+			}
+		})
+	case backend.F16:
+		for i, h := range src.U16[off : off+n] {
+			w.F32[i] = F16ToF32(h)
+		}
+	default:
+		for i := 0; i < n; i++ {
+			w.F32[i] = F16ToF32(F32ToF16(float32(loadF64(src, off+i))))
+		}
 	}
 	return w
 }

@@ -190,30 +190,30 @@ func crossEntropyGrad[T float](d, gl, prob []T, target []int64, rows, classes in
 }
 
 // Im2col implements backend.Backend.
-func (c *CPU) Im2col(col, x *backend.Buffer, xOff, ch, h, w, kh, kw, stride, pad, oh, ow int) {
+func (c *CPU) Im2col(col *backend.Buffer, colOff, ldCol int, x *backend.Buffer, xOff, ch, h, w, kh, kw, stride, pad, oh, ow int) {
 	if x.DType == backend.F64 {
-		im2col(col.F64, x.F64[xOff:], ch, h, w, kh, kw, stride, pad, oh, ow, false)
+		im2col(col.F64[colOff:], ldCol, x.F64[xOff:], ch, h, w, kh, kw, stride, pad, oh, ow, false)
 		return
 	}
-	im2col(col.F32, x.F32[xOff:], ch, h, w, kh, kw, stride, pad, oh, ow, false)
+	im2col(col.F32[colOff:], ldCol, x.F32[xOff:], ch, h, w, kh, kw, stride, pad, oh, ow, false)
 }
 
 // Col2im implements backend.Backend.
-func (c *CPU) Col2im(dx, col *backend.Buffer, xOff, ch, h, w, kh, kw, stride, pad, oh, ow int) {
+func (c *CPU) Col2im(dx *backend.Buffer, xOff int, col *backend.Buffer, colOff, ldCol, ch, h, w, kh, kw, stride, pad, oh, ow int) {
 	if dx.DType == backend.F64 {
-		im2col(col.F64, dx.F64[xOff:], ch, h, w, kh, kw, stride, pad, oh, ow, true)
+		im2col(col.F64[colOff:], ldCol, dx.F64[xOff:], ch, h, w, kh, kw, stride, pad, oh, ow, true)
 		return
 	}
-	im2col(col.F32, dx.F32[xOff:], ch, h, w, kh, kw, stride, pad, oh, ow, true)
+	im2col(col.F32[colOff:], ldCol, dx.F32[xOff:], ch, h, w, kh, kw, stride, pad, oh, ow, true)
 }
 
-// im2col unfolds x into col, or with back set accumulates col into x (the adjoint).
-func im2col[T float](col, x []T, ch, h, w, kh, kw, stride, pad, oh, ow int, back bool) {
+// im2col unfolds x into col (rows ldCol apart), or with back set accumulates col into x.
+func im2col[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, stride, pad, oh, ow int, back bool) {
 	for ci := 0; ci < ch; ci++ {
 		plane := x[ci*h*w : (ci+1)*h*w]
 		for ki := 0; ki < kh; ki++ {
 			for kj := 0; kj < kw; kj++ {
-				r := ((ci*kh+ki)*kw + kj) * oh * ow
+				r := ((ci*kh+ki)*kw + kj) * ldCol
 				for oy := 0; oy < oh; oy++ {
 					iy := oy*stride - pad + ki
 					dst := col[r+oy*ow : r+(oy+1)*ow]
