@@ -135,9 +135,11 @@ func BenchmarkConv2dForwardBackward(b *testing.B) {
 	w := Randn(32, 16, 3, 3).SetRequiresGrad(true)
 	bias := Zeros(32).SetRequiresGrad(true)
 	b.ReportAllocs()
+	c0 := cpuTime()
 	for range b.N {
 		Conv2d(x, w, bias, 1, 1).Sum().Backward()
 		w.ZeroGrad()
 		bias.ZeroGrad()
 	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
 }

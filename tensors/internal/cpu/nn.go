@@ -224,6 +224,23 @@ func im2col[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, stride, pad, o
 						continue
 					}
 					src := plane[iy*w : (iy+1)*w]
+					if stride == 1 {
+						// Unit stride: the valid part of the row is one contiguous run.
+						ix0 := kj - pad
+						lo, hi := max(0, -ix0), min(ow, w-ix0)
+						hi = max(hi, lo)
+						if back {
+							s := src[ix0+lo : ix0+hi]
+							for i, v := range dst[lo:hi] {
+								s[i] += v
+							}
+							continue
+						}
+						clear(dst[:lo])
+						copy(dst[lo:hi], src[ix0+lo:ix0+hi])
+						clear(dst[hi:])
+						continue
+					}
 					for ox := range dst {
 						ix := ox*stride - pad + kj
 						if ix < 0 || ix >= w {
