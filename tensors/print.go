@@ -16,7 +16,9 @@ func (t *Tensor) String() string {
 	format := numberFormat(t.dtype, vals)
 	width := 0
 	for _, v := range vals {
-		width = max(width, len(format(v)))
+		if !math.IsNaN(v) && !math.IsInf(v, 0) { // PyTorch sizes columns by the finite values
+			width = max(width, len(format(v)))
+		}
 	}
 	var sb strings.Builder
 	sb.WriteString("tensor(")
@@ -99,7 +101,7 @@ func writeNested(sb *strings.Builder, vals []float64, shape []int, dim, off, wid
 	for i := 0; i < n; i++ {
 		if summarize && n > 2*printEdge && i == printEdge {
 			if dim == len(shape)-1 {
-				sb.WriteString("...")
+				sb.WriteString(" ...")
 			} else {
 				sb.WriteString("...")
 			}
@@ -108,7 +110,7 @@ func writeNested(sb *strings.Builder, vals []float64, shape []int, dim, off, wid
 		}
 		if dim == len(shape)-1 {
 			s := format(vals[off+i])
-			sb.WriteString(strings.Repeat(" ", width-len(s)) + s)
+			sb.WriteString(strings.Repeat(" ", max(0, width-len(s))) + s)
 		} else {
 			writeNested(sb, vals, shape, dim+1, off+i*stride, width, format, summarize, indent)
 		}
