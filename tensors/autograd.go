@@ -168,7 +168,9 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 		st := x.bw
 		if x.node == nil {
 			if st.grad != nil {
-				x.accumulateLeaf(st.grad, st.owned)
+				if !x.accumulateLeaf(st.grad, st.owned) && st.owned {
+					be.Release(st.grad.buf) // added into an existing Grad; the buffer is free
+				}
 				for _, h := range append([]*HookHandle(nil), x.hooks...) {
 					h.fn(x)
 				}
@@ -277,21 +279,22 @@ func (st *backwardState) add(gi, g *Tensor, grads []*Tensor, be backend.Backend,
 	}
 }
 
-// accumulateLeaf adds g into the leaf's Grad, taking over g's buffer when owned.
-func (t *Tensor) accumulateLeaf(g *Tensor, owned bool) {
+// accumulateLeaf adds g into the leaf's Grad and reports whether it kept g's buffer (it takes
+// over an owned g when the leaf had no gradient yet).
+func (t *Tensor) accumulateLeaf(g *Tensor, owned bool) bool {
 	switch {
 	case t.grad == nil && owned:
 		t.grad = g
+		return true
 	case t.grad == nil:
 		t.grad = g.contig()
 		if t.grad == g {
 			t.grad = g.convertTo(g.dtype)
 		}
-	case t.grad.isContiguous() && t.grad.offset == 0:
+	case t.grad.isContiguous() && t.grad.offset == 0 && t.grad.dtype == g.dtype:
 		t.be().Binary(backend.Add, t.grad.buf, t.grad.strided(), g.strided(), t.shape)
 	default:
-		sum := empty(t.dtype, t.dev, t.shape...)
-		t.be().Binary(backend.Add, sum.buf, t.grad.strided(), g.strided(), t.shape)
-		t.grad = sum
+		t.grad = binary(backend.Add, "Backward", t.grad, g)
 	}
+	return false
 }

@@ -3,6 +3,7 @@ package tensors
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -246,5 +247,40 @@ func TestDropoutKeepsExpectationAndZeroesAboutP(t *testing.T) {
 	}
 	if Dropout(x, 0.3, false) != x {
 		t.Fatal("Dropout in eval mode did not return its input")
+	}
+}
+
+// TestSteadyTrainingStepDoesNotGrowHeap runs many steps of a small MLP and checks the live
+// heap after a GC stays flat: graphs are freed after Backward and the pool is bounded.
+func TestSteadyTrainingStepDoesNotGrowHeap(t *testing.T) {
+	g := NewGenerator(9)
+	x, y := g.Randn(64, 100), RandInt(0, 10, 64)
+	w1, w2 := g.Randn(128, 100).MulScalar(0.1).SetRequiresGrad(true), g.Randn(10, 128).MulScalar(0.1).SetRequiresGrad(true)
+	step := func() {
+		CrossEntropy(Linear(Linear(x, w1, nil).ReLU(), w2, nil), y).Backward()
+		for _, p := range []*Tensor{w1, w2} {
+			d, gr := p.Data32(), p.Grad().Data32()
+			for i := range d {
+				d[i] -= 0.01 * gr[i]
+			}
+			p.ZeroGrad()
+		}
+	}
+	live := func() uint64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	for range 20 {
+		step()
+	}
+	before := live()
+	for range 200 {
+		step()
+	}
+	after := live()
+	if after > before+256<<10 {
+		t.Fatalf("live heap grew from %d to %d bytes over 200 steps", before, after)
 	}
 }

@@ -20,7 +20,7 @@ type poolKey struct {
 }
 
 // maxPooled bounds the bytes kept for reuse so a one-off large step does not pin memory forever.
-const maxPooled = 512 << 20
+const maxPooled = 256 << 20
 
 // New returns a CPU backend with an empty buffer pool.
 func New() *CPU { return &CPU{free: map[poolKey][]*backend.Buffer{}} }

@@ -1,0 +1,69 @@
+package cpu
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/goaccel/goaccel/tensors/internal/backend"
+)
+
+func TestPoolReusesReleasedBuffersAndAllocZeroesThem(t *testing.T) {
+	c := New()
+	b := c.Alloc(backend.F32, 1000)
+	for i := range b.F32 {
+		b.F32[i] = 7
+	}
+	c.Release(b)
+	u := c.AllocUninit(backend.F32, 1000)
+	if u != b {
+		t.Fatal("AllocUninit did not reuse the released buffer")
+	}
+	c.Release(u)
+	z := c.Alloc(backend.F32, 1000)
+	if z != b {
+		t.Fatal("Alloc did not reuse the released buffer")
+	}
+	for i, v := range z.F32 {
+		if v != 0 {
+			t.Fatalf("reused buffer element %d = %v, want 0", i, v)
+		}
+	}
+	if other := c.AllocUninit(backend.F32, 999); other == b {
+		t.Fatal("a buffer of another size came from the pool")
+	}
+}
+
+func TestPoolStopsGrowingAtItsBound(t *testing.T) {
+	c := New()
+	n := maxPooled/4/8 + 1
+	for range 10 {
+		c.Release(newBuffer(backend.F32, n))
+	}
+	if c.pooled > maxPooled {
+		t.Fatalf("pool holds %d bytes, bound %d", c.pooled, maxPooled)
+	}
+}
+
+func TestParallelForCoversEveryIndexOnce(t *testing.T) {
+	for _, n := range []int{1, 7, 1000, 1 << 20} {
+		var hits = make([]int32, n)
+		parallelFor(n, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				atomic.AddInt32(&hits[i], 1)
+			}
+		})
+		for i, h := range hits {
+			if h != 1 {
+				t.Fatalf("n=%d: index %d visited %d times", n, i, h)
+			}
+		}
+	}
+}
+
+func TestCoalesceMergesContiguousAndBroadcastDims(t *testing.T) {
+	// [4,3,5] contiguous plus a bias broadcast over the first two dims.
+	shp, sts := coalesce([]int{4, 3, 5}, []int{15, 5, 1}, []int{0, 0, 1})
+	if len(shp) != 2 || shp[0] != 12 || shp[1] != 5 || sts[0][0] != 5 || sts[1][0] != 0 {
+		t.Fatalf("coalesce = %v %v, want [12 5] with strides [5 1] and [0 1]", shp, sts)
+	}
+}
