@@ -205,6 +205,7 @@ type kernelState struct {
 	Indicator string `json:"indicator"`
 	Display   string `json:"display"`
 	Dialog    string `json:"dialog"`
+	Info      string `json:"info"` // kernel_info_reply content as the page got it
 }
 
 // waitKernelReady waits until the page runs kernel k, connected and idle.
@@ -219,8 +220,8 @@ func (p *browserPage) waitKernelReady(k browserKernel, timeout time.Duration) {
 		return ok, fmt.Sprintf("%+v", st)
 	})
 	if st.Name != k.name || st.Language != k.language || st.Display != k.displayName {
-		p.fatalf("notebook runs kernel %q (language %q, shown as %q), want %q (%q, %q)",
-			st.Name, st.Language, st.Display, k.name, k.language, k.displayName)
+		p.fatalf("notebook runs kernel %q (language %q, shown as %q), want %q (%q, %q); kernel_info_reply: %s",
+			st.Name, st.Language, st.Display, k.name, k.language, k.displayName, st.Info)
 	}
 }
 
@@ -389,7 +390,9 @@ const browserPageJS = `(() => {
         loaded: !!nb._fully_loaded,
         name: k ? k.name : '',
         connected: !!(k && k.is_connected()),
-        ready: !!info,
+        // info_reply starts as {} and is replaced by the reply's content.
+        ready: !!(info && info.protocol_version),
+        info: info ? JSON.stringify(info).slice(0, 500) : '',
         language: info && info.language_info ? info.language_info.name : '',
         indicator: $('#kernel_indicator_icon').attr('class') || '',
         display: $('#kernel_indicator .kernel_indicator_name').text(),
