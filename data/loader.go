@@ -33,6 +33,7 @@ type Loader struct {
 	skip    int     // batches to skip at the start of the next pass
 	cur     []int
 	x, y    *tensors.Tensor
+	tf      func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor)
 }
 
 // NewLoader returns a Loader over ds. It panics on a nil dataset or a negative batch size.
@@ -71,6 +72,9 @@ func (l *Loader) Next() bool {
 	l.cur = l.batches[l.pos]
 	l.pos++
 	l.x, l.y = l.collate(l.cur)
+	if l.tf != nil {
+		l.x, l.y = l.tf(l.x, l.y)
+	}
 	return true
 }
 
@@ -183,4 +187,10 @@ func (l *Loader) SetSampler(s BatchSampler) {
 	}
 	l.Reset()
 	l.sampler = s
+}
+
+// SetBatchTransform installs fn to run on every collated batch before Batch returns it (nil removes
+// it): the hook for moving batches to a device or slicing them per process.
+func (l *Loader) SetBatchTransform(fn func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor)) {
+	l.tf = fn
 }

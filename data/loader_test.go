@@ -192,6 +192,21 @@ func TestReplacedSamplerDrivesBatches(t *testing.T) {
 	}
 }
 
+func TestBatchTransformRunsOnEveryBatch(t *testing.T) {
+	l := NewLoader(rangeDataset(6), LoaderConfig{BatchSize: 4})
+	l.SetBatchTransform(func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor) {
+		return x.MulScalar(2), y
+	})
+	var firsts []float32
+	for l.Next() {
+		x, _ := l.Batch()
+		firsts = append(firsts, x.Float32s()[0])
+	}
+	if !reflect.DeepEqual(firsts, []float32{0, 8}) {
+		t.Errorf("first inputs %v, want [0 8] (doubled)", firsts)
+	}
+}
+
 func TestBatchWithoutTargets(t *testing.T) {
 	l := NewLoader(NewTensorDataset(tensors.Ones(5, 3), nil), LoaderConfig{BatchSize: 2})
 	l.Next()
