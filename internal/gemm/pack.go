@@ -103,73 +103,108 @@ func packBF32(dst []float32, b []float32, ldb int, trans bool, nr, p0, kc, j0, n
 // packABF16 is packAF32 for bfloat16 input: widened to float32 panels
 // (pairs false) or kept as bf16 with k interleaved in pairs (pairs true).
 func packABF16(dst []float32, a []uint16, lda int, trans, pairs bool, mr, i0, mc, p0, kc int) {
+	if !pairs {
+		widen(dst, a, lda, trans, mr, i0, mc, p0, kc)
+		return
+	}
 	ks := steps(kc, pairs)
 	for ip := 0; ip < mc; ip += mr {
 		rows := min(mr, mc-ip)
 		d := dst[ip*ks : ip*ks+mr*ks]
-		if pairs {
-			h := unsafe.Slice((*uint16)(unsafe.Pointer(&d[0])), 2*len(d))
-			clear(h)
-			for r := 0; r < rows; r++ {
-				for p := 0; p < kc; p++ {
-					idx := (i0+ip+r)*lda + p0 + p
-					if trans {
-						idx = (p0+p)*lda + i0 + ip + r
-					}
-					h[(p>>1)*2*mr+2*r+p&1] = a[idx]
-				}
-			}
-			continue
-		}
-		clear(d)
-		for r := 0; r < rows; r++ {
-			for p := 0; p < kc; p++ {
-				idx := (i0+ip+r)*lda + p0 + p
-				if trans {
-					idx = (p0+p)*lda + i0 + ip + r
-				}
-				d[p*mr+r] = BF16ToF32(a[idx])
-			}
+		if trans {
+			zipPairs(d, mr, a, (p0)*lda+i0+ip, lda, rows, kc)
+		} else {
+			pairRows(d, mr, a, (i0+ip)*lda+p0, lda, rows, kc)
 		}
 	}
 }
 
 // packBBF16 is packBF32 for bfloat16 input; see packABF16 for pairs.
 func packBBF16(dst []float32, b []uint16, ldb int, trans, pairs bool, nr, p0, kc, j0, nc int) {
+	if !pairs {
+		widen(dst, b, ldb, !trans, nr, j0, nc, p0, kc)
+		return
+	}
 	ks := steps(kc, pairs)
 	for jp := 0; jp < nc; jp += nr {
 		cols := min(nr, nc-jp)
 		d := dst[jp*ks : jp*ks+nr*ks]
-		if pairs {
-			h := unsafe.Slice((*uint16)(unsafe.Pointer(&d[0])), 2*len(d))
-			if kc&1 != 0 || cols < nr {
-				clear(h)
-			}
-			for p := 0; p < kc; p++ {
-				o := h[(p>>1)*2*nr+p&1:]
-				if trans {
-					for c := 0; c < cols; c++ {
-						o[2*c] = b[(j0+jp+c)*ldb+p0+p]
-					}
-					continue
-				}
-				src := b[(p0+p)*ldb+j0+jp:][:cols]
-				for c, v := range src {
-					o[2*c] = v
-				}
-			}
-			continue
+		if trans {
+			pairRows(d, nr, b, (j0+jp)*ldb+p0, ldb, cols, kc)
+		} else {
+			zipPairs(d, nr, b, p0*ldb+j0+jp, ldb, cols, kc)
 		}
-		clear(d)
-		for p := 0; p < kc; p++ {
-			o := d[p*nr : p*nr+nr]
-			for c := 0; c < cols; c++ {
-				idx := (p0+p)*ldb + j0 + jp + c
-				if trans {
-					idx = (j0+jp+c)*ldb + p0 + p
-				}
-				o[c] = BF16ToF32(b[idx])
+	}
+}
+
+// pairRows packs one pair panel (width w) from `rows` k-contiguous rows of x
+// starting at x[off]: each (k, k+1) pair is one 32-bit word already, so this
+// is the float32 interleave on words when the rows start on even offsets.
+func pairRows(d []float32, w int, x []uint16, off, ld, rows, kc int) {
+	h := unsafe.Slice((*uint16)(unsafe.Pointer(&d[0])), 2*len(d))
+	if off%2 == 0 && ld%2 == 0 && kc >= 2 {
+		x32 := unsafe.Slice((*float32)(unsafe.Pointer(&x[0])), len(x)/2)
+		interleave(d, w, x32, off/2, ld/2, rows, kc/2)
+		if kc%2 == 1 {
+			o := h[(kc/2)*2*w:]
+			for r := 0; r < rows; r++ {
+				o[2*r], o[2*r+1] = x[off+r*ld+kc-1], 0
 			}
+		}
+	} else {
+		for r := 0; r < rows; r++ {
+			src := x[off+r*ld:][:kc]
+			for p, v := range src {
+				h[(p>>1)*2*w+2*r+p&1] = v
+			}
+			if kc%2 == 1 {
+				h[(kc>>1)*2*w+2*r+1] = 0
+			}
+		}
+	}
+	for q := 0; q < (kc+1)/2; q++ {
+		clear(h[q*2*w+2*rows : q*2*w+2*w])
+	}
+}
+
+// zipPairs packs one pair panel (width w) when k runs down the rows of x:
+// rows p and p+1 (from x[off], stride ld) are zipped into (k, k+1) pairs.
+func zipPairs(d []float32, w int, x []uint16, off, ld, cols, kc int) {
+	h := unsafe.Slice((*uint16)(unsafe.Pointer(&d[0])), 2*len(d))
+	for q := 0; q < (kc+1)/2; q++ {
+		o := h[q*2*w : q*2*w+2*w]
+		r0 := x[off+2*q*ld:][:cols]
+		if 2*q+1 < kc {
+			r1 := x[off+(2*q+1)*ld:][:cols]
+			for c, v := range r0 {
+				o[2*c], o[2*c+1] = v, r1[c]
+			}
+		} else {
+			for c, v := range r0 {
+				o[2*c], o[2*c+1] = v, 0
+			}
+		}
+		clear(o[2*cols:])
+	}
+}
+
+// widen packs bf16 into float32 panels of width w for the fp32 kernels on CPUs
+// without AVX512_BF16. kMajor says k runs down x's rows (A transposed, B not):
+// element (i, p) is x[p*ld+i], else x[i*ld+p].
+func widen(dst []float32, x []uint16, ld int, kMajor bool, w, i0, mc, p0, kc int) {
+	for ip := 0; ip < mc; ip += w {
+		rows := min(w, mc-ip)
+		d := dst[ip*kc : ip*kc+w*kc]
+		for p := 0; p < kc; p++ {
+			o := d[p*w : p*w+w]
+			for r := 0; r < rows; r++ {
+				idx := (i0+ip+r)*ld + p0 + p
+				if kMajor {
+					idx = (p0+p)*ld + i0 + ip + r
+				}
+				o[r] = BF16ToF32(x[idx])
+			}
+			clear(o[rows:])
 		}
 	}
 }
