@@ -118,7 +118,7 @@ func newFake(t *testing.T) (*Supervisor, *recorder) {
 		Env:            append(os.Environ(), "GOACCEL_FAKE_CHILD=1"),
 		Output:         rec.output,
 		Display:        rec.display,
-		InterruptGrace: 500 * time.Millisecond,
+		InterruptGrace: 1500 * time.Millisecond,
 	})
 	if err := s.Start(); err != nil {
 		t.Fatal(err)

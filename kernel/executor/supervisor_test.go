@@ -45,15 +45,15 @@ func TestDisplayKeepsOrderWithOutput(t *testing.T) {
 
 func TestOutputIsLiveNotAtTheEnd(t *testing.T) {
 	s, rec := newFake(t)
-	start := time.Now()
-	s.Execute(context.Background(), ExecRequest{Code: "slow"})
+	s.Execute(context.Background(), ExecRequest{Code: "slow"}) // 6 lines, 60 ms apart
+	end := time.Now()
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	if len(rec.times) < 3 {
 		t.Fatalf("want several batches while the cell ran, got %d: %q", len(rec.times), rec.events)
 	}
-	if first := rec.times[0].Sub(start); first > 250*time.Millisecond {
-		t.Fatalf("first output after %v; want it within ~100 ms of being printed", first)
+	if early := end.Sub(rec.times[0]); early < 150*time.Millisecond {
+		t.Fatalf("first output only %v before the cell ended; want it while the cell runs", early)
 	}
 }
 
@@ -63,7 +63,7 @@ func TestInterruptStopsInterpretedLoopAndKeepsState(t *testing.T) {
 	go func() { time.Sleep(100 * time.Millisecond); s.Interrupt() }()
 	start := time.Now()
 	out := s.Execute(context.Background(), ExecRequest{Code: "loop"})
-	if !out.Result.Interrupted || out.Restarted || time.Since(start) > time.Second {
+	if !out.Result.Interrupted || out.Restarted || time.Since(start) > 1200*time.Millisecond {
 		t.Fatalf("outcome = %+v after %v", out, time.Since(start))
 	}
 	if got := s.Execute(context.Background(), ExecRequest{Code: "get x"}); got.Result.Data["text/plain"] != "1" {
