@@ -63,18 +63,27 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 	}
 	params := m.Parameters()
 	if a.c.Size() > 1 {
-		for i, p := range params {
-			must(a.c.Broadcast(p.Contiguous().Data32(), 0), "Prepare: broadcast parameter "+nameOf(m, i))
-		}
+		broadcastParams(a.c, params)
 		w.red = newReducer(a, params)
 	}
 	a.models = append(a.models, w)
 	return w
 }
 
-func nameOf(m nn.Module, i int) string {
-	if ps := m.NamedParameters(); i < len(ps) {
-		return ps[i].Name
+// broadcastParams gives every process rank 0's parameters, in one collective.
+func broadcastParams(c comm, params []*tensors.Tensor) {
+	n := 0
+	for _, p := range params {
+		n += p.Numel()
 	}
-	return "?"
+	flat := make([]float32, 0, n)
+	for _, p := range params {
+		flat = append(flat, p.Float32s()...)
+	}
+	must(c.Broadcast(flat, 0), "Prepare: broadcast the model's parameters from rank 0")
+	off := 0
+	for _, p := range params {
+		p.CopyFrom(tensors.New(flat[off:off+p.Numel()], p.Shape()...))
+		off += p.Numel()
+	}
 }

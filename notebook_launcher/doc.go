@@ -18,7 +18,9 @@
 // Each worker gets the torchrun environment (RANK, WORLD_SIZE, LOCAL_RANK,
 // LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR, MASTER_PORT) plus
 // ACCELERATE_MIXED_PRECISION, so accelerate.New in fn joins the group and
-// applies the precision. Output of rank r > 0 is prefixed "[rank r] ". The
+// applies the precision. Unless GOMAXPROCS is set, the workers share the
+// machine's cores (GOMAXPROCS = cores / workers), as torchrun does with
+// OMP_NUM_THREADS. Output of rank r > 0 is prefixed "[rank r] ". The
 // first worker to fail stops the others and Launch returns an error naming its
 // rank, exit status and last stderr lines; Ctrl-C (SIGINT/SIGTERM) is
 // forwarded to all workers and no worker outlives Launch.

@@ -170,6 +170,10 @@ func runOnce(ctx context.Context, path string, args, extra []string, opts Option
 		if opts.MixedPrecision != "" {
 			e = append(e, "ACCELERATE_MIXED_PRECISION="+opts.MixedPrecision)
 		}
+		if _, set := os.LookupEnv("GOMAXPROCS"); !set && opts.NumProcesses > 1 {
+			// Share the cores among the workers, as torchrun does with OMP_NUM_THREADS.
+			e = append(e, "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/opts.NumProcesses)))
+		}
 		return e
 	}
 	return procgroup.Run(ctx, procgroup.Spec{
