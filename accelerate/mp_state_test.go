@@ -8,6 +8,7 @@ import (
 
 	"github.com/goaccel/goaccel/data"
 	"github.com/goaccel/goaccel/nn"
+	nl "github.com/goaccel/goaccel/notebook_launcher"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -110,5 +111,24 @@ func TestLoadStateResumesWithTheSameLosses(t *testing.T) {
 	// LoadState restores the checkpoint iteration: the next automatic save is checkpoint_1.
 	if it := got[2].(float64); it != 1 {
 		t.Errorf("next automatic checkpoint number after LoadState = %v; want 1", it)
+	}
+}
+
+// notebook_launcher's MixedPrecision must reach the Accelerator in every
+// worker (Accelerate's notebook_launcher ignores it).
+func TestLaunchMixedPrecisionReachesEveryAccelerator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("multi-process test")
+	}
+	var out syncBuffer
+	err := nl.Launch(func() {
+		acc := New(Config{})
+		if acc.MixedPrecision() != "bf16" || acc.NumProcesses() != 2 {
+			panic(fmt.Sprintf("rank %d: precision %q, %d processes; want bf16 on 2", acc.ProcessIndex(), acc.MixedPrecision(), acc.NumProcesses()))
+		}
+		acc.EndTraining()
+	}, nl.Options{NumProcesses: 2, MixedPrecision: "bf16", Args: []string{"-test.run=^" + t.Name() + "$"}, Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
 	}
 }

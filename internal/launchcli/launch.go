@@ -160,10 +160,16 @@ func resolveProgram(ctx context.Context, target string, stderr io.Writer) (strin
 	}
 	cleanup := func() { os.RemoveAll(dir) }
 	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(target), ".go"))
-	if _, err := os.Stat(target); err == nil && !filepath.IsAbs(target) && !strings.HasPrefix(target, ".") {
-		target = "./" + target // a local folder, not an import path
+	pkg, workdir := target, ""
+	if st, err := os.Stat(target); err == nil {
+		// A local folder or file: build it from where it lives, so its own module applies.
+		workdir, pkg = target, "."
+		if !st.IsDir() {
+			workdir, pkg = filepath.Dir(target), "./"+filepath.Base(target)
+		}
 	}
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, target)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, pkg)
+	cmd.Dir = workdir
 	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Run(); err != nil {
 		cleanup()
