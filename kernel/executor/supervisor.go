@@ -1,18 +1,12 @@
 package executor
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
-	"os/exec"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -280,206 +274,6 @@ func (s *Supervisor) Close() error {
 	return nil
 }
 
-// spawn starts a child process and its reader goroutines. Called with s.mu held.
-func (s *Supervisor) spawn() (*child, error) {
-	if len(s.cfg.Command) == 0 {
-		return nil, errors.New("executor: no command configured")
-	}
-	reqR, reqW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("executor: request pipe: %w", err)
-	}
-	evR, evW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("executor: event pipe: %w", err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("executor: stdout pipe: %w", err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("executor: stderr pipe: %w", err)
-	}
-	cmd := exec.Command(s.cfg.Command[0], s.cfg.Command[1:]...)
-	cmd.Env, cmd.Dir = s.cfg.Env, s.cfg.Dir
-	cmd.Stdout, cmd.Stderr = outW, errW
-	cmd.ExtraFiles = []*os.File{reqR, evW}
-	// Own process group: a terminal's Ctrl-C reaches the kernel only (which
-	// forwards it as an interrupt), and kill reaches the child's own children.
-	// Pdeathsig: never outlive a kernel that was killed outright.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	startErr := cmd.Start()
-	for _, f := range []*os.File{reqR, evW, outW, errW} {
-		f.Close()
-	}
-	if startErr != nil {
-		for _, f := range []*os.File{reqW, evR, outR, errR} {
-			f.Close()
-		}
-		return nil, fmt.Errorf("executor: start %s: %w", s.cfg.Command[0], startErr)
-	}
-	c := &child{
-		cmd: cmd, reqW: reqW, enc: json.NewEncoder(reqW),
-		pending: map[uint64]chan event{},
-		dead:    make(chan struct{}),
-		log:     s.cfg.Log,
-	}
-	c.tail = &tailWriter{max: 4 << 10}
-	c.out = newOutPipe("stdout", s.cfg.Output)
-	c.err = newOutPipe("stderr", func(name, text string) {
-		c.tail.Write([]byte(text))
-		s.cfg.Output(name, text)
-	})
-	go c.out.run(outR)
-	go c.err.run(errR)
-	go c.readEvents(evR, s)
-	go c.wait(s)
-	return c, nil
-}
-
-// child is one executor process.
-type child struct {
-	cmd  *exec.Cmd
-	log  *slog.Logger
-	reqW io.WriteCloser
-
-	wmu sync.Mutex
-	enc *json.Encoder
-
-	mu         sync.Mutex
-	pending    map[uint64]chan event
-	killReason string
-	death      *deathError
-
-	out, err *outPipe
-	tail     *tailWriter
-	dead     chan struct{} // closed once the process exited and its output drained
-}
-
-// deathError says why a child died during a call.
-type deathError struct {
-	reason string
-	killed bool // killed by the supervisor (interrupt timeout or shutdown)
-}
-
-func (e *deathError) Error() string { return e.reason }
-
-func (c *child) isDead() bool {
-	select {
-	case <-c.dead:
-		return true
-	default:
-		return false
-	}
-}
-
-func (c *child) write(r request) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if err := c.enc.Encode(r); err != nil {
-		return fmt.Errorf("executor: send %s: %w", r.Op, err)
-	}
-	return nil
-}
-
-// call sends r and waits for its done event or the child's death.
-func (c *child) call(ctx context.Context, r request) (event, error) {
-	ch := make(chan event, 1)
-	c.mu.Lock()
-	if c.death != nil {
-		c.mu.Unlock()
-		return event{}, c.death
-	}
-	c.pending[r.ID] = ch
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		delete(c.pending, r.ID)
-		c.mu.Unlock()
-	}()
-	if err := c.write(r); err != nil {
-		<-c.dead
-		return event{}, c.deathErr()
-	}
-	select {
-	case ev := <-ch:
-		return ev, nil
-	case <-c.dead:
-		select {
-		case ev := <-ch:
-			return ev, nil
-		default:
-		}
-		return event{}, c.deathErr()
-	case <-ctx.Done():
-		return event{}, ctx.Err()
-	}
-}
-
-func (c *child) deathErr() *deathError {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.death
-}
-
-// kill kills the child's process group, recording why.
-func (c *child) kill(reason string) {
-	c.mu.Lock()
-	if c.killReason == "" {
-		c.killReason = reason
-	}
-	c.mu.Unlock()
-	if p := c.cmd.Process; p != nil {
-		_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
-	}
-}
-
-// readEvents dispatches the child's events until its event pipe closes.
-func (c *child) readEvents(r io.Reader, s *Supervisor) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 256<<20)
-	for sc.Scan() {
-		var ev event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			c.log.Warn("executor sent a malformed event", "err", err)
-			continue
-		}
-		if ev.Sync > 0 {
-			// Publish the output printed before this event first.
-			c.out.waitSync(ev.Sync, 2*time.Second)
-			c.err.waitSync(ev.Sync, 2*time.Second)
-		}
-		c.dispatch(s, ev)
-		if ev.Sync > 0 {
-			c.out.release(ev.Sync)
-			c.err.release(ev.Sync)
-		}
-	}
-	// No more events: never hold output back waiting for one.
-	c.out.release(^uint64(0))
-	c.err.release(^uint64(0))
-}
-
-// dispatch hands on one event from the child.
-func (c *child) dispatch(s *Supervisor, ev event) {
-	switch ev.Kind {
-	case evDisplay:
-		s.cfg.Display(ev.MsgType, ev.Content)
-	case evInput:
-		go s.answerInput(c, ev)
-	case evDone:
-		c.mu.Lock()
-		ch := c.pending[ev.ID]
-		c.mu.Unlock()
-		if ch != nil {
-			ch <- ev
-		}
-	default:
-		c.log.Warn("executor sent an unknown event", "kind", ev.Kind)
-	}
-}
-
 // answerInput relays a cell's stdin read to the client and the reply back.
 func (s *Supervisor) answerInput(c *child, ev event) {
 	s.mu.Lock()
@@ -498,28 +292,6 @@ func (s *Supervisor) answerInput(c *child, ev event) {
 	}
 	if err := c.write(reply); err != nil {
 		s.cfg.Log.Warn("send input reply to executor", "err", err)
-	}
-}
-
-// wait reaps the child, drains its output, and records why it died.
-func (c *child) wait(s *Supervisor) {
-	werr := c.cmd.Wait()
-	// Output written just before dying (a panic trace) comes first.
-	c.out.waitEOF(500 * time.Millisecond)
-	c.err.waitEOF(500 * time.Millisecond)
-	c.reqW.Close()
-	c.mu.Lock()
-	reason := c.killReason
-	killed := reason != ""
-	if !killed {
-		reason = describeExit(c.cmd.ProcessState, werr, c.tail.String())
-	}
-	c.death = &deathError{reason: reason, killed: killed}
-	busy := len(c.pending) > 0
-	c.mu.Unlock()
-	close(c.dead)
-	if !busy && !killed {
-		s.childDiedIdle(c, reason)
 	}
 }
 
