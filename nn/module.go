@@ -1,6 +1,8 @@
 package nn
 
 import (
+	"reflect"
+
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -27,19 +29,104 @@ type Trainer interface {
 }
 
 // SetTraining switches m to training (true) or evaluation (false) mode, like PyTorch's
-// model.train() and model.eval(). Modules that do not implement Trainer have no mode and are left
-// as they are; a custom model holding a Dropout should implement Trainer and call SetTraining on
-// its children.
+// model.train() and model.eval(). A module that implements Trainer is switched through it (and
+// containers pass the mode on). For any other module, SetTraining looks through its exported
+// fields (structs, pointers, slices, arrays, interfaces) for modules that do, so a model struct
+// defined in a notebook cell needs no Train method of its own: its Dropout fields are found.
 func SetTraining(m Module, on bool) {
-	if t, ok := m.(Trainer); ok {
-		t.Train(on)
+	if m == nil {
+		return
 	}
+	forTrainers(reflect.ValueOf(m), map[uintptr]bool{}, func(t Trainer) bool {
+		t.Train(on)
+		return true
+	})
 }
 
-// IsTraining reports whether m is in training mode; modules without a mode count as training.
+// IsTraining reports whether m is in training mode: the mode of m if it implements Trainer, else
+// of the first module found in its fields that does; a module with no mode counts as training.
 func IsTraining(m Module) bool {
-	if t, ok := m.(Trainer); ok {
-		return t.Training()
+	training := true
+	if m == nil {
+		return training
+	}
+	forTrainers(reflect.ValueOf(m), map[uintptr]bool{}, func(t Trainer) bool {
+		training = t.Training()
+		return false
+	})
+	return training
+}
+
+var tensorType = reflect.TypeOf((*tensors.Tensor)(nil))
+
+// mayHoldModules reports whether a value of type t can be or contain a module (so that walking a
+// []float32 field does not visit every number).
+func mayHoldModules(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface, reflect.Struct:
+		return true
+	case reflect.Pointer:
+		return t != tensorType
+	case reflect.Slice, reflect.Array:
+		return mayHoldModules(t.Elem())
+	}
+	return false
+}
+
+// forTrainers calls fn on the Trainers reachable from v: v itself if it is one (without looking
+// inside it, since a Trainer passes the mode on itself), else the Trainers among its exported
+// fields, recursively. It stops when fn returns false, and reports whether to continue. Interpreted
+// values that reach compiled code inside an interface wrapper are found through the wrapper's
+// fields the same way.
+func forTrainers(v reflect.Value, seen map[uintptr]bool, fn func(Trainer) bool) bool {
+	if !v.IsValid() {
+		return true
+	}
+	if v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return true
+		}
+		v = v.Elem()
+	}
+	if v.Type() == tensorType {
+		return true
+	}
+	if v.CanInterface() {
+		if t, ok := v.Interface().(Trainer); ok {
+			if v.Kind() != reflect.Pointer || !v.IsNil() {
+				return fn(t)
+			}
+		}
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return true
+		}
+		seen[v.Pointer()] = true
+		return forTrainers(v.Elem(), seen, fn)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.CanInterface() && !forTrainers(f, seen, fn) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if !mayHoldModules(v.Type().Elem()) {
+			return true
+		}
+		if v.Kind() == reflect.Slice && v.Len() > 0 {
+			p := v.Pointer()
+			if seen[p] {
+				return true
+			}
+			seen[p] = true
+		}
+		for i := 0; i < v.Len(); i++ {
+			if !forTrainers(v.Index(i), seen, fn) {
+				return false
+			}
+		}
 	}
 	return true
 }

@@ -96,6 +96,43 @@ func TestTrainingModePropagatesThroughSequential(t *testing.T) {
 	}
 }
 
+// custom is a model without Train/Training methods: SetTraining must find its Dropouts by itself.
+type custom struct {
+	FC     *Linear
+	Drops  []*Dropout
+	Nested struct{ Head Module }
+	Self   *custom
+	Cache  []float32
+	W      *tensors.Tensor
+}
+
+func (c *custom) Forward(x *tensors.Tensor) *tensors.Tensor { return x }
+func (c *custom) Parameters() []*tensors.Tensor             { return nil }
+func (c *custom) NamedParameters() []NamedParameter         { return nil }
+
+func TestSetTrainingFindsModulesInFieldsOfCustomModels(t *testing.T) {
+	d1, d2, d3 := NewDropout(0.1), NewDropout(0.2), NewDropout(0.3)
+	c := &custom{FC: NewLinear(2, 2), Drops: []*Dropout{d1, nil, d2}, Cache: make([]float32, 1<<20), W: tensors.Zeros(2)}
+	c.Nested.Head = NewSequential(NewLinear(2, 2), d3)
+	c.Self = c
+	SetTraining(c, false)
+	for i, d := range []*Dropout{d1, d2, d3} {
+		if d.Training() {
+			t.Errorf("dropout %d still in training mode", i+1)
+		}
+	}
+	if IsTraining(c) {
+		t.Error("IsTraining(custom) = true after SetTraining(false)")
+	}
+	SetTraining(c, true)
+	if !d3.Training() || !IsTraining(c) {
+		t.Error("SetTraining(true) did not reach the nested Sequential's Dropout")
+	}
+	if !IsTraining(ReLU{}) {
+		t.Error("a module without mode must count as training")
+	}
+}
+
 func TestFlattenDefaultsToPyTorchDims(t *testing.T) {
 	x := tensors.Zeros(2, 3, 4, 5)
 	cases := []struct {
