@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,13 +133,26 @@ func startNotebookServer(t *testing.T, dataDir string) *notebookServer {
 		browserMarkerEnv+"="+marker,
 	)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	// Pdeathsig stops the server (and, through its shutdown, the kernels)
+	// even when the test binary is killed before its cleanups run. The
+	// signal follows the thread that started the child, so that thread stays
+	// locked until the server exits.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	startErr := make(chan error, 1)
+	exited := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		err := cmd.Start()
+		startErr <- err
+		if err == nil {
+			cmd.Wait()
+			close(exited)
+		}
+	}()
+	if err := <-startErr; err != nil {
 		logFile.Close()
 		t.Fatalf("start jupyter notebook: %v", err)
 	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		stopNotebookServer(t, cmd.Process.Pid, exited, marker)
 		logFile.Close()
