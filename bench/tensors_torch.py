@@ -23,6 +23,10 @@ def timeit(fn, min_time=2.0):
     return (time.perf_counter() - t0) / n
 
 
+def report(name, wall):
+    print(f"{name}\t{wall * 1e9:.0f} ns/op\t{timeit.cpu * 1e6:.1f} cpu-us/op", flush=True)
+
+
 def mlp_step(optim_name):
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512),
@@ -46,23 +50,22 @@ def main():
             wall = timeit(mlp_step(name), min_time)
             print(f"TorchMLPStep{name.upper()}-threads{threads}\t{wall * 1e3:.3f} ms/op\t{timeit.cpu * 1e3:.3f} cpu-ms/op", flush=True)
         x, y = torch.randn(1024, 1024), torch.randn(1024, 1024)
-        print(f"TorchAdd1M-threads{threads}\t{timeit(lambda: x + y, min_time) * 1e6:.1f} us/op", flush=True)
+        report(f"TorchAdd1M-threads{threads}", timeit(lambda: x + y, min_time))
         s = torch.randn(128, 1000)
-        print(f"TorchSoftmax-threads{threads}\t{timeit(lambda: s.softmax(1), min_time) * 1e6:.1f} us/op", flush=True)
+        report(f"TorchSoftmax-threads{threads}", timeit(lambda: s.softmax(1), min_time))
         lg, t = torch.randn(128, 1000, requires_grad=True), torch.randint(0, 1000, (128,))
 
         def ce():
             F.cross_entropy(lg, t).backward()
             lg.grad = None
-        print(f"TorchCrossEntropyForwardBackward-threads{threads}\t{timeit(ce, min_time) * 1e6:.1f} us/op", flush=True)
+        report(f"TorchCrossEntropyForwardBackward-threads{threads}", timeit(ce, min_time))
         cx = torch.randn(32, 16, 28, 28)
         cw, cb = torch.randn(32, 16, 3, 3, requires_grad=True), torch.zeros(32, requires_grad=True)
 
         def conv():
             F.conv2d(cx, cw, cb, stride=1, padding=1).sum().backward()
             cw.grad, cb.grad = None, None
-        wall = timeit(conv, min_time)
-        print(f"TorchConv2dForwardBackward-threads{threads}\t{wall * 1e3:.3f} ms/op\t{timeit.cpu * 1e3:.3f} cpu-ms/op", flush=True)
+        report(f"TorchConv2dForwardBackward-threads{threads}", timeit(conv, min_time))
 
 
 if __name__ == "__main__":

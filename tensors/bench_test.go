@@ -58,6 +58,17 @@ func (m *mlp) step(x, y *Tensor) float64 {
 	return l.Item()
 }
 
+// loop runs fn b.N times, reporting allocations and process CPU time per op beside wall time.
+func loop(b *testing.B, fn func()) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := cpuTime()
+	for range b.N {
+		fn()
+	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N), "cpu-us/op")
+}
+
 // BenchmarkMLPStep is one training step of MLP 784-512-512-10 at batch 128 (forward, cross
 // entropy, backward, SGD). Compare with bench/tensors_torch.py's PyTorch step.
 func BenchmarkMLPStep(b *testing.B) {
@@ -91,55 +102,39 @@ func BenchmarkMLPStepBF16(b *testing.B) {
 func BenchmarkAdd1M(b *testing.B) {
 	x, y := Randn(1024, 1024), Randn(1024, 1024)
 	b.SetBytes(3 * 4 << 20)
-	b.ReportAllocs()
-	for range b.N {
-		x.Add(y)
-	}
+	loop(b, func() { x.Add(y) })
 }
 
 func BenchmarkAddBias(b *testing.B) {
 	x, y := Randn(128, 512), Randn(512)
-	b.ReportAllocs()
-	for range b.N {
-		x.Add(y)
-	}
+	loop(b, func() { x.Add(y) })
 }
 
 func BenchmarkReLU(b *testing.B) {
 	x := Randn(128, 512)
-	b.ReportAllocs()
-	for range b.N {
-		x.ReLU()
-	}
+	loop(b, func() { x.ReLU() })
 }
 
 func BenchmarkSoftmax(b *testing.B) {
 	x := Randn(128, 1000)
-	b.ReportAllocs()
-	for range b.N {
-		x.Softmax(1)
-	}
+	loop(b, func() { x.Softmax(1) })
 }
 
 func BenchmarkCrossEntropyForwardBackward(b *testing.B) {
 	x, y := Randn(128, 1000).SetRequiresGrad(true), RandInt(0, 1000, 128)
-	b.ReportAllocs()
-	for range b.N {
+	loop(b, func() {
 		CrossEntropy(x, y).Backward()
 		x.ZeroGrad()
-	}
+	})
 }
 
 func BenchmarkConv2dForwardBackward(b *testing.B) {
 	x := Randn(32, 16, 28, 28)
 	w := Randn(32, 16, 3, 3).SetRequiresGrad(true)
 	bias := Zeros(32).SetRequiresGrad(true)
-	b.ReportAllocs()
-	c0 := cpuTime()
-	for range b.N {
+	loop(b, func() {
 		Conv2d(x, w, bias, 1, 1).Sum().Backward()
 		w.ZeroGrad()
 		bias.ZeroGrad()
-	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+	})
 }

@@ -135,7 +135,7 @@ func crossEntropy[T float](loss, prob, logits []T, target []int64, rows, classes
 			}
 			var sum, sumLogit float64
 			for i, v := range row {
-				e := math.Exp(float64(v - m))
+				e := expT(v - m)
 				p[i] = T(e)
 				sum += e
 				sumLogit += float64(v)

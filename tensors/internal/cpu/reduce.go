@@ -110,6 +110,14 @@ func argReduce[T num](op backend.ReduceOp, d []int64, s []T, outer, n, inner int
 // Softmax implements backend.Backend.
 func (c *CPU) Softmax(dst, src *backend.Buffer, outer, n, inner int, log bool) {
 	work := outer * n * inner * 8
+	if src.DType == backend.F32 && inner == 1 {
+		parallelFor(outer, work, func(lo, hi int) {
+			for o := lo; o < hi; o++ {
+				softmaxRowF32(dst.F32[o*n:(o+1)*n], src.F32[o*n:(o+1)*n], log)
+			}
+		})
+		return
+	}
 	if src.DType == backend.F64 {
 		parallelFor(outer, work, func(lo, hi int) { softmax(dst.F64, src.F64, lo, hi, n, inner, log) })
 		return
@@ -129,7 +137,7 @@ func softmax[T float](d, s []T, lo, hi, n, inner int, log bool) {
 			}
 			var sum float64
 			for j := 0; j < n; j++ {
-				e := math.Exp(float64(s[base+j*inner] - m))
+				e := expT(s[base+j*inner] - m)
 				sum += e
 				if !log {
 					d[base+j*inner] = T(e)
@@ -176,7 +184,7 @@ func softmaxGrad[T float](dx, gy, y []T, lo, hi, n, inner int, log bool) {
 			for j := 0; j < n; j++ {
 				k := base + j*inner
 				if log {
-					dx[k] = gy[k] - T(math.Exp(float64(y[k]))*dot)
+					dx[k] = gy[k] - T(expT(y[k])*dot)
 				} else {
 					dx[k] = y[k] * (gy[k] - T(dot))
 				}
