@@ -68,6 +68,12 @@ var ipykernelBrowserKernel = browserKernel{
 // renders: printed text, the execute_result, an HTML display and a Go error.
 // It then interrupts an infinite loop through the notebook's Kernel →
 // Interrupt path and checks the kernel still runs the next cell.
+//
+// GOACCEL_BROWSER_KERNEL=python3 runs the same steps against ipykernel, which
+// tells a harness problem from a goaccel one. On failure the test logs the
+// cells as the page shows them, the browser console, the server log, and the
+// paths of a screenshot and the page's HTML (in GOACCEL_TEST_ARTIFACTS, or a
+// new directory under the system's temporary directory that outlives the test).
 func TestBrowserNotebookRunsGoCells(t *testing.T) {
 	requireBrowserTools(t)
 	k := goaccelBrowserKernel
