@@ -309,6 +309,17 @@ def output_streams_live(k):
     k.reply(msg_id)
 
 
+@check
+def large_output_arrives_whole_in_batches(k):
+    c, msgs = k.run("for i := 0; i < 10000; i++ { fmt.Println(i) }", timeout=30)
+    assert c["status"] == "ok", c
+    want = "".join(f"{i}\n" for i in range(10000))
+    got = text_of(msgs)
+    assert got == want, f"stdout differs: {len(got)} bytes, want {len(want)}"
+    n = len([m for m in msgs if m["msg_type"] == "stream"])
+    assert n < 100, f"{n} stream messages for 10,000 lines: output is not batched"
+
+
 def interrupt_loop(k, how):
     msg_id = k.kc.execute("for {}")
     time.sleep(0.5)
