@@ -3,6 +3,7 @@ package accelerate
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -25,6 +26,10 @@ func GetLogger(name string) *Logger {
 	if cfg, err := dist.FromEnv(); err == nil {
 		rank = cfg.Rank
 	}
+	return newLogger(name, rank, os.Stderr)
+}
+
+func newLogger(name string, rank int, w io.Writer) *Logger {
 	level := slog.LevelInfo
 	switch strings.ToLower(os.Getenv("ACCELERATE_LOG_LEVEL")) {
 	case "debug":
@@ -34,7 +39,7 @@ func GetLogger(name string) *Logger {
 	case "error":
 		level = slog.LevelError
 	}
-	h := slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})
+	h := slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})
 	return &Logger{l: slog.New(h).With("logger", name), rank: rank, mainOnly: true}
 }
 
