@@ -32,16 +32,21 @@ func New(binary string) Spec {
 	}
 }
 
+// SystemDataDir is where a system-wide install goes (the first entry of
+// Jupyter's system path on Linux).
+const SystemDataDir = "/usr/local/share/jupyter"
+
 // Target says where to install: Prefix (P/share/jupyter, like
-// "jupyter kernelspec install --prefix"), or the user's data directory.
+// "jupyter kernelspec install --prefix"), the user's data directory (User),
+// or else the system-wide SystemDataDir.
 type Target struct {
 	Prefix string
 	User   bool
 }
 
-// DataDir resolves the Jupyter data directory for t: Prefix wins, then
-// $JUPYTER_DATA_DIR, then $XDG_DATA_HOME/jupyter, then ~/.local/share/jupyter
-// (Jupyter's own order on Linux).
+// DataDir resolves the Jupyter data directory for t: Prefix wins; then, for
+// a user install, $JUPYTER_DATA_DIR, $XDG_DATA_HOME/jupyter, then
+// ~/.local/share/jupyter (Jupyter's own order on Linux); else SystemDataDir.
 func DataDir(t Target) (string, error) {
 	if t.Prefix != "" {
 		p, err := filepath.Abs(t.Prefix)
@@ -49,6 +54,9 @@ func DataDir(t Target) (string, error) {
 			return "", fmt.Errorf("prefix %q: %w", t.Prefix, err)
 		}
 		return filepath.Join(p, "share", "jupyter"), nil
+	}
+	if !t.User {
+		return SystemDataDir, nil
 	}
 	if d := os.Getenv("JUPYTER_DATA_DIR"); d != "" {
 		return d, nil

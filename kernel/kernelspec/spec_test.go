@@ -45,18 +45,20 @@ func TestInstallRejectsRelativeBinary(t *testing.T) {
 func TestDataDirOrder(t *testing.T) {
 	tests := []struct {
 		name, prefix, jdd, xdg, home, want string
+		user                               bool
 	}{
-		{"prefix wins", "/p", "/j", "/x", "/h", "/p/share/jupyter"},
-		{"JUPYTER_DATA_DIR", "", "/j", "/x", "/h", "/j"},
-		{"XDG_DATA_HOME", "", "", "/x", "/h", "/x/jupyter"},
-		{"home", "", "", "", "/h", "/h/.local/share/jupyter"},
+		{"prefix wins", "/p", "/j", "/x", "/h", "/p/share/jupyter", true},
+		{"JUPYTER_DATA_DIR", "", "/j", "/x", "/h", "/j", true},
+		{"XDG_DATA_HOME", "", "", "/x", "/h", "/x/jupyter", true},
+		{"home", "", "", "", "/h", "/h/.local/share/jupyter", true},
+		{"system-wide", "", "/j", "/x", "/h", SystemDataDir, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("JUPYTER_DATA_DIR", tt.jdd)
 			t.Setenv("XDG_DATA_HOME", tt.xdg)
 			t.Setenv("HOME", tt.home)
-			got, err := DataDir(Target{Prefix: tt.prefix, User: true})
+			got, err := DataDir(Target{Prefix: tt.prefix, User: tt.user})
 			if err != nil || got != tt.want {
 				t.Fatalf("DataDir = %q, %v; want %q", got, err, tt.want)
 			}
