@@ -63,13 +63,17 @@ func (d Device) String() string {
 
 var cpuBackend = cpu.New()
 
-// backendFor returns the kernels for a device. Only the CPU backend exists in this build; a
-// CUDA backend registers here without changing the tensors API.
+// backendFor returns the kernels for a device: the CPU backend, or one registered by a device
+// package (internal/backend.Register) — the tensors API does not change when one is added.
 func backendFor(d Device) backend.Backend {
 	if d.Type == "cpu" || d.Type == "" {
 		return cpuBackend
 	}
-	panic(fmt.Sprintf("tensors: device %s is not available in this build (only cpu); move tensors with To(tensors.CPU)", d))
+	b, err := backend.Open(d.Type, d.Index)
+	if err != nil {
+		panic(fmt.Sprintf("tensors: device %s is not available (%v); use tensors.CPU", d, err))
+	}
+	return b
 }
 
 // RoundBFloat16 rounds v to the nearest bfloat16 (ties to even) and returns it widened.

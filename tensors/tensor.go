@@ -135,13 +135,36 @@ func (t *Tensor) Contiguous() *Tensor {
 	return c
 }
 
-// To returns the tensor on device d (t itself when it is already there).
+// To returns the tensor on device d (t itself when it is already there). The copy is
+// differentiable: the gradient moves back to t's device.
 func (t *Tensor) To(d Device) *Tensor {
 	if d.String() == t.dev.String() {
 		return t
 	}
-	backendFor(d) // panics with a clear message for unavailable devices
-	panic(fmt.Sprintf("tensors: To: copying from %s to %s is not implemented in this build", t.dev, d))
+	dst := backendFor(d)
+	host := t.host()
+	var buf *backend.Buffer
+	if tr, ok := dst.(backend.Transfer); ok {
+		buf = tr.Upload(host.buf)
+	} else {
+		buf = host.buf
+	}
+	out := &Tensor{buf: buf, dev: d, dtype: t.dtype, shape: host.shape, strides: host.strides}
+	src := t.dev
+	record(out, "To", []*Tensor{t}, func(g *Tensor) []*Tensor { return []*Tensor{g.To(src)} })
+	return out
+}
+
+// host returns t's elements as a contiguous tensor in host memory (no autograd).
+func (t *Tensor) host() *Tensor {
+	c := t.contig()
+	if tr, ok := c.be().(backend.Transfer); ok {
+		return &Tensor{buf: tr.Download(c.buf), dev: CPU, dtype: c.dtype, shape: c.shape, strides: c.strides}
+	}
+	if c == t {
+		c = t.convertTo(t.dtype) // a private copy: the caller owns the result
+	}
+	return c
 }
 
 // Data32 returns the live storage of a contiguous float32 CPU tensor (no copy). Writes change
@@ -170,27 +193,27 @@ func (t *Tensor) convertTo(dt DType) *Tensor {
 
 // Float32s returns the elements in row-major order as float32 (a copy).
 func (t *Tensor) Float32s() []float32 {
-	c := t
-	if t.dtype != Float32 || !t.isContiguous() {
-		c = t.convertTo(Float32)
+	c := t.onHost()
+	if c.dtype != Float32 || !c.isContiguous() {
+		c = c.convertTo(Float32)
 	}
 	return append([]float32(nil), c.buf.F32[c.offset:c.offset+c.Numel()]...)
 }
 
 // Float64s returns the elements in row-major order as float64 (a copy).
 func (t *Tensor) Float64s() []float64 {
-	c := t
-	if t.dtype != Float64 || !t.isContiguous() {
-		c = t.convertTo(Float64)
+	c := t.onHost()
+	if c.dtype != Float64 || !c.isContiguous() {
+		c = c.convertTo(Float64)
 	}
 	return append([]float64(nil), c.buf.F64[c.offset:c.offset+c.Numel()]...)
 }
 
 // Int64s returns the elements in row-major order as int64 (a copy; floats truncate).
 func (t *Tensor) Int64s() []int64 {
-	c := t
-	if t.dtype != Int64 || !t.isContiguous() {
-		c = t.convertTo(Int64)
+	c := t.onHost()
+	if c.dtype != Int64 || !c.isContiguous() {
+		c = c.convertTo(Int64)
 	}
 	return append([]int64(nil), c.buf.I64[c.offset:c.offset+c.Numel()]...)
 }
@@ -237,4 +260,12 @@ func bufOf(t *Tensor) *backend.Buffer {
 		return nil
 	}
 	return t.buf
+}
+
+// onHost is t itself for host-addressable storage, else a host copy.
+func (t *Tensor) onHost() *Tensor {
+	if _, ok := t.be().(backend.Transfer); ok {
+		return t.host()
+	}
+	return t
 }

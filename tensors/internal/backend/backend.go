@@ -154,3 +154,11 @@ type Backend interface {
 	// MaxPool2dGrad routes gy to the recorded positions.
 	MaxPool2dGrad(dx, gy, arg *Buffer, planes, h, w, oh, ow int)
 }
+
+// Transfer is implemented by device backends that hold memory the host cannot address.
+// Upload copies a host buffer (any host backend's) into a new device buffer; Download copies a
+// device buffer into a new host buffer.
+type Transfer interface {
+	Upload(host *Buffer) *Buffer
+	Download(dev *Buffer) *Buffer
+}
