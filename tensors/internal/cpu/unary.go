@@ -77,7 +77,7 @@ func unary[T float](op backend.UnaryOp, d, x []T, p, q float64) {
 		}
 	case backend.Exp:
 		for i, v := range x {
-			d[i] = T(math.Exp(float64(v)))
+			d[i] = T(expT(v))
 		}
 	case backend.Log:
 		for i, v := range x {
@@ -97,7 +97,7 @@ func unary[T float](op backend.UnaryOp, d, x []T, p, q float64) {
 		}
 	case backend.Sigmoid:
 		for i, v := range x {
-			d[i] = T(sigmoid(float64(v)))
+			d[i] = T(1 / (1 + expT(-v)))
 		}
 	case backend.ReLU:
 		for i, v := range x {
@@ -114,8 +114,7 @@ func unary[T float](op backend.UnaryOp, d, x []T, p, q float64) {
 		}
 	case backend.SiLU:
 		for i, v := range x {
-			f := float64(v)
-			d[i] = T(f * sigmoid(f))
+			d[i] = T(float64(v) / (1 + expT(-v)))
 		}
 	case backend.Pow:
 		switch p {
