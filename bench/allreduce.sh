@@ -28,6 +28,8 @@ for round in $(seq "$ROUNDS"); do
 	fi
 done
 
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; per round (GB/s):"
+paste -d' ' <(awk '{print $1, $2 "MB", $3}' "$out/go") <(awk '{print "|", $1, $2 "MB", $3}' "$out/gloo" 2>/dev/null) | sed 's/^/  /'
 best() { awk -v who="$1" -v mb="$2" '$1==who && $2==mb && $3>b {b=$3} END {printf "%.3f", b+0}' "$out/go" "$out/gloo" 2>/dev/null; }
 [ -f "$out/gloo" ] || : >"$out/gloo"
 printf "%-8s %14s %14s %8s\n" "size" "goaccel GB/s" "gloo GB/s" "ratio"

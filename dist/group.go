@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goaccel/goaccel/dist/internal/mesh"
 	"github.com/goaccel/goaccel/dist/internal/store"
@@ -29,9 +30,10 @@ type Group struct {
 	mesh      *mesh.Mesh
 	tokenPath string
 
-	mu     sync.Mutex
-	broken error
-	closed bool
+	mu      sync.Mutex
+	broken  error
+	closed  bool
+	closing atomic.Bool
 }
 
 // Rank is this process's rank in [0, Size()).
@@ -58,7 +60,7 @@ func (g *Group) Transport() string { return g.transport }
 func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context) error) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.closed {
+	if g.closed || g.closing.Load() {
 		return fmt.Errorf("dist: %s: %w", name, ErrClosed)
 	}
 	if g.broken != nil {
@@ -72,6 +74,9 @@ func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context
 	err := f(ctx)
 	if err == nil {
 		return nil
+	}
+	if errors.Is(err, mesh.ErrClosed) {
+		return fmt.Errorf("dist: %s on rank %d: %w", name, g.cfg.Rank, ErrClosed)
 	}
 	err = peerLost(err)
 	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrPeerLost) {
@@ -89,18 +94,20 @@ func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context
 // the rank hosting it, stops the rendezvous store. Peers still waiting in a
 // collective fail with ErrPeerLost. Close is idempotent.
 func (g *Group) Close() error {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.closed {
+	if g.closing.Swap(true) {
 		return nil
 	}
-	g.closed = true
 	var errs []error
+	if g.mesh != nil {
+		// First, so that a collective still waiting on another goroutine
+		// ends (with ErrClosed) and releases the lock.
+		errs = append(errs, g.mesh.Close())
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
 	if g.backend != nil {
 		errs = append(errs, g.backend.Close())
-	}
-	if g.mesh != nil {
-		errs = append(errs, g.mesh.Close())
 	}
 	if g.client != nil {
 		errs = append(errs, g.client.Close())

@@ -41,7 +41,7 @@ func (m *Mesh) Send(ctx context.Context, to int, b []byte) error {
 		return fmt.Errorf("send to rank %d: %w", to, context.DeadlineExceeded)
 	}
 	if m.closing.Load() {
-		return fmt.Errorf("send to rank %d: group closed", to)
+		return fmt.Errorf("send to rank %d: %w", to, ErrClosed)
 	}
 	m.fail(&PeerError{Rank: to, Reason: "send failed: " + err.Error(), Reporter: -1})
 	return m.Err()
@@ -67,6 +67,8 @@ func (m *Mesh) Recv(ctx context.Context, from int) ([]byte, error) {
 		case <-p.notify:
 		case <-m.lost:
 			return nil, m.Err()
+		case <-m.done:
+			return nil, ErrClosed
 		case <-ctx.Done():
 			return nil, fmt.Errorf("waiting for rank %d: %w", from, ctx.Err())
 		}

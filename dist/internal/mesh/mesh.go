@@ -8,6 +8,7 @@ package mesh
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -51,7 +52,8 @@ type Mesh struct {
 
 	lost    chan struct{}
 	failed  atomic.Pointer[PeerError]
-	ended   chan struct{} // closed on the first loss or goodbye
+	ended   chan struct{} // closed on the first loss or goodbye, or by Close
+	done    chan struct{} // closed by Close
 	endOnce sync.Once
 	endErr  *PeerError
 	closing atomic.Bool
@@ -83,13 +85,20 @@ func (m *Mesh) Lost() <-chan struct{} { return m.lost }
 // then says which. Waits that cannot be satisfied by a departed peer end on it.
 func (m *Mesh) Ended() <-chan struct{} { return m.ended }
 
-// EndErr returns the loss, or else the first goodbye, after Ended is closed.
+// ErrClosed ends waits in progress when this rank closes its mesh.
+var ErrClosed = errors.New("group closed by this process")
+
+// EndErr returns the loss, or else the first goodbye (ErrClosed if this rank
+// closed first), once Ended is closed.
 func (m *Mesh) EndErr() error {
 	if e := m.failed.Load(); e != nil {
 		return e
 	}
 	select {
 	case <-m.ended:
+		if m.endErr == nil {
+			return ErrClosed
+		}
 		return m.endErr
 	default:
 		return nil
@@ -112,7 +121,7 @@ func (m *Mesh) Err() error {
 }
 
 func newMesh(rank, size int, conns []net.Conn) *Mesh {
-	m := &Mesh{rank: rank, size: size, peers: make([]*peer, size), lost: make(chan struct{}), ended: make(chan struct{})}
+	m := &Mesh{rank: rank, size: size, peers: make([]*peer, size), lost: make(chan struct{}), ended: make(chan struct{}), done: make(chan struct{})}
 	for r, c := range conns {
 		if c == nil {
 			continue
@@ -242,10 +251,13 @@ func Release(b []byte) {
 }
 
 // Close says goodbye to every peer and closes the connections.
+// Waits in progress end with ErrClosed.
 func (m *Mesh) Close() error {
 	if m.closing.Swap(true) {
 		return nil
 	}
+	close(m.done)
+	m.end(nil)
 	var wg sync.WaitGroup
 	for _, p := range m.peers {
 		if p == nil {
