@@ -89,7 +89,7 @@ func TestCNNReachesMNISTAccuracy(t *testing.T) {
 		nn.NewConv2d(1, 8, 3, 1, 1), nn.ReLU{}, nn.NewMaxPool2d(2),
 		nn.NewConv2d(8, 16, 3, 1, 1), nn.ReLU{}, nn.NewMaxPool2d(2),
 		nn.Flatten{}, nn.NewLinear(16*7*7, 64), nn.ReLU{}, nn.NewLinear(64, 10))
-	if acc := trainMNIST(t, m, 2, 64, 2e-3); acc < 0.985 {
+	if acc := trainMNIST(t, m, 3, 64, 2e-3); acc < 0.985 {
 		t.Errorf("CNN test accuracy %.2f%%, want ≥ 98.5%%", 100*acc)
 	}
 }
