@@ -1,6 +1,10 @@
 package accelerate
 
 import (
+	"encoding/binary"
+	"hash/fnv"
+	"math"
+
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -70,7 +74,9 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 	return w
 }
 
-// broadcastParams gives every process rank 0's parameters, in one collective.
+// broadcastParams gives every process rank 0's parameters. When every process
+// already holds the same values (SetSeed before building the model, the usual
+// case) a fingerprint exchange shows it and the copy is skipped.
 func broadcastParams(c comm, params []*tensors.Tensor) {
 	n := 0
 	for _, p := range params {
@@ -79,6 +85,21 @@ func broadcastParams(c comm, params []*tensors.Tensor) {
 	flat := make([]float32, 0, n)
 	for _, p := range params {
 		flat = append(flat, p.Float32s()...)
+	}
+	raw := make([]byte, 0, 4*len(flat))
+	for _, v := range flat {
+		raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
+	}
+	h := fnv.New64a()
+	h.Write(raw)
+	prints, err := c.AllGatherBytes(h.Sum(nil))
+	must(err, "Prepare: compare the model's parameters across processes")
+	same := true
+	for _, p := range prints {
+		same = same && string(p) == string(prints[0])
+	}
+	if same {
+		return
 	}
 	must(c.Broadcast(flat, 0), "Prepare: broadcast the model's parameters from rank 0")
 	off := 0

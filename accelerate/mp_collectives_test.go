@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -55,5 +56,24 @@ func TestCollectiveHelpersOnThreeProcesses(t *testing.T) {
 			}
 		})
 		acc.WaitForEveryone()
+	})
+}
+
+// Prepare must give every process rank 0's initial parameters, whatever each
+// process drew (the broadcast is skipped only when they already agree).
+func TestPrepareGivesEveryProcessRankZerosParameters(t *testing.T) {
+	launch(t, 2, func() {
+		c := group()
+		for _, seed := range []uint64{uint64(10 + c.Rank()), 10} { // differing, then identical
+			acc := newWithComm(withCfg(Config{}), c)
+			tensors.ManualSeed(seed)
+			var m nn.Module = nn.NewLinear(3, 2)
+			acc.Prepare(&m)
+			all, err := c.AllGatherBytes(float64Bytes(toF64(m.Parameters()[0].Float32s())))
+			must(err, "exchange parameters")
+			if string(all[0]) != string(all[1]) {
+				panic(fmt.Sprintf("seed %d: ranks hold different parameters after Prepare", seed))
+			}
+		}
 	})
 }
