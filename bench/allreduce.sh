@@ -20,7 +20,7 @@ have_torch=1
 "$PY" -c 'import torch.distributed' 2>/dev/null || have_torch=0
 
 for round in $(seq "$ROUNDS"); do
-	"$out/dist.test" -test.run '^$' -test.bench 'BenchmarkAllReduce/shm' -test.benchtime "$BENCHTIME" |
+	"$out/dist.test" -test.run '^$' -test.bench 'BenchmarkAllReduce/shm/[0-9]+MB' -test.benchtime "$BENCHTIME" |
 		awk '/^BenchmarkAllReduce\/shm\//{split($1,a,"/"); sub(/MB.*/,"",a[3]); print "goaccel", a[3], $(NF-1)/1000}' >>"$out/go"
 	if [ "$have_torch" = 1 ]; then
 		"$PY" bench/allreduce_gloo.py --sizes 4 64 --seconds "$SECONDS_PER_SIZE" |

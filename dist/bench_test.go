@@ -2,7 +2,6 @@ package dist
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -37,9 +36,12 @@ func BenchmarkAllReduce(b *testing.B) {
 	for _, transport := range []string{"shm", "tcp"} {
 		b.Run(transport, func(b *testing.B) {
 			g := benchGroup(b, transport)
-			for _, mb := range []int{4, 64} {
-				b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
-					n := mb << 20 / 4
+			for _, size := range []struct {
+				name  string
+				bytes int
+			}{{"4KB", 4 << 10}, {"256KB", 256 << 10}, {"4MB", 4 << 20}, {"64MB", 64 << 20}} {
+				b.Run(size.name, func(b *testing.B) {
+					n := size.bytes / 4
 					buf := make([]float32, n)
 					ctx := context.Background()
 					if err := g.BroadcastInt64(ctx, []int64{int64(b.N) + 1, int64(n)}, 0); err != nil {

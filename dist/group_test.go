@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -134,5 +135,31 @@ func TestCollectiveTimesOutNamingTheMissingRank(t *testing.T) {
 
 func TestOneHostJobWithoutTokenSharesOneThroughAPrivateFile(t *testing.T) {
 	j := start(t, "collectives", 2, EnvStoreToken+"=", "XDG_RUNTIME_DIR="+t.TempDir())
+	j.waitAll(60 * time.Second)
+}
+
+// firstNonLoopbackIP returns an address of this host other hosts could
+// reach, or "" when it has none.
+func firstNonLoopbackIP() string {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return ""
+	}
+	for _, a := range addrs {
+		if ipn, ok := a.(*net.IPNet); ok && ipn.IP.To4() != nil && !ipn.IP.IsLoopback() && !ipn.IP.IsLinkLocalUnicast() {
+			return ipn.IP.String()
+		}
+	}
+	return ""
+}
+
+// A job described as two hosts (LOCAL_WORLD_SIZE=1) rendezvous on a
+// routable address and all-reduces over TCP; here both "hosts" are this one.
+func TestMultiHostConfigurationUsesTheRoutableAddress(t *testing.T) {
+	ip := firstNonLoopbackIP()
+	if ip == "" {
+		t.Skip("no non-loopback IPv4 address on this machine")
+	}
+	j := start(t, "collectives", 2, "MASTER_ADDR="+ip, "LOCAL_WORLD_SIZE=1", "LOCAL_RANK=0", EnvTransport+"=tcp")
 	j.waitAll(60 * time.Second)
 }
