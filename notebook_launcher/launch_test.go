@@ -188,3 +188,14 @@ func assertNoneAlive(t *testing.T, dir string) {
 		}
 	}
 }
+
+func TestLaunchErrorQuotesTheWorkersPanic(t *testing.T) {
+	err := nl.Launch(func() {
+		if os.Getenv("RANK") == "1" {
+			panic("loss is NaN at step 7")
+		}
+	}, nl.Options{NumProcesses: 2, Args: only(t), Stdout: &syncBuffer{}, Stderr: &syncBuffer{}})
+	if err == nil || !strings.Contains(err.Error(), "rank 1") || !strings.Contains(err.Error(), "panic: loss is NaN at step 7") {
+		t.Errorf("Launch = %v; want an error naming rank 1 and quoting its panic", err)
+	}
+}

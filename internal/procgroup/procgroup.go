@@ -37,12 +37,16 @@ type Spec struct {
 type ExitError struct {
 	Rank       int
 	Status     string   // e.g. "exit status 3" or "signal: killed"
+	Panic      string   // its "panic: …" or "fatal error: …" line, if it printed one
 	StderrTail []string // its last stderr lines
 }
 
-// Error names the rank, its exit status and its last stderr lines.
+// Error names the rank, its exit status, its panic and its last stderr lines.
 func (e *ExitError) Error() string {
 	msg := fmt.Sprintf("worker rank %d failed (%s)", e.Rank, e.Status)
+	if e.Panic != "" {
+		msg += ": " + e.Panic
+	}
 	if len(e.StderrTail) > 0 {
 		msg += "; last stderr lines:\n  " + strings.Join(e.StderrTail, "\n  ")
 	}
@@ -112,7 +116,7 @@ func Run(ctx context.Context, s Spec) error {
 		case w := <-exited:
 			remaining--
 			if w.err != nil && first == nil && !interrupted {
-				first = &ExitError{Rank: w.rank, Status: status(w.err), StderrTail: w.tail.lines()}
+				first = &ExitError{Rank: w.rank, Status: status(w.err), Panic: w.tail.panicLine(), StderrTail: w.tail.lines()}
 				go killAll(workers, s.Grace)
 			}
 		case <-ctx.Done():
@@ -144,7 +148,7 @@ func start(s Spec, i int, mu *sync.Mutex) (*worker, error) {
 		cmd.Env = append(cmd.Env, s.Env(i)...)
 	}
 	cmd.SysProcAttr = sysProcAttr()
-	w := &worker{rank: rank, cmd: cmd, tail: newTail(20), done: make(chan struct{})}
+	w := &worker{rank: rank, cmd: cmd, tail: newTail(12), done: make(chan struct{})}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("procgroup: stdout pipe for rank %d: %w", rank, err)

@@ -3,6 +3,7 @@ package procgroup
 import (
 	"bufio"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -30,11 +31,13 @@ func relay(r io.Reader, w io.Writer, prefix string, mu *sync.Mutex, tail *tailBu
 	}
 }
 
-// tailBuffer keeps the last n lines written to it.
+// tailBuffer keeps the last n lines written to it, and the last Go panic or
+// fatal error line (which a long stack trace would push out of the tail).
 type tailBuffer struct {
-	mu   sync.Mutex
-	n    int
-	ring []string
+	mu    sync.Mutex
+	n     int
+	ring  []string
+	panic string
 }
 
 func newTail(n int) *tailBuffer { return &tailBuffer{n: n} }
@@ -45,6 +48,9 @@ func (t *tailBuffer) add(line string) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+		t.panic = line
+	}
 	t.ring = append(t.ring, line)
 	if len(t.ring) > t.n {
 		t.ring = t.ring[len(t.ring)-t.n:]
@@ -55,4 +61,10 @@ func (t *tailBuffer) lines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.ring...)
+}
+
+func (t *tailBuffer) panicLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.panic
 }

@@ -1,0 +1,47 @@
+package procgroup
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestRelayPrefixesEveryLineAndKeepsTheTail(t *testing.T) {
+	for _, tc := range []struct {
+		in, prefix, want string
+		tail             []string
+		panicLine        string
+	}{
+		{"a\nb\n", "[rank 1] ", "[rank 1] a\n[rank 1] b\n", []string{"a", "b"}, ""},
+		{"no newline", "", "no newline\n", []string{"no newline"}, ""},
+		{"panic: boom\n\ngoroutine 1\nx\ny\nz\n", "", "panic: boom\n\ngoroutine 1\nx\ny\nz\n", []string{"x", "y", "z"}, "panic: boom"},
+	} {
+		var out bytes.Buffer
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		tail := newTail(3)
+		wg.Add(1)
+		relay(strings.NewReader(tc.in), &out, tc.prefix, &mu, tail, &wg)
+		if out.String() != tc.want {
+			t.Errorf("relay(%q) wrote %q; want %q", tc.in, out.String(), tc.want)
+		}
+		if got := strings.Join(tail.lines(), "|"); got != strings.Join(tc.tail, "|") {
+			t.Errorf("tail of %q = %q; want %q", tc.in, got, tc.tail)
+		}
+		if tail.panicLine() != tc.panicLine {
+			t.Errorf("panic line of %q = %q; want %q", tc.in, tail.panicLine(), tc.panicLine)
+		}
+	}
+}
+
+func TestRunRejectsNoProcessesAndReportsAMissingProgram(t *testing.T) {
+	if err := Run(context.Background(), Spec{Path: "/bin/true"}); err == nil || !strings.Contains(err.Error(), "NumProcs") {
+		t.Errorf("Run with 0 processes = %v; want an error about NumProcs", err)
+	}
+	err := Run(context.Background(), Spec{Path: "/nonexistent/prog", NumProcs: 2})
+	if err == nil || !strings.Contains(err.Error(), "start rank 0") {
+		t.Errorf("Run of a missing program = %v; want an error naming rank 0's start", err)
+	}
+}
