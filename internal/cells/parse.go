@@ -42,10 +42,17 @@ type Unit struct {
 	// vars, consts, and the left side of a top-level :=).
 	Names []string
 	// Types holds, for the names whose type is visible in the source, Go
-	// source for that type (a function's result type for funcs).
+	// source for that type (a function's full func type for funcs).
 	Types map[string]string
+	// Kinds says what each name is: "var", "const", "func" or "type".
+	Kinds map[string]string
+	// Methods lists the methods the unit declares, by receiver type name.
+	Methods map[string][]string
 	// Call is set for a KindExpr unit whose expression is a function call.
 	Call *Call
+	// Starts are the byte offsets in Text where the unit's top-level
+	// statements begin, and StartLines their cell lines (KindStmt only).
+	Starts, StartLines []int
 }
 
 // Call describes a final expression that is a call.
@@ -60,6 +67,11 @@ type Program struct {
 	Units []Unit
 	// AutoImports are the import paths added because the cell used the package without importing it.
 	AutoImports []string
+	// Undefined are identifiers the cell uses that nothing declares: not the
+	// cell, not the session, not a package or a predeclared name. yaegi
+	// reports some of them with a misleading message ("constant definition
+	// loop"), so the session names them itself.
+	Undefined []string
 }
 
 // SyntaxError is a cell that go/parser rejects, at a cell position.
@@ -145,6 +157,7 @@ func Parse(src string, env Env) (*Program, error) {
 		imports = append(imports, strconv.Quote(path))
 	}
 	prog.AutoImports = auto
+	prog.Undefined = cx.undefined(pieces, auto)
 	if len(imports) > 0 {
 		prog.Units = append(prog.Units, Unit{Kind: KindImport, Text: "import (" + strings.Join(imports, "; ") + ")", Line: 1, Col: 1})
 	}
@@ -161,8 +174,11 @@ func importText(is *ast.ImportSpec) string {
 
 // classify parses one span and decides its kind.
 func classify(src string, sp span, last bool) (*piece, error) {
+	// A package-level var is run as a statement: yaegi v0.16 fails some var
+	// declarations in declaration mode ("variable definition loop" for
+	// var e any = x) and still makes them package-level in statement mode.
 	switch sp.first {
-	case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+	case token.IMPORT, token.TYPE, token.CONST:
 		kind := KindDecl
 		if sp.first == token.IMPORT {
 			kind = KindImport

@@ -56,8 +56,8 @@ func TestParseSplitsMixedDeclarationsAndStatementsInOrder(t *testing.T) {
 			[]unitWant{{KindStmt, "v := 3", 3}, {KindExpr, "v", 5}}},
 		{"multi-line statement", "for i := 0; i < 2; i++ {\n\tprintln(i)\n}",
 			[]unitWant{{KindStmt, "for i := 0; i < 2; i++ {\n\tprintln(i)\n}", 1}}},
-		{"var decl is a declaration", "var n = 4\nn * 2",
-			[]unitWant{{KindDecl, "var n = 4", 1}, {KindExpr, "n * 2", 2}}},
+		{"var runs as a statement", "var n = 4\nn * 2",
+			[]unitWant{{KindStmt, "var n = 4", 1}, {KindExpr, "n * 2", 2}}},
 		{"empty cell", "  \n// only a comment\n", nil},
 	}
 	for _, tt := range tests {
@@ -259,5 +259,45 @@ func TestIsComplete(t *testing.T) {
 		if status != tt.status || indent != tt.indent {
 			t.Errorf("IsComplete(%q) = %q, %q; want %q, %q", tt.src, status, indent, tt.status, tt.indent)
 		}
+	}
+}
+
+func TestParseListsUndefinedIdentifiers(t *testing.T) {
+	tests := []struct {
+		src  string
+		env  fakeEnv
+		want []string
+	}{
+		{"b := a + undefinedName", fakeEnv{defined: map[string]bool{"a": true}}, []string{"undefinedName"}},
+		{"x := 1\ny := x + len(\"s\")\nfmt.Println(y, true, nil)", fakeEnv{}, nil},
+		{"type P struct{ A int }\np := P{A: 1}\n_ = p", fakeEnv{}, nil},
+		{"func f() { g() }", fakeEnv{}, []string{"g"}},
+	}
+	for _, tt := range tests {
+		p, err := Parse(tt.src, tt.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(p.Undefined, tt.want) {
+			t.Errorf("%q: undefined %v, want %v", tt.src, p.Undefined, tt.want)
+		}
+	}
+}
+
+func TestParseRecordsWhereEachTopLevelStatementStarts(t *testing.T) {
+	p, err := Parse("a := 1\nb := 2; c := 3\n\nfor i := 0; i < 2; i++ {\n}\nfunc f() {}\nd := 4", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := p.Units[0]
+	var got []string
+	for _, st := range u.Starts {
+		got = append(got, u.Text[st:st+3])
+	}
+	if want := []string{"a :", "b :", "c :", "for"}; !reflect.DeepEqual(got, want) || !reflect.DeepEqual(u.StartLines, []int{1, 2, 2, 4}) {
+		t.Errorf("starts %q lines %v", got, u.StartLines)
+	}
+	if last := p.Units[2]; !reflect.DeepEqual(last.Starts, []int{0}) || !reflect.DeepEqual(last.StartLines, []int{7}) {
+		t.Errorf("last unit starts %v lines %v", last.Starts, last.StartLines)
 	}
 }

@@ -53,12 +53,15 @@ func (cx *cellScope) temp(kind string) string {
 // unit rewrites one piece and records the names it declares.
 func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 	line, col := lineCol(src, p.span.start)
-	u := Unit{Kind: p.kind, Line: line, Col: col, Types: map[string]string{}}
+	u := Unit{Kind: p.kind, Line: line, Col: col, Types: map[string]string{}, Kinds: map[string]string{}, Methods: map[string][]string{}}
 	ed := &edits{src: src, base: p.base, fset: p.fset}
 	if err := cx.rewrite(p, ed); err != nil {
 		return Unit{}, err
 	}
 	u.Text = ed.textWith(p.span.start, p.span.end)
+	if p.kind == KindStmt {
+		u.Starts, u.StartLines = []int{0}, []int{line}
+	}
 	switch p.kind {
 	case KindDecl:
 		for _, d := range p.file.Decls {
@@ -66,6 +69,10 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 		}
 	case KindStmt:
 		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+			if ds, ok := st.(*ast.DeclStmt); ok {
+				cx.declNames(ds.Decl, &u)
+				continue
+			}
 			as, ok := st.(*ast.AssignStmt)
 			if !ok || as.Tok != token.DEFINE {
 				continue
@@ -79,7 +86,7 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 				if len(as.Rhs) == len(as.Lhs) {
 					t = cx.typeOf(as.Rhs[i])
 				}
-				u.add(id.Name, t)
+				u.add(id.Name, "var", t)
 			}
 		}
 	case KindExpr:
@@ -98,9 +105,10 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 	return u, nil
 }
 
-func (u *Unit) add(name, typ string) {
+func (u *Unit) add(name, kind, typ string) {
 	u.Names = append(u.Names, name)
 	u.Types[name] = typ
+	u.Kinds[name] = kind
 }
 
 // declNames records the names a package-level declaration introduces.
@@ -108,14 +116,18 @@ func (cx *cellScope) declNames(d ast.Decl, u *Unit) {
 	switch d := d.(type) {
 	case *ast.FuncDecl:
 		if d.Recv != nil {
+			if len(d.Recv.List) == 1 {
+				recv := strings.TrimPrefix(types.ExprString(d.Recv.List[0].Type), "*")
+				u.Methods[recv] = append(u.Methods[recv], d.Name.Name)
+			}
 			return
 		}
-		u.add(d.Name.Name, types.ExprString(d.Type))
+		u.add(d.Name.Name, "func", types.ExprString(d.Type))
 	case *ast.GenDecl:
 		for _, s := range d.Specs {
 			switch s := s.(type) {
 			case *ast.TypeSpec:
-				u.add(s.Name.Name, "")
+				u.add(s.Name.Name, "type", "")
 			case *ast.ValueSpec:
 				for i, n := range s.Names {
 					if n.Name == "_" {
@@ -127,7 +139,7 @@ func (cx *cellScope) declNames(d ast.Decl, u *Unit) {
 					} else if len(s.Values) == len(s.Names) {
 						t = cx.typeOf(s.Values[i])
 					}
-					u.add(n.Name, t)
+					u.add(n.Name, strings.ToLower(d.Tok.String()), t)
 				}
 			}
 		}
@@ -196,10 +208,21 @@ func merge(units []Unit) []Unit {
 	for _, u := range units {
 		if n := len(out); n > 0 && u.Kind != KindExpr && out[n-1].Kind == u.Kind {
 			prev := &out[n-1]
-			prev.Text = layout(prev, u)
+			text := layout(prev, u)
+			for i, st := range u.Starts {
+				prev.Starts = append(prev.Starts, len(text)-len(u.Text)+st)
+				prev.StartLines = append(prev.StartLines, u.StartLines[i])
+			}
+			prev.Text = text
 			prev.Names = append(prev.Names, u.Names...)
 			for k, v := range u.Types {
 				prev.Types[k] = v
+			}
+			for k, v := range u.Kinds {
+				prev.Kinds[k] = v
+			}
+			for k, v := range u.Methods {
+				prev.Methods[k] = append(prev.Methods[k], v...)
 			}
 			continue
 		}
@@ -222,3 +245,34 @@ func layout(prev *Unit, u Unit) string {
 	b.WriteString(u.Text)
 	return b.String()
 }
+
+// undefined lists the identifiers the pieces leave unresolved that neither
+// the cell, the session, a package nor the universe declares.
+func (cx *cellScope) undefined(pieces []*piece, auto []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range pieces {
+		for _, id := range p.file.Unresolved {
+			n := id.Name
+			if seen[n] || n == "_" || universe[n] || cx.declared(n) || cx.env.PackagePath(n) != "" || strings.HasPrefix(n, "__goaccel") {
+				continue
+			}
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// universe holds Go's predeclared identifiers.
+var universe = func() map[string]bool {
+	m := map[string]bool{"true": true, "false": true, "nil": true, "iota": true, "any": true, "error": true, "comparable": true}
+	for n := range builtinFuncs {
+		m[n] = true
+	}
+	for n := range basicTypes {
+		m[n] = true
+	}
+	return m
+}()

@@ -6,9 +6,13 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"sync"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/goaccel/goaccel/internal/symbols"
+	"github.com/goaccel/goaccel/magics"
 )
 
 // Options configure a Session.
@@ -37,9 +41,25 @@ type Error struct {
 
 // Session is one interpreter whose state persists across cells.
 type Session struct {
-	opts  Options
-	in    *stdinSwitch
-	yaegi *interp.Interpreter
+	opts   Options
+	in     *stdinSwitch
+	stderr *panicFilter
+	yaegi  *interp.Interpreter
+	magics *magics.Registry
+	pkgs   packageIndex
+
+	mu        sync.Mutex
+	seq       int                          // executions so far
+	files     int                          // cell files compiled so far; names the next one
+	sources   map[string]string            // cell file name → cell source, for tracebacks
+	names     map[string]string            // session-level name → Go type source ("" unknown)
+	kinds     map[string]string            // session-level name → "var", "func", "type", "const"
+	imported  map[string]string            // package name → import path
+	renamed   map[string]string            // user type name → interpreter type name (redefined types)
+	methods   map[string]map[string]string // type name → method name → signature
+	decls     map[string]string            // func/type name → its declaration's first line
+	undefined []string                     // names the running cell uses that nothing declares
+	reset     bool                         // a panic or interrupt happened: clear yaegi's state before the next run
 }
 
 // New starts an interpreter with the standard library and goaccel's packages.
@@ -55,69 +75,129 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("repl: change to initial directory: %w", err)
 		}
 	}
-	s := &Session{opts: opts, in: &stdinSwitch{r: opts.Stdin}}
-	s.yaegi = interp.New(interp.Options{Stdin: s.in, Stdout: opts.Stdout, Stderr: opts.Stderr})
-	if err := s.yaegi.Use(stdlib.Symbols); err != nil {
-		return nil, fmt.Errorf("repl: load standard library symbols: %w", err)
+	s := &Session{
+		opts: opts, in: &stdinSwitch{r: opts.Stdin}, stderr: &panicFilter{w: opts.Stderr},
+		magics: magics.NewRegistry(), sources: map[string]string{}, names: map[string]string{},
+		kinds: map[string]string{}, imported: map[string]string{}, renamed: map[string]string{},
+		methods: map[string]map[string]string{}, decls: map[string]string{},
+	}
+	s.yaegi = interp.New(interp.Options{Stdin: s.in, Stdout: opts.Stdout, Stderr: s.stderr, Args: []string{"goaccel"}})
+	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.overrides()} {
+		if err := s.yaegi.Use(syms); err != nil {
+			return nil, fmt.Errorf("repl: load symbols: %w", err)
+		}
+	}
+	s.pkgs = newPackageIndex(stdlib.Symbols, symbols.Symbols, s.overrides())
+	if _, err := s.yaegi.Eval("var " + lineVar + " int"); err != nil {
+		return nil, fmt.Errorf("repl: set up the interpreter: %w", err)
 	}
 	return s, nil
 }
 
+// Magics returns the session's magic registry, where other packages add
+// magics such as %accelerate.
+func (s *Session) Magics() *magics.Registry { return s.magics }
+
 // SetStdin swaps the stdin reader per execution (allow_stdin differs per request).
 func (s *Session) SetStdin(r io.Reader) { s.in.set(r) }
 
-// Execute runs one cell. ctx cancellation interrupts it.
-func (s *Session) Execute(ctx context.Context, code string) (res Result) {
-	v, err := s.eval(ctx, code)
-	if err != nil {
-		if ctx.Err() != nil {
-			return Result{Interrupted: true, Error: &Error{Ename: "Interrupted", Evalue: "interrupted by user", Traceback: []string{"Interrupted: interrupted by user"}}}
+// Execute runs one cell: Go code, magics, !commands or SYMBOL?. ctx
+// cancellation interrupts it: an interpreted loop stops, the Result has
+// Interrupted set and the session's variables survive.
+func (s *Session) Execute(ctx context.Context, code string) Result {
+	s.mu.Lock()
+	s.seq++
+	s.mu.Unlock()
+	if sym, ok := magics.HelpQuery(code); ok {
+		page, found := s.Doc(sym)
+		if !found {
+			return errorResult("NameError", fmt.Sprintf("no documentation found for %s", sym))
 		}
-		return Result{Error: &Error{Ename: "Error", Evalue: err.Error(), Traceback: []string{err.Error()}}}
+		return pageResult(page)
 	}
-	if v.IsValid() && v.CanInterface() {
-		return Result{Data: map[string]any{"text/plain": fmt.Sprint(v.Interface())}, Metadata: map[string]any{}}
+	calls, goCode := magics.Parse(code)
+	var res Result
+	for _, c := range calls {
+		out, err := s.magics.Run(ctx, c, magicEnv{s})
+		if err != nil {
+			if ctx.Err() != nil {
+				return interrupted()
+			}
+			return errorResult("MagicError", err.Error())
+		}
+		if out.Page != "" {
+			res.Payload = append(res.Payload, pagePayload(out.Page))
+		}
+		if r, ok := out.Result.(Result); ok {
+			r.Payload = append(res.Payload, r.Payload...)
+			res = r
+			if res.Error != nil {
+				return res
+			}
+		}
 	}
-	return Result{}
+	if goCode == "" {
+		return res
+	}
+	r := s.runCell(ctx, goCode)
+	r.Payload = append(res.Payload, r.Payload...)
+	return r
 }
 
-func (s *Session) eval(ctx context.Context, code string) (v reflect.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("interpreter panic: %v", r)
-		}
-	}()
-	return s.yaegi.EvalWithContext(ctx, code)
+func interrupted() Result {
+	return Result{Interrupted: true, Error: &Error{
+		Ename: "Interrupted", Evalue: "interrupted by user",
+		Traceback: []string{"Interrupted: interrupted by user (the session's variables are kept)"},
+	}}
 }
 
-// UserExpressions evaluates expressions for an execute_request's user_expressions.
+func errorResult(ename, evalue string) Result {
+	return Result{Error: &Error{Ename: ename, Evalue: evalue, Traceback: []string{ename + ": " + evalue}}}
+}
+
+func pagePayload(text string) map[string]any {
+	return map[string]any{"source": "page", "data": map[string]any{"text/plain": text}, "start": 0}
+}
+
+func pageResult(text string) Result {
+	return Result{Payload: []map[string]any{pagePayload(text)}}
+}
+
+// UserExpressions evaluates expressions for an execute_request's
+// user_expressions, each on its own: {"status":"ok","data":…,"metadata":{}}
+// or {"status":"error","ename":…,"evalue":…,"traceback":[…]}.
 func (s *Session) UserExpressions(ctx context.Context, exprs map[string]string) map[string]any {
 	out := map[string]any{}
 	for name, e := range exprs {
-		v, err := s.eval(ctx, e)
-		if err != nil {
-			out[name] = map[string]any{"status": "error", "ename": "Error", "evalue": err.Error(), "traceback": []string{err.Error()}}
+		r := s.runCell(ctx, e)
+		if r.Error != nil {
+			out[name] = map[string]any{"status": "error", "ename": r.Error.Ename, "evalue": r.Error.Evalue, "traceback": r.Error.Traceback}
 			continue
 		}
-		text := ""
-		if v.IsValid() && v.CanInterface() {
-			text = fmt.Sprint(v.Interface())
+		data := r.Data
+		if data == nil {
+			data = map[string]any{}
 		}
-		out[name] = map[string]any{"status": "ok", "data": map[string]any{"text/plain": text}, "metadata": map[string]any{}}
+		out[name] = map[string]any{"status": "ok", "data": data, "metadata": map[string]any{}}
 	}
 	return out
 }
 
-// IsComplete reports whether code is a complete cell: "complete", "incomplete"
-// (with the indent for the next line) or "invalid".
-func (s *Session) IsComplete(code string) (status, indent string) { return "complete", "" }
-
-// Complete returns completion matches for the text before cursor (in code points).
-func (s *Session) Complete(code string, cursor int) (matches []string, start, end int) {
-	return nil, cursor, cursor
+// valueOf reads a session variable's current value.
+func (s *Session) valueOf(name string) (reflect.Value, bool) {
+	v, ok := s.globals()[name]
+	return v, ok
 }
 
-// Inspect returns documentation for the symbol under cursor.
-func (s *Session) Inspect(code string, cursor int, detailLevel int) (found bool, data map[string]any) {
-	return false, map[string]any{}
+// globals returns the interpreter's package-level variables. yaegi's
+// Globals panics while a failed compilation has left a symbol without a slot
+// in the frame; the next successful run repairs that, so until then the
+// answer is empty.
+func (s *Session) globals() (g map[string]reflect.Value) {
+	defer func() {
+		if recover() != nil {
+			g = map[string]reflect.Value{}
+		}
+	}()
+	return s.yaegi.Globals()
 }

@@ -1,0 +1,305 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/goaccel/goaccel/internal/cells"
+)
+
+// runCell parses, rewrites and evaluates Go code, one unit at a time. Each
+// call compiles into its own file name, so positions name the cell they come
+// from; yaegi scopes imports by file, so every file first imports all the
+// session's packages.
+func (s *Session) runCell(ctx context.Context, code string) Result {
+	s.mu.Lock()
+	s.files++
+	file := fmt.Sprintf("cell%d.go", s.files)
+	s.sources[file] = code
+	needReset := s.reset
+	s.reset = false
+	s.mu.Unlock()
+	if needReset {
+		s.clearAfterPanic()
+	}
+	prog, err := cells.Parse(code, envView{s})
+	if err != nil {
+		return s.parseFailure(err, code)
+	}
+	s.mu.Lock()
+	s.undefined = prog.Undefined
+	s.mu.Unlock()
+	units := prog.Units
+	var cellImports map[string]string
+	if len(units) > 0 && units[0].Kind == cells.KindImport {
+		cellImports = s.parseImports(units[0].Text)
+		units = units[1:]
+	}
+	imp := cells.Unit{Kind: cells.KindImport, Line: 1, Col: 1, Text: s.importText(cellImports)}
+	if _, err := s.run(ctx, file, imp); err != nil {
+		return s.failure(ctx, err, file)
+	}
+	s.mu.Lock()
+	for name, p := range cellImports {
+		s.imported[name] = p
+		delete(s.kinds, name)
+	}
+	s.mu.Unlock()
+	for _, u := range units {
+		if u.Kind == cells.KindExpr {
+			return s.evalExpr(ctx, file, u)
+		}
+		if _, err := s.run(ctx, file, u); err != nil {
+			return s.failure(ctx, err, file)
+		}
+		s.record(u)
+	}
+	return Result{}
+}
+
+// parseImports reads an import unit into package name → import path.
+func (s *Session) parseImports(text string) map[string]string {
+	out := map[string]string{}
+	f, err := parser.ParseFile(token.NewFileSet(), "imports", "package p;"+text, 0)
+	if err != nil {
+		return out
+	}
+	for _, is := range f.Imports {
+		p, _ := strconv.Unquote(is.Path.Value)
+		name := path.Base(p)
+		if n := s.pkgs.nameOf[p]; n != "" {
+			name = n
+		}
+		if is.Name != nil {
+			name = is.Name.Name
+		}
+		out[name] = p
+	}
+	return out
+}
+
+// importText is the import declaration of a cell file: the session's
+// packages, the cell's own (which win on a name clash) and the runtime helpers.
+func (s *Session) importText(cell map[string]string) string {
+	all := map[string]string{"__goaccel": runtimePath}
+	s.mu.Lock()
+	for n, p := range s.imported {
+		all[n] = p
+	}
+	s.mu.Unlock()
+	for n, p := range cell {
+		all[n] = p
+	}
+	specs := make([]string, 0, len(all))
+	for n, p := range all {
+		if n == "_" || n == "." {
+			continue
+		}
+		specs = append(specs, n+" "+strconv.Quote(p))
+	}
+	sort.Strings(specs)
+	return "import (" + strings.Join(specs, "; ") + ")"
+}
+
+// clearAfterPanic runs a trivial closure: after a panic inside a closure
+// called at the top level, yaegi v0.16 re-runs that closure on the next
+// evaluation until another top-level closure runs.
+func (s *Session) clearAfterPanic() {
+	defer func() { _ = recover() }()
+	_, _ = s.yaegi.Eval("func() {}()")
+	s.stderr.take()
+}
+
+// source returns the Go file yaegi compiles for u: a header line, then u's
+// text at its cell line and column, so yaegi's line L is cell line L-1.
+func source(u cells.Unit) string {
+	pad := strings.Repeat("\n", u.Line-1) + strings.Repeat(" ", u.Col-1)
+	if u.Kind == cells.KindImport || u.Kind == cells.KindDecl {
+		return "package main\n" + pad + u.Text + "\n"
+	}
+	return "package main; func main() {\n" + pad + withLineMarkers(u) + "\n}"
+}
+
+// lineVar is the interpreter variable that holds the cell line of the
+// top-level statement running: yaegi reports a panic's top-level frame at
+// the start of the evaluated block, not at the statement.
+const lineVar = "__goaccel_line"
+
+// withLineMarkers sets lineVar before each top-level statement of u.
+func withLineMarkers(u cells.Unit) string {
+	text := u.Text
+	if len(u.Starts) == 0 {
+		u.Starts, u.StartLines = []int{0}, []int{u.Line}
+	}
+	for i := len(u.Starts) - 1; i >= 0; i-- {
+		at := u.Starts[i]
+		text = text[:at] + fmt.Sprintf("%s = %d; ", lineVar, u.StartLines[i]) + text[at:]
+	}
+	return text
+}
+
+// compilePanic is a panic of yaegi's parser or type checker.
+type compilePanic struct{ value any }
+
+func (c *compilePanic) Error() string { return fmt.Sprint(c.value) }
+
+// run compiles and executes one unit.
+func (s *Session) run(ctx context.Context, file string, u cells.Unit) (reflect.Value, error) {
+	f, err := parser.ParseFile(s.yaegi.FileSet(), file, source(u), parser.ParseComments)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	var root ast.Node = f
+	if u.Kind != cells.KindImport && u.Kind != cells.KindDecl {
+		root = f.Decls[0].(*ast.FuncDecl).Body
+	}
+	prog, err := s.compile(root)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	s.stderr.take()
+	return s.yaegi.ExecuteWithContext(ctx, prog)
+}
+
+func (s *Session) compile(root ast.Node) (prog *interp.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &compilePanic{r}
+		}
+	}()
+	return s.yaegi.CompileAST(root)
+}
+
+// record remembers what a unit that ran declared.
+func (s *Session) record(u cells.Unit) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range u.Names {
+		s.names[n] = u.Types[n]
+		s.kinds[n] = u.Kinds[n]
+		if n != "" {
+			delete(s.imported, n)
+		}
+	}
+	for recv, ms := range u.Methods {
+		if s.methods[recv] == nil {
+			s.methods[recv] = map[string]string{}
+		}
+		for _, m := range ms {
+			s.methods[recv][m] = ""
+		}
+	}
+	for _, line := range strings.Split(u.Text, "\n") {
+		t := strings.TrimSpace(line)
+		for _, n := range u.Names {
+			if strings.HasPrefix(t, "func "+n+"(") || strings.HasPrefix(t, "type "+n+" ") {
+				s.decls[n] = strings.TrimSuffix(strings.TrimSpace(strings.Split(t, "{")[0]), " ")
+			}
+		}
+	}
+}
+
+// failure turns an evaluation error into the cell's error.
+func (s *Session) failure(ctx context.Context, err error, file string) Result {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		s.mu.Lock()
+		s.reset = true
+		s.mu.Unlock()
+		return interrupted()
+	}
+	var p interp.Panic
+	if errors.As(err, &p) {
+		s.mu.Lock()
+		s.reset = true
+		s.mu.Unlock()
+		return s.panicResult(p, file)
+	}
+	var cp *compilePanic
+	if errors.As(err, &cp) {
+		msg := fmt.Sprintf("the interpreter (yaegi v0.16) crashed on this code: %v", cp.value)
+		return Result{Error: &Error{Ename: "InterpreterError", Evalue: msg, Traceback: []string{
+			"InterpreterError: " + msg,
+			"This is a limit of the interpreter, not an error in your code; rewriting the construct (for example with explicit types) usually avoids it.",
+		}}}
+	}
+	raw := err.Error()
+	s.mu.Lock()
+	undefined := s.undefined
+	s.mu.Unlock()
+	if strings.Contains(raw, "definition loop") && len(undefined) > 0 {
+		// yaegi's message for an undefined name in a top-level definition.
+		if i := strings.LastIndex(raw, ": "); i >= 0 {
+			raw = raw[:i] + ": undefined: " + strings.Join(undefined, ", ")
+		}
+	}
+	msg := s.mapPositions(raw, file)
+	tb := []string{"CompileError: " + msg}
+	if line := s.firstLine(raw, file); line > 0 {
+		tb = append(tb, s.sourceLine(file, line))
+	}
+	return Result{Error: &Error{Ename: "CompileError", Evalue: msg, Traceback: tb}}
+}
+
+// panicResult builds the error of a cell that panicked, with one traceback
+// line per interpreted frame, innermost first.
+func (s *Session) panicResult(p interp.Panic, file string) Result {
+	frames := s.stderr.take()
+	evalue := fmt.Sprint(p.Value)
+	tb := []string{"panic: " + evalue}
+	marked := 0
+	if v, ok := s.globals()[lineVar]; ok && v.IsValid() && v.CanInt() {
+		marked = int(v.Int())
+	}
+	for i, f := range frames {
+		fn := strings.TrimPrefix(f.fn, "main.")
+		top := fn == "main"
+		if top || strings.HasPrefix(fn, "main.func") {
+			fn = "cell"
+		}
+		line := f.line - 1
+		if top && f.file == file && marked > 0 && i == len(frames)-1 {
+			line = marked
+		}
+		where := fmt.Sprintf("line %d", line)
+		if f.file != file {
+			where = fmt.Sprintf("line %d of an earlier cell", line)
+		} else if i == 0 || !strings.Contains(evalue, "(line ") {
+			evalue += fmt.Sprintf(" (line %d)", line)
+		}
+		tb = append(tb, fmt.Sprintf("  in %s, %s: %s", fn, where, strings.TrimSpace(s.lineText(f.file, line))))
+	}
+	return Result{Error: &Error{Ename: "Panic", Evalue: evalue, Traceback: tb}}
+}
+
+// parseFailure reports a cell that cells.Parse refused.
+func (s *Session) parseFailure(err error, code string) Result {
+	var se *cells.SyntaxError
+	var ue *cells.UnsupportedError
+	lines := strings.Split(code, "\n")
+	show := func(line, col int) []string {
+		if line < 1 || line > len(lines) {
+			return nil
+		}
+		return []string{fmt.Sprintf("%4d | %s", line, lines[line-1]), fmt.Sprintf("     | %s^", strings.Repeat(" ", max(col-1, 0)))}
+	}
+	switch {
+	case errors.As(err, &se):
+		msg := fmt.Sprintf("line %d:%d: %s", se.Line, se.Col, se.Msg)
+		return Result{Error: &Error{Ename: "SyntaxError", Evalue: msg, Traceback: append([]string{"SyntaxError: " + msg}, show(se.Line, se.Col)...)}}
+	case errors.As(err, &ue):
+		msg := ue.Error()
+		return Result{Error: &Error{Ename: "UnsupportedError", Evalue: msg, Traceback: append([]string{"UnsupportedError: " + msg}, show(ue.Line, ue.Col)...)}}
+	}
+	return errorResult("Error", err.Error())
+}

@@ -1,0 +1,84 @@
+package repl
+
+import (
+	"context"
+	"encoding/base64"
+	"reflect"
+
+	"github.com/goaccel/goaccel/internal/cells"
+)
+
+// renderMethods map a method that cell-defined types may declare to the MIME
+// type of its result. yaegi cannot pass an interpreted value's methods to
+// compiled code, so the session calls them in the interpreter instead.
+var renderMethods = []struct{ method, mime string }{
+	{"HTML", "text/html"}, {"Markdown", "text/markdown"}, {"SVG", "image/svg+xml"}, {"PNG", "image/png"}, {"String", "text/plain"},
+}
+
+// hasRenderMethods reports whether some cell declared a render method.
+func (s *Session) hasRenderMethods() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ms := range s.methods {
+		for _, r := range renderMethods {
+			if _, ok := ms[r.method]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// evalRich evaluates the final expression into a hidden variable, then calls
+// each render method a cell type declared on it; one that does not apply
+// fails to compile and is skipped.
+func (s *Session) evalRich(ctx context.Context, file string, u cells.Unit) Result {
+	su := u
+	su.Kind = cells.KindStmt
+	su.Text = "__goaccel_out := " + u.Text
+	if _, err := s.run(ctx, file, su); err != nil {
+		// Not a single value (e.g. a call with no result): run it as it is.
+		v, err := s.run(ctx, file, u)
+		if err != nil {
+			return s.failure(ctx, err, file)
+		}
+		return s.show(v)
+	}
+	v := s.globals()["__goaccel_out"]
+	res := s.show(v)
+	if res.Data == nil {
+		return res
+	}
+	for _, r := range renderMethods {
+		if !s.declaresMethod(r.method) {
+			continue
+		}
+		mu := u
+		mu.Kind = cells.KindExpr
+		mu.Text = "__goaccel_out." + r.method + "()"
+		out, err := s.run(ctx, file, mu)
+		if err != nil || !out.IsValid() {
+			continue
+		}
+		switch x := out.Interface().(type) {
+		case string:
+			res.Data[r.mime] = x
+		case []byte:
+			res.Data[r.mime] = base64.StdEncoding.EncodeToString(x)
+		}
+	}
+	return res
+}
+
+func (s *Session) declaresMethod(m string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ms := range s.methods {
+		if _, ok := ms[m]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+var _ = reflect.Value{}

@@ -1,0 +1,271 @@
+package repl
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func newSession(t *testing.T) (*Session, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	s, err := New(Options{Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, &out
+}
+
+// step is one cell and what it must produce.
+type step struct {
+	code   string
+	text   string // expected text/plain ("" = no result)
+	out    string // expected stdout+stderr written by the cell
+	ename  string // expected error name ("" = success)
+	evalue string // substring of the error value
+}
+
+func runSteps(t *testing.T, steps []step) {
+	t.Helper()
+	s, out := newSession(t)
+	for i, st := range steps {
+		out.Reset()
+		r := s.Execute(context.Background(), st.code)
+		if st.ename != "" {
+			if r.Error == nil || r.Error.Ename != st.ename || !strings.Contains(r.Error.Evalue, st.evalue) {
+				t.Fatalf("cell %d %q: error %+v, want %s containing %q", i, st.code, r.Error, st.ename, st.evalue)
+			}
+			continue
+		}
+		if r.Error != nil {
+			t.Fatalf("cell %d %q: unexpected error %s: %s\n%s", i, st.code, r.Error.Ename, r.Error.Evalue, strings.Join(r.Error.Traceback, "\n"))
+		}
+		got := ""
+		if r.Data != nil {
+			got, _ = r.Data["text/plain"].(string)
+		}
+		if got != st.text {
+			t.Errorf("cell %d %q: result %q, want %q", i, st.code, got, st.text)
+		}
+		if out.String() != st.out {
+			t.Errorf("cell %d %q: output %q, want %q", i, st.code, out.String(), st.out)
+		}
+	}
+}
+
+func TestStatePersistsAcrossCells(t *testing.T) {
+	runSteps(t, []step{
+		{code: "x := 40", text: ""},
+		{code: "x + 2", text: "42"},
+		{code: "func double(n int) int { return 2 * n }\ny := double(x)\ny", text: "80"},
+		{code: "import \"strings\"", text: ""},
+		{code: `strings.Repeat("ab", 2)`, text: "abab"},
+		{code: "var names []string\nnames = append(names, \"a\")\nlen(names)", text: "1"},
+		{code: "type point struct{ X, Y int }\np := point{1, 2}\np.X + p.Y", text: "3"},
+		{code: "const k = 7\nk * 2", text: "14"},
+	})
+}
+
+func TestDeclarationsAndStatementsMixInAnyOrder(t *testing.T) {
+	runSteps(t, []step{
+		{code: "a := 1\nfunc inc(n int) int { return n + 1 }\nb := inc(a)\ntype pair struct{ A, B int }\nq := pair{a, b}\nq.B", text: "2"},
+	})
+}
+
+func TestRedefiningAFunctionReplacesIt(t *testing.T) {
+	runSteps(t, []step{
+		{code: "func f() int { return 1 }", text: ""},
+		{code: "f()", text: "1"},
+		{code: "func f() string { return \"two\" }", text: ""},
+		{code: "f()", text: "two"},
+	})
+}
+
+func TestWhatAFinalExpressionShows(t *testing.T) {
+	runSteps(t, []step{
+		{code: `fmt.Println("hi")`, text: "", out: "hi\n"},
+		{code: `fmt.Printf("%d\n", 3)`, text: "", out: "3\n"},
+		{code: "func noResult() {}\nnoResult()", text: ""},
+		{code: "println2 := 5\nprintln2", text: "5"},
+		{code: `strconv.Atoi("12")`, text: ""},
+		{code: `strconv.ParseBool("true")`, text: "(true, <nil>)"},
+		{code: "func fail() error { return nil }\nfail()", text: ""},
+		{code: "func two() (string, int) { return \"a\", 1 }\ntwo()", text: "(a, 1)"},
+		{code: "var m = map[string]int{\"a\": 1}\ndelete(m, \"a\")", text: ""},
+		{code: "len(m)", text: "0"},
+		{code: "func decl() {}", text: ""},
+		{code: `"text"`, text: "text"},
+		{code: "3.5 * 2", text: "7"},
+	})
+}
+
+func TestModernGoIsRewritten(t *testing.T) {
+	runSteps(t, []step{
+		{code: "sum := 0\nfor i := range 5 { sum += i }\nsum", text: "10"},
+		{code: "n := 3\ntotal := 0\nfor range n { total++ }\ntotal", text: "3"},
+		{code: "func count(n int) func(func(int) bool) {\n\treturn func(yield func(int) bool) {\n\t\tfor i := 0; i < n; i++ {\n\t\t\tif !yield(i) { return }\n\t\t}\n\t}\n}", text: ""},
+		{code: "got := []int{}\nfor v := range count(10) {\n\tif v == 1 { continue }\n\tif v > 3 { break }\n\tgot = append(got, v)\n}\ngot", text: "[0 2 3]"},
+		{code: "min(3, 1, 2)", text: "1"},
+		{code: "f := 2.5\nmax(f, 1)", text: "2.5"},
+		{code: "mm := map[string]int{\"a\": 1, \"b\": 2}\nclear(mm)\nlen(mm)", text: "0"},
+		{code: "sl := []int{1, 2}\nclear(sl)\nsl", text: "[0 0]"},
+	})
+}
+
+func TestStandardLibraryIsImportedAutomatically(t *testing.T) {
+	runSteps(t, []step{
+		{code: `strings.ToUpper("go")`, text: "GO"},
+		{code: `math.Sqrt(16)`, text: "4"},
+		{code: `x := rand.New(rand.NewSource(1)).Intn(1)` + "\nx", text: "0"},
+		{code: `sort.Ints([]int{2, 1})`, text: ""},
+	})
+}
+
+func TestErrorsPointAtCellLines(t *testing.T) {
+	s, _ := newSession(t)
+	ctx := context.Background()
+	r := s.Execute(ctx, "a := 1\n\nb := a + undefinedName")
+	if r.Error == nil || r.Error.Ename != "CompileError" || !strings.Contains(r.Error.Evalue, "line 3:") || !strings.Contains(r.Error.Evalue, "undefinedName") {
+		t.Fatalf("compile error %+v", r.Error)
+	}
+	r = s.Execute(ctx, "x := 1\ny := )")
+	if r.Error == nil || r.Error.Ename != "SyntaxError" || !strings.Contains(r.Error.Evalue, "line 2:6") {
+		t.Fatalf("syntax error %+v", r.Error)
+	}
+	r = s.Execute(ctx, "func boom(s string) {\n\tpanic(\"bad \" + s)\n}")
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	r = s.Execute(ctx, "v := 1\nboom(\"input\")\nv = 2")
+	if r.Error == nil || r.Error.Ename != "Panic" || !strings.Contains(r.Error.Evalue, "bad input") || !strings.Contains(r.Error.Evalue, "(line 2)") {
+		t.Fatalf("panic error %+v", r.Error)
+	}
+	tb := strings.Join(r.Error.Traceback, "\n")
+	if !strings.Contains(tb, "in boom, line 2 of an earlier cell") || !strings.Contains(tb, "line 2: boom(\"input\")") {
+		t.Errorf("traceback:\n%s", tb)
+	}
+	r = s.Execute(ctx, "func() { panic(\"in closure\") }()")
+	if r.Error == nil || r.Error.Ename != "Panic" {
+		t.Fatalf("closure panic %+v", r.Error)
+	}
+	if r = s.Execute(ctx, "v + 10"); r.Error != nil || r.Data["text/plain"] != "11" {
+		t.Fatalf("after panics: %+v %v", r.Error, r.Data)
+	}
+	r = s.Execute(ctx, "var xs []int\n_ = xs[3]")
+	if r.Error == nil || r.Error.Ename != "Panic" || !strings.Contains(r.Error.Evalue, "out of range") {
+		t.Fatalf("index panic %+v", r.Error)
+	}
+	r = s.Execute(ctx, "func g() int {\n\tfor v := range seqX {\n\t\treturn v\n\t}\n\treturn 0\n}")
+	if r.Error == nil {
+		t.Fatal("want an error for an unknown iterator")
+	}
+	r = s.Execute(ctx, "os.Exit(3)")
+	if r.Error == nil || !strings.Contains(r.Error.Evalue, "os.Exit(3)") {
+		t.Fatalf("os.Exit: %+v", r.Error)
+	}
+}
+
+func TestInterruptStopsAnInfiniteLoopAndKeepsVariables(t *testing.T) {
+	s, _ := newSession(t)
+	if r := s.Execute(context.Background(), "kept := 5\nspins := 0"); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	r := s.Execute(ctx, "for {\n\tspins++\n}")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("interrupt took %v", d)
+	}
+	if !r.Interrupted || r.Error == nil || r.Error.Ename != "Interrupted" || r.Error.Evalue != "interrupted by user" {
+		t.Fatalf("result %+v", r)
+	}
+	r = s.Execute(context.Background(), "kept")
+	if r.Error != nil || r.Data["text/plain"] != "5" {
+		t.Fatalf("after interrupt: %+v %v", r.Error, r.Data)
+	}
+}
+
+func TestStdinReadsFromTheGivenReader(t *testing.T) {
+	s, out := newSession(t)
+	ctx := context.Background()
+	s.SetStdin(strings.NewReader("Ada\n42\n"))
+	r := s.Execute(ctx, "reader := bufio.NewReader(os.Stdin)\nname, _ := reader.ReadString('\\n')\nstrings.TrimSpace(name)")
+	if r.Error != nil || r.Data["text/plain"] != "Ada" {
+		t.Fatalf("bufio on os.Stdin: %+v %v", r.Error, r.Data)
+	}
+	s.SetStdin(strings.NewReader("7\n"))
+	r = s.Execute(ctx, "var n int\nfmt.Scan(&n)\nn * 6")
+	if r.Error != nil || r.Data["text/plain"] != "42" {
+		t.Fatalf("fmt.Scan: %+v %v", r.Error, r.Data)
+	}
+	s.SetStdin(nil)
+	out.Reset()
+	r = s.Execute(ctx, "_, err := bufio.NewReader(os.Stdin).ReadString('\\n')\nerr")
+	if r.Error != nil || !strings.Contains(r.Data["text/plain"].(string), "stdin not available") {
+		t.Fatalf("stdin without a reader: %+v %v", r.Error, r.Data)
+	}
+}
+
+func TestRichResults(t *testing.T) {
+	s, _ := newSession(t)
+	ctx := context.Background()
+	r := s.Execute(ctx, "image.NewRGBA(image.Rect(0, 0, 2, 2))")
+	if r.Error != nil || r.Data["image/png"] == nil {
+		t.Fatalf("image result: %+v %v", r.Error, r.Data)
+	}
+	r = s.Execute(ctx, "display.Bundle{\"text/html\": \"<b>x</b>\"}")
+	if r.Error != nil || r.Data["text/html"] != "<b>x</b>" {
+		t.Fatalf("bundle result: %+v %v", r.Error, r.Data)
+	}
+	r = s.Execute(ctx, "type card struct{ title string }\nfunc (c card) HTML() string { return \"<h1>\" + c.title + \"</h1>\" }\ncard{\"hi\"}")
+	if r.Error != nil || r.Data["text/html"] != "<h1>hi</h1>" {
+		t.Fatalf("cell type with HTML(): %+v %v", r.Error, r.Data)
+	}
+	r = s.Execute(ctx, "display.HTML(\"<i>shown</i>\")")
+	if r.Error != nil || r.Data != nil {
+		t.Fatalf("display call result: %+v %v", r.Error, r.Data)
+	}
+}
+
+func TestMagicsRunInTheSession(t *testing.T) {
+	s, out := newSession(t)
+	ctx := context.Background()
+	r := s.Execute(ctx, "%time total := 41 + 1")
+	if r.Error != nil || !strings.Contains(out.String(), "Wall time:") {
+		t.Fatalf("%%time: %+v, output %q", r.Error, out.String())
+	}
+	out.Reset()
+	r = s.Execute(ctx, "%who")
+	if r.Error != nil || !strings.Contains(out.String(), "total int") {
+		t.Fatalf("%%who: %+v, output %q", r.Error, out.String())
+	}
+	out.Reset()
+	r = s.Execute(ctx, "!echo from-shell")
+	if r.Error != nil || out.String() != "from-shell\n" {
+		t.Fatalf("!echo: %+v, output %q", r.Error, out.String())
+	}
+	r = s.Execute(ctx, "%env GOACCEL_TEST_ENV=yes\nos.Getenv(\"GOACCEL_TEST_ENV\")")
+	if r.Error != nil || r.Data["text/plain"] != "yes" {
+		t.Fatalf("%%env then Go: %+v %v", r.Error, r.Data)
+	}
+	r = s.Execute(ctx, "%nope")
+	if r.Error == nil || !strings.Contains(r.Error.Evalue, "known magics") {
+		t.Fatalf("unknown magic: %+v", r.Error)
+	}
+}
+
+func TestUserExpressions(t *testing.T) {
+	s, _ := newSession(t)
+	s.Execute(context.Background(), "z := 6")
+	got := s.UserExpressions(context.Background(), map[string]string{"double": "z * 2", "bad": "nope +"})
+	ok := got["double"].(map[string]any)
+	if ok["status"] != "ok" || ok["data"].(map[string]any)["text/plain"] != "12" {
+		t.Errorf("double: %v", ok)
+	}
+	if bad := got["bad"].(map[string]any); bad["status"] != "error" || bad["ename"] == "" {
+		t.Errorf("bad: %v", bad)
+	}
+}
