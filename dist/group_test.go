@@ -81,7 +81,7 @@ func TestKilledRankFailsTheOthersNamingIt(t *testing.T) {
 	for _, c := range []struct {
 		n, victim int
 		transport string
-	}{{3, 1, "auto"}, {3, 0, "auto"}, {2, 1, "tcp"}} {
+	}{{3, 1, "auto"}, {3, 0, "auto"}, {2, 1, "tcp"}, {3, 2, "tcp"}} {
 		t.Run(fmt.Sprintf("%dprocs_kill%d_%s", c.n, c.victim, c.transport), func(t *testing.T) {
 			j := start(t, "loop", c.n, EnvTransport+"="+c.transport)
 			for range c.n {
@@ -162,4 +162,28 @@ func TestMultiHostConfigurationUsesTheRoutableAddress(t *testing.T) {
 	}
 	j := start(t, "collectives", 2, "MASTER_ADDR="+ip, "LOCAL_WORLD_SIZE=1", "LOCAL_RANK=0", EnvTransport+"=tcp")
 	j.waitAll(60 * time.Second)
+}
+
+// A rank that dies during rendezvous is reported by the store, which every
+// waiting rank is connected to, so Init fails naming it instead of waiting
+// out the timeout.
+func TestRankDyingDuringRendezvousFailsInitNamingIt(t *testing.T) {
+	token := NewToken()
+	srv, err := ServeStore("127.0.0.1:0", token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	env := []string{EnvStoreAddr + "=" + srv.Addr(), EnvStoreToken + "=" + token}
+	j := startRanks(t, "collectives", 3, []int{0, 2}, env...) // rank 1 is the process that dies
+	dying := start(t, "register-and-die", 1, append(env, "RANK=1", "WORLD_SIZE=3")...)
+	began := time.Now()
+	dying.wait(0, 10*time.Second)
+	for i, r := range []int{0, 2} {
+		out, exited, _ := j.wait(i, 10*time.Second)
+		if !exited || !strings.Contains(out, "PEERLOST-INIT rank=1") {
+			t.Fatalf("rank %d: exited=%v, want an init error naming rank 1:\n%s", r, exited, out)
+		}
+		t.Logf("rank %d failed %v after rank 1 died: %s", r, time.Since(began).Round(time.Millisecond), lastLine(out))
+	}
 }

@@ -67,10 +67,20 @@ func (s *syncBuffer) String() string {
 // start runs n workers of scenario with torchrun-style variables plus extra.
 func start(t *testing.T, scenario string, n int, extra ...string) *job {
 	t.Helper()
+	ranks := make([]int, n)
+	for r := range ranks {
+		ranks[r] = r
+	}
+	return startRanks(t, scenario, n, ranks, extra...)
+}
+
+// startRanks runs the given ranks of an n-process job; j.cmds[i] is ranks[i].
+func startRanks(t *testing.T, scenario string, n int, ranks []int, extra ...string) *job {
+	t.Helper()
 	port := freePort(t)
 	token := NewToken()
 	j := &job{t: t, lines: make(chan string, 1000)}
-	for r := range n {
+	for _, r := range ranks {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(),
 			envScenario+"="+scenario,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/reduce"
+	"github.com/goaccel/goaccel/dist/internal/store"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -16,6 +17,9 @@ import (
 // environment and runs scenario. Exit codes: 0 ok, 1 failure, 3 peer lost.
 func runWorker(scenario string) int {
 	ctx := context.Background()
+	if scenario == "register-and-die" {
+		return registerAndDie(ctx)
+	}
 	cfg, err := FromEnv()
 	if err != nil {
 		fmt.Println("FAIL", err)
@@ -23,6 +27,10 @@ func runWorker(scenario string) int {
 	}
 	g, err := Init(ctx, cfg)
 	if err != nil {
+		var pl *PeerLostError
+		if errors.As(err, &pl) && errors.Is(err, ErrPeerLost) {
+			fmt.Printf("PEERLOST-INIT rank=%d\n", pl.Rank)
+		}
 		fmt.Println("FAIL init:", err)
 		return 1
 	}
@@ -280,4 +288,24 @@ func checkTensors(ctx context.Context, g *Group) error {
 		return fmt.Errorf("broadcast tensor: %v", y)
 	}
 	return nil
+}
+
+// registerAndDie joins the store as RANK and exits without a goodbye, as a
+// process that crashes during rendezvous would.
+func registerAndDie(ctx context.Context) int {
+	cfg, err := FromEnv()
+	if err != nil {
+		fmt.Println("FAIL", err)
+		return 1
+	}
+	c, err := store.Dial(ctx, cfg.StoreAddr, []byte(cfg.Token), cfg.Rank)
+	if err == nil {
+		err = c.Register(ctx, cfg.Rank)
+	}
+	if err != nil {
+		fmt.Println("FAIL", err)
+		return 1
+	}
+	fmt.Println("registered")
+	return 2
 }
