@@ -19,15 +19,21 @@ type gatherCase struct {
 	Shuffle  bool
 	DropLast bool
 	Skip     int
+	Split    bool // SplitBatches, with the loader's batch 8 × processes (8 per process)
 }
 
 func (g gatherCase) name() string {
-	return fmt.Sprintf("n%d_shuffle%t_drop%t_skip%d", g.N, g.Shuffle, g.DropLast, g.Skip)
+	return fmt.Sprintf("n%d_shuffle%t_drop%t_skip%d_split%t", g.N, g.Shuffle, g.DropLast, g.Skip, g.Split)
 }
 
 // gatherEpoch gathers every batch of one epoch of a prepared loader and returns the samples seen.
-func gatherEpoch(acc *Accelerator, gc gatherCase) []int {
-	loader := data.NewLoader(indexData(gc.N), data.LoaderConfig{BatchSize: 8, Shuffle: gc.Shuffle, DropLast: gc.DropLast, Seed: uint64(100 + acc.ProcessIndex())})
+func gatherEpoch(c comm, gc gatherCase) []int {
+	acc := newWithComm(withCfg(Config{SplitBatches: gc.Split}), c)
+	batch := 8
+	if gc.Split {
+		batch = 8 * c.Size()
+	}
+	loader := data.NewLoader(indexData(gc.N), data.LoaderConfig{BatchSize: batch, Shuffle: gc.Shuffle, DropLast: gc.DropLast, Seed: uint64(100 + acc.ProcessIndex())})
 	acc.Prepare(&loader)
 	if gc.Skip > 0 {
 		acc.SkipFirstBatches(loader, gc.Skip)
@@ -72,7 +78,8 @@ func gatherCases() []gatherCase {
 				cs = append(cs, gatherCase{N: n, Shuffle: sh, DropLast: dl})
 			}
 		}
-		cs = append(cs, gatherCase{N: n, Shuffle: true, Skip: 2})
+		cs = append(cs, gatherCase{N: n, Shuffle: true, Skip: 2}, gatherCase{N: n, Shuffle: true, Split: true},
+			gatherCase{N: n, Split: true, Skip: 1})
 	}
 	return cs
 }
@@ -82,10 +89,9 @@ func testGatherForMetrics(t *testing.T, procs int) {
 	cases := gatherCases()
 	launch(t, procs, func() {
 		c := group()
-		acc := newWithComm(withCfg(Config{}), c)
 		var all [][]int
 		for _, gc := range cases {
-			all = append(all, gatherEpoch(acc, gc))
+			all = append(all, gatherEpoch(c, gc))
 		}
 		if c.Rank() == 0 {
 			writeJSON(resultPath(dir, "gathered"), all)
