@@ -17,6 +17,14 @@
 // in through RegisterBackend and the Backend interface, as database drivers
 // do under database/sql.
 //
+// Rendezvous: rank 0 hosts the store at MASTER_ADDR:MASTER_PORT (on
+// loopback unless MASTER_ADDR is another address), or a launcher hosts one
+// with ServeStore and passes GOACCEL_STORE_ADDR. Every store and peer
+// connection must prove it knows the job's GOACCEL_STORE_TOKEN (an
+// HMAC-SHA256 challenge); on one host without a token, rank 0 makes one and
+// shares it through a file only this user can read. GOACCEL_DIST_TRANSPORT
+// (auto, shm, tcp) and GOACCEL_DIST_TIMEOUT (a Go duration) tune the group.
+//
 // Failures never hang: every collective has a timeout (Config.Timeout,
 // 30 minutes by default), and a rank whose process dies or disconnects makes
 // every other rank's collective fail within moments with an error that names
