@@ -44,8 +44,9 @@ func (m *mlp) loss(x, y *Tensor) *Tensor {
 }
 
 // step runs forward, backward and a plain SGD update through Data32 (the optimizer package
-// owns AdamW; this measures the engine).
-func (m *mlp) step(x, y *Tensor) float64 {
+// owns AdamW; this measures the engine). Gradients are dropped (set to none) as PyTorch's
+// zero_grad does by default, or zeroed in place when inPlace is set.
+func (m *mlp) step(x, y *Tensor, inPlace bool) float64 {
 	l := m.loss(x, y)
 	l.Backward()
 	for _, p := range m.params() {
@@ -53,7 +54,11 @@ func (m *mlp) step(x, y *Tensor) float64 {
 		for i := range d {
 			d[i] -= 0.01 * g[i]
 		}
-		p.ZeroGrad()
+		if inPlace {
+			p.Grad().Fill(0)
+		} else {
+			p.ZeroGrad()
+		}
 	}
 	return l.Item()
 }
@@ -75,13 +80,31 @@ func BenchmarkMLPStep(b *testing.B) {
 	m := newMLP()
 	x, y := Randn(128, 784), RandInt(0, 10, 128)
 	for range 3 {
-		m.step(x, y)
+		m.step(x, y, false)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	c0 := cpuTime()
 	for range b.N {
-		m.step(x, y)
+		m.step(x, y, false)
+	}
+	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkMLPStepZeroInPlace zeroes gradients in place instead of dropping them: the
+// backward pass then adds into the existing gradients and recycles its own buffers, so a
+// steady step allocates almost nothing.
+func BenchmarkMLPStepZeroInPlace(b *testing.B) {
+	m := newMLP()
+	x, y := Randn(128, 784), RandInt(0, 10, 128)
+	for range 3 {
+		m.step(x, y, true)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := cpuTime()
+	for range b.N {
+		m.step(x, y, true)
 	}
 	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
 }
@@ -94,7 +117,7 @@ func BenchmarkMLPStepBF16(b *testing.B) {
 	b.ResetTimer()
 	c0 := cpuTime()
 	for range b.N {
-		Autocast(BFloat16, func() { m.step(x, y) })
+		Autocast(BFloat16, func() { m.step(x, y, false) })
 	}
 	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
 }
@@ -137,4 +160,25 @@ func BenchmarkConv2dForwardBackward(b *testing.B) {
 		w.ZeroGrad()
 		bias.ZeroGrad()
 	})
+}
+
+// BenchmarkMatMul compares float32 matmul with Autocast's bfloat16 and float16 paths (operand
+// rounding included) at 1024×1024.
+func BenchmarkMatMul(b *testing.B) {
+	x, y := Randn(1024, 1024), Randn(1024, 1024)
+	flops := 2.0 * 1024 * 1024 * 1024
+	for _, c := range []struct {
+		name string
+		dt   DType
+	}{{"fp32", Float32}, {"bf16", BFloat16}, {"fp16", Float16}} {
+		b.Run(c.name, func(b *testing.B) {
+			run := func() { x.MatMul(y) }
+			if c.dt != Float32 {
+				run = func() { Autocast(c.dt, func() { x.MatMul(y) }) }
+			}
+			c0 := cpuTime()
+			loop(b, run)
+			b.ReportMetric(flops*float64(b.N)/(float64(cpuTime()-c0)/1e9)/1e9, "cpu-GFLOP/s")
+		})
+	}
 }
