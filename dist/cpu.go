@@ -14,9 +14,9 @@ import (
 	"github.com/goaccel/goaccel/dist/internal/shm"
 )
 
-// cpuBackend runs all-reduce through shared memory when every rank is on one
-// host, and everything else (and all-reduce across hosts) as ring
-// algorithms over the authenticated TCP mesh.
+// cpuBackend runs all-reduce, all-gather, broadcast and barrier through
+// shared memory when every rank is on one host, and everything else (all of
+// it across hosts) as ring algorithms over the authenticated TCP mesh.
 type cpuBackend struct {
 	m      *mesh.Mesh
 	region *shm.Region // nil: TCP only
@@ -141,6 +141,9 @@ func (b *cpuBackend) AllReduce(ctx context.Context, buf []byte, dt DType, op Op)
 }
 
 func (b *cpuBackend) AllGather(ctx context.Context, send, recv []byte) error {
+	if b.region != nil {
+		return b.region.AllGather(ctx, send, recv)
+	}
 	return ring.AllGather(ctx, b.m, send, recv)
 }
 
@@ -149,10 +152,18 @@ func (b *cpuBackend) ReduceScatter(ctx context.Context, send, recv []byte, dt DT
 }
 
 func (b *cpuBackend) Broadcast(ctx context.Context, buf []byte, root int) error {
+	if b.region != nil {
+		return b.region.Broadcast(ctx, buf, root)
+	}
 	return ring.Broadcast(ctx, b.m, buf, root)
 }
 
-func (b *cpuBackend) Barrier(ctx context.Context) error { return ring.Barrier(ctx, b.m) }
+func (b *cpuBackend) Barrier(ctx context.Context) error {
+	if b.region != nil {
+		return b.region.Barrier(ctx)
+	}
+	return ring.Barrier(ctx, b.m)
+}
 
 func (b *cpuBackend) Close() error {
 	if b.region != nil {

@@ -26,7 +26,7 @@ func (g *Region) AllReduce(ctx context.Context, buf []byte, dt reduce.DType, op 
 	step := g.slot - g.slot%es
 	// Publish the length with the first round's arrival so a rank called
 	// with a different size is reported instead of corrupting the rounds.
-	atomic.StoreUint64(g.lenPtr(g.rank), uint64(len(buf)))
+	g.begin(len(buf))
 	for off := 0; off < len(buf); off += step {
 		seg := buf[off:min(len(buf), off+step)]
 		if err := g.round1(ctx, seg, dt, op); err != nil {

@@ -32,6 +32,7 @@ type Region struct {
 	slot  int
 	seq   uint64 // this rank's arrivals so far (mirrors its shared counter)
 	round uint64 // alternates the slot halves across calls
+	calls uint64 // calls that published a length (see lenPtr)
 	lost  <-chan struct{}
 	why   func() error
 }
@@ -120,9 +121,11 @@ func (g *Region) seqPtr(r int) *uint64 {
 	return (*uint64)(unsafe.Pointer(&g.mem[headBytes+r*lineBytes]))
 }
 
-// lenPtr holds the byte length of rank r's current all-reduce.
+// lenPtr holds the byte length of rank r's current call. Calls alternate
+// between two words: a peer can be one call ahead of this rank (it finished
+// the call this rank is still reading), never two.
 func (g *Region) lenPtr(r int) *uint64 {
-	return (*uint64)(unsafe.Pointer(&g.mem[headBytes+r*lineBytes+8]))
+	return (*uint64)(unsafe.Pointer(&g.mem[headBytes+r*lineBytes+8+8*int(g.calls%2)]))
 }
 
 func (g *Region) waitersPtr(r int) *uint32 {

@@ -36,3 +36,12 @@ func (g *Region) AllReduce(ctx context.Context, buf []byte, dt reduce.DType, op 
 
 // Close does nothing on this platform.
 func (g *Region) Close() error { return nil }
+
+// AllGather fails on this platform.
+func (g *Region) AllGather(ctx context.Context, send, recv []byte) error { return errNoShm }
+
+// Broadcast fails on this platform.
+func (g *Region) Broadcast(ctx context.Context, buf []byte, root int) error { return errNoShm }
+
+// Barrier fails on this platform.
+func (g *Region) Barrier(ctx context.Context) error { return errNoShm }

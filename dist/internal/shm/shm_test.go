@@ -130,3 +130,54 @@ func TestDifferentLengthsAreReportedNotReduced(t *testing.T) {
 		}
 	}
 }
+
+func TestAllGatherBroadcastBarrierAcrossRounds(t *testing.T) {
+	for _, p := range []int{2, 3} {
+		rs := regions(t, p, 64) // several rounds per call
+		for _, n := range []int{0, 1, 63, 64, 65, 1000} {
+			var wg sync.WaitGroup
+			errs := make([]error, p)
+			for r, g := range rs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					ctx := context.Background()
+					send := make([]byte, n)
+					for i := range send {
+						send[i] = byte(r*31 + i)
+					}
+					recv := make([]byte, n*p)
+					if err := g.AllGather(ctx, send, recv); err != nil {
+						errs[r] = err
+						return
+					}
+					for q := range p {
+						for i := range n {
+							if recv[q*n+i] != byte(q*31+i) {
+								errs[r] = fmt.Errorf("all-gather p=%d n=%d: rank %d byte %d of rank %d", p, n, r, i, q)
+								return
+							}
+						}
+					}
+					if err := g.Broadcast(ctx, send, p-1); err != nil {
+						errs[r] = err
+						return
+					}
+					for i := range send {
+						if send[i] != byte((p-1)*31+i) {
+							errs[r] = fmt.Errorf("broadcast p=%d n=%d: byte %d", p, n, i)
+							return
+						}
+					}
+					errs[r] = g.Barrier(ctx)
+				}()
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
