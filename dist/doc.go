@@ -11,9 +11,10 @@
 //	defer g.Close()
 //	err = g.AllReduce(ctx, grads, dist.Mean)
 //
-// The CPU backend moves all-reduce through shared memory when every rank is
-// on one host (each rank reduces its share in parallel) and through
-// pipelined ring algorithms over TCP otherwise. Other backends (NCCL) plug
+// The CPU backend moves all-reduce (each rank reduces its share in
+// parallel), all-gather, broadcast and barrier through shared memory when
+// every rank is on one host, and uses pipelined ring algorithms over TCP
+// otherwise (and for reduce-scatter). Other backends (NCCL) plug
 // in through RegisterBackend and the Backend interface, as database drivers
 // do under database/sql.
 //

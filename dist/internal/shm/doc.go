@@ -1,4 +1,5 @@
-// Package shm implements all-reduce between the processes of one host through
+// Package shm implements collectives (all-reduce, all-gather, broadcast,
+// barrier) between the processes of one host through
 // a shared-memory region (a file under /dev/shm mapped by every rank): each
 // rank has a double-buffered slot for staging its data and a cache line with
 // a sequence number. A round copies the part of the buffer the other ranks
