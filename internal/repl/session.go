@@ -47,6 +47,7 @@ type Session struct {
 	yaegi  *interp.Interpreter
 	magics *magics.Registry
 	pkgs   packageIndex
+	docs   docIndex
 
 	mu        sync.Mutex
 	seq       int                          // executions so far
