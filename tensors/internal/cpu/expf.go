@@ -53,21 +53,13 @@ func softmaxRowF32(d, s []float32, log bool) {
 			m = v
 		}
 	}
-	var sum float64
+	sum := expShiftSum(d, s, m)
 	if log {
-		for _, v := range s {
-			sum += float64(expf(v - m))
-		}
 		lse := m + float32(math.Log(sum))
 		for i, v := range s {
 			d[i] = v - lse
 		}
 		return
-	}
-	for i, v := range s {
-		e := expf(v - m)
-		d[i] = e
-		sum += float64(e)
 	}
 	inv := float32(1 / sum)
 	for i := range d {
@@ -81,4 +73,15 @@ func expT[T float](v T) float64 {
 		return float64(expf(float32(v)))
 	}
 	return math.Exp(float64(v))
+}
+
+// expRow writes p[i] = e^(row[i]-m) and returns the sum, in T's precision.
+func expRow[T float](p, row []T, m T) float64 {
+	var sum float64
+	for i, v := range row {
+		e := expT(v - m)
+		p[i] = T(e)
+		sum += e
+	}
+	return sum
 }

@@ -18,3 +18,26 @@ func TestExpfIsWithinTwoUlpOfMathExp(t *testing.T) {
 		t.Fatal("expf special cases")
 	}
 }
+
+func TestExpShiftSumMatchesMathExp(t *testing.T) {
+	for _, n := range []int{1, 7, 8, 9, 64, 1003} {
+		src := make([]float32, n)
+		for i := range src {
+			src[i] = float32(i%53)*0.7 - 30
+		}
+		shift := float32(10)
+		dst := make([]float32, n)
+		sum := expShiftSum(dst, src, shift)
+		var want float64
+		for i, v := range src {
+			w := math.Exp(float64(v - shift))
+			want += w
+			if math.Abs(float64(dst[i])-w) > 3e-7*w+1e-37 {
+				t.Fatalf("n=%d: exp(%v) = %v, want %v", n, v-shift, dst[i], w)
+			}
+		}
+		if math.Abs(sum-want) > 1e-6*want {
+			t.Fatalf("n=%d: sum %v, want %v", n, sum, want)
+		}
+	}
+}

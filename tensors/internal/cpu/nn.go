@@ -110,13 +110,14 @@ func layerNormGrad[T float](dx, dw, db, gy, x, mean, rstd, w []T, rows, n int) {
 // CrossEntropy implements backend.Backend.
 func (c *CPU) CrossEntropy(loss, prob, logits, target *backend.Buffer, rows, classes int, ignore int64, smoothing float64) {
 	if logits.DType == backend.F64 {
-		crossEntropy(loss.F64, prob.F64, logits.F64, target.I64, rows, classes, ignore, smoothing)
+		crossEntropy(loss.F64, prob.F64, logits.F64, target.I64, rows, classes, ignore, smoothing, expRow[float64])
 		return
 	}
-	crossEntropy(loss.F32, prob.F32, logits.F32, target.I64, rows, classes, ignore, smoothing)
+	crossEntropy(loss.F32, prob.F32, logits.F32, target.I64, rows, classes, ignore, smoothing, expShiftSum)
 }
 
-func crossEntropy[T float](loss, prob, logits []T, target []int64, rows, classes int, ignore int64, eps float64) {
+func crossEntropy[T float](loss, prob, logits []T, target []int64, rows, classes int, ignore int64, eps float64,
+	exps func(p, row []T, m T) float64) {
 	for r := 0; r < rows; r++ {
 		t := target[r]
 		if t != ignore && (t < 0 || int(t) >= classes) {
@@ -133,16 +134,16 @@ func crossEntropy[T float](loss, prob, logits []T, target []int64, rows, classes
 					m = v
 				}
 			}
-			var sum, sumLogit float64
-			for i, v := range row {
-				e := expT(v - m)
-				p[i] = T(e)
-				sum += e
-				sumLogit += float64(v)
+			sum := exps(p, row, m)
+			var sumLogit float64
+			if eps != 0 {
+				for _, v := range row {
+					sumLogit += float64(v)
+				}
 			}
-			inv := 1 / sum
+			inv := T(1 / sum)
 			for i := range p {
-				p[i] = T(float64(p[i]) * inv)
+				p[i] *= inv
 			}
 			t := target[r]
 			if t == ignore {

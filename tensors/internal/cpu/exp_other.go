@@ -1,0 +1,14 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// expShiftSum writes dst[i] = e^(src[i]-shift) and returns their sum.
+func expShiftSum(dst, src []float32, shift float32) float64 {
+	var sum float64
+	for i, v := range src {
+		e := expf(v - shift)
+		dst[i] = e
+		sum += float64(e)
+	}
+	return sum
+}
