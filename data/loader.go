@@ -91,19 +91,24 @@ func (l *Loader) collate(indices []int) (x, y *tensors.Tensor) {
 	if bg, ok := l.ds.(BatchGetter); ok {
 		return bg.GetBatch(indices)
 	}
+	return collateGet(l.ds, indices)
+}
+
+// collateGet stacks ds.Get(i) over indices: the path for datasets without GetBatch.
+func collateGet(ds Dataset, indices []int) (x, y *tensors.Tensor) {
 	xs := make([]*tensors.Tensor, len(indices))
 	var ys []*tensors.Tensor
 	for k, i := range indices {
-		xi, yi := l.ds.Get(i)
+		xi, yi := ds.Get(i)
 		if xi == nil {
-			panic(fmt.Sprintf("data: Loader: dataset %T returned a nil input for sample %d", l.ds, i))
+			panic(fmt.Sprintf("data: Loader: dataset %T returned a nil input for sample %d", ds, i))
 		}
 		xs[k] = xi
 		if k == 0 && yi != nil {
 			ys = make([]*tensors.Tensor, len(indices))
 		}
 		if (ys != nil) != (yi != nil) {
-			panic(fmt.Sprintf("data: Loader: dataset %T returned a nil target for some samples and not others (sample %d)", l.ds, i))
+			panic(fmt.Sprintf("data: Loader: dataset %T returned a nil target for some samples and not others (sample %d)", ds, i))
 		}
 		if ys != nil {
 			ys[k] = yi
