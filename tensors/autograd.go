@@ -105,7 +105,8 @@ type HookHandle struct {
 
 // OnGradReady registers fn, called once per backward pass on the leaf t as soon as its
 // gradient for that pass is final (all contributions accumulated into Grad), before Backward
-// returns. Hooks run in reverse order of readiness of the graph (output side first).
+// returns. Leaves nearer the loss become ready first. A leaf that receives no gradient in a
+// pass (not used by the loss) does not fire.
 func (t *Tensor) OnGradReady(fn func(leaf *Tensor)) *HookHandle {
 	if t.node != nil {
 		panic("tensors: OnGradReady: only leaf tensors (parameters) have gradient-ready hooks")
