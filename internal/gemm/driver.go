@@ -152,9 +152,9 @@ func (jb *job) runSharedB(nt int) {
 	}
 	kcElems = min(kcElems, roundUp(ceilDiv(jb.kdim, ceilDiv(jb.kdim, kcElems)), unit))
 	mt := ceilDiv(jb.m, kr.mr)
+	nt = max(1, min(nt, mt))
 	rowsOf := func(t int) (int, int) { return min(jb.m, mt*t/nt*kr.mr), min(jb.m, mt*(t+1)/nt*kr.mr) }
-	lo0, hi0 := rowsOf(0)
-	mc := min(mcRows/kr.mr*kr.mr, roundUp(hi0-lo0, kr.mr))
+	mc := min(mcRows/kr.mr*kr.mr, ceilDiv(mt, nt)*kr.mr)
 	nc := min(ncCols, roundUp(jb.n, kr.nr))
 	bbuf := getBuf(nc * kcSteps)
 	defer bufPool.Put(bbuf)
