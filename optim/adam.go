@@ -117,14 +117,19 @@ func (o *Adam) Step() {
 		m = m[:len(g)]
 		v = v[:len(g)]
 		w = w[:len(g)]
-		for j, gj := range g {
-			if wd != 0 {
+		if wd != 0 { // Adam's L2 term, folded into the gradient
+			for j, gj := range g {
 				gj += wd * w[j]
+				m[j] = m[j]*b1 + ob1*gj
+				v[j] = v[j]*b2 + ob2*gj*gj
+				w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
 			}
+			continue
+		}
+		for j, gj := range g {
 			m[j] = m[j]*b1 + ob1*gj
 			v[j] = v[j]*b2 + ob2*gj*gj
-			denom := float32(math.Sqrt(float64(v[j])))/bc2 + eps
-			w[j] += nss * (m[j] / denom)
+			w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
 		}
 	}
 }
