@@ -34,21 +34,36 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 		beta = 1
 	}
 	wm, tw, ldw, _ := operand(w, nil)
+	xg := x2
+	if lowp == BFloat16 {
+		// Round the operands once; the backward pass reuses them.
+		xg, wm, tw, ldw = x2.convertTo(BFloat16), wm.contig().convertTo(BFloat16), false, in
+	}
 	if rows > 0 {
 		// out = x2 · wᵀ: B is w transposed, so flip w's own layout flag.
-		w.be().Gemm(lowp.be(), false, !tw, 1, rows, outF, in, 1, x2.buf, x2.offset, in, 0, wm.buf, wm.offset, ldw, 0, beta, out.buf, 0, outF, 0)
+		w.be().Gemm(lowp.be(), false, !tw, 1, rows, outF, in, 1, xg.buf, xg.offset, in, 0, wm.buf, wm.offset, ldw, 0, beta, out.buf, 0, outF, 0)
 	}
 	inputs := []*Tensor{xc, w, b}
 	record(out, "Linear", inputs, func(g *Tensor) []*Tensor {
 		g2 := g.contig()
+		gg := g2
+		if lowp == BFloat16 {
+			gg = g2.convertTo(BFloat16)
+		}
 		var gx, gw, gb *Tensor
 		if xc.requiresGrad {
 			gx = empty(g2.dtype, g2.dev, xc.shape...)
-			g2.be().Gemm(lowp.be(), false, tw, 1, rows, in, outF, 1, g2.buf, 0, outF, 0, wm.buf, wm.offset, ldw, 0, 0, gx.buf, 0, in, 0)
+			g2.be().Gemm(lowp.be(), false, tw, 1, rows, in, outF, 1, gg.buf, 0, outF, 0, wm.buf, wm.offset, ldw, 0, 0, gx.buf, 0, in, 0)
 		}
 		if w.requiresGrad {
 			gw = empty(g2.dtype, g2.dev, outF, in)
-			g2.be().Gemm(lowp.be(), true, false, 1, outF, in, rows, 1, g2.buf, 0, outF, 0, x2.buf, x2.offset, in, 0, 0, gw.buf, 0, in, 0)
+			g2.be().Gemm(lowp.be(), true, false, 1, outF, in, rows, 1, gg.buf, 0, outF, 0, xg.buf, xg.offset, in, 0, 0, gw.buf, 0, in, 0)
+		}
+		if gg != g2 {
+			be := gg.be()
+			be.Release(gg.buf)
+			be.Release(xg.buf) // the rounded operands were kept only for this pass
+			be.Release(wm.buf)
 		}
 		if b != nil && b.requiresGrad {
 			gb = sumRaw(g2.view([]int{rows, outF}, []int{outF, 1}, 0), []int{0})
@@ -56,6 +71,10 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 		}
 		return []*Tensor{gx, gw, gb}
 	})
+	if out.node == nil && xg != x2 {
+		w.be().Release(xg.buf)
+		w.be().Release(wm.buf)
+	}
 	return out
 }
 

@@ -160,18 +160,27 @@ func convert(dst *backend.Buffer, dOff int, src *backend.Buffer, sOff int, n int
 		}
 	case backend.BF16, backend.F16:
 		d := dst.U16[dOff : dOff+n]
-		round := F32ToBF16
-		if dst.DType == backend.F16 {
-			round = F32ToF16
-		}
 		if src.DType == backend.F32 {
-			for i, v := range src.F32[sOff : sOff+n] {
-				d[i] = round(v)
-			}
+			s := src.F32[sOff : sOff+n]
+			parallelFor(n, n*2, func(lo, hi int) {
+				if dst.DType == backend.BF16 {
+					for i := lo; i < hi; i++ {
+						d[i] = F32ToBF16(s[i])
+					}
+					return
+				}
+				for i := lo; i < hi; i++ {
+					d[i] = F32ToF16(s[i])
+				}
+			})
 			return
 		}
 		for i := 0; i < n; i++ {
-			d[i] = round(float32(loadF64(src, sOff+i)))
+			if dst.DType == backend.BF16 {
+				d[i] = F32ToBF16(float32(loadF64(src, sOff+i)))
+			} else {
+				d[i] = F32ToF16(float32(loadF64(src, sOff+i)))
+			}
 		}
 	}
 }

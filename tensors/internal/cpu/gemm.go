@@ -23,8 +23,8 @@ func (c *CPU) Gemm(lowp backend.DType, transA, transB bool, batch, m, n, k int, 
 		if dt != backend.BF16 && dt != backend.F16 {
 			dt = a.DType
 		}
-		ah := c.toHalf(dt, a, aOff, lenA)
-		bh := c.toHalf(dt, b, bOff, lenB)
+		ah, ownA := c.toHalf(dt, a, aOff, lenA)
+		bh, ownB := c.toHalf(dt, b, bOff, lenB)
 		for i := 0; i < batch; i++ {
 			cs := cb.F32[cOff+i*strideC:]
 			if dt == backend.BF16 {
@@ -35,8 +35,12 @@ func (c *CPU) Gemm(lowp backend.DType, transA, transB bool, batch, m, n, k int, 
 			// arithmetic as a half-precision unit with float32 accumulation.
 			gemm.Sgemm(transA, transB, m, n, k, float32(alpha), ah.F32[i*strideA:], lda, bh.F32[i*strideB:], ldb, float32(beta), cs, ldc)
 		}
-		c.Release(ah)
-		c.Release(bh)
+		if ownA {
+			c.Release(ah)
+		}
+		if ownB {
+			c.Release(bh)
+		}
 	case a.DType == backend.F64:
 		for i := 0; i < batch; i++ {
 			gemm.Dgemm(transA, transB, m, n, k, alpha, a.F64[aOff+i*strideA:], lda, b.F64[bOff+i*strideB:], ldb, beta, cb.F64[cOff+i*strideC:], ldc)
@@ -49,13 +53,15 @@ func (c *CPU) Gemm(lowp backend.DType, transA, transB bool, batch, m, n, k int, 
 }
 
 // toHalf returns n elements from off rounded to dt: bfloat16 bits in U16, or float16-rounded
-// values widened back to float32 in F32 (what the float16 path multiplies).
-func (c *CPU) toHalf(dt backend.DType, src *backend.Buffer, off, n int) *backend.Buffer {
+// values widened back to float32 in F32 (what the float16 path multiplies). owned reports
+// whether the result is a new buffer (to release) rather than a view of src.
+func (c *CPU) toHalf(dt backend.DType, src *backend.Buffer, off, n int) (h *backend.Buffer, owned bool) {
+	if dt == backend.BF16 && src.DType == backend.BF16 {
+		return &backend.Buffer{DType: backend.BF16, Len: n, U16: src.U16[off : off+n]}, false
+	}
 	if dt == backend.BF16 {
 		h := c.AllocUninit(backend.BF16, n)
 		switch src.DType {
-		case backend.BF16:
-			copy(h.U16, src.U16[off:off+n])
 		case backend.F32:
 			s := src.F32[off : off+n]
 			parallelFor(n, n, func(lo, hi int) {
@@ -68,7 +74,7 @@ func (c *CPU) toHalf(dt backend.DType, src *backend.Buffer, off, n int) *backend
 				h.U16[i] = F32ToBF16(float32(loadF64(src, off+i)))
 			}
 		}
-		return h
+		return h, true
 	}
 	w := c.AllocUninit(backend.F32, n)
 	switch src.DType {
@@ -88,5 +94,5 @@ func (c *CPU) toHalf(dt backend.DType, src *backend.Buffer, off, n int) *backend
 			w.F32[i] = F16ToF32(F32ToF16(float32(loadF64(src, off+i))))
 		}
 	}
-	return w
+	return w, true
 }
