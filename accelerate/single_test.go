@@ -104,8 +104,14 @@ func TestFP16SkipsTheStepWhoseGradientsOverflow(t *testing.T) {
 	}
 }
 
-func TestBF16ForwardRunsUnderAutocastAndTrains(t *testing.T) {
-	acc := soloAcc(Config{MixedPrecision: "bf16"})
+func TestMixedPrecisionForwardRunsUnderAutocastAndTrains(t *testing.T) {
+	for _, mp := range []string{"bf16", "fp16"} {
+		t.Run(mp, func(t *testing.T) { testMixedPrecisionTrains(t, mp) })
+	}
+}
+
+func testMixedPrecisionTrains(t *testing.T, mp string) {
+	acc := soloAcc(Config{MixedPrecision: mp})
 	tensors.ManualSeed(2)
 	var model nn.Module = nn.NewLinear(4, 1)
 	var opt optim.Optimizer = optim.NewSGD(model.Parameters(), optim.SGDConfig{LR: 0.05})
@@ -133,7 +139,7 @@ func TestBF16ForwardRunsUnderAutocastAndTrains(t *testing.T) {
 		t.Errorf("master weights are %v; want float32", p.DType())
 	}
 	if !(last < first/4) {
-		t.Errorf("bf16 training did not converge: loss %v → %v", first, last)
+		t.Errorf("%s training did not converge: loss %v → %v", mp, first, last)
 	}
 }
 
