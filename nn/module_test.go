@@ -50,6 +50,30 @@ func TestLoadStateDictIsStrictAndNamesEveryProblem(t *testing.T) {
 	}
 }
 
+func TestLoadStateDictNonStrictLoadsSharedKeys(t *testing.T) {
+	src := NewSequential(NewLinear(3, 4), ReLU{}, NewLinear(4, 2))
+	dst := NewSequential(NewLinear(3, 4), ReLU{}, NewLinear(4, 5)) // a new head
+	sd := StateDict(src)
+	delete(sd, "0.bias")
+	delete(sd, "2.weight")
+	delete(sd, "2.bias")
+	sd["extra"] = tensors.Zeros(1)
+	missing, unexpected, err := LoadStateDictNonStrict(dst, sd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(missing) != "[0.bias 2.weight 2.bias]" || fmt.Sprint(unexpected) != "[extra]" {
+		t.Errorf("missing %v, unexpected %v", missing, unexpected)
+	}
+	if fmt.Sprint(dst.Layers[0].(*Linear).Weight.Float32s()) != fmt.Sprint(src.Layers[0].(*Linear).Weight.Float32s()) {
+		t.Error("the shared key 0.weight was not loaded")
+	}
+	sd["2.weight"] = tensors.Zeros(2, 4)
+	if _, _, err := LoadStateDictNonStrict(dst, sd); err == nil || !strings.Contains(err.Error(), "2.weight: checkpoint [2 4], model [5 4]") {
+		t.Errorf("error %v, want the shape mismatch of 2.weight", err)
+	}
+}
+
 func TestLoadStateDictCopiesAndConverts(t *testing.T) {
 	src := NewLinear(4, 3)
 	dst := NewLinear(4, 3)

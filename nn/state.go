@@ -23,8 +23,40 @@ func StateDict(m Module) map[string]*tensors.Tensor {
 // needed. It is strict, like PyTorch's default: if any parameter is missing from sd, sd has a key m
 // does not, or a shape differs, it changes nothing and returns an error naming every such key.
 func LoadStateDict(m Module, sd map[string]*tensors.Tensor) error {
+	missing, unexpected, shapes := diffStateDict(m, sd)
+	if len(missing)+len(unexpected)+len(shapes) > 0 {
+		var parts []string
+		if len(missing) > 0 {
+			parts = append(parts, "missing keys: "+strings.Join(missing, ", "))
+		}
+		if len(unexpected) > 0 {
+			parts = append(parts, "unexpected keys: "+strings.Join(unexpected, ", "))
+		}
+		if len(shapes) > 0 {
+			parts = append(parts, "shape mismatch: "+strings.Join(shapes, "; "))
+		}
+		return fmt.Errorf("nn: load state dict into %T: %s", m, strings.Join(parts, "; "))
+	}
+	copyStateDict(m, sd)
+	return nil
+}
+
+// LoadStateDictNonStrict is LoadStateDict with PyTorch's strict=False: it loads the keys m and sd
+// share and returns the parameter names sd lacks and the keys of sd m lacks. A shape mismatch on a
+// shared key is still an error, and then nothing is loaded.
+func LoadStateDictNonStrict(m Module, sd map[string]*tensors.Tensor) (missing, unexpected []string, err error) {
+	missing, unexpected, shapes := diffStateDict(m, sd)
+	if len(shapes) > 0 {
+		return missing, unexpected, fmt.Errorf("nn: load state dict into %T: shape mismatch: %s", m, strings.Join(shapes, "; "))
+	}
+	copyStateDict(m, sd)
+	return missing, unexpected, nil
+}
+
+// diffStateDict lists m's parameters absent from sd, sd's keys absent from m (sorted), and the
+// shared keys whose shapes differ.
+func diffStateDict(m Module, sd map[string]*tensors.Tensor) (missing, unexpected, shapes []string) {
 	ps := m.NamedParameters()
-	var missing, unexpected, shapes []string
 	have := make(map[string]bool, len(ps))
 	for _, p := range ps {
 		have[p.Name] = true
@@ -42,23 +74,18 @@ func LoadStateDict(m Module, sd map[string]*tensors.Tensor) error {
 			unexpected = append(unexpected, k)
 		}
 	}
-	if len(missing)+len(unexpected)+len(shapes) > 0 {
-		sort.Strings(unexpected)
-		var parts []string
-		if len(missing) > 0 {
-			parts = append(parts, "missing keys: "+strings.Join(missing, ", "))
-		}
-		if len(unexpected) > 0 {
-			parts = append(parts, "unexpected keys: "+strings.Join(unexpected, ", "))
-		}
-		if len(shapes) > 0 {
-			parts = append(parts, "shape mismatch: "+strings.Join(shapes, "; "))
-		}
-		return fmt.Errorf("nn: load state dict into %T: %s", m, strings.Join(parts, "; "))
-	}
+	sort.Strings(unexpected)
+	return missing, unexpected, shapes
+}
+
+// copyStateDict copies the entries of sd that name parameters of m, outside autograd.
+func copyStateDict(m Module, sd map[string]*tensors.Tensor) {
 	tensors.NoGrad(func() {
-		for _, p := range ps {
+		for _, p := range m.NamedParameters() {
 			v := sd[p.Name]
+			if v == nil {
+				continue
+			}
 			if v.DType() != p.Param.DType() {
 				v = v.AsType(p.Param.DType())
 			}
@@ -68,7 +95,6 @@ func LoadStateDict(m Module, sd map[string]*tensors.Tensor) error {
 			p.Param.CopyFrom(v)
 		}
 	})
-	return nil
 }
 
 func sameShape(a, b []int) bool {
