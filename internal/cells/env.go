@@ -14,6 +14,9 @@ type Env interface {
 	// function (e.g. "[]float64", "func(n int) func(func(int) bool)"), or ""
 	// when unknown.
 	TypeOf(name string) string
+	// TypeName reports whether an earlier cell declared type name, and the
+	// name the interpreter knows it by (different after a redefinition).
+	TypeName(name string) (internal string, ok bool)
 }
 
 type emptyEnv struct{}
@@ -21,3 +24,5 @@ type emptyEnv struct{}
 func (emptyEnv) Defined(string) bool       { return false }
 func (emptyEnv) PackagePath(string) string { return "" }
 func (emptyEnv) TypeOf(string) string      { return "" }
+
+func (emptyEnv) TypeName(string) (string, bool) { return "", false }

@@ -67,6 +67,11 @@ type Program struct {
 	Units []Unit
 	// AutoImports are the import paths added because the cell used the package without importing it.
 	AutoImports []string
+	// Renamed maps each type this cell redefines to the new name it has in
+	// the interpreter: yaegi v0.16 keeps the first definition of a type, so a
+	// redefinition is a new type under a hidden name, and later cells refer
+	// to it through Env.TypeName.
+	Renamed map[string]string
 	// Undefined are identifiers the cell uses that nothing declares: not the
 	// cell, not the session, not a package or a predeclared name. yaegi
 	// reports some of them with a misleading message ("constant definition
@@ -130,6 +135,7 @@ func Parse(src string, env Env) (*Program, error) {
 		pieces = append(pieces, p)
 	}
 	cx := newCellScope(env)
+	cx.planRenames(pieces)
 	var imports []string
 	var body []Unit
 	for _, p := range pieces {
@@ -151,7 +157,7 @@ func Parse(src string, env Env) (*Program, error) {
 		}
 		body = append(body, u)
 	}
-	prog := &Program{}
+	prog := &Program{Renamed: cx.newNames}
 	auto := cx.autoImports(pieces)
 	for _, path := range auto {
 		imports = append(imports, strconv.Quote(path))

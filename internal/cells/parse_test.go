@@ -9,8 +9,9 @@ import (
 
 // fakeEnv is a session that knows some names, packages and types.
 type fakeEnv struct {
-	defined map[string]bool
-	types   map[string]string
+	defined   map[string]bool
+	types     map[string]string
+	typeNames map[string]string
 }
 
 func (f fakeEnv) Defined(n string) bool { return f.defined[n] || f.types[n] != "" }
@@ -18,6 +19,13 @@ func (f fakeEnv) PackagePath(n string) string {
 	return map[string]string{"strings": "strings", "fmt": "fmt", "rand": "math/rand", "math": "math"}[n]
 }
 func (f fakeEnv) TypeOf(n string) string { return f.types[n] }
+func (f fakeEnv) TypeName(n string) (string, bool) {
+	if f.typeNames == nil {
+		return "", false
+	}
+	in, ok := f.typeNames[n]
+	return in, ok
+}
 
 type unitWant struct {
 	kind Kind
@@ -299,5 +307,24 @@ func TestParseRecordsWhereEachTopLevelStatementStarts(t *testing.T) {
 	}
 	if last := p.Units[2]; !reflect.DeepEqual(last.Starts, []int{0}) || !reflect.DeepEqual(last.StartLines, []int{7}) {
 		t.Errorf("last unit starts %v lines %v", last.Starts, last.StartLines)
+	}
+}
+
+func TestParseRenamesRedefinedTypes(t *testing.T) {
+	env := fakeEnv{typeNames: map[string]string{"T": "T", "U": "U__goaccel2"}}
+	p, err := Parse("type T struct{ T int }\nfunc (t T) Get() T { return T{T: t.T} }\nvar u U\nx := T{}", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, u := range p.Units {
+		texts = append(texts, u.Text)
+	}
+	want := "type T__goaccel2 struct{ T int }\nfunc (t T__goaccel2) Get() T__goaccel2 { return T__goaccel2{T: t.T} }\nvar u U__goaccel2\nx := T__goaccel2{}"
+	if got := strings.Join(texts, "\n"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if !reflect.DeepEqual(p.Renamed, map[string]string{"T": "T__goaccel2"}) {
+		t.Errorf("renamed %v", p.Renamed)
 	}
 }

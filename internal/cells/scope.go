@@ -13,10 +13,12 @@ import (
 // cellScope is what Parse knows while it walks one cell: the session (env)
 // and the names the cell itself declares or imports, with their types.
 type cellScope struct {
-	env     Env
-	types   map[string]string // cell-level name → type source ("" unknown)
-	imports map[string]bool   // package names the cell imports
-	tmp     int               // counter for the rewrites' temporary names
+	env      Env
+	types    map[string]string // cell-level name → type source ("" unknown)
+	imports  map[string]bool   // package names the cell imports
+	tmp      int               // counter for the rewrites' temporary names
+	renames  map[string]string // user type name → interpreter name, for this cell
+	newNames map[string]string // the renames this cell's own type declarations introduce
 }
 
 func newCellScope(env Env) *cellScope {
@@ -55,6 +57,7 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 	line, col := lineCol(src, p.span.start)
 	u := Unit{Kind: p.kind, Line: line, Col: col, Types: map[string]string{}, Kinds: map[string]string{}, Methods: map[string][]string{}}
 	ed := &edits{src: src, base: p.base, fset: p.fset}
+	cx.renameTypes(p, ed)
 	if err := cx.rewrite(p, ed); err != nil {
 		return Unit{}, err
 	}

@@ -103,6 +103,9 @@ func (s *Session) members(x string) []string {
 	if len(parts) == 1 {
 		s.mu.Lock()
 		t := strings.TrimLeft(s.names[parts[0]], "*")
+		if internal, ok := s.renamed[t]; ok {
+			t = internal
+		}
 		for m := range s.methods[t] {
 			out = append(out, m)
 		}

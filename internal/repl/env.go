@@ -2,6 +2,7 @@ package repl
 
 import (
 	"reflect"
+	"strings"
 )
 
 // envView is the session as cells.Parse sees it.
@@ -34,6 +35,24 @@ func (e envView) TypeOf(name string) string {
 		if k := v.Kind(); k <= reflect.Complex128 || k == reflect.String {
 			return v.Type().String()
 		}
+		// A function value (an iterator from a compiled package, say): its
+		// type is usable as source when no interpreted struct hides in it.
+		if t := v.Type().String(); v.Kind() == reflect.Func && !strings.Contains(t, "struct") {
+			return t
+		}
 	}
 	return ""
+}
+
+func (e envView) TypeName(name string) (string, bool) {
+	s := e.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kinds[name] != "type" {
+		return "", false
+	}
+	if internal, ok := s.renamed[name]; ok {
+		return internal, true
+	}
+	return name, true
 }

@@ -39,6 +39,7 @@ func (s *Session) runCell(ctx context.Context, code string) Result {
 	}
 	s.mu.Lock()
 	s.undefined = prog.Undefined
+	s.pendingRenames = prog.Renamed
 	s.mu.Unlock()
 	units := prog.Units
 	var cellImports map[string]string
@@ -186,6 +187,9 @@ func (s *Session) record(u cells.Unit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, n := range u.Names {
+		if internal, ok := s.pendingRenames[n]; ok && u.Kinds[n] == "type" {
+			s.renamed[n] = internal
+		}
 		s.names[n] = u.Types[n]
 		s.kinds[n] = u.Kinds[n]
 		if n != "" {

@@ -49,18 +49,19 @@ type Session struct {
 	pkgs   packageIndex
 	docs   docIndex
 
-	mu        sync.Mutex
-	seq       int                          // executions so far
-	files     int                          // cell files compiled so far; names the next one
-	sources   map[string]string            // cell file name → cell source, for tracebacks
-	names     map[string]string            // session-level name → Go type source ("" unknown)
-	kinds     map[string]string            // session-level name → "var", "func", "type", "const"
-	imported  map[string]string            // package name → import path
-	renamed   map[string]string            // user type name → interpreter type name (redefined types)
-	methods   map[string]map[string]string // type name → method name → signature
-	decls     map[string]string            // func/type name → its declaration's first line
-	undefined []string                     // names the running cell uses that nothing declares
-	reset     bool                         // a panic or interrupt happened: clear yaegi's state before the next run
+	mu             sync.Mutex
+	seq            int                          // executions so far
+	files          int                          // cell files compiled so far; names the next one
+	sources        map[string]string            // cell file name → cell source, for tracebacks
+	names          map[string]string            // session-level name → Go type source ("" unknown)
+	kinds          map[string]string            // session-level name → "var", "func", "type", "const"
+	imported       map[string]string            // package name → import path
+	renamed        map[string]string            // user type name → interpreter type name (redefined types)
+	methods        map[string]map[string]string // type name → method name → signature
+	decls          map[string]string            // func/type name → its declaration's first line
+	pendingRenames map[string]string            // types the running cell redefines → their interpreter names
+	undefined      []string                     // names the running cell uses that nothing declares
+	reset          bool                         // a panic or interrupt happened: clear yaegi's state before the next run
 }
 
 // New starts an interpreter with the standard library and goaccel's packages.

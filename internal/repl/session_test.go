@@ -83,6 +83,25 @@ func TestRedefiningAFunctionReplacesIt(t *testing.T) {
 	})
 }
 
+func TestRedefiningATypeReplacesIt(t *testing.T) {
+	runSteps(t, []step{
+		{code: "type rec struct{ A int }\nfunc (r rec) Sum() int { return r.A }", text: ""},
+		{code: "rec{A: 2}.Sum()", text: "2"},
+		{code: "type rec struct{ B, C int }", text: ""},
+		{code: "func (r rec) Sum() int { return r.B + r.C }", text: ""},
+		{code: "r := rec{B: 1, C: 2}\nr.Sum()", text: "3"},
+		{code: "rec{A: 1}", ename: "CompileError", evalue: "unknown field A in struct literal"},
+		{code: "var bad rec = 3", ename: "CompileError", evalue: "rec"},
+	})
+}
+
+func TestCellTypesImplementOurInterfaces(t *testing.T) {
+	runSteps(t, []step{
+		{code: "type card struct{ title string }\nfunc (c card) HTML() string { return \"<b>\" + c.title + \"</b>\" }", text: ""},
+		{code: "var h display.HTMLer = card{\"x\"}\nb, _ := display.BundleOf(h)\nb[\"text/html\"]", text: "<b>x</b>"},
+	})
+}
+
 func TestWhatAFinalExpressionShows(t *testing.T) {
 	runSteps(t, []step{
 		{code: `fmt.Println("hi")`, text: "", out: "hi\n"},
