@@ -58,6 +58,7 @@ type Adam struct {
 	cfg       AdamConfig
 	decoupled bool
 	kind      string
+	decay     []float64 // per-parameter weight decay, cfg.WeightDecay unless set
 	m, v      [][]float32
 	steps     []int64
 }
@@ -76,6 +77,7 @@ func NewAdamW(ps []*tensors.Tensor, cfg AdamConfig) *Adam {
 func newAdam(kind string, ps []*tensors.Tensor, cfg AdamConfig, decoupled bool) *Adam {
 	cfg = cfg.withDefaults("New" + kind)
 	o := &Adam{params: checkParams("New"+kind, ps), cfg: cfg, decoupled: decoupled, kind: kind}
+	o.decay = fill(len(o.params), cfg.WeightDecay)
 	o.m = make([][]float32, len(o.params))
 	o.v = make([][]float32, len(o.params))
 	o.steps = make([]int64, len(o.params))
@@ -93,7 +95,6 @@ func (o *Adam) Step() {
 	b1, b2 := float32(c.Beta1), float32(c.Beta2)
 	ob1, ob2 := float32(1-c.Beta1), float32(1-c.Beta2)
 	eps := float32(c.Eps)
-	wd := float32(c.WeightDecay)
 	for i, p := range o.params {
 		g := grad32(p)
 		if g == nil {
@@ -106,8 +107,9 @@ func (o *Adam) Step() {
 		nss := float32(-stepSize)
 		bc2 := float32(math.Sqrt(1 - math.Pow(c.Beta2, t)))
 		m, v := o.m[i], o.v[i]
+		wd := float32(o.decay[i])
 		if o.decoupled {
-			if shrink := float32(1 - c.LR*c.WeightDecay); shrink != 1 {
+			if shrink := float32(1 - c.LR*o.decay[i]); shrink != 1 {
 				for j := range w {
 					w[j] *= shrink
 				}
@@ -134,6 +136,13 @@ func (o *Adam) Step() {
 	}
 }
 
+// SetWeightDecay sets the weight decay of one parameter (e.g. 0 for biases and norm weights),
+// overriding Config().WeightDecay for it. It panics if p is not one of the parameters.
+func (o *Adam) SetWeightDecay(p *tensors.Tensor, wd float64) {
+	checkDecay(o.kind+".SetWeightDecay", wd)
+	o.decay[o.params.index(o.kind+".SetWeightDecay", p)] = wd
+}
+
 // ZeroGrad drops every parameter's gradient.
 func (o *Adam) ZeroGrad() { o.params.zeroGrad() }
 
@@ -152,6 +161,7 @@ func (o *Adam) Config() AdamConfig { return o.cfg }
 // StateDict serialises the hyper-parameters, step counts and moment estimates.
 func (o *Adam) StateDict() ([]byte, error) {
 	st := newState(o.kind, o.params)
+	st.Decays = o.decay
 	st.Hyper = map[string]float64{"lr": o.cfg.LR, "beta1": o.cfg.Beta1, "beta2": o.cfg.Beta2,
 		"eps": o.cfg.Eps, "weight_decay": o.cfg.WeightDecay}
 	copy(st.Steps, o.steps)
@@ -187,6 +197,7 @@ func (o *Adam) LoadStateDict(b []byte) error {
 	}
 	o.cfg = AdamConfig{LR: st.Hyper["lr"], Beta1: st.Hyper["beta1"], Beta2: st.Hyper["beta2"],
 		Eps: st.Hyper["eps"], WeightDecay: st.Hyper["weight_decay"]}
+	o.decay = st.decays(o.cfg.WeightDecay)
 	o.m, o.v = m, v
 	copy(o.steps, st.Steps)
 	return nil

@@ -14,6 +14,9 @@
 //		opt.ZeroGrad()
 //	}
 //
+// Weight decay is set per optimizer and can be overridden per parameter, e.g. to exempt biases:
+// opt.SetWeightDecay(p, 0). Parameter groups with separate learning rates are not supported.
+//
 // Steps run compiled, in place on the parameters' float32 storage, and allocate nothing once the
 // optimizer state exists. State dicts (StateDict/LoadStateDict) are byte slices for checkpoints.
 package optim

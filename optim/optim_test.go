@@ -198,3 +198,47 @@ func TestSchedulerStateDictResumes(t *testing.T) {
 		t.Errorf("loading a cosine state into StepLR: error %v, want one naming the saved kind", err)
 	}
 }
+
+func TestSetWeightDecayAppliesPerParameter(t *testing.T) {
+	for _, kind := range []string{"SGD", "Adam", "AdamW"} {
+		t.Run(kind, func(t *testing.T) {
+			mk := func(ps []*tensors.Tensor, wd float64) Optimizer {
+				switch kind {
+				case "SGD":
+					return NewSGD(ps, SGDConfig{LR: 0.1, Momentum: 0.9, WeightDecay: wd})
+				case "Adam":
+					return NewAdam(ps, AdamConfig{LR: 0.01, WeightDecay: wd})
+				}
+				return NewAdamW(ps, AdamConfig{LR: 0.01, WeightDecay: wd})
+			}
+			both := newParams(6)
+			opt := mk(both, 0.5)
+			opt.(interface {
+				SetWeightDecay(*tensors.Tensor, float64)
+			}).SetWeightDecay(both[1], 0)
+			decayed, plain := newParams(6), newParams(6)
+			optD, optP := mk(decayed[:1], 0.5), mk(plain[1:], 0)
+			for s := 0; s < 4; s++ {
+				setGrads(both, s)
+				setGrads(decayed, s)
+				setGrads(plain, s)
+				opt.Step()
+				optD.Step()
+				optP.Step()
+				if s == 1 { // the per-parameter decay survives a state-dict round trip
+					sd, _ := opt.StateDict()
+					opt = mk(both, 0.5)
+					if err := opt.LoadStateDict(sd); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if fmt.Sprint(both[0].Float32s()) != fmt.Sprint(decayed[0].Float32s()) {
+				t.Error("the decayed parameter differs from a run with WeightDecay 0.5")
+			}
+			if fmt.Sprint(both[1].Float32s()) != fmt.Sprint(plain[1].Float32s()) {
+				t.Error("the parameter set to decay 0 differs from a run with WeightDecay 0")
+			}
+		})
+	}
+}

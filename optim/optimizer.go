@@ -90,3 +90,27 @@ func checkLR(op string, lr float64) {
 		panic(fmt.Sprintf("optim: %s: invalid learning rate %v (must be ≥ 0)", op, lr))
 	}
 }
+
+// index returns the position of p in ps; it panics with op in the message when p is not there.
+func (ps params) index(op string, p *tensors.Tensor) int {
+	for i, q := range ps {
+		if q == p {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("optim: %s: the tensor is not one of this optimizer's parameters", op))
+}
+
+func fill(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+func checkDecay(op string, wd float64) {
+	if wd < 0 || wd != wd {
+		panic(fmt.Sprintf("optim: %s: invalid weight decay %v (must be ≥ 0)", op, wd))
+	}
+}

@@ -25,6 +25,7 @@ type SGDConfig struct {
 type SGD struct {
 	params params
 	cfg    SGDConfig
+	decay  []float64   // per-parameter weight decay, cfg.WeightDecay unless set
 	bufs   [][]float32 // momentum buffers, allocated at construction when Momentum ≠ 0
 	has    []bool      // whether bufs[i] holds a value yet (PyTorch starts it at the first gradient)
 }
@@ -43,6 +44,7 @@ func NewSGD(ps []*tensors.Tensor, cfg SGDConfig) *SGD {
 		panic("optim: NewSGD: Nesterov momentum requires Momentum > 0 and Dampening 0")
 	}
 	o := &SGD{params: checkParams("NewSGD", ps), cfg: cfg}
+	o.decay = fill(len(o.params), cfg.WeightDecay)
 	if cfg.Momentum != 0 {
 		o.bufs = make([][]float32, len(o.params))
 		o.has = make([]bool, len(o.params))
@@ -56,7 +58,6 @@ func NewSGD(ps []*tensors.Tensor, cfg SGDConfig) *SGD {
 // Step applies one SGD update to every parameter that has a gradient.
 func (o *SGD) Step() {
 	lr := float32(o.cfg.LR)
-	wd := float32(o.cfg.WeightDecay)
 	mom := float32(o.cfg.Momentum)
 	damp := float32(1 - o.cfg.Dampening)
 	for i, p := range o.params {
@@ -65,6 +66,7 @@ func (o *SGD) Step() {
 			continue
 		}
 		w := p.Data32()
+		wd := float32(o.decay[i])
 		if mom == 0 {
 			for j, gj := range g {
 				if wd != 0 {
@@ -96,6 +98,13 @@ func (o *SGD) Step() {
 	}
 }
 
+// SetWeightDecay sets the weight decay of one parameter (e.g. 0 for biases and norm weights),
+// overriding Config().WeightDecay for it. It panics if p is not one of the parameters.
+func (o *SGD) SetWeightDecay(p *tensors.Tensor, wd float64) {
+	checkDecay("SGD.SetWeightDecay", wd)
+	o.decay[o.params.index("SGD.SetWeightDecay", p)] = wd
+}
+
 // ZeroGrad drops every parameter's gradient.
 func (o *SGD) ZeroGrad() { o.params.zeroGrad() }
 
@@ -114,6 +123,7 @@ func (o *SGD) Config() SGDConfig { return o.cfg }
 // StateDict serialises the hyper-parameters and momentum buffers.
 func (o *SGD) StateDict() ([]byte, error) {
 	st := newState("SGD", o.params)
+	st.Decays = o.decay
 	st.Hyper = map[string]float64{"lr": o.cfg.LR, "momentum": o.cfg.Momentum, "dampening": o.cfg.Dampening,
 		"weight_decay": o.cfg.WeightDecay, "nesterov": b2f(o.cfg.Nesterov)}
 	for i := range o.params {
@@ -144,6 +154,7 @@ func (o *SGD) LoadStateDict(b []byte) error {
 		}
 	}
 	o.cfg = cfg
+	o.decay = st.decays(cfg.WeightDecay)
 	if cfg.Momentum != 0 {
 		o.bufs, o.has = bufs, has
 	} else {

@@ -15,6 +15,7 @@ type state struct {
 	Shapes  [][]int
 	Steps   []int64
 	Buffers []map[string][]float32
+	Decays  []float64 // per-parameter weight decay (absent in states that never had it)
 }
 
 const stateVersion = 1
@@ -56,6 +57,18 @@ func decodeState(b []byte, kind string, ps params) (*state, error) {
 		}
 	}
 	return &st, nil
+}
+
+// decays returns the per-parameter weight decays of st, or def for each parameter when st has none.
+func (st *state) decays(def float64) []float64 {
+	if len(st.Decays) == len(st.Shapes) {
+		return append([]float64(nil), st.Decays...)
+	}
+	out := make([]float64, len(st.Shapes))
+	for i := range out {
+		out[i] = def
+	}
+	return out
 }
 
 func sameShape(a, b []int) bool {
