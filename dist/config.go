@@ -23,6 +23,10 @@ const (
 	EnvBackend = "GOACCEL_DIST_BACKEND"
 	// EnvTransport forces the CPU backend's transport: "auto", "shm" or "tcp".
 	EnvTransport = "GOACCEL_DIST_TRANSPORT"
+	// EnvHostID overrides this process's host identity (hostname and boot
+	// id): ranks with equal identities share memory. Tests use it to stand
+	// in for several hosts on one.
+	EnvHostID = "GOACCEL_DIST_HOST_ID"
 	// EnvTimeout overrides the collective timeout (a Go duration such as "90s").
 	EnvTimeout = "GOACCEL_DIST_TIMEOUT"
 )

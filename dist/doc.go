@@ -14,7 +14,9 @@
 // The CPU backend moves all-reduce (each rank reduces its share in
 // parallel), all-gather, broadcast and barrier through shared memory when
 // every rank is on one host, and uses pipelined ring algorithms over TCP
-// otherwise (and for reduce-scatter). Other backends (NCCL) plug
+// otherwise (and for reduce-scatter); across hosts with several ranks each,
+// all-reduce is hierarchical (shared memory on each host, a ring between
+// hosts). Other backends (NCCL) plug
 // in through RegisterBackend and the Backend interface, as database drivers
 // do under database/sql.
 //

@@ -81,9 +81,14 @@ func TestKilledRankFailsTheOthersNamingIt(t *testing.T) {
 	for _, c := range []struct {
 		n, victim int
 		transport string
-	}{{3, 1, "auto"}, {3, 0, "auto"}, {2, 1, "tcp"}, {3, 2, "tcp"}} {
-		t.Run(fmt.Sprintf("%dprocs_kill%d_%s", c.n, c.victim, c.transport), func(t *testing.T) {
-			j := start(t, "loop", c.n, EnvTransport+"="+c.transport)
+		hosts     string // simulated host of each rank; "" for this host
+	}{{3, 1, "auto", ""}, {3, 0, "auto", ""}, {2, 1, "tcp", ""}, {3, 2, "tcp", ""}, {4, 2, "auto", "@a,a,b,b"}} {
+		t.Run(fmt.Sprintf("%dprocs_kill%d_%s%s", c.n, c.victim, c.transport, strings.ReplaceAll(c.hosts, ",", "")), func(t *testing.T) {
+			env := []string{EnvTransport + "=" + c.transport}
+			if c.hosts != "" {
+				env = append(env, EnvHostID+"="+c.hosts)
+			}
+			j := start(t, "loop", c.n, env...)
 			for range c.n {
 				j.waitLine("looping", 30*time.Second)
 			}
@@ -185,5 +190,21 @@ func TestRankDyingDuringRendezvousFailsInitNamingIt(t *testing.T) {
 			t.Fatalf("rank %d: exited=%v, want an init error naming rank 1:\n%s", r, exited, out)
 		}
 		t.Logf("rank %d failed %v after rank 1 died: %s", r, time.Since(began).Round(time.Millisecond), lastLine(out))
+	}
+}
+
+// Ranks on several hosts, some sharing one, all-reduce hierarchically:
+// shared memory within each host, a ring between hosts. The hosts are
+// simulated with GOACCEL_DIST_HOST_ID.
+func TestHierarchicalAllReduceAcrossSimulatedHosts(t *testing.T) {
+	for _, hosts := range []string{"@a,a,b,b", "@a,b,a", "@a,b,b"} {
+		t.Run(strings.ReplaceAll(hosts[1:], ",", ""), func(t *testing.T) {
+			n := strings.Count(hosts, ",") + 1
+			j := start(t, "collectives", n, EnvHostID+"="+hosts)
+			j.waitAll(60 * time.Second)
+			if out := j.out[0].String(); !strings.Contains(out, "transport=shm+tcp") {
+				t.Fatalf("rank 0 did not go hierarchical:\n%s", out)
+			}
+		})
 	}
 }

@@ -167,6 +167,9 @@ func (g *Group) rendezvous(ctx context.Context) error {
 // hostID identifies this machine (and boot), so ranks can tell which peers
 // share memory with them.
 func hostID() string {
+	if id := os.Getenv(EnvHostID); id != "" {
+		return id
+	}
 	name, _ := os.Hostname()
 	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	return name + "/" + strings.TrimSpace(string(boot))

@@ -89,7 +89,13 @@ func startRanks(t *testing.T, scenario string, n int, ranks []int, extra ...stri
 			"MASTER_ADDR=127.0.0.1", "MASTER_PORT="+strconv.Itoa(port),
 			EnvStoreToken+"="+token,
 		)
-		cmd.Env = append(cmd.Env, extra...)
+		for _, e := range extra {
+			// "KEY=@a,b,c" gives rank r the r-th value.
+			if k, v, _ := strings.Cut(e, "="); strings.HasPrefix(v, "@") {
+				e = k + "=" + strings.Split(v[1:], ",")[r]
+			}
+			cmd.Env = append(cmd.Env, e)
+		}
 		buf := &syncBuffer{}
 		pr, pw := io.Pipe()
 		cmd.Stdout = io.MultiWriter(buf, pw)

@@ -15,6 +15,41 @@ import (
 	"github.com/goaccel/goaccel/dist/internal/reduce"
 )
 
+// Ring is the ordered set of ranks a collective runs over: every rank of
+// the mesh (Full) or a subset such as one leader per host (Sub).
+type Ring struct {
+	m       *mesh.Mesh
+	members []int // mesh ranks in ring order
+	pos     int   // this rank's index in members
+}
+
+// Full is the ring of every rank of m.
+func Full(m *mesh.Mesh) Ring {
+	members := make([]int, m.Size())
+	for i := range members {
+		members[i] = i
+	}
+	return Ring{m: m, members: members, pos: m.Rank()}
+}
+
+// Sub is the ring of the given mesh ranks, which must include this rank.
+func Sub(m *mesh.Mesh, members []int) (Ring, error) {
+	for i, r := range members {
+		if r == m.Rank() {
+			return Ring{m: m, members: members, pos: i}, nil
+		}
+	}
+	return Ring{}, fmt.Errorf("rank %d is not in the ring %v", m.Rank(), members)
+}
+
+// Size is the number of ranks in the ring.
+func (g Ring) Size() int { return len(g.members) }
+
+// Rank is this process's position in the ring.
+func (g Ring) Rank() int { return g.pos }
+
+func (g Ring) peer(i int) int { return g.members[(i%len(g.members)+len(g.members))%len(g.members)] }
+
 // bounds returns the byte range of chunk i when n elements of width es are
 // split into p nearly equal chunks.
 func bounds(n, p, i, es int) (int, int) {
@@ -22,7 +57,7 @@ func bounds(n, p, i, es int) (int, int) {
 }
 
 // sendSegments sends b to peer as frames of at most mesh.SegmentSize bytes.
-func sendSegments(ctx context.Context, m *mesh.Mesh, to int, b []byte) error {
+func sendSegments(ctx context.Context, m *mesh.Mesh, to int, b []byte) error { // to: mesh rank
 	for len(b) > 0 {
 		k := min(len(b), mesh.SegmentSize)
 		if err := m.Send(ctx, to, b[:k]); err != nil {
@@ -64,10 +99,9 @@ func recvSegments(ctx context.Context, m *mesh.Mesh, from int, dst []byte, dt re
 }
 
 // step sends out to the right neighbour while receiving into in from the left.
-func step(ctx context.Context, m *mesh.Mesh, out, in []byte, dt reduce.DType, op reduce.Op, reduceIt bool) error {
-	p, r := m.Size(), m.Rank()
-	sent := sendAsync(ctx, m, (r+1)%p, out)
-	err := recvSegments(ctx, m, (r-1+p)%p, in, dt, op, reduceIt)
+func step(ctx context.Context, g Ring, out, in []byte, dt reduce.DType, op reduce.Op, reduceIt bool) error {
+	sent := sendAsync(ctx, g.m, g.peer(g.pos+1), out)
+	err := recvSegments(ctx, g.m, g.peer(g.pos-1), in, dt, op, reduceIt)
 	if serr := <-sent; err == nil {
 		err = serr
 	}
@@ -75,22 +109,22 @@ func step(ctx context.Context, m *mesh.Mesh, out, in []byte, dt reduce.DType, op
 }
 
 // AllReduce reduces buf across all ranks in place.
-func AllReduce(ctx context.Context, m *mesh.Mesh, buf []byte, dt reduce.DType, op reduce.Op) error {
+func AllReduce(ctx context.Context, g Ring, buf []byte, dt reduce.DType, op reduce.Op) error {
 	es := dt.Size()
-	if err := reduceScatterInPlace(ctx, m, buf, dt, op); err != nil {
+	if err := reduceScatterInPlace(ctx, g, buf, dt, op); err != nil {
 		return err
 	}
-	return allGatherInPlace(ctx, m, buf, es)
+	return allGatherInPlace(ctx, g, buf, es)
 }
 
 // reduceScatterInPlace leaves the fully reduced chunk r of buf on rank r.
-func reduceScatterInPlace(ctx context.Context, m *mesh.Mesh, buf []byte, dt reduce.DType, op reduce.Op) error {
-	p, r, es := m.Size(), m.Rank(), dt.Size()
+func reduceScatterInPlace(ctx context.Context, g Ring, buf []byte, dt reduce.DType, op reduce.Op) error {
+	p, r, es := g.Size(), g.Rank(), dt.Size()
 	n := len(buf) / es
 	for s := 0; s < p-1; s++ {
 		so, se := bounds(n, p, (r-s-1+2*p)%p, es)
 		ro, re := bounds(n, p, (r-s-2+2*p)%p, es)
-		if err := step(ctx, m, buf[so:se], buf[ro:re], dt, op, true); err != nil {
+		if err := step(ctx, g, buf[so:se], buf[ro:re], dt, op, true); err != nil {
 			return fmt.Errorf("reduce-scatter step %d: %w", s, err)
 		}
 	}
@@ -98,13 +132,13 @@ func reduceScatterInPlace(ctx context.Context, m *mesh.Mesh, buf []byte, dt redu
 }
 
 // allGatherInPlace spreads chunk r of buf from rank r to every rank.
-func allGatherInPlace(ctx context.Context, m *mesh.Mesh, buf []byte, es int) error {
-	p, r := m.Size(), m.Rank()
+func allGatherInPlace(ctx context.Context, g Ring, buf []byte, es int) error {
+	p, r := g.Size(), g.Rank()
 	n := len(buf) / es
 	for s := 0; s < p-1; s++ {
 		so, se := bounds(n, p, (r-s+p)%p, es)
 		ro, re := bounds(n, p, (r-s-1+2*p)%p, es)
-		if err := step(ctx, m, buf[so:se], buf[ro:re], 0, 0, false); err != nil {
+		if err := step(ctx, g, buf[so:se], buf[ro:re], 0, 0, false); err != nil {
 			return fmt.Errorf("all-gather step %d: %w", s, err)
 		}
 	}
@@ -113,8 +147,8 @@ func allGatherInPlace(ctx context.Context, m *mesh.Mesh, buf []byte, es int) err
 
 // ReduceScatter reduces send (size × len(recv) bytes, rank-major) across
 // ranks and leaves chunk r in recv on rank r. send is used as scratch space.
-func ReduceScatter(ctx context.Context, m *mesh.Mesh, send, recv []byte, dt reduce.DType, op reduce.Op) error {
-	p, r := m.Size(), m.Rank()
+func ReduceScatter(ctx context.Context, g Ring, send, recv []byte, dt reduce.DType, op reduce.Op) error {
+	p, r := g.Size(), g.Rank()
 	if len(send) != p*len(recv) {
 		return fmt.Errorf("reduce-scatter: input has %d bytes, want %d × %d", len(send), p, len(recv))
 	}
@@ -122,7 +156,7 @@ func ReduceScatter(ctx context.Context, m *mesh.Mesh, send, recv []byte, dt redu
 	for s := 0; s < p-1; s++ {
 		si := (r - s - 1 + 2*p) % p
 		ri := (r - s - 2 + 2*p) % p
-		if err := step(ctx, m, send[si*c:(si+1)*c], send[ri*c:(ri+1)*c], dt, op, true); err != nil {
+		if err := step(ctx, g, send[si*c:(si+1)*c], send[ri*c:(ri+1)*c], dt, op, true); err != nil {
 			return fmt.Errorf("reduce-scatter step %d: %w", s, err)
 		}
 	}
@@ -131,8 +165,8 @@ func ReduceScatter(ctx context.Context, m *mesh.Mesh, send, recv []byte, dt redu
 }
 
 // AllGather concatenates every rank's send into recv in rank order.
-func AllGather(ctx context.Context, m *mesh.Mesh, send, recv []byte) error {
-	p, r := m.Size(), m.Rank()
+func AllGather(ctx context.Context, g Ring, send, recv []byte) error {
+	p, r := g.Size(), g.Rank()
 	c := len(send)
 	if len(recv) != p*c {
 		return fmt.Errorf("all-gather: output has %d bytes, want %d × %d", len(recv), p, c)
@@ -141,28 +175,28 @@ func AllGather(ctx context.Context, m *mesh.Mesh, send, recv []byte) error {
 	for s := 0; s < p-1; s++ {
 		si := (r - s + p) % p
 		ri := (r - s - 1 + 2*p) % p
-		if err := step(ctx, m, recv[si*c:(si+1)*c], recv[ri*c:(ri+1)*c], 0, 0, false); err != nil {
+		if err := step(ctx, g, recv[si*c:(si+1)*c], recv[ri*c:(ri+1)*c], 0, 0, false); err != nil {
 			return fmt.Errorf("all-gather step %d: %w", s, err)
 		}
 	}
 	return nil
 }
 
-// Broadcast copies root's buf to every rank along a pipelined chain.
-func Broadcast(ctx context.Context, m *mesh.Mesh, buf []byte, root int) error {
-	p, r := m.Size(), m.Rank()
+// Broadcast copies buf from the ring position root to every rank along a
+// pipelined chain.
+func Broadcast(ctx context.Context, g Ring, buf []byte, root int) error {
+	p, r := g.Size(), g.Rank()
 	pos := (r - root + p) % p
-	next := (r + 1) % p
-	prev := (r - 1 + p) % p
+	next, prev := g.peer(r+1), g.peer(r-1)
 	for off := 0; off < len(buf); off += mesh.SegmentSize {
 		seg := buf[off:min(len(buf), off+mesh.SegmentSize)]
 		if pos > 0 {
-			if err := recvSegments(ctx, m, prev, seg, 0, 0, false); err != nil {
+			if err := recvSegments(ctx, g.m, prev, seg, 0, 0, false); err != nil {
 				return fmt.Errorf("broadcast from rank %d: %w", root, err)
 			}
 		}
 		if pos < p-1 {
-			if err := m.Send(ctx, next, seg); err != nil {
+			if err := g.m.Send(ctx, next, seg); err != nil {
 				return fmt.Errorf("broadcast from rank %d: %w", root, err)
 			}
 		}
@@ -171,17 +205,17 @@ func Broadcast(ctx context.Context, m *mesh.Mesh, buf []byte, root int) error {
 }
 
 // Barrier returns once every rank has entered it.
-func Barrier(ctx context.Context, m *mesh.Mesh) error {
-	p, r := m.Size(), m.Rank()
+func Barrier(ctx context.Context, g Ring) error {
+	p, r := g.Size(), g.Rank()
 	token := []byte{1}
 	for i := 1; i < p; i++ {
-		if err := m.Send(ctx, (r+i)%p, token); err != nil {
+		if err := g.m.Send(ctx, g.peer(r+i), token); err != nil {
 			return fmt.Errorf("barrier: %w", err)
 		}
 	}
 	for i := 1; i < p; i++ {
-		from := (r - i + p) % p
-		b, err := m.Recv(ctx, from)
+		from := g.peer(r - i)
+		b, err := g.m.Recv(ctx, from)
 		if err != nil {
 			return fmt.Errorf("barrier: %w", err)
 		}

@@ -76,7 +76,7 @@ func TestAllReduceSumsEveryElementOnEveryRank(t *testing.T) {
 					for i := range v {
 						v[i] = float32(i%13 + r)
 					}
-					if err := AllReduce(context.Background(), m, reduce.FromF32(v), reduce.Float32, reduce.Sum); err != nil {
+					if err := AllReduce(context.Background(), Full(m), reduce.FromF32(v), reduce.Float32, reduce.Sum); err != nil {
 						return err
 					}
 					for i := range v {
@@ -98,7 +98,7 @@ func TestGatherScatterBroadcastBarrier(t *testing.T) {
 		ctx := context.Background()
 		send := []int64{int64(r), int64(10 * r)}
 		recv := make([]int64, 6)
-		if err := AllGather(ctx, m, reduce.FromI64(send), reduce.FromI64(recv)); err != nil {
+		if err := AllGather(ctx, Full(m), reduce.FromI64(send), reduce.FromI64(recv)); err != nil {
 			return err
 		}
 		if fmt.Sprint(recv) != "[0 0 1 10 2 20]" {
@@ -106,7 +106,7 @@ func TestGatherScatterBroadcastBarrier(t *testing.T) {
 		}
 		rs := []float64{1, 2, 3, 4, 5, 6}
 		out := make([]float64, 2)
-		if err := ReduceScatter(ctx, m, reduce.FromF64(rs), reduce.FromF64(out), reduce.Float64, reduce.Max); err != nil {
+		if err := ReduceScatter(ctx, Full(m), reduce.FromF64(rs), reduce.FromF64(out), reduce.Float64, reduce.Max); err != nil {
 			return err
 		}
 		if out[0] != float64(2*r+1) || out[1] != float64(2*r+2) {
@@ -118,7 +118,7 @@ func TestGatherScatterBroadcastBarrier(t *testing.T) {
 				b[i] = byte(i)
 			}
 		}
-		if err := Broadcast(ctx, m, b, 1); err != nil {
+		if err := Broadcast(ctx, Full(m), b, 1); err != nil {
 			return err
 		}
 		for i := range b {
@@ -126,7 +126,7 @@ func TestGatherScatterBroadcastBarrier(t *testing.T) {
 				return fmt.Errorf("broadcast byte %d = %d", i, b[i])
 			}
 		}
-		return Barrier(ctx, m)
+		return Barrier(ctx, Full(m))
 	})
 }
 
@@ -134,7 +134,7 @@ func TestClosedPeerFailsWaitersWithItsRank(t *testing.T) {
 	ms := meshes(t, 3)
 	ms[2].Close()
 	for _, r := range []int{0, 1} {
-		err := Barrier(context.Background(), ms[r])
+		err := Barrier(context.Background(), Full(ms[r]))
 		var pe *mesh.PeerError
 		if !asPeer(err, &pe) || pe.Rank != 2 {
 			t.Fatalf("rank %d: want rank 2 lost, got %v", r, err)
