@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	nl "github.com/goaccel/goaccel/notebook_launcher"
@@ -27,8 +28,9 @@ func (f *launchFlags) register(fs *flag.FlagSet) {
 		fs.StringVar(p, strings.ReplaceAll(name, "_", "-"), "", "same as --"+name)
 	}
 	num := func(p *int, name, usage string) {
-		fs.IntVar(p, name, -1, usage)
-		fs.IntVar(p, strings.ReplaceAll(name, "_", "-"), -1, "same as --"+name)
+		*p = -1 // unset: the config file decides
+		fs.Var((*optInt)(p), name, "`N`: "+usage+" (default: the config file's)")
+		fs.Var((*optInt)(p), strings.ReplaceAll(name, "_", "-"), "same as --"+name)
 	}
 	str(&f.configFile, "config_file", "YAML configuration (default "+DefaultConfigFile()+")")
 	str(&f.mixedPrecision, "mixed_precision", "no, fp16 or bf16")
@@ -176,4 +178,24 @@ func resolveProgram(ctx context.Context, target string, stderr io.Writer) (strin
 		return "", noop, fmt.Errorf("%s is neither an executable nor a Go package that builds (go build: %w)", target, err)
 	}
 	return bin, cleanup, nil
+}
+
+// optInt is an int flag whose unset value (-1) prints as nothing, so the
+// usage text shows no misleading default.
+type optInt int
+
+func (o *optInt) String() string {
+	if o == nil || *o <= 0 {
+		return "" // also for 0, so usage text prints no default
+	}
+	return strconv.Itoa(int(*o))
+}
+
+func (o *optInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a whole number ≥ 0", s)
+	}
+	*o = optInt(n)
+	return nil
 }
