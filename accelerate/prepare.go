@@ -79,6 +79,11 @@ func prepareHint(i int, o any) string {
 			return fmt.Sprintf("accelerate: Prepare: argument %d points to a %v, a concrete type, so Prepare cannot store the prepared %v in it; declare the variable with the interface type (%s) and pass its address", i, e, c.iface, c.decl)
 		}
 	}
+	if e.Kind() == reflect.Pointer && e.Elem().Kind() == reflect.Struct {
+		// A notebook cell's `m := &MyNet{}` arrives as **struct{…}: the
+		// interpreter's type has no methods the compiled side can see.
+		return fmt.Sprintf("accelerate: Prepare: argument %d points to a %v variable, a concrete type, so Prepare cannot store the prepared object in it; declare the variable with the interface type (var model nn.Module = &MyNet{…}, var opt optim.Optimizer = …) and pass its address", i, e)
+	}
 	return fmt.Sprintf("accelerate: Prepare: argument %d has type %v; Prepare takes pointers to nn.Module, optim.Optimizer, optim.Scheduler or *data.Loader variables", i, t)
 }
 

@@ -28,6 +28,7 @@ func TestPrepareExplainsConcreteTypedVariables(t *testing.T) {
 		{&sgd, "var opt optim.Optimizer"},
 		{lin, "pass a pointer to the variable"},
 		{new(int), "Prepare takes pointers"},
+		{new(*struct{ W []float32 }), "var model nn.Module = &MyNet"},
 	} {
 		msg := panicMessage(func() { acc.Prepare(tc.arg) })
 		if !strings.Contains(msg, tc.want) {
