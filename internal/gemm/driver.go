@@ -8,7 +8,7 @@ import (
 // Cache blocking, in k-steps and rows/columns: a kcSteps×nr B micro-panel
 // stays in L1 while the kernel walks an mc×kc block of A held in L2; the
 // kc×nc block of B lives in L2/L3.
-var (
+const (
 	kcSteps = 256
 	mcRows  = 144
 	ncCols  = 2048
@@ -38,16 +38,21 @@ func getBuf(n int) *[]float32 {
 	return &s
 }
 
+// kBlock is the k-block length in elements: at most kcSteps steps, split
+// evenly (784 = 4×196 rather than 3×256 + 16, whose thin last block would pay
+// a full C update for little work) and a multiple of the kernel's unroll.
+func (jb *job) kBlock() int {
+	kcElems, unit := kcSteps, 4
+	if jb.k.pairs {
+		kcElems, unit = 2*kcSteps, 8
+	}
+	return min(kcElems, roundUp(ceilDiv(jb.kdim, ceilDiv(jb.kdim, kcElems)), unit))
+}
+
 // run computes the block C[i0:i1, j0:j1] over all of k, on this goroutine.
 func (jb *job) run(i0, i1, j0, j1 int) {
 	kr := jb.k
-	kcElems, unit := kcSteps, 4
-	if kr.pairs {
-		kcElems, unit = 2*kcSteps, 8
-	}
-	// Equal k-blocks: 784 = 4×196 rather than 3×256 + 16, whose thin last
-	// block would pay a full C update for little work.
-	kcElems = min(kcElems, roundUp(ceilDiv(jb.kdim, ceilDiv(jb.kdim, kcElems)), unit))
+	kcElems := jb.kBlock()
 	mc := min(mcRows/kr.mr*kr.mr, roundUp(i1-i0, kr.mr))
 	nc := min(ncCols, roundUp(j1-j0, kr.nr))
 	buf := getBuf(mc*kcSteps + nc*kcSteps + kr.mr*kr.nr)
@@ -146,11 +151,7 @@ func (jb *job) parallel() {
 // multiplies its own rows by the whole block.
 func (jb *job) runSharedB(nt int) {
 	kr := jb.k
-	kcElems, unit := kcSteps, 4
-	if kr.pairs {
-		kcElems, unit = 2*kcSteps, 8
-	}
-	kcElems = min(kcElems, roundUp(ceilDiv(jb.kdim, ceilDiv(jb.kdim, kcElems)), unit))
+	kcElems := jb.kBlock()
 	mt := ceilDiv(jb.m, kr.mr)
 	nt = max(1, min(nt, mt))
 	rowsOf := func(t int) (int, int) { return min(jb.m, mt*t/nt*kr.mr), min(jb.m, mt*(t+1)/nt*kr.mr) }
