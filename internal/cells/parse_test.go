@@ -183,6 +183,7 @@ func TestParseRefusesWhatItCannotRewrite(t *testing.T) {
 		{"return in iterator loop", "func f() int {\n\tfor v := range seq {\n\t\treturn v\n\t}\n\treturn 0\n}", "return inside a loop over a function iterator", 3},
 		{"min of unknown types", "x := min(a.B, c.D)", "min of arguments whose type goaccel cannot infer", 1},
 		{"break to outer label", "L: for {\n for v := range seq { break L }\n}", "break L out of a loop over a function iterator", 2},
+		{"top-level defer", "x := 1\ndefer println(x)", "defer at the top level of a cell", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

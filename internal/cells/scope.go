@@ -72,6 +72,10 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 		}
 	case KindStmt:
 		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+			if d, ok := st.(*ast.DeferStmt); ok {
+				return Unit{}, cx.unsupported(ed, d.Pos(), "defer at the top level of a cell",
+					"put it inside a function: a cell is not a function, so there is nothing for it to run at the end of")
+			}
 			if ds, ok := st.(*ast.DeclStmt); ok {
 				cx.declNames(ds.Decl, &u)
 				continue
@@ -125,7 +129,11 @@ func (cx *cellScope) declNames(d ast.Decl, u *Unit) {
 			}
 			return
 		}
-		u.add(d.Name.Name, "func", types.ExprString(d.Type))
+		kind := "func"
+		if d.Type.TypeParams != nil {
+			kind = "generic func"
+		}
+		u.add(d.Name.Name, kind, types.ExprString(d.Type))
 	case *ast.GenDecl:
 		for _, s := range d.Specs {
 			switch s := s.(type) {

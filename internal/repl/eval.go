@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"path"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -232,6 +233,9 @@ func (s *Session) failure(ctx context.Context, err error, file string) Result {
 	var cp *compilePanic
 	if errors.As(err, &cp) {
 		msg := fmt.Sprintf("the interpreter (yaegi v0.16) crashed on this code: %v", cp.value)
+		if construct := s.crashConstruct(fmt.Sprint(cp.value), file); construct != "" {
+			msg = fmt.Sprintf("yaegi v0.16 cannot run %s (it crashed with %q)", construct, fmt.Sprint(cp.value))
+		}
 		return Result{Error: &Error{Ename: "InterpreterError", Evalue: msg, Traceback: []string{
 			"InterpreterError: " + msg,
 			"This is a limit of the interpreter, not an error in your code; rewriting the construct (for example with explicit types) usually avoids it.",
@@ -306,4 +310,25 @@ func (s *Session) parseFailure(err error, code string) Result {
 		return Result{Error: &Error{Ename: "UnsupportedError", Evalue: msg, Traceback: append([]string{"UnsupportedError: " + msg}, show(ue.Line, ue.Col)...)}}
 	}
 	return errorResult("Error", err.Error())
+}
+
+// crashConstruct names the construct behind a known yaegi crash in the cell.
+func (s *Session) crashConstruct(panicValue, file string) string {
+	s.mu.Lock()
+	src := s.sources[file]
+	var generic []string
+	for n, k := range s.kinds {
+		if k == "generic func" && regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\s*[\[(]`).MatchString(src) {
+			generic = append(generic, n)
+		}
+	}
+	s.mu.Unlock()
+	sort.Strings(generic)
+	switch {
+	case len(generic) > 0:
+		return fmt.Sprintf("a call of the generic function %s at the top level of a cell; call it inside a function (e.g. func() T { return %s(...) }()) or write a non-generic version", generic[0], generic[0])
+	case panicValue == "nil type" && strings.Contains(src, "range"):
+		return "this range loop: goaccel rewrites range over an integer or a function iterator only when it can tell the type of the ranged expression; assign it to a typed variable first (n := int(...)) or write for i := 0; i < n; i++"
+	}
+	return ""
 }

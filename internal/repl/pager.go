@@ -286,7 +286,11 @@ var goroot = sync.OnceValue(func() string {
 			return r
 		}
 	}
-	return runtime.GOROOT() //nolint:staticcheck // fallback when no go command is on PATH
+	// No go command on PATH: a GOROOT in the environment, else the usual place.
+	if r := os.Getenv("GOROOT"); r != "" {
+		return r
+	}
+	return existingDir("/usr/local/go")
 })
 
 const modulePath = "github.com/goaccel/goaccel"
