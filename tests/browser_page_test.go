@@ -119,7 +119,7 @@ func (p *browserPage) open(url string) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		p.fatalf("open the notebook page: %v", err)
 	}
-	p.poll("the notebook's JavaScript to load", `!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.events)`, 20*time.Second)
+	p.poll("the notebook's JavaScript to load", `!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.events)`, 40*time.Second)
 	p.eval(browserPageJS, nil)
 }
 
