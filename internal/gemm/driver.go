@@ -2,6 +2,7 @@ package gemm
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -111,63 +112,47 @@ func (jb *job) macro(ap, bp, tmp []float32, ks, ic, mcb, jc, ncb int, beta float
 	}
 }
 
-// parallel runs the job on up to Threads() goroutines. When splitting the
-// rows of C balances the work as well as splitting its columns, the
-// goroutines share each packed block of B (packed cooperatively, so nothing
-// is packed twice); otherwise each goroutine owns a column strip of C and
-// packs its own B (and all of the small A).
+// parallel runs the job on up to Threads() goroutines: serially for small
+// problems, else with runShared.
 func (jb *job) parallel() {
-	kr := jb.k
 	nt := Threads()
-	// Below ~4 MFLOP per goroutine the start-up and duplicated packing cost more than they win.
+	// Below ~4 MFLOP per goroutine the start-up costs more than it wins.
 	if work := 2 * jb.m * jb.n * jb.kdim; work/(4<<20) < nt {
 		nt = max(1, work/(4<<20))
 	}
-	mt, ntl := ceilDiv(jb.m, kr.mr), ceilDiv(jb.n, kr.nr)
-	if nt <= 1 || max(mt, ntl) < 2 {
+	if nt <= 1 || ceilDiv(jb.m, jb.k.mr)*ceilDiv(jb.n, jb.k.nr) < 2 {
 		jb.run(0, jb.m, 0, jb.n)
 		return
 	}
-	balance := func(tiles int) float64 {
-		t := min(nt, tiles)
-		return float64(tiles) / float64(nt*ceilDiv(tiles, t))
-	}
-	if mt >= nt && balance(mt) >= balance(ntl)-0.02 {
-		jb.runSharedB(min(nt, mt))
-		return
-	}
-	nt = min(nt, ntl)
-	parallelFor(nt, func(t int) {
-		lo := min(jb.n, ntl*t/nt*kr.nr)
-		hi := min(jb.n, ntl*(t+1)/nt*kr.nr)
-		if lo < hi {
-			jb.run(0, jb.m, lo, hi)
-		}
-	})
+	jb.runShared(nt)
 }
 
-// runSharedB splits the rows of C over nt goroutines; for every block of B
-// all goroutines first pack a share of its panels into one buffer, then each
-// multiplies its own rows by the whole block.
-func (jb *job) runSharedB(nt int) {
+// runShared multiplies with nt goroutines that share every packed block:
+// for each k-block they first pack all of op(A) and a block of op(B) into
+// shared buffers (each panel packed once), then compute C in tiles of about
+// mcRows rows by a column group. Both phases hand out small chunks through an
+// atomic counter, so a goroutine whose core is taken by another process
+// delays the call by one chunk, not by a fixed share of the work.
+func (jb *job) runShared(nt int) {
 	kr := jb.k
 	kcElems := jb.kBlock()
-	mt := ceilDiv(jb.m, kr.mr)
-	nt = max(1, min(nt, mt))
-	rowsOf := func(t int) (int, int) { return min(jb.m, mt*t/nt*kr.mr), min(jb.m, mt*(t+1)/nt*kr.mr) }
-	mc := min(mcRows/kr.mr*kr.mr, ceilDiv(mt, nt)*kr.mr)
+	ksMax := steps(kcElems, kr.pairs)
+	groups := ceilDiv(jb.m, mcRows/kr.mr*kr.mr)
+	mc := roundUp(ceilDiv(jb.m, groups), kr.mr) // equal row groups, each in L2
 	nc := min(ncCols, roundUp(jb.n, kr.nr))
-	bbuf := getBuf(nc * kcSteps)
+	abuf, bbuf := getBuf(roundUp(jb.m, kr.mr)*ksMax), getBuf(nc*ksMax)
+	tbuf := getBuf(nt * kr.mr * kr.nr)
+	defer bufPool.Put(abuf)
 	defer bufPool.Put(bbuf)
-	bp := *bbuf
-	abufs := make([]*[]float32, nt)
-	for t := range abufs {
-		abufs[t] = getBuf(mc*kcSteps + kr.mr*kr.nr)
-		defer bufPool.Put(abufs[t])
-	}
+	defer bufPool.Put(tbuf)
+	ap, bp, tmp := *abuf, *bbuf, *tbuf
 	for jc := 0; jc < jb.n; jc += nc {
 		ncb := min(nc, jb.n-jc)
-		panels := ceilDiv(ncb, kr.nr)
+		// Column groups: enough chunks for balance, at least one panel each.
+		cgroups := min(ceilDiv(ncb, kr.nr), max(1, ceilDiv(4*nt, groups)))
+		cw := roundUp(ceilDiv(ncb, cgroups), kr.nr)
+		cgroups = ceilDiv(ncb, cw)
+		bw := 4 * kr.nr // columns of B per packing chunk
 		for pc := 0; pc < jb.kdim; pc += kcElems {
 			kcb := min(kcElems, jb.kdim-pc)
 			ks := steps(kcb, kr.pairs)
@@ -175,38 +160,46 @@ func (jb *job) runSharedB(nt int) {
 			if pc > 0 {
 				beta = 1
 			}
-			parallelFor(nt, func(t int) {
-				p0, p1 := panels*t/nt, panels*(t+1)/nt
-				if p0 < p1 {
-					j0 := p0 * kr.nr
-					jb.packB(bp[j0*ks:], pc, kcb, jc+j0, min(ncb, p1*kr.nr)-j0)
+			bChunks := ceilDiv(ncb, bw)
+			parallelChunks(nt, groups+bChunks, func(_, c int) {
+				if c < groups {
+					i := c * mc
+					if i < jb.m {
+						jb.packA(ap[i*ks:], i, min(mc, jb.m-i), pc, kcb)
+					}
+					return
 				}
+				j := (c - groups) * bw
+				jb.packB(bp[j*ks:], pc, kcb, jc+j, min(bw, ncb-j))
 			})
-			parallelFor(nt, func(t int) {
-				lo, hi := rowsOf(t)
-				buf := *abufs[t]
-				ap, tmp := buf[:mc*kcSteps], buf[mc*kcSteps:]
-				for ic := lo; ic < hi; ic += mc {
-					mcb := min(mc, hi-ic)
-					jb.packA(ap, ic, mcb, pc, kcb)
-					jb.macro(ap, bp, tmp, ks, ic, mcb, jc, ncb, beta)
+			parallelChunks(nt, groups*cgroups, func(t, c int) {
+				i, j := c/cgroups*mc, c%cgroups*cw
+				if i < jb.m {
+					jb.macro(ap[i*ks:], bp[j*ks:], tmp[t*kr.mr*kr.nr:], ks, i, min(mc, jb.m-i), jc+j, min(cw, ncb-j), beta)
 				}
 			})
 		}
 	}
 }
 
-// parallelFor runs f(0..n-1) on n goroutines (f(0) on this one) and waits.
-func parallelFor(n int, f func(t int)) {
+// parallelChunks calls f(t, c) for every chunk c in [0, n) on up to nt
+// goroutines (t is the goroutine's index, for its scratch space) and waits.
+func parallelChunks(nt, n int, f func(t, c int)) {
+	var next atomic.Int64
+	work := func(t int) {
+		for c := int(next.Add(1) - 1); c < n; c = int(next.Add(1) - 1) {
+			f(t, c)
+		}
+	}
 	var wg sync.WaitGroup
-	for t := 1; t < n; t++ {
+	for t := 1; t < min(nt, n); t++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f(t)
+			work(t)
 		}()
 	}
-	f(0)
+	work(0)
 	wg.Wait()
 }
 

@@ -63,10 +63,16 @@ func TestSgemmSplitsAcrossThreadsWithSameResult(t *testing.T) {
 	}
 }
 
-func TestBothParallelSchemesMatchReference(t *testing.T) {
+func TestEveryParallelSchemeMatchesReference(t *testing.T) {
 	schemes := map[string]func(*job){
-		"sharedB":     func(jb *job) { jb.runSharedB(3) },
-		"columnStrip": func(jb *job) { jb.run(0, jb.m, 0, jb.n/2); jb.run(0, jb.m, jb.n/2, jb.n) },
+		"shared2": func(jb *job) { jb.runShared(2) },
+		"shared5": func(jb *job) { jb.runShared(5) },
+		"serial":  func(jb *job) { jb.run(0, jb.m, 0, jb.n) },
+		"quadrants": func(jb *job) {
+			jb.run(0, jb.m/2, 0, jb.n/2)
+			jb.run(jb.m/2, jb.m, 0, jb.n/2)
+			jb.run(0, jb.m, jb.n/2, jb.n)
+		},
 	}
 	for name, run := range schemes {
 		for ci, p := range bigCases() {
