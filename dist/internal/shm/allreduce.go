@@ -26,7 +26,7 @@ func (g *Region) AllReduce(ctx context.Context, buf []byte, dt reduce.DType, op 
 	step := g.slot - g.slot%es
 	// Publish the length with the first round's arrival so a rank called
 	// with a different size is reported instead of corrupting the rounds.
-	g.begin(len(buf))
+	g.begin(kindAllReduce, len(buf))
 	for off := 0; off < len(buf); off += step {
 		seg := buf[off:min(len(buf), off+step)]
 		if err := g.round1(ctx, seg, dt, op); err != nil {
@@ -79,12 +79,24 @@ func (g *Region) round1(ctx context.Context, seg []byte, dt reduce.DType, op red
 	return nil
 }
 
-// checkLengths compares the buffer lengths every rank published for this call.
+// Kinds of call, published with the length so that ranks calling different
+// collectives are told so instead of exchanging garbage.
+const (
+	kindAllReduce uint64 = iota + 1
+	kindAllGather
+	kindBroadcast
+	kindBarrier
+)
+
+var kindNames = map[uint64]string{kindAllReduce: "all-reduce", kindAllGather: "all-gather", kindBroadcast: "broadcast", kindBarrier: "barrier"}
+
+// checkLengths compares the call kind and length every rank published.
 func (g *Region) checkLengths() error {
 	mine := atomic.LoadUint64(g.lenPtr(g.rank))
 	for j := 0; j < g.size; j++ {
-		if n := atomic.LoadUint64(g.lenPtr(j)); n != mine {
-			return fmt.Errorf("rank %d all-reduces %d bytes where rank %d has %d: every rank must pass the same length", j, n, g.rank, mine)
+		if v := atomic.LoadUint64(g.lenPtr(j)); v != mine {
+			return fmt.Errorf("local rank %d called %s of %d bytes where local rank %d called %s of %d bytes: every rank must call the same collectives with the same lengths",
+				j, kindNames[v>>56], v&(1<<56-1), g.rank, kindNames[mine>>56], mine&(1<<56-1))
 		}
 	}
 	return nil

@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 )
 
-// begin publishes this call's length for checkLengths.
-func (g *Region) begin(n int) {
+// begin publishes this call's kind and length for checkLengths.
+func (g *Region) begin(kind uint64, n int) {
 	g.calls++
-	atomic.StoreUint64(g.lenPtr(g.rank), uint64(n))
+	atomic.StoreUint64(g.lenPtr(g.rank), kind<<56|uint64(n))
 }
 
 // sync arrives and waits for every rank; with check it also compares lengths.
@@ -31,7 +31,7 @@ func (g *Region) sync(ctx context.Context, check bool) error {
 func (g *Region) AllGather(ctx context.Context, send, recv []byte) error {
 	c := len(send)
 	copy(recv[g.rank*c:(g.rank+1)*c], send)
-	g.begin(c)
+	g.begin(kindAllGather, c)
 	for off := 0; off < c; off += g.slot {
 		k := min(g.slot, c-off)
 		h := g.round % 2
@@ -51,7 +51,7 @@ func (g *Region) AllGather(ctx context.Context, send, recv []byte) error {
 
 // Broadcast copies root's buf to every rank through root's slot.
 func (g *Region) Broadcast(ctx context.Context, buf []byte, root int) error {
-	g.begin(len(buf))
+	g.begin(kindBroadcast, len(buf))
 	for off := 0; off < len(buf); off += g.slot {
 		k := min(g.slot, len(buf)-off)
 		h := g.round % 2
@@ -70,4 +70,7 @@ func (g *Region) Broadcast(ctx context.Context, buf []byte, root int) error {
 }
 
 // Barrier returns once every rank has called it.
-func (g *Region) Barrier(ctx context.Context) error { return g.sync(ctx, false) }
+func (g *Region) Barrier(ctx context.Context) error {
+	g.begin(kindBarrier, 0)
+	return g.sync(ctx, true)
+}

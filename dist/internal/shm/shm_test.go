@@ -125,7 +125,7 @@ func TestDifferentLengthsAreReportedNotReduced(t *testing.T) {
 	}
 	wg.Wait()
 	for r, err := range errs {
-		if err == nil || !strings.Contains(err.Error(), "every rank must pass the same length") {
+		if err == nil || !strings.Contains(err.Error(), "every rank must call the same collectives with the same lengths") {
 			t.Fatalf("rank %d: %v", r, err)
 		}
 	}
@@ -178,6 +178,23 @@ func TestAllGatherBroadcastBarrierAcrossRounds(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+		}
+	}
+}
+
+func TestDifferentCollectivesAreReported(t *testing.T) {
+	rs := regions(t, 2, 256)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	go func() { defer wg.Done(); errs[0] = rs[0].Broadcast(ctx, make([]byte, 64), 0) }()
+	go func() { defer wg.Done(); errs[1] = rs[1].AllReduce(ctx, make([]byte, 64), reduce.Float32, reduce.Sum) }()
+	wg.Wait()
+	for r, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "called broadcast of 64 bytes") {
+			t.Fatalf("rank %d: %v", r, err)
 		}
 	}
 }
