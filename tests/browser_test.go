@@ -19,6 +19,7 @@ type browserKernel struct {
 	resultCell, resultWant string // final bare expression
 	htmlCell               string // displays <b id="gobold">bold</b>
 	errorCell, errorWant   string // fails with this error text
+	errorLine              string // how its traceback names the failing line
 	loopCell, loopStarted  string // prints loopStarted, then loops forever
 	interruptWant          string // lower-case text of the interrupt error
 	afterCell, afterWant   string // runs after the interrupt, reading state
@@ -36,6 +37,7 @@ var goaccelBrowserKernel = browserKernel{
 	htmlCell:      "import \"github.com/goaccel/goaccel/display\"\n\ndisplay.HTML(\"<b id=\\\"gobold\\\">bold</b>\")",
 	errorCell:     "import \"strconv\"\n\n_, err := strconv.Atoi(\"x12\")\nif err != nil {\n\tpanic(err)\n}",
 	errorWant:     `strconv.Atoi: parsing "x12": invalid syntax`,
+	errorLine:     "line 4",
 	loopCell:      "fmt.Println(\"loop started\")\nfor {\n}",
 	loopStarted:   "loop started",
 	interruptWant: "interrupt",
@@ -56,6 +58,7 @@ var ipykernelBrowserKernel = browserKernel{
 	htmlCell:      "from IPython.display import HTML, display\ndisplay(HTML('<b id=\"gobold\">bold</b>'))",
 	errorCell:     "int(\"x12\")",
 	errorWant:     `invalid literal for int() with base 10: 'x12'`,
+	errorLine:     "line 1",
 	loopCell:      "print(\"loop started\", flush=True)\nwhile True:\n    pass",
 	loopStarted:   "loop started",
 	interruptWant: "keyboardinterrupt",
@@ -166,6 +169,9 @@ func checkErrorCell(t *testing.T, c cellState, k browserKernel) {
 	}
 	if got := c.text("output_error"); !strings.Contains(got, k.errorWant) {
 		t.Errorf("cell 3 (%q): error output %q does not contain %q", k.errorCell, got, k.errorWant)
+	}
+	if got := c.text("output_error"); !strings.Contains(got, k.errorLine) {
+		t.Errorf("cell 3 (%q): error output %q does not point at the failing line (%q)", k.errorCell, got, k.errorLine)
 	}
 }
 
