@@ -65,8 +65,16 @@ type conv struct {
 func (cv *conv) ckk() int { return cv.c * cv.kh * cv.kw }
 func (cv *conv) l() int   { return cv.oh * cv.ow }
 
-// chunk is how many images share one column buffer.
-func (cv *conv) chunk() int { return max(1, min(cv.nb, convColumns/max(1, cv.ckk()*cv.l()))) }
+// chunk is how many images share one gemm. Large images go one at a time: the gemm reads and
+// writes the NCHW tensors in place and the column buffer stays in cache. Small ones are batched
+// side by side so each gemm has enough columns, at the price of a reordering copy.
+func (cv *conv) chunk() int {
+	if cv.l() >= 256 {
+		return 1
+	}
+	want := (1024 + cv.l() - 1) / cv.l()
+	return max(1, min(cv.nb, want, convColumns/max(1, cv.ckk()*cv.l())))
+}
 
 // unfold writes images n0..n0+nc side by side into col [ckk, nc*l].
 func (cv *conv) unfold(col, x *Tensor, n0, nc int) {
@@ -85,6 +93,10 @@ func (cv *conv) forward(x, w *Tensor) *Tensor {
 		nc := min(ch, cv.nb-n0)
 		cv.unfold(col, x, n0, nc)
 		cols := nc * l
+		if nc == 1 {
+			cv.be.Gemm(cv.lowp.be(), false, false, 1, o, l, ckk, 1, w.buf, 0, ckk, 0, col.buf, 0, l, 0, 0, out.buf, n0*o*l, l, 0)
+			continue
+		}
 		cv.be.Gemm(cv.lowp.be(), false, false, 1, o, cols, ckk, 1, w.buf, 0, ckk, 0, col.buf, 0, cols, 0, 0, tmp.buf, 0, cols, 0)
 		// tmp is [o, nc, l]; out wants [nc, o, l].
 		cv.be.Copy(backend.Strided{Buf: out.buf, Offset: n0 * o * l, Strides: []int{o * l, l, 1}},
@@ -109,14 +121,20 @@ func (cv *conv) backward(g, x, w *Tensor, needX, needW bool) (gx, gw *Tensor) {
 	for n0 := 0; n0 < cv.nb; n0 += ch {
 		nc := min(ch, cv.nb-n0)
 		cols := nc * l
-		cv.be.Copy(backend.Strided{Buf: gt.buf, Strides: []int{l, cols, 1}},
-			backend.Strided{Buf: g.buf, Offset: n0 * o * l, Strides: []int{o * l, l, 1}}, []int{nc, o, l})
+		// gs/gOff address this chunk's output gradient as [o, cols]: in place for one image,
+		// else reordered from [nc, o, l] into gt.
+		gs, gOff := g.buf, n0*o*l
+		if nc > 1 {
+			cv.be.Copy(backend.Strided{Buf: gt.buf, Strides: []int{l, cols, 1}},
+				backend.Strided{Buf: g.buf, Offset: n0 * o * l, Strides: []int{o * l, l, 1}}, []int{nc, o, l})
+			gs, gOff = gt.buf, 0
+		}
 		if needW {
 			cv.unfold(col, x, n0, nc)
-			cv.be.Gemm(cv.lowp.be(), false, true, 1, o, ckk, cols, 1, gt.buf, 0, cols, 0, col.buf, 0, cols, 0, 1, gw.buf, 0, ckk, 0)
+			cv.be.Gemm(cv.lowp.be(), false, true, 1, o, ckk, cols, 1, gs, gOff, cols, 0, col.buf, 0, cols, 0, 1, gw.buf, 0, ckk, 0)
 		}
 		if needX {
-			cv.be.Gemm(cv.lowp.be(), true, false, 1, ckk, cols, o, 1, w.buf, 0, ckk, 0, gt.buf, 0, cols, 0, 0, col.buf, 0, cols, 0)
+			cv.be.Gemm(cv.lowp.be(), true, false, 1, ckk, cols, o, 1, w.buf, 0, ckk, 0, gs, gOff, cols, 0, 0, col.buf, 0, cols, 0)
 			for i := 0; i < nc; i++ {
 				cv.be.Col2im(gx.buf, (n0+i)*cv.c*cv.h*cv.w, col.buf, i*l, cols, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
 			}

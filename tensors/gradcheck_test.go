@@ -182,6 +182,9 @@ func gradCases() []gradCase {
 		{"Conv2d/stride2-nopad", two([]int{1, 1, 6, 5}, []int{2, 1, 2, 2}), func(x []*Tensor) *Tensor {
 			return Conv2d(x[0], x[1], nil, 2, 0)
 		}},
+		{"Conv2d/one-image-per-gemm", func(g *Generator) []*Tensor {
+			return ins(randF64(g, -1, 1, 2, 1, 16, 16), randF64(g, -1, 1, 2, 1, 3, 3), randF64(g, -1, 1, 2))
+		}, func(x []*Tensor) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) }},
 		{"MaxPool2d", u(-1, 1, 1, 2, 4, 4), func(x []*Tensor) *Tensor { return MaxPool2d(x[0], 2, 2) }},
 		{"MaxPool2d/overlap", u(-1, 1, 1, 1, 5, 5), func(x []*Tensor) *Tensor { return MaxPool2d(x[0], 3, 1) }},
 		{"CrossEntropy", u(-2, 2, 4, 5), func(x []*Tensor) *Tensor { return CrossEntropy(x[0], idx(0, 4, 2, 2)) }},
