@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -66,6 +67,12 @@ func worker(procs, steps, warmup int) {
 		if i == warmup {
 			acc.WaitForEveryone()
 			t0 = time.Now()
+			if path := os.Getenv("BENCH_CPUPROFILE"); path != "" && acc.IsMainProcess() {
+				f, err := os.Create(path)
+				if err == nil && pprof.StartCPUProfile(f) == nil {
+					defer pprof.StopCPUProfile()
+				}
+			}
 		}
 		if !loader.Next() {
 			loader.Next()
