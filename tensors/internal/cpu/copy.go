@@ -87,6 +87,12 @@ func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, 
 		switch {
 		case di == 1 && si == 1:
 			copy(d[dp:dp+inner], s[sp:sp+inner])
+		case di == 1 && si == 0: // broadcast: fill
+			v := s[sp]
+			row := d[dp : dp+inner]
+			for j := range row {
+				row[j] = v
+			}
 		default:
 			for j := 0; j < inner; j++ {
 				d[dp+j*di] = s[sp+j*si]

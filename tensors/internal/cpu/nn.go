@@ -237,9 +237,17 @@ func im2col[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, stride, pad, o
 							}
 							continue
 						}
-						clear(dst[:lo])
-						copy(dst[lo:hi], src[ix0+lo:ix0+hi])
-						clear(dst[hi:])
+						for i := range dst[:lo] {
+							dst[i] = 0
+						}
+						// Rows are short (image width): an inline loop beats memmove's call.
+						s := src[ix0+lo : ix0+hi]
+						for i, v := range s {
+							dst[lo+i] = v
+						}
+						for i := hi; i < len(dst); i++ {
+							dst[i] = 0
+						}
 						continue
 					}
 					for ox := range dst {
