@@ -50,7 +50,8 @@ type Config struct {
 	// Transport is the CPU backend's transport: "auto" (shared memory when
 	// every rank is on one host, TCP otherwise), "shm" or "tcp".
 	Transport string
-	// Timeout bounds rendezvous and every collective (0 means DefaultTimeout).
+	// Timeout bounds every collective (0 means DefaultTimeout) and, with a
+	// two-minute floor, the rendezvous in Init.
 	Timeout time.Duration
 	// Source names where the values came from: "torchrun", "openmpi", "slurm" or "single".
 	Source string

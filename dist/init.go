@@ -9,16 +9,22 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/mesh"
 	"github.com/goaccel/goaccel/dist/internal/store"
 )
 
+// minInitTimeout is the least time Init waits for the other ranks.
+const minInitTimeout = 2 * time.Minute
+
 // Init joins this process to its group: it meets the other ranks at the
 // rendezvous store (hosted by rank 0 at MasterAddr:MasterPort unless
 // StoreAddr names one), connects to every peer and opens the backend. With
 // WorldSize 1 it returns a group whose collectives are identity operations.
-// It fails if the peers do not all arrive within cfg.Timeout or ctx.
+// It fails if the peers do not all arrive within cfg.Timeout (at least two
+// minutes) or before ctx ends, and at once, naming it, if a rank that
+// joined the rendezvous dies.
 func Init(ctx context.Context, cfg Config) (*Group, error) {
 	if cfg.WorldSize == 0 {
 		cfg.WorldSize, cfg.LocalWorldSize = 1, 1
@@ -41,7 +47,9 @@ func Init(ctx context.Context, cfg Config) (*Group, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout())
+	// Processes start at different speeds (loading data, a busy machine):
+	// rendezvous waits at least minInitTimeout even under a short collective timeout.
+	ctx, cancel := context.WithTimeout(ctx, max(cfg.timeout(), minInitTimeout))
 	defer cancel()
 	if err := g.rendezvous(ctx); err != nil {
 		g.Close()
