@@ -95,3 +95,19 @@ func TestKernelsAvailable(t *testing.T) {
 		t.Fatalf("portable kernel missing from %v", names)
 	}
 }
+
+func TestSgemmConcurrentCallsDoNotShareScratch(t *testing.T) {
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for ci, p := range bigCases() {
+				// t.Run may be called from several goroutines; each subtest fails on its own.
+				t.Run(fmt.Sprintf("g%d/%d", g, ci), func(t *testing.T) { checkSgemm(t, Sgemm, p, uint64(ci+10*g)) })
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}
