@@ -134,6 +134,20 @@ func (g *Group) AllGatherVInt64(ctx context.Context, send []int64) ([][]int64, e
 	return out, nil
 }
 
+// AllGatherVBytes gathers every rank's bytes, whose lengths may differ (for
+// payloads a caller encodes itself; GatherObject encodes with gob).
+func (g *Group) AllGatherVBytes(ctx context.Context, send []byte) ([][]byte, error) {
+	parts, err := g.allGatherV(ctx, send, 1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(parts))
+	for r, p := range parts {
+		out[r] = append([]byte{}, p...)
+	}
+	return out, nil
+}
+
 func (g *Group) broadcast(ctx context.Context, buf []byte, root int) error {
 	if root < 0 || root >= g.Size() {
 		return fmt.Errorf("dist: broadcast: root %d is outside [0, %d)", root, g.Size())

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/reduce"
@@ -188,6 +189,15 @@ func checkCollectives(ctx context.Context, g *Group) error {
 	}
 	if len(labels) != p || labels[p-1][0] != int64(p-1) {
 		return fmt.Errorf("all-gather-v int64: %v", labels)
+	}
+	blobs, err := g.AllGatherVBytes(ctx, []byte(strings.Repeat("x", rank)))
+	if err != nil {
+		return err
+	}
+	for r, b := range blobs {
+		if string(b) != strings.Repeat("x", r) {
+			return fmt.Errorf("all-gather-v bytes: %q", blobs)
+		}
 	}
 	big := make([]float32, 1<<20+3)
 	root := p - 1
