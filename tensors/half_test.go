@@ -152,3 +152,36 @@ func TestAutocastMatchesRoundedInputsWithFloat32Accumulation(t *testing.T) {
 		t.Fatal("Autocast left the mode on")
 	}
 }
+
+// TestAutocastBackwardUsesRoundedOperands checks Linear's and MatMul's gradients under
+// Autocast(BFloat16): each backward product multiplies bfloat16-rounded operands (the upstream
+// gradient included) with float32 accumulation.
+func TestAutocastBackwardUsesRoundedOperands(t *testing.T) {
+	g := NewGenerator(4)
+	x, w, up := g.Randn(6, 20), g.Randn(5, 20), g.Randn(6, 5)
+	r := func(t *Tensor) *Tensor { return t.AsType(BFloat16).AsType(Float64) }
+	wantGX := r(up).MatMul(r(w)).Float64s()
+	wantGW := r(up).T().MatMul(r(x)).Float64s()
+	for _, c := range []struct {
+		name string
+		f    func(x, w *Tensor) *Tensor
+	}{
+		{"Linear", func(x, w *Tensor) *Tensor { return Linear(x, w, nil) }},
+		{"MatMul", func(x, w *Tensor) *Tensor { return x.MatMul(w.T()) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			xl, wl := x.Clone().SetRequiresGrad(true), w.Clone().SetRequiresGrad(true)
+			Autocast(BFloat16, func() { c.f(xl, wl).BackwardWith(up) })
+			for _, p := range []struct {
+				got  []float64
+				want []float64
+			}{{xl.Grad().Float64s(), wantGX}, {wl.Grad().Float64s(), wantGW}} {
+				for i := range p.want {
+					if math.Abs(p.got[i]-p.want[i]) > 1e-4*(1+math.Abs(p.want[i])) {
+						t.Fatalf("gradient element %d = %v, rounded reference %v", i, p.got[i], p.want[i])
+					}
+				}
+			}
+		})
+	}
+}

@@ -15,7 +15,7 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 	if bias != nil && (bias.Dim() != 1 || bias.shape[0] != outF) {
 		panic(fmt.Sprintf("tensors: Linear: bias shape %v does not match weight shape %v (need [%d])", bias.shape, weight.shape, outF))
 	}
-	xc, w := promote("Linear", x.computableKeepHalf(), weight.computableKeepHalf())
+	xc, w := promote("Linear", x.gemmOperand(), weight.gemmOperand())
 	var b *Tensor
 	if bias != nil {
 		b = bias.AsType(w.dtype)

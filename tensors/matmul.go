@@ -101,7 +101,7 @@ func (t *Tensor) MatMul(o *Tensor) *Tensor {
 
 // matmulCore is the differentiable batched product of ≥2-D operands.
 func matmulCore(a, b *Tensor) *Tensor {
-	a, b = promote("MatMul", a.computableKeepHalf(), b.computableKeepHalf())
+	a, b = promote("MatMul", a.gemmOperand(), b.gemmOperand())
 	lowp := autocastType()
 	if a.dtype == Float64 {
 		lowp = Float64
@@ -120,13 +120,11 @@ func matmulCore(a, b *Tensor) *Tensor {
 	return out
 }
 
-// computableKeepHalf converts int64 to float32 and leaves float types as they are.
-func (t *Tensor) computableKeepHalf() *Tensor {
-	if t.dtype == Int64 {
-		return t.AsType(Float32)
-	}
-	if t.dtype == BFloat16 || t.dtype == Float16 {
-		// Gemm reads 16-bit storage directly and accumulates in float32.
+// gemmOperand returns t in a type the gemm-based ops take: float32 or float64. Int64 and
+// 16-bit tensors widen to float32 (exact for bfloat16/float16 values), so their products equal
+// low-precision multiplies with float32 accumulation.
+func (t *Tensor) gemmOperand() *Tensor {
+	if t.dtype == Int64 || t.dtype == BFloat16 || t.dtype == Float16 {
 		return t.AsType(Float32)
 	}
 	return t

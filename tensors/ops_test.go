@@ -40,6 +40,7 @@ func TestForwardValues(t *testing.T) {
 		{"Pow-int-tensor", FromInt64([]int64{2, 3}, 2).Pow(2), []int{2}, []float32{4, 9}},
 		{"Div-int-true-division", FromInt64([]int64{1}, 1).Div(FromInt64([]int64{2}, 1)), []int{1}, []float32{0.5}},
 		{"MatMul-batched", Ones(3, 2, 4).MatMul(Ones(4, 5)), []int{3, 2, 5}, slices.Repeat([]float32{4}, 30)},
+		{"Sum-empty", Zeros(0, 3).SumDims(false, 0), []int{3}, []float32{0, 0, 0}},
 		{"Embedding", Embedding(Arange(0, 6, 1).Reshape(3, 2), FromInt64([]int64{2, 0}, 2)), []int{2, 2}, []float32{4, 5, 0, 1}},
 	}
 	for _, c := range cases {

@@ -17,11 +17,14 @@ func reduceRaw(op backend.ReduceOp, t *Tensor, d int) *Tensor {
 		}
 	}
 	outer, n, inner := split3(x.shape, d)
-	if n == 0 {
-		panic(fmt.Sprintf("tensors: reduction over empty dimension %d of shape %v", d, t.shape))
-	}
 	shape := slices.Clone(x.shape)
 	shape[d] = 1
+	if n == 0 {
+		if op == backend.Sum {
+			return zeros(x.dtype, x.dev, shape...) // an empty sum is 0, as in PyTorch
+		}
+		panic(fmt.Sprintf("tensors: reduction over empty dimension %d of shape %v", d, t.shape))
+	}
 	dt := x.dtype
 	if op == backend.ArgMax || op == backend.ArgMin {
 		dt = Int64
