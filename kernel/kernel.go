@@ -121,6 +121,7 @@ func (k *Kernel) Run(ctx context.Context) error {
 			k.log.Error("start executor", "err", err)
 		}
 	}()
+	go k.watchParent(ctx)
 	go heartbeat(ctx, k.hb, k.log)
 	go k.shell.serve(ctx, k.onShell)
 	go k.control.serve(ctx, k.onControl)

@@ -13,11 +13,16 @@ import (
 // runKernel is `goaccel kernel CONNECTION_FILE`, what kernel.json starts.
 // GOACCEL_LOG=debug|info|warn|error sets the log level (default warn).
 func runKernel(args []string) int {
-	if len(args) != 1 {
+	if len(args) < 1 {
 		return fail(fmt.Errorf("usage: goaccel kernel CONNECTION_FILE (Jupyter passes the file; see goaccel install)"))
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()}))
 	slog.SetDefault(log)
+	if len(args) > 1 {
+		// Jupyter front ends append their extra command-line arguments
+		// (jupyter run FILE passes FILE); ipykernel ignores what it does not know too.
+		log.Info("ignoring extra kernel arguments", "args", args[1:])
+	}
 	ci, err := kernel.ReadConnectionFile(args[0])
 	if err != nil {
 		return fail(err)
