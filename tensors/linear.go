@@ -24,7 +24,7 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 	if w.dtype == Float64 {
 		lowp = Float64
 	}
-	rows := xc.Numel() / in
+	rows := numel(xc.shape[:xc.Dim()-1])
 	x2 := xc.contig()
 	outShape := append(slices.Clone(x.shape[:x.Dim()-1]), outF)
 	out := empty(w.dtype, w.dev, outShape...)
