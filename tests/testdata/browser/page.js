@@ -1,0 +1,56 @@
+// The page side of the browser test (browser_page_test.go): defines
+// window.goaccelTest, which the Go side calls through chromedp.Evaluate.
+// A cell counts as finished once Notebook fires finished_execute.CodeCell for
+// its last request, that is once its kernel went idle for it.
+(() => {
+  if (window.goaccelTest) { return true; }
+  const nb = Jupyter.notebook;
+  nb.events.on('finished_execute.CodeCell', (ev, d) => {
+    d.cell.element[0].dataset.goaccelFinished = d.cell.last_msg_id;
+  });
+  const cellState = (i) => {
+    const c = nb.get_cell(i);
+    const el = c.element[0];
+    const out = c.output_area ? c.output_area.element : $();
+    const bold = out.find('#gobold');
+    return {
+      index: i,
+      prompt: c.input_prompt_number === undefined ? null : c.input_prompt_number,
+      running: el.classList.contains('running'),
+      finished: !!c.last_msg_id && el.dataset.goaccelFinished === c.last_msg_id,
+      outPrompt: out.find('.output_prompt').text(),
+      gobold: bold.length ? bold[0].tagName + ':' + bold.text() : '',
+      outputs: out.find('.output_subarea').map((_, o) => ({class: o.className, text: o.innerText})).get(),
+      model: c.output_area ? c.output_area.toJSON() : null,
+    };
+  };
+  window.goaccelTest = {
+    kernel: () => {
+      const k = nb.kernel;
+      const info = k && k.info_reply;
+      return {
+        loaded: !!nb._fully_loaded,
+        name: k ? k.name : '',
+        connected: !!(k && k.is_connected()),
+        // info_reply starts as {} and is replaced by the reply's content.
+        ready: !!(info && info.protocol_version),
+        info: info ? JSON.stringify(info).slice(0, 500) : '',
+        language: info && info.language_info ? info.language_info.name : '',
+        indicator: $('#kernel_indicator_icon').attr('class') || '',
+        display: $('#kernel_indicator .kernel_indicator_name').text(),
+        dialog: $('.modal-dialog:visible').text().trim().slice(0, 300),
+      };
+    },
+    cells: (indices) => {
+      if (!indices) { indices = nb.get_cells().map((_, i) => i); }
+      return indices.filter((i) => nb.get_cell(i).cell_type === 'code').map(cellState);
+    },
+    appendAndRun: (src) => {
+      const c = nb.insert_cell_at_bottom('code');
+      c.set_text(src);
+      c.execute();
+      return nb.find_cell_index(c);
+    },
+  };
+  return true;
+})()
