@@ -77,7 +77,8 @@ func (a *Accelerator) LocalProcessIndex() int { return a.c.LocalRank() }
 // NumProcesses is the number of processes in the group.
 func (a *Accelerator) NumProcesses() int { return a.c.Size() }
 
-// Device is where prepared models and batches live.
+// Device is where prepared models and batches live: the CPU until a GPU
+// backend is registered with tensors (Config.CPU then keeps training on the CPU).
 func (a *Accelerator) Device() tensors.Device { return a.device }
 
 // MixedPrecision is the resolved precision: "no", "fp16" or "bf16".
@@ -146,13 +147,14 @@ func splitRange(n, procs, rank int) (start, end int) {
 	return start, end
 }
 
-// EndTraining closes the trackers and leaves the process group. Call it once
-// at the end of training on every process.
+// EndTraining closes the trackers and, when no other Accelerator of this
+// process uses it, leaves the process group. Call it once at the end of
+// training on every process.
 func (a *Accelerator) EndTraining() {
 	for _, t := range a.trackers {
 		_ = t.Finish()
 	}
 	a.trackers = nil
 	a.WaitForEveryone() // nobody leaves while a peer may still be in a collective
-	_ = a.c.Close()
+	_ = leaveGroup(a.c)
 }

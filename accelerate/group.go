@@ -3,12 +3,28 @@ package accelerate
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/goaccel/goaccel/dist"
 )
 
+// The process group is shared by every Accelerator of the process, as
+// Accelerate's AcceleratorState is: a process joins its group once, and
+// leaves it when the last Accelerator using it calls EndTraining.
+var (
+	groupMu    sync.Mutex
+	groupComm  comm
+	groupUsers int
+)
+
 // joinGroup joins the group the environment describes (one process: solo).
 func joinGroup() (comm, error) {
+	groupMu.Lock()
+	defer groupMu.Unlock()
+	if groupComm != nil {
+		groupUsers++
+		return groupComm, nil
+	}
 	cfg, err := dist.FromEnv()
 	if err != nil {
 		return nil, err
@@ -20,7 +36,22 @@ func joinGroup() (comm, error) {
 	if err != nil {
 		return nil, err
 	}
-	return distComm{g}, nil
+	groupComm, groupUsers = distComm{g}, 1
+	return groupComm, nil
+}
+
+// leaveGroup closes c when no other Accelerator uses it.
+func leaveGroup(c comm) error {
+	groupMu.Lock()
+	defer groupMu.Unlock()
+	if c != groupComm {
+		return nil // solo, or a group the caller manages
+	}
+	if groupUsers--; groupUsers > 0 {
+		return nil
+	}
+	groupComm = nil
+	return c.Close()
 }
 
 // distComm adapts a dist.Group to comm. Collectives are bounded by the

@@ -132,3 +132,27 @@ func TestLaunchMixedPrecisionReachesEveryAccelerator(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 }
+
+// Several Accelerators in one worker share its process group (a notebook
+// may create one per cell run); the group is left when the last one ends.
+func TestAcceleratorsOfOneProcessShareTheGroup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("multi-process test")
+	}
+	var out syncBuffer
+	err := nl.Launch(func() {
+		a, b := New(Config{}), New(Config{GradientAccumulationSteps: 2})
+		if a.c != b.c {
+			panic("two Accelerators joined two groups")
+		}
+		a.EndTraining()
+		b.WaitForEveryone() // still connected
+		b.EndTraining()
+		c := New(Config{}) // a fresh group after the last one left
+		c.WaitForEveryone()
+		c.EndTraining()
+	}, nl.Options{NumProcesses: 2, Args: []string{"-test.run=^" + t.Name() + "$"}, Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+}
