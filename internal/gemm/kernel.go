@@ -37,29 +37,30 @@ func withNarrow(ks []kernel) []kernel {
 	return all
 }
 
-// goKernel is the portable kernel: 4×8 tiles of float32 panels.
-var goKernel = kernel{name: "go", mr: 4, nr: 8, fn: sgemmKernelGo}
+// goKernel is the portable kernel: 4×4 tiles of float32 panels, with the
+// sixteen accumulators in locals so the compiler can keep them in registers.
+var goKernel = kernel{name: "go", mr: 4, nr: 4, fn: sgemmKernelGo}
 
 func sgemmKernelGo(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32) {
-	const mr, nr = 4, 8
-	ap := unsafe.Slice((*float32)(a), kc*mr)
-	bp := unsafe.Slice((*float32)(b), kc*nr)
-	var acc [mr][nr]float32
+	ap := unsafe.Slice((*float32)(a), kc*4)
+	bp := unsafe.Slice((*float32)(b), kc*4)
+	var c00, c01, c02, c03, c10, c11, c12, c13 float32
+	var c20, c21, c22, c23, c30, c31, c32, c33 float32
 	for p := 0; p < kc; p++ {
-		av := ap[p*mr : p*mr+mr : p*mr+mr]
-		bv := bp[p*nr : p*nr+nr : p*nr+nr]
-		for r := range mr {
-			x := av[r]
-			row := &acc[r]
-			for j := range nr {
-				row[j] += x * bv[j]
-			}
-		}
+		av := ap[p*4 : p*4+4 : p*4+4]
+		bv := bp[p*4 : p*4+4 : p*4+4]
+		b0, b1, b2, b3 := bv[0], bv[1], bv[2], bv[3]
+		a0, a1, a2, a3 := av[0], av[1], av[2], av[3]
+		c00, c01, c02, c03 = c00+a0*b0, c01+a0*b1, c02+a0*b2, c03+a0*b3
+		c10, c11, c12, c13 = c10+a1*b0, c11+a1*b1, c12+a1*b2, c13+a1*b3
+		c20, c21, c22, c23 = c20+a2*b0, c21+a2*b1, c22+a2*b2, c23+a2*b3
+		c30, c31, c32, c33 = c30+a3*b0, c31+a3*b1, c32+a3*b2, c33+a3*b3
 	}
-	cs := unsafe.Slice(c, (mr-1)*ldc+nr)
-	for r := range mr {
-		row := cs[r*ldc : r*ldc+nr]
-		for j := range nr {
+	acc := [4][4]float32{{c00, c01, c02, c03}, {c10, c11, c12, c13}, {c20, c21, c22, c23}, {c30, c31, c32, c33}}
+	cs := unsafe.Slice(c, 3*ldc+4)
+	for r := range 4 {
+		row := cs[r*ldc : r*ldc+4 : r*ldc+4]
+		for j := range 4 {
 			if beta == 0 {
 				row[j] = alpha * acc[r][j]
 			} else {
