@@ -199,3 +199,34 @@ func TestLaunchErrorQuotesTheWorkersPanic(t *testing.T) {
 		t.Errorf("Launch = %v; want an error naming rank 1 and quoting its panic", err)
 	}
 }
+
+// Two launchers on one host stand in for two nodes: global ranks continue
+// across nodes, local ranks restart, and both agree on the world size.
+func TestLaunchNumbersRanksAcrossNodes(t *testing.T) {
+	t.Setenv(nl.EnvToken, "two-node-test")
+	var outs [2]syncBuffer
+	errs := make(chan error, 2)
+	for node := 0; node < 2; node++ {
+		go func(node int) {
+			errs <- nl.Launch(func() {
+				fmt.Printf("rank=%s local=%s group=%s world=%s\n", os.Getenv("RANK"), os.Getenv("LOCAL_RANK"),
+					os.Getenv("GROUP_RANK"), os.Getenv("WORLD_SIZE"))
+			}, nl.Options{NumProcesses: 2, NumNodes: 2, NodeRank: node, Port: 29777, Args: only(t), Stdout: &outs[node]})
+		}(node)
+	}
+	for i := 0; i < 2; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for node, want := range [][]string{
+		{"rank=0 local=0 group=0 world=4", "[rank 1] rank=1 local=1 group=0 world=4"},
+		{"[rank 2] rank=2 local=0 group=1 world=4", "[rank 3] rank=3 local=1 group=1 world=4"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(outs[node].String(), w) {
+				t.Errorf("node %d output lacks %q:\n%s", node, w, outs[node].String())
+			}
+		}
+	}
+}
