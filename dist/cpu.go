@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/goaccel/goaccel/dist/internal/mesh"
 	"github.com/goaccel/goaccel/dist/internal/reduce"
 	"github.com/goaccel/goaccel/dist/internal/ring"
 	"github.com/goaccel/goaccel/dist/internal/shm"
@@ -21,7 +20,6 @@ import (
 // hierarchical: a shared-memory all-reduce on each host, a ring all-reduce
 // between one leader per host, and a shared-memory broadcast back.
 type cpuBackend struct {
-	m       *mesh.Mesh
 	all     ring.Ring
 	region  *shm.Region // this host's ranks; nil: none or unavailable
 	oneHost bool        // every rank is on this host and region covers them
@@ -33,7 +31,7 @@ func openCPU(ctx context.Context, rv *Rendezvous) (Backend, error) {
 	if rv.mesh == nil {
 		return nil, fmt.Errorf("the cpu backend needs the group's peer connections")
 	}
-	b := &cpuBackend{m: rv.mesh, all: ring.Full(rv.mesh)}
+	b := &cpuBackend{all: ring.Full(rv.mesh)}
 	want := rv.Config.Transport
 	if want == "tcp" {
 		return b, nil
