@@ -57,3 +57,35 @@ func TestKernelSpeaksJupyterProtocolWithJupyterClient(t *testing.T) {
 		t.Fatalf("kernel_e2e.py failed (see FAIL lines above): %v", err)
 	}
 }
+
+// TestKernelExitsWhenItsFrontEndExits runs a file with `jupyter run`, which
+// exits without shutting its kernel down: the kernel must notice its parent
+// is gone (JPY_PARENT_PID) and exit, leaving no process behind.
+func TestKernelExitsWhenItsFrontEndExits(t *testing.T) {
+	requireJupyterClient(t)
+	dataDir := e2eKernel(t)
+	src := filepath.Join(t.TempDir(), "cell.go")
+	if err := os.WriteFile(src, []byte("x := 6\nx * 7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, systemPython, "-m", "jupyter_client.runapp", "--kernel=goaccel", src)
+	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("42")) {
+		t.Fatalf("jupyter run: %v\n%s", err, out)
+	}
+	bin := filepath.Join(filepath.Dir(dataDir), "goaccel")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left, _ := exec.Command("pgrep", "-f", bin).Output()
+		if len(bytes.TrimSpace(left)) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kernel processes still running 5 s after jupyter run exited: %s", left)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
