@@ -210,8 +210,11 @@ func (a *Accelerator) pruneCheckpoints() error {
 // LoadState restores what SaveState wrote in dir (or, when dir is "" with
 // AutomaticCheckpointNaming, the latest automatic checkpoint), including the
 // checkpoint iteration, so the next automatic SaveState continues the
-// numbering. Every process must call it after Prepare. A checkpoint of a
-// different model gives an error naming the mismatched tensors.
+// numbering, and each prepared loader's epoch (its next pass starts that
+// epoch from the beginning: to resume mid-epoch, call SkipFirstBatches with
+// the number of batches already done). Every process must call it after
+// Prepare. A checkpoint of a different model gives an error naming the
+// mismatched tensors.
 func (a *Accelerator) LoadState(dir string) error {
 	if dir == "" {
 		ns := a.checkpointNumbers()
