@@ -1,6 +1,10 @@
 package cpu
 
-import "github.com/goaccel/goaccel/tensors/internal/backend"
+import (
+	"unsafe"
+
+	"github.com/goaccel/goaccel/tensors/internal/backend"
+)
 
 type num interface {
 	~float32 | ~float64 | ~int64
@@ -135,6 +139,21 @@ func binaryND[T num](op backend.BinaryOp, d, a []T, aOff int, b []T, bOff int, s
 // binaryRow computes one contiguous output row from strided operand rows.
 func binaryRow[T num](op backend.BinaryOp, d, a []T, ap, sa int, b []T, bp, sb int) {
 	n := len(d)
+	if n >= 8 && unsafe.Sizeof(d[0]) == 4 && sa == 1 && (sb == 1 || sb == 0) && op <= backend.Div {
+		// float32 (the only 4-byte element type here): vector kernels for the leading part.
+		df := unsafe.Slice((*float32)(unsafe.Pointer(&d[0])), n)
+		xf := unsafe.Slice((*float32)(unsafe.Pointer(&a[ap])), n)
+		var done int
+		if sb == 1 {
+			done = vecF32(op, df, xf, unsafe.Slice((*float32)(unsafe.Pointer(&b[bp])), n), 0)
+		} else {
+			done = vecF32(op, df, xf, nil, *(*float32)(unsafe.Pointer(&b[bp])))
+		}
+		if done == n {
+			return
+		}
+		d, ap, bp, n = d[done:], ap+done, bp+done*sb, n-done
+	}
 	if sa == 1 && sb == 1 {
 		x, y := a[ap:ap+n], b[bp:bp+n]
 		switch op {

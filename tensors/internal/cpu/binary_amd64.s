@@ -1,0 +1,145 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// Elementwise float32 kernels, 8 lanes per step; n is a positive multiple of 8.
+
+// func addVVF32(d, a, b *float32, n int)
+TEXT ·addVVF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+loop:
+	VMOVUPS (SI), Y0
+	VADDPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func addVSF32(d, a *float32, s float32, n int)
+TEXT ·addVSF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y1
+	MOVQ n+24(FP), CX
+loop:
+	VMOVUPS (SI), Y0
+	VADDPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func subVVF32(d, a, b *float32, n int)
+TEXT ·subVVF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+loop:
+	VMOVUPS (SI), Y0
+	VSUBPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func subVSF32(d, a *float32, s float32, n int)
+TEXT ·subVSF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y1
+	MOVQ n+24(FP), CX
+loop:
+	VMOVUPS (SI), Y0
+	VSUBPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func mulVVF32(d, a, b *float32, n int)
+TEXT ·mulVVF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+loop:
+	VMOVUPS (SI), Y0
+	VMULPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func mulVSF32(d, a *float32, s float32, n int)
+TEXT ·mulVSF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y1
+	MOVQ n+24(FP), CX
+loop:
+	VMOVUPS (SI), Y0
+	VMULPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func divVVF32(d, a, b *float32, n int)
+TEXT ·divVVF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+loop:
+	VMOVUPS (SI), Y0
+	VDIVPS (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
+
+// func divVSF32(d, a *float32, s float32, n int)
+TEXT ·divVSF32(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	VBROADCASTSS s+16(FP), Y1
+	MOVQ n+24(FP), CX
+loop:
+	VMOVUPS (SI), Y0
+	VDIVPS Y1, Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JNZ loop
+	VZEROUPPER
+	RET
