@@ -1,47 +1,65 @@
 #!/usr/bin/env bash
-# Side-by-side fp32 GEMM: internal/gemm (Go) against torch.mm (PyTorch), same shapes,
-# 1 and 2 threads, interleaved rounds so both see the same machine load; prints
-# medians over the rounds, the Go/PyTorch ratio and the bf16/fp32 speed-up.
+# Side-by-side fp32 GEMM: internal/gemm (Go) against torch.mm (PyTorch) on the same
+# shapes at 1 and 2 threads. Each shape is measured by both back to back (torch, then
+# Go fp32 and bf16) so both see the same machine load; rounds repeat that and the
+# table shows medians, the Go/PyTorch ratios and the bf16/fp32 speed-up.
 # GEMM_BENCH_ROUNDS (default 3) sets the rounds; GEMM_BENCH_FILTER a shape regexp.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-/usr/bin/python3}
-ROUNDS=${GEMM_BENCH_ROUNDS:-3}
-FILTER=${GEMM_BENCH_FILTER:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/gemm.test" ./internal/gemm/ || exit 1
-echo "load before: $(uptime)"
-for r in $(seq "$ROUNDS"); do
-	if ! "$PY" bench/gemm_torch.py --threads 1,2 --min-time 0.5 --filter "$FILTER" >>"$tmp/torch.txt"; then
-		echo "PyTorch baseline failed: install python3-torch (scripts/deps.sh) for the comparison" >&2
-	fi
-	"$tmp/gemm.test" -test.run '^$' -test.bench "Sgemm(BF16)?/$FILTER" -test.cpu 1,2 -test.benchtime 0.5s >>"$tmp/go.txt" || exit 1
-	echo "round $r/$ROUNDS done: $(uptime)"
-done
-echo "load after: $(uptime)"
-"$PY" - "$tmp/torch.txt" "$tmp/go.txt" <<'PYEOF'
-import re, statistics, sys
-res = {}  # (impl, shape, threads) -> [GFLOP/s]
-pat = re.compile(r"^Benchmark(TorchSgemm|SgemmBF16|Sgemm)/(\S+?)(?:-(\d+))?\s+\d+\s+\S+ ns/op\s+([\d.]+) GFLOP/s")
-order = []
-for path in sys.argv[1:]:
-    for line in open(path):
-        m = pat.match(line)
-        if not m:
-            continue
-        impl, shape, t, gf = m.group(1), m.group(2), int(m.group(3) or 1), float(m.group(4))
-        res.setdefault((impl, shape, t), []).append(gf)
-        if shape not in order and impl != "TorchSgemm":
-            order.append(shape)
-med = lambda k: statistics.median(res[k]) if k in res else float("nan")
-hdr = f"{'shape (m x k x n)':22}" + "".join(f"{h:>9}" for h in
-      ["torch1T", "go1T", "go/pt", "torch2T", "go2T", "go/pt", "bf16 2T", "bf16/f32"])
-print("GFLOP/s, median of", len(next(iter(res.values()), [])), "rounds")
-print(hdr)
-for s in order:
-    t1, g1, t2, g2, b2 = (med(("TorchSgemm", s, 1)), med(("Sgemm", s, 1)), med(("TorchSgemm", s, 2)),
-                          med(("Sgemm", s, 2)), med(("SgemmBF16", s, 2)))
-    print(f"{s:22}" + "".join(f"{v:9.1f}" for v in [t1, g1]) + f"{g1 / t1:9.2f}"
-          + "".join(f"{v:9.1f}" for v in [t2, g2]) + f"{g2 / t2:9.2f}" + f"{b2:9.1f}{b2 / g2:9.2f}")
+exec "$PY" - "$tmp/gemm.test" "${GEMM_BENCH_ROUNDS:-3}" "${GEMM_BENCH_FILTER:-.}" <<'PYEOF'
+import os, re, statistics, subprocess, sys
+sys.path.insert(0, "bench")
+binary, rounds, filt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+try:
+    import torch
+    import gemm_torch
+except ImportError as e:
+    torch = None
+    print(f"PyTorch baseline unavailable ({e}): install python3-torch (scripts/deps.sh); Go numbers only")
+if torch is not None:
+    shapes = gemm_torch.SHAPES
+else:  # same list without importing torch
+    src = open("bench/gemm_torch.py").read()
+    ns = {}
+    exec(src[src.index("SHAPES ="):src.index("\n\n\ndef measure")], ns)
+    shapes = ns["SHAPES"]
+shapes = [s for s in shapes if re.search(filt, s[0])]
+pat = re.compile(r"^Benchmark\S+\s+\d+\s+\S+ ns/op\s+([\d.]+) GFLOP/s", re.M)
+
+def go(bench, name, threads):
+    out = subprocess.run([binary, "-test.run", "^$", "-test.bench", f"^{bench}$/^{re.escape(name)}$",
+                          "-test.cpu", str(threads), "-test.benchtime", "0.4s"],
+                         capture_output=True, text=True, check=True).stdout
+    m = pat.search(out)
+    return float(m.group(1)) if m else float("nan")
+
+def load():
+    return open("/proc/loadavg").read().split()[0]
+
+res = {}
+print(f"load average before: {load()} (2 CPUs)", flush=True)
+for r in range(rounds):
+    for name, ta, tb, m, n, k in shapes:
+        for t in (1, 2):
+            if torch is not None:
+                torch.set_num_threads(t)
+                res.setdefault(("torch", name, t), []).append(gemm_torch.measure(ta, tb, m, n, k, 0.4)[1][1])
+            res.setdefault(("go", name, t), []).append(go("BenchmarkSgemm", name, t))
+            res.setdefault(("bf16", name, t), []).append(go("BenchmarkSgemmBF16", name, t))
+    print(f"round {r + 1}/{rounds} done, load average {load()}", flush=True)
+print(f"load average after: {load()}")
+
+med = lambda key: statistics.median(res[key]) if key in res else float("nan")
+print(f"\nGFLOP/s, median of {rounds} rounds; ratios > 1 mean Go is faster")
+print(f"{'shape (m x k x n)':22}" + "".join(f"{h:>10}" for h in
+      ["torch1T", "go1T", "go/pt", "torch2T", "go2T", "go/pt", "best/best", "bf16 2T", "bf16/f32"]))
+for name, *_ in shapes:
+    t1, g1, t2, g2, b2 = (med(("torch", name, 1)), med(("go", name, 1)), med(("torch", name, 2)),
+                          med(("go", name, 2)), med(("bf16", name, 2)))
+    best = max(t1, t2)
+    print(f"{name:22}" + "".join(f"{v:10.1f}" if i % 3 != 2 else f"{v:10.2f}" for i, v in enumerate([t1, g1, g1 / t1, t2, g2, g2 / t2])) + f"{max(g1, g2) / best:10.2f}{b2:10.1f}{b2 / g2:10.2f}")
 PYEOF

@@ -170,21 +170,21 @@ func pairRows(d []float32, w int, x []uint16, off, ld, rows, kc int) {
 // zipPairs packs one pair panel (width w) when k runs down the rows of x:
 // rows p and p+1 (from x[off], stride ld) are zipped into (k, k+1) pairs.
 func zipPairs(d []float32, w int, x []uint16, off, ld, cols, kc int) {
-	h := unsafe.Slice((*uint16)(unsafe.Pointer(&d[0])), 2*len(d))
+	d32 := unsafe.Slice((*uint32)(unsafe.Pointer(&d[0])), len(d))
 	for q := 0; q < (kc+1)/2; q++ {
-		o := h[q*2*w : q*2*w+2*w]
+		o := d32[q*w : q*w+w]
 		r0 := x[off+2*q*ld:][:cols]
 		if 2*q+1 < kc {
 			r1 := x[off+(2*q+1)*ld:][:cols]
 			for c, v := range r0 {
-				o[2*c], o[2*c+1] = v, r1[c]
+				o[c] = uint32(v) | uint32(r1[c])<<16 // pair kernels are amd64-only: little-endian, k first
 			}
 		} else {
 			for c, v := range r0 {
-				o[2*c], o[2*c+1] = v, 0
+				o[c] = uint32(v)
 			}
 		}
-		clear(o[2*cols:])
+		clear(o[cols:])
 	}
 }
 
