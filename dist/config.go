@@ -47,8 +47,9 @@ type Config struct {
 	Token string
 	// Backend is the registered backend to use ("" means "cpu").
 	Backend string
-	// Transport is the CPU backend's transport: "auto" (shared memory when
-	// every rank is on one host, TCP otherwise), "shm" or "tcp".
+	// Transport is the CPU backend's transport: "auto" (shared memory
+	// between the ranks of a host, TCP between hosts), "shm" (one host only)
+	// or "tcp" (TCP even on one host).
 	Transport string
 	// Timeout bounds every collective (0 means DefaultTimeout) and, with a
 	// two-minute floor, the rendezvous in Init.
