@@ -100,3 +100,16 @@ func TestStringFormatsLikePyTorch(t *testing.T) {
 		})
 	}
 }
+
+// TestSumOverLeadingDimMatchesFloat64 covers the vectorised column sums (rows longer than 8
+// with a scalar tail) used for bias gradients.
+func TestSumOverLeadingDimMatchesFloat64(t *testing.T) {
+	x := NewGenerator(8).Randn(5, 21)
+	got := x.SumDims(false, 0).Float32s()
+	want := x.AsType(Float64).SumDims(false, 0).Float64s()
+	for i := range want {
+		if math.Abs(float64(got[i])-want[i]) > 1e-5 {
+			t.Fatalf("column %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/goaccel/goaccel/tensors/internal/backend"
 )
@@ -70,9 +71,17 @@ func reduce[T num](op backend.ReduceOp, d, s []T, lo, hi, n, inner int) {
 			row := s[base+j*inner : base+(j+1)*inner]
 			switch op {
 			case backend.Sum:
+				if unsafe.Sizeof(out[0]) == 4 {
+					// float32: vector adds for the leading part of the row.
+					of := unsafe.Slice((*float32)(unsafe.Pointer(&out[0])), len(out))
+					rf := unsafe.Slice((*float32)(unsafe.Pointer(&row[0])), len(row))
+					k := vecF32(backend.Add, of, of, rf, 0)
+					out, row = out[k:], row[k:]
+				}
 				for i, v := range row {
 					out[i] += v
 				}
+				out = d[o*inner : (o+1)*inner]
 			case backend.Max:
 				for i, v := range row {
 					if v > out[i] || v != v {
