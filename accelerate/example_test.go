@@ -2,6 +2,8 @@ package accelerate_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/goaccel/goaccel/accelerate"
 	"github.com/goaccel/goaccel/data"
@@ -67,4 +69,34 @@ func ExampleAccelerator_SplitBetweenProcesses() {
 	start, end := acc.SplitBetweenProcesses(len(prompts))
 	fmt.Println(prompts[start:end])
 	// Output: [a b c]
+}
+
+// SaveState writes Accelerate's checkpoint layout; with automatic naming the
+// folders are numbered and LoadState("") resumes from the latest one.
+func ExampleAccelerator_SaveState() {
+	dir, _ := os.MkdirTemp("", "ckpt")
+	defer os.RemoveAll(dir)
+	acc := accelerate.New(accelerate.Config{ProjectDir: dir, AutomaticCheckpointNaming: true, TotalLimit: 2})
+	var model nn.Module = nn.NewLinear(4, 2)
+	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 1e-3})
+	acc.Prepare(&model, &opt)
+	for i := 0; i < 3; i++ {
+		if _, err := acc.SaveState(""); err != nil {
+			fmt.Println(err)
+		}
+	}
+	kept, _ := os.ReadDir(filepath.Join(dir, "checkpoints"))
+	for _, k := range kept {
+		files, _ := os.ReadDir(filepath.Join(dir, "checkpoints", k.Name()))
+		var names []string
+		for _, f := range files {
+			names = append(names, f.Name())
+		}
+		fmt.Println(k.Name(), names)
+	}
+	fmt.Println(acc.LoadState("") == nil)
+	// Output:
+	// checkpoint_1 [goaccel_state.json model.safetensors optimizer.bin random_states_0.json]
+	// checkpoint_2 [goaccel_state.json model.safetensors optimizer.bin random_states_0.json]
+	// true
 }
