@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/goaccel/goaccel/optim/internal/parallel"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -61,6 +62,13 @@ type Adam struct {
 	decay     []float64 // per-parameter weight decay, cfg.WeightDecay unless set
 	m, v      [][]float32
 	steps     []int64
+
+	// Per-step working set, filled serially and then read by the parallel chunk updates.
+	spans    []span
+	gs, ws   [][]float32 // gradient (nil: skip) and weights of each parameter this step
+	nss, bc2 []float32   // −lr/(1−β1ᵗ) and √(1−β2ᵗ) of each parameter this step
+	run      parallel.Runner
+	update   func(c int)
 }
 
 // NewAdam returns an Adam optimizer over ps (weight decay as an L2 term added to the gradient).
@@ -85,54 +93,76 @@ func newAdam(kind string, ps []*tensors.Tensor, cfg AdamConfig, decoupled bool) 
 		o.m[i] = make([]float32, p.Numel())
 		o.v[i] = make([]float32, p.Numel())
 	}
+	o.spans = o.params.spans()
+	o.gs = make([][]float32, len(o.params))
+	o.ws = make([][]float32, len(o.params))
+	o.nss = make([]float32, len(o.params))
+	o.bc2 = make([]float32, len(o.params))
+	o.update = o.updateSpan
 	return o
 }
 
 // Step applies one update to every parameter that has a gradient. Arithmetic is float32 with
-// float32-rounded scalars, in PyTorch's order of operations.
+// float32-rounded scalars, in PyTorch's order of operations; large parameters are updated in
+// chunks on all cores (each element's update is independent, so the result does not depend on it).
 func (o *Adam) Step() {
+	c := o.cfg
+	for i, p := range o.params {
+		o.gs[i] = grad32(p)
+		if o.gs[i] == nil {
+			continue
+		}
+		o.ws[i] = p.Data32()
+		o.steps[i]++
+		t := float64(o.steps[i])
+		o.nss[i] = float32(-(c.LR / (1 - math.Pow(c.Beta1, t))))
+		o.bc2[i] = float32(math.Sqrt(1 - math.Pow(c.Beta2, t)))
+	}
+	o.run.Run(len(o.spans), o.update)
+	for i := range o.gs {
+		o.gs[i], o.ws[i] = nil, nil
+	}
+}
+
+// updateSpan updates one chunk of one parameter.
+func (o *Adam) updateSpan(k int) {
+	sp := o.spans[k]
+	i := sp.i
+	g := o.gs[i]
+	if g == nil {
+		return
+	}
 	c := o.cfg
 	b1, b2 := float32(c.Beta1), float32(c.Beta2)
 	ob1, ob2 := float32(1-c.Beta1), float32(1-c.Beta2)
-	eps := float32(c.Eps)
-	for i, p := range o.params {
-		g := grad32(p)
-		if g == nil {
-			continue
-		}
-		w := p.Data32()
-		o.steps[i]++
-		t := float64(o.steps[i])
-		stepSize := c.LR / (1 - math.Pow(c.Beta1, t))
-		nss := float32(-stepSize)
-		bc2 := float32(math.Sqrt(1 - math.Pow(c.Beta2, t)))
-		m, v := o.m[i], o.v[i]
-		wd := float32(o.decay[i])
-		if o.decoupled {
-			if shrink := float32(1 - c.LR*o.decay[i]); shrink != 1 {
-				for j := range w {
-					w[j] *= shrink
-				}
+	eps, nss, bc2 := float32(c.Eps), o.nss[i], o.bc2[i]
+	g = g[sp.lo:sp.hi]
+	w := o.ws[i][sp.lo:sp.hi]
+	m := o.m[i][sp.lo:sp.hi]
+	v := o.v[i][sp.lo:sp.hi]
+	w, m, v = w[:len(g)], m[:len(g)], v[:len(g)]
+	wd := float32(o.decay[i])
+	if o.decoupled {
+		if shrink := float32(1 - c.LR*o.decay[i]); shrink != 1 {
+			for j := range w {
+				w[j] *= shrink
 			}
-			wd = 0
 		}
-		m = m[:len(g)]
-		v = v[:len(g)]
-		w = w[:len(g)]
-		if wd != 0 { // Adam's L2 term, folded into the gradient
-			for j, gj := range g {
-				gj += wd * w[j]
-				m[j] = m[j]*b1 + ob1*gj
-				v[j] = v[j]*b2 + ob2*gj*gj
-				w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
-			}
-			continue
-		}
+		wd = 0
+	}
+	if wd != 0 { // Adam's L2 term, folded into the gradient
 		for j, gj := range g {
+			gj += wd * w[j]
 			m[j] = m[j]*b1 + ob1*gj
 			v[j] = v[j]*b2 + ob2*gj*gj
 			w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
 		}
+		return
+	}
+	for j, gj := range g {
+		m[j] = m[j]*b1 + ob1*gj
+		v[j] = v[j]*b2 + ob2*gj*gj
+		w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
 	}
 }
 

@@ -114,3 +114,21 @@ func checkDecay(op string, wd float64) {
 		panic(fmt.Sprintf("optim: %s: invalid weight decay %v (must be ≥ 0)", op, wd))
 	}
 }
+
+// chunkElems is how many elements one unit of parallel work updates.
+var chunkElems = 1 << 14
+
+// span is a range of one parameter's elements: the unit of parallel work of a step.
+type span struct{ i, lo, hi int }
+
+// spans splits every parameter into chunks of at most chunkElems elements.
+func (ps params) spans() []span {
+	var out []span
+	for i, p := range ps {
+		n := p.Numel()
+		for lo := 0; lo < n; lo += chunkElems {
+			out = append(out, span{i, lo, min(lo+chunkElems, n)})
+		}
+	}
+	return out
+}

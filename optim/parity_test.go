@@ -2,6 +2,7 @@ package optim
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -61,52 +62,56 @@ func closeTo(got, want float32, rtol float64) bool {
 
 func TestOptimizersMatchPyTorch(t *testing.T) {
 	f := loadFixture(t)
-	for _, c := range f.Optimizers {
-		t.Run(c.Name, func(t *testing.T) {
-			ps := make([]*tensors.Tensor, len(c.Shapes))
-			for i, s := range c.Shapes {
-				ps[i] = tensors.New(c.Params[i], s...).SetRequiresGrad(true)
-			}
-			var opt Optimizer
-			switch c.Kind {
-			case "SGD":
-				opt = NewSGD(ps, SGDConfig{LR: num(c.Config, "lr"), Momentum: num(c.Config, "momentum"),
-					Dampening: num(c.Config, "dampening"), WeightDecay: num(c.Config, "weight_decay"),
-					Nesterov: c.Config["nesterov"] == true})
-			case "Adam", "AdamW":
-				cfg := AdamConfig{LR: num(c.Config, "lr"), Eps: num(c.Config, "eps"), WeightDecay: num(c.Config, "weight_decay")}
-				if b, ok := c.Config["betas"].([]any); ok {
-					cfg.Beta1, cfg.Beta2 = b[0].(float64), b[1].(float64)
+	defer func(n int) { chunkElems = n }(chunkElems)
+	for _, chunk := range []int{1 << 14, 5} { // one chunk per parameter; many chunks on all cores
+		chunkElems = chunk
+		for _, c := range f.Optimizers {
+			t.Run(fmt.Sprintf("%s/chunk%d", c.Name, chunk), func(t *testing.T) {
+				ps := make([]*tensors.Tensor, len(c.Shapes))
+				for i, s := range c.Shapes {
+					ps[i] = tensors.New(c.Params[i], s...).SetRequiresGrad(true)
 				}
-				if c.Kind == "Adam" {
-					opt = NewAdam(ps, cfg)
-				} else {
-					if _, ok := c.Config["weight_decay"]; !ok {
-						cfg.WeightDecay = 0.01
+				var opt Optimizer
+				switch c.Kind {
+				case "SGD":
+					opt = NewSGD(ps, SGDConfig{LR: num(c.Config, "lr"), Momentum: num(c.Config, "momentum"),
+						Dampening: num(c.Config, "dampening"), WeightDecay: num(c.Config, "weight_decay"),
+						Nesterov: c.Config["nesterov"] == true})
+				case "Adam", "AdamW":
+					cfg := AdamConfig{LR: num(c.Config, "lr"), Eps: num(c.Config, "eps"), WeightDecay: num(c.Config, "weight_decay")}
+					if b, ok := c.Config["betas"].([]any); ok {
+						cfg.Beta1, cfg.Beta2 = b[0].(float64), b[1].(float64)
 					}
-					opt = NewAdamW(ps, cfg)
+					if c.Kind == "Adam" {
+						opt = NewAdam(ps, cfg)
+					} else {
+						if _, ok := c.Config["weight_decay"]; !ok {
+							cfg.WeightDecay = 0.01
+						}
+						opt = NewAdamW(ps, cfg)
+					}
+				default:
+					t.Fatalf("unknown kind %s", c.Kind)
 				}
-			default:
-				t.Fatalf("unknown kind %s", c.Kind)
-			}
-			for st := range c.Grads {
-				if c.LRs != nil {
-					opt.SetLR(c.LRs[st])
-				}
-				for i, p := range ps {
-					p.SetGrad(tensors.New(c.Grads[st][i], c.Shapes[i]...))
-				}
-				opt.Step()
-				for i, p := range ps {
-					got := p.Float32s()
-					for j, w := range c.After[st][i] {
-						if !closeTo(got[j], w, 1e-5) {
-							t.Fatalf("step %d param %d[%d] = %.9g, PyTorch %s gives %.9g", st+1, i, j, got[j], f.Torch, w)
+				for st := range c.Grads {
+					if c.LRs != nil {
+						opt.SetLR(c.LRs[st])
+					}
+					for i, p := range ps {
+						p.SetGrad(tensors.New(c.Grads[st][i], c.Shapes[i]...))
+					}
+					opt.Step()
+					for i, p := range ps {
+						got := p.Float32s()
+						for j, w := range c.After[st][i] {
+							if !closeTo(got[j], w, 1e-5) {
+								t.Fatalf("step %d param %d[%d] = %.9g, PyTorch %s gives %.9g", st+1, i, j, got[j], f.Torch, w)
+							}
 						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

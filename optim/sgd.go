@@ -3,6 +3,7 @@ package optim
 import (
 	"fmt"
 
+	"github.com/goaccel/goaccel/optim/internal/parallel"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -28,6 +29,13 @@ type SGD struct {
 	decay  []float64   // per-parameter weight decay, cfg.WeightDecay unless set
 	bufs   [][]float32 // momentum buffers, allocated at construction when Momentum ≠ 0
 	has    []bool      // whether bufs[i] holds a value yet (PyTorch starts it at the first gradient)
+
+	// Per-step working set, filled serially and then read by the parallel chunk updates.
+	spans  []span
+	gs, ws [][]float32 // gradient (nil: skip) and weights of each parameter this step
+	first  []bool      // this step starts the momentum buffer
+	run    parallel.Runner
+	update func(c int)
 }
 
 // NewSGD returns an SGD optimizer over ps. It panics on invalid hyper-parameters or parameters that
@@ -45,6 +53,11 @@ func NewSGD(ps []*tensors.Tensor, cfg SGDConfig) *SGD {
 	}
 	o := &SGD{params: checkParams("NewSGD", ps), cfg: cfg}
 	o.decay = fill(len(o.params), cfg.WeightDecay)
+	o.spans = o.params.spans()
+	o.gs = make([][]float32, len(o.params))
+	o.ws = make([][]float32, len(o.params))
+	o.first = make([]bool, len(o.params))
+	o.update = o.updateSpan
 	if cfg.Momentum != 0 {
 		o.bufs = make([][]float32, len(o.params))
 		o.has = make([]bool, len(o.params))
@@ -55,46 +68,68 @@ func NewSGD(ps []*tensors.Tensor, cfg SGDConfig) *SGD {
 	return o
 }
 
-// Step applies one SGD update to every parameter that has a gradient.
+// Step applies one SGD update to every parameter that has a gradient (large parameters in chunks
+// on all cores).
 func (o *SGD) Step() {
-	lr := float32(o.cfg.LR)
-	mom := float32(o.cfg.Momentum)
-	damp := float32(1 - o.cfg.Dampening)
 	for i, p := range o.params {
-		g := grad32(p)
-		if g == nil {
+		o.gs[i] = grad32(p)
+		if o.gs[i] == nil {
 			continue
 		}
-		w := p.Data32()
-		wd := float32(o.decay[i])
-		if mom == 0 {
-			for j, gj := range g {
-				if wd != 0 {
-					gj += wd * w[j]
-				}
-				w[j] -= lr * gj
-			}
-			continue
+		o.ws[i] = p.Data32()
+		if o.bufs != nil {
+			o.first[i] = !o.has[i]
+			o.has[i] = true
 		}
-		b := o.bufs[i]
-		first := !o.has[i]
-		o.has[i] = true
+	}
+	o.run.Run(len(o.spans), o.update)
+	for i := range o.gs {
+		o.gs[i], o.ws[i] = nil, nil
+	}
+}
+
+// updateSpan updates one chunk of one parameter.
+func (o *SGD) updateSpan(k int) {
+	sp := o.spans[k]
+	i := sp.i
+	g := o.gs[i]
+	if g == nil {
+		return
+	}
+	g = g[sp.lo:sp.hi]
+	w := o.ws[i][sp.lo:sp.hi]
+	w = w[:len(g)]
+	lr := float32(o.cfg.LR)
+	wd := float32(o.decay[i])
+	if o.bufs == nil {
 		for j, gj := range g {
 			if wd != 0 {
 				gj += wd * w[j]
 			}
-			if first {
-				b[j] = gj
-			} else {
-				b[j] = b[j]*mom + damp*gj
-			}
-			if o.cfg.Nesterov {
-				gj += mom * b[j]
-			} else {
-				gj = b[j]
-			}
 			w[j] -= lr * gj
 		}
+		return
+	}
+	mom := float32(o.cfg.Momentum)
+	damp := float32(1 - o.cfg.Dampening)
+	b := o.bufs[i][sp.lo:sp.hi]
+	b = b[:len(g)]
+	first, nesterov := o.first[i], o.cfg.Nesterov
+	for j, gj := range g {
+		if wd != 0 {
+			gj += wd * w[j]
+		}
+		if first {
+			b[j] = gj
+		} else {
+			b[j] = b[j]*mom + damp*gj
+		}
+		if nesterov {
+			gj += mom * b[j]
+		} else {
+			gj = b[j]
+		}
+		w[j] -= lr * gj
 	}
 }
 
