@@ -110,6 +110,7 @@ func TestBrowserNotebookRunsGoCells(t *testing.T) {
 	start = time.Now()
 	p.menu("#celllink", "#run_all_cells > a") // Cell → Run All
 	cells := p.waitCellsDone([]int{0, 1, 2, 3}, 30*time.Second)
+	p.poll("the kernel indicator to show idle", `$('#kernel_indicator_icon').hasClass('kernel_idle_icon')`, 10*time.Second)
 	t.Logf("run all: %d cells finished in %v", len(cells), time.Since(start).Round(time.Millisecond))
 
 	checks := []func(*testing.T, cellState, browserKernel){checkPrintCell, checkResultCell, checkHTMLCell, checkErrorCell}
