@@ -102,14 +102,18 @@ type runCfg struct {
 	Split   bool
 	GA      int
 	Epochs  int
+	MLP     bool // a two-layer MLP with AdamW instead of a linear model with SGD
 }
 
 // train runs cfg on acc and returns the final parameters and the scheduler's step count.
 func train(acc *Accelerator, cfg runCfg) ([]float32, int) {
 	tensors.ManualSeed(3)
 	var model nn.Module = nn.NewLinear(4, 1)
-	inner := optim.NewSGD(model.Parameters(), optim.SGDConfig{LR: 0.05, Momentum: 0.9})
-	var opt optim.Optimizer = inner
+	var opt optim.Optimizer = optim.NewSGD(model.Parameters(), optim.SGDConfig{LR: 0.05, Momentum: 0.9})
+	if cfg.MLP {
+		model = nn.NewSequential(nn.NewLinear(4, 16), &nn.ReLU{}, nn.NewLinear(16, 1))
+		opt = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 0.01})
+	}
 	sched := optim.NewLambdaLR(opt, func(int) float64 { return 1 })
 	var s optim.Scheduler = sched
 	loader := data.NewLoader(regression(), data.LoaderConfig{BatchSize: cfg.Batch, Shuffle: cfg.Shuffle, Seed: 11})

@@ -58,6 +58,7 @@ func TestTrainingOnTwoProcessesMatchesOneProcessWithDoubleBatch(t *testing.T) {
 		{Name: "shuffled", Batch: 8, Shuffle: true, Epochs: 2},
 		{Name: "split", Batch: 16, Split: true, Shuffle: true, Epochs: 2},
 		{Name: "accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
+		{Name: "mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
 	})
 }
 
