@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"time"
 
 	"github.com/goaccel/goaccel/kernel/wire"
 )
@@ -60,22 +61,33 @@ func (k *Kernel) shellWorker(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case m := <-k.queue:
-			k.busy(m, func() {
-				switch m.Header.MsgType {
-				case "execute_request":
-					if k.execute(ctx, m) {
-						k.abortQueued()
-					}
-				case "is_complete_request":
-					k.handleIsComplete(ctx, m)
-				case "complete_request":
-					k.handleComplete(ctx, m)
-				case "inspect_request":
-					k.handleInspect(ctx, m)
+			pending := []*wire.Message{m}
+			for len(pending) > 0 {
+				m, pending = pending[0], pending[1:]
+				var abort bool
+				k.busy(m, func() { abort = k.runQueued(ctx, m) })
+				if abort {
+					pending = append(pending, k.abortQueued()...)
 				}
-			})
+			}
 		}
 	}
+}
+
+// runQueued handles one queued shell request; it reports whether queued
+// executes must be aborted (a cell failed with stop_on_error set).
+func (k *Kernel) runQueued(ctx context.Context, m *wire.Message) (abort bool) {
+	switch m.Header.MsgType {
+	case "execute_request":
+		return k.execute(ctx, m)
+	case "is_complete_request":
+		k.handleIsComplete(ctx, m)
+	case "complete_request":
+		k.handleComplete(ctx, m)
+	case "inspect_request":
+		k.handleInspect(ctx, m)
+	}
+	return false
 }
 
 // onControl is the control channel's reader.
@@ -110,10 +122,18 @@ func (k *Kernel) onStdin(m *wire.Message) {
 	}
 }
 
-// abortQueued answers every execute_request already queued with status
-// "aborted", as ipykernel does after an error when stop_on_error is set.
-func (k *Kernel) abortQueued() {
-	var keep []*wire.Message
+// abortWindow is how long after a failed cell newly arriving execute
+// requests are still aborted (ipykernel's stop_on_error_timeout): a front end's
+// "run all" sends every cell at once, and some may still be on the wire.
+const abortWindow = 100 * time.Millisecond
+
+// abortQueued answers every execute_request already queued, or arriving
+// within abortWindow, with status "aborted", as ipykernel does after an error
+// when stop_on_error is set. It returns the other requests it took from the
+// queue, in order, for the worker to run next.
+func (k *Kernel) abortQueued() (keep []*wire.Message) {
+	window := time.NewTimer(abortWindow)
+	defer window.Stop()
 	for {
 		select {
 		case m := <-k.queue:
@@ -127,12 +147,8 @@ func (k *Kernel) abortQueued() {
 					"user_expressions": map[string]any{}, "payload": []any{},
 				})
 			})
-		default:
-			// Requeue the non-execute requests, in order, behind anything new.
-			for _, m := range keep {
-				k.queue <- m
-			}
-			return
+		case <-window.C:
+			return keep
 		}
 	}
 }

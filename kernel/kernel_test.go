@@ -223,6 +223,7 @@ func TestStopOnErrorAbortsQueuedExecutes(t *testing.T) {
 	c := startKernel(t)
 	bad := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "fail"})
 	queued := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "1"})
+	other := c.send(c.shell, c.codec, "is_complete_request", map[string]any{"code": "1"})
 	status := func(id string) string {
 		var content map[string]any
 		if err := c.reply(id, 10*time.Second).Unmarshal(&content); err != nil {
@@ -235,5 +236,8 @@ func TestStopOnErrorAbortsQueuedExecutes(t *testing.T) {
 	}
 	if s := status(queued); s != "aborted" {
 		t.Fatalf("queued cell status = %s, want aborted", s)
+	}
+	if s := status(other); s != "complete" {
+		t.Fatalf("queued is_complete status = %s; other requests must still be answered", s)
 	}
 }
