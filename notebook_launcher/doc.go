@@ -27,4 +27,10 @@
 //
 // When the program already runs under an external launcher (goaccel launch,
 // torchrun, Slurm: WORLD_SIZE is set), Launch runs fn in-process instead.
+// In a notebook cell Launch returns an error pointing to the
+// `%accelerate launch` magic, which starts interpreted workers.
+//
+// Run is the engine underneath, for launchers that start another program
+// (`goaccel launch`, the kernel's workers): it gives each worker the same
+// environment and failure handling.
 package notebook_launcher

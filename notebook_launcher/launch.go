@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/procgroup"
 )
 
@@ -91,6 +92,11 @@ func launch(ctx context.Context, fn func(), opts Options) error {
 	if os.Getenv("WORLD_SIZE") != "" {
 		fn() // already a worker of an external launcher
 		return nil
+	}
+	if displaysink.Get() != nil {
+		// Inside the kernel's executor: re-executing this binary would start
+		// executors, not the cell's function.
+		return fmt.Errorf("notebook_launcher: Launch re-executes a compiled program and cannot run a notebook cell's function; in a notebook use the magic `%%accelerate launch --num_processes %d FUNC`", max(opts.NumProcesses, 2))
 	}
 	if err := opts.normalize(); err != nil {
 		return err

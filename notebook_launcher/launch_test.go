@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goaccel/goaccel/internal/displaysink"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
 )
 
@@ -228,5 +229,18 @@ func TestLaunchNumbersRanksAcrossNodes(t *testing.T) {
 				t.Errorf("node %d output lacks %q:\n%s", node, w, outs[node].String())
 			}
 		}
+	}
+}
+
+type nopSink struct{}
+
+func (nopSink) Send(string, map[string]any) {}
+
+func TestLaunchInsideTheKernelPointsToTheMagic(t *testing.T) {
+	displaysink.Set(nopSink{})
+	defer displaysink.Set(nil)
+	err := nl.Launch(func() {}, nl.Options{NumProcesses: 2})
+	if err == nil || !strings.Contains(err.Error(), "%accelerate launch --num_processes 2") {
+		t.Errorf("Launch under the kernel = %v; want advice to use %%accelerate launch", err)
 	}
 }
