@@ -85,7 +85,8 @@ func promote(op string, a, b *Tensor) (*Tensor, *Tensor) {
 	return a.AsType(dt), b.AsType(dt)
 }
 
-// computeDType is the type elementwise math runs in: 16-bit floats and int64 compute in float32.
+// computable returns t in a type elementwise math runs in: 16-bit floats and int64 widen to
+// float32; float32 and float64 stay as they are.
 func (t *Tensor) computable() *Tensor {
 	switch t.dtype {
 	case Float32, Float64:
