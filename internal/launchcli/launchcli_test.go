@@ -124,3 +124,18 @@ func TestEnvReportsMachineAndConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestLaunchTrainsDataParallelWithTheFlagsPrecision(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a training program")
+	}
+	t.Setenv("HF_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	err := LaunchCommand(context.Background(), []string{"--num_processes=2", "--mixed_precision=bf16", "./testdata/train"}, &out, &errb)
+	if err != nil {
+		t.Fatalf("launch: %v\n%s%s", err, out.String(), errb.String())
+	}
+	if want := "precision=bf16 procs=2 learned=true\n"; out.String() != want {
+		t.Errorf("output %q; want only rank 0's %q", out.String(), want)
+	}
+}
