@@ -150,3 +150,42 @@ func TestOpsMatchPyTorchFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestHalfConversionsMatchPyTorch compares float32 → bfloat16 / float16 rounding with the bits
+// PyTorch produces for the same values (fixture: random magnitudes, ties, subnormals, overflow).
+func TestHalfConversionsMatchPyTorch(t *testing.T) {
+	raw, err := os.ReadFile("testdata/ops.json")
+	if err != nil {
+		t.Fatalf("read fixtures: %v", err)
+	}
+	var fx struct {
+		Conversions struct {
+			F32  []uint32 `json:"f32"`
+			BF16 []uint16 `json:"bf16"`
+			F16  []uint16 `json:"f16"`
+		} `json:"conversions"`
+	}
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatalf("decode fixtures: %v", err)
+	}
+	c := fx.Conversions
+	if len(c.F32) < 2000 || len(c.BF16) != len(c.F32) || len(c.F16) != len(c.F32) {
+		t.Fatalf("conversion fixture has %d/%d/%d values", len(c.F32), len(c.BF16), len(c.F16))
+	}
+	vals := make([]float32, len(c.F32))
+	for i, b := range c.F32 {
+		vals[i] = math.Float32frombits(b)
+	}
+	x := New(vals, len(vals))
+	for _, k := range []struct {
+		dt   DType
+		want []uint16
+	}{{BFloat16, c.BF16}, {Float16, c.F16}} {
+		got := x.AsType(k.dt)
+		for i, h := range got.buf.U16 {
+			if h != k.want[i] {
+				t.Fatalf("%s(%g): bits %#04x, PyTorch %#04x", k.dt, vals[i], h, k.want[i])
+			}
+		}
+	}
+}

@@ -87,6 +87,20 @@ def enc(t):
     return {"shape": list(t.shape), "data": [float(v) for v in t.detach().reshape(-1).tolist()]}
 
 
+def conversions():
+    """float32 bit patterns and PyTorch's bfloat16 / float16 bits for them: random values over
+    many magnitudes, exact ties, subnormals, overflow, infinities."""
+    g = torch.Generator().manual_seed(1)
+    vals = torch.randn(2000, generator=g) * torch.pow(10.0, torch.randint(-9, 9, (2000,), generator=g).float())
+    ties = torch.tensor([1 + 2**-8, 1 + 3 * 2**-8, 1 + 2**-11, 1 + 3 * 2**-11, 2**-25, 3 * 2**-25, 65520.0, 65519.0,
+                         1e-40, -1e-45, 3.4e38, float("inf"), float("-inf"), 0.0, -0.0])
+    f32 = torch.cat([vals, ties]).float()
+    bits = f32.view(torch.int32).tolist()
+    bf = f32.to(torch.bfloat16).view(torch.int16).tolist()
+    hf = f32.to(torch.float16).view(torch.int16).tolist()
+    return {"f32": [b & 0xFFFFFFFF for b in bits], "bf16": [b & 0xFFFF for b in bf], "f16": [b & 0xFFFF for b in hf]}
+
+
 def main():
     out = []
     for name, inputs, fn in CASES:
@@ -103,7 +117,7 @@ def main():
         })
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops.json")
     with open(path, "w") as f:
-        json.dump({"torch": torch.__version__, "cases": out}, f)
+        json.dump({"torch": torch.__version__, "cases": out, "conversions": conversions()}, f)
     print(f"wrote {len(out)} cases to {path}")
 
 
