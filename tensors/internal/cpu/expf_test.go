@@ -41,3 +41,16 @@ func TestExpShiftSumMatchesMathExp(t *testing.T) {
 		}
 	}
 }
+
+func TestRoundF16MatchesBitConversion(t *testing.T) {
+	for b := uint64(0); b < 1<<32; b += 997 {
+		v := math.Float32frombits(uint32(b))
+		if v != v {
+			continue
+		}
+		got, want := roundF16(v), F16ToF32(F32ToF16(v))
+		if math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("roundF16(%g) = %g, want %g", v, got, want)
+		}
+	}
+}

@@ -82,7 +82,7 @@ func (c *CPU) toHalf(dt backend.DType, src *backend.Buffer, off, n int) (h *back
 		s := src.F32[off : off+n]
 		parallelFor(n, n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				w.F32[i] = F16ToF32(F32ToF16(s[i]))
+				w.F32[i] = roundF16(s[i])
 			}
 		})
 	case backend.F16:
