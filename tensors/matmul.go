@@ -106,17 +106,36 @@ func matmulCore(a, b *Tensor) *Tensor {
 	if a.dtype == Float64 {
 		lowp = Float64
 	}
-	out := matmulRaw(a, b, lowp)
+	// Under bfloat16 autocast the operands are rounded once and kept for the backward pass.
+	al, bl := a, b
+	if lowp == BFloat16 {
+		al, bl = a.convertTo(BFloat16), b.convertTo(BFloat16)
+	}
+	out := matmulRaw(al, bl, lowp)
 	record(out, "MatMul", []*Tensor{a, b}, func(g *Tensor) []*Tensor {
+		gl := g
+		if lowp == BFloat16 {
+			gl = g.convertTo(BFloat16)
+		}
 		var ga, gb *Tensor
 		if a.requiresGrad {
-			ga = sumTo(matmulRaw(g, b.Transpose(-1, -2), lowp), a.shape)
+			ga = sumTo(matmulRaw(gl, bl.Transpose(-1, -2), lowp), a.shape)
 		}
 		if b.requiresGrad {
-			gb = sumTo(matmulRaw(a.Transpose(-1, -2), g, lowp), b.shape)
+			gb = sumTo(matmulRaw(al.Transpose(-1, -2), gl, lowp), b.shape)
+		}
+		if gl != g {
+			be := g.be()
+			be.Release(gl.buf)
+			be.Release(al.buf)
+			be.Release(bl.buf)
 		}
 		return []*Tensor{ga, gb}
 	})
+	if out.node == nil && al != a {
+		a.be().Release(al.buf)
+		a.be().Release(bl.buf)
+	}
 	return out
 }
 
