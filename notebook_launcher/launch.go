@@ -160,7 +160,7 @@ func runOnce(ctx context.Context, path string, args, extra []string, opts Option
 	world := opts.NumProcesses * opts.NumNodes
 	rank := func(local int) int { return opts.NodeRank*opts.NumProcesses + local }
 	env := func(local int) []string {
-		e := append([]string{
+		e := []string{
 			"RANK=" + strconv.Itoa(rank(local)),
 			"WORLD_SIZE=" + strconv.Itoa(world),
 			"LOCAL_RANK=" + strconv.Itoa(local),
@@ -169,7 +169,7 @@ func runOnce(ctx context.Context, path string, args, extra []string, opts Option
 			"MASTER_ADDR=" + opts.MasterAddr,
 			"MASTER_PORT=" + strconv.Itoa(port),
 			EnvRestart + "=" + strconv.Itoa(attempt),
-		}, extra...)
+		}
 		if token != "" {
 			e = append(e, EnvToken+"="+token)
 		}
@@ -180,7 +180,7 @@ func runOnce(ctx context.Context, path string, args, extra []string, opts Option
 			// Share the cores among the workers, as torchrun does with OMP_NUM_THREADS.
 			e = append(e, "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/opts.NumProcesses)))
 		}
-		return e
+		return append(e, extra...) // last, so the caller's values win (os/exec keeps the last duplicate)
 	}
 	return procgroup.Run(ctx, procgroup.Spec{
 		Path: path, Args: args, NumProcs: opts.NumProcesses,

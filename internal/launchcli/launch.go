@@ -18,7 +18,7 @@ import (
 type launchFlags struct {
 	configFile, mixedPrecision, mainIP, gpuIDs string
 	numProcesses, numMachines, machineRank     int
-	mainPort, maxRestarts                      int
+	mainPort, maxRestarts, threads             int
 	cpu, multiGPU                              bool
 }
 
@@ -41,6 +41,7 @@ func (f *launchFlags) register(fs *flag.FlagSet) {
 	num(&f.machineRank, "machine_rank", "rank of this machine")
 	num(&f.mainPort, "main_process_port", "rendezvous port (0: a free port on one machine)")
 	num(&f.maxRestarts, "max_restarts", "restarts of the whole group after a failure")
+	num(&f.threads, "num_cpu_threads_per_process", "GOMAXPROCS of each process (default: cores / local processes)")
 	fs.BoolVar(&f.cpu, "cpu", false, "force training on the CPU")
 	fs.BoolVar(&f.multiGPU, "multi_gpu", false, "one process per GPU (distributed_type MULTI_GPU)")
 }
@@ -139,6 +140,9 @@ func (f *launchFlags) resolve() (nl.Options, []string, error) {
 		MixedPrecision: c.MixedPrecision,
 	}
 	var env []string
+	if f.threads > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(f.threads))
+	}
 	if c.UseCPU {
 		env = append(env, "ACCELERATE_USE_CPU=true")
 	}

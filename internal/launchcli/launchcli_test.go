@@ -56,7 +56,7 @@ func TestLaunchFlagsOverrideConfigFile(t *testing.T) {
 	if err := SaveConfig(path, Config{NumProcesses: 4, NumMachines: 1, MixedPrecision: "fp16", GPUIDs: "0,1"}); err != nil {
 		t.Fatal(err)
 	}
-	f := launchFlags{configFile: path, numProcesses: 2, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1, mixedPrecision: "bf16"}
+	f := launchFlags{configFile: path, numProcesses: 2, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1, threads: 3, mixedPrecision: "bf16"}
 	opts, env, err := f.resolve()
 	if err != nil {
 		t.Fatal(err)
@@ -64,13 +64,13 @@ func TestLaunchFlagsOverrideConfigFile(t *testing.T) {
 	if opts.NumProcesses != 2 || opts.MixedPrecision != "bf16" {
 		t.Errorf("opts = %+v; want 2 processes and bf16 from the flags", opts)
 	}
-	if len(env) != 1 || env[0] != "CUDA_VISIBLE_DEVICES=0,1" {
-		t.Errorf("env = %v; want the config's gpu_ids", env)
+	if strings.Join(env, " ") != "GOMAXPROCS=3 CUDA_VISIBLE_DEVICES=0,1" {
+		t.Errorf("env = %v; want the threads flag and the config's gpu_ids", env)
 	}
 }
 
 func TestLaunchRejectsBadCombinations(t *testing.T) {
-	base := launchFlags{configFile: "", numProcesses: -1, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1}
+	base := launchFlags{configFile: "", numProcesses: -1, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1, threads: -1}
 	t.Setenv("HF_HOME", t.TempDir())
 	for _, tc := range []struct {
 		mod  func(*launchFlags)
@@ -137,5 +137,18 @@ func TestLaunchTrainsDataParallelWithTheFlagsPrecision(t *testing.T) {
 	}
 	if want := "precision=bf16 procs=2 learned=true\n"; out.String() != want {
 		t.Errorf("output %q; want only rank 0's %q", out.String(), want)
+	}
+}
+
+func TestLaunchThreadsFlagSetsEachWorkersGOMAXPROCS(t *testing.T) {
+	t.Setenv("HF_HOME", t.TempDir())
+	t.Setenv("HELLO_PRINT_ENV", "GOMAXPROCS")
+	var out, errb bytes.Buffer
+	err := LaunchCommand(context.Background(), []string{"--num_processes", "2", "--num_cpu_threads_per_process", "3", "./testdata/hello"}, &out, &errb)
+	if err != nil {
+		t.Fatalf("launch: %v\n%s", err, errb.String())
+	}
+	if strings.Count(out.String(), "GOMAXPROCS=3") != 2 {
+		t.Errorf("output %q; want GOMAXPROCS=3 on both ranks", out.String())
 	}
 }
