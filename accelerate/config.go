@@ -42,6 +42,9 @@ type Config struct {
 	SplitBatches bool
 	// EvenBatches (default on) fills the last round of batches with samples from
 	// the start of the epoch so every process gets the same number of batches.
+	// Off, the last round is left short: some processes may get one batch
+	// fewer, so a per-batch collective (Gather, GatherForMetrics, Backward's
+	// all-reduce) must not run on that last batch.
 	EvenBatches Toggle
 	// StepSchedulerWithOptimizer (default on) steps a prepared scheduler only
 	// when its optimizer really stepped.
