@@ -26,6 +26,9 @@ func batchesOf(indices []int, b int, dropLast bool) [][]int {
 // shard returns this process's batches of one epoch, given the epoch's batches
 // of the unsharded loader.
 func (s shardSpec) shard(batches [][]int) [][]int {
+	if s.numProcs == 1 {
+		return batches // one process sees the loader as it is (Accelerate does not shard then)
+	}
 	if s.split {
 		return s.shardSplit(batches)
 	}

@@ -62,6 +62,8 @@ func TestShardMatchesAcceleratesBatchSamplerShard(t *testing.T) {
 		{"split, uneven", shardSpec{numProcs: 2, batchSize: 4, split: true}, 21, [][][]int{
 			{{0, 1}, {4, 5}, {8, 9}, {12, 13}, {16, 17}, {20}},
 			{{2, 3}, {6, 7}, {10, 11}, {14, 15}, {18, 19}}}},
+		{"one process keeps the short last batch", shardSpec{numProcs: 1, batchSize: 4, even: true}, 10, [][][]int{
+			{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := shardAll(tc.spec, tc.n); !reflect.DeepEqual(got, tc.want) {
