@@ -2,33 +2,47 @@ package procgroup
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strings"
 	"sync"
 )
 
 // relay copies r to w line by line, prefixing each line, holding mu per line so
-// lines from different workers never interleave. Lines also go to tail when set.
+// lines from different workers never interleave. A carriage return also ends
+// a line, so progress bars redraw in place with their prefix. Lines also go
+// to tail when set.
 func relay(r io.Reader, w io.Writer, prefix string, mu *sync.Mutex, tail *tailBuffer, wg *sync.WaitGroup) {
 	defer wg.Done()
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := br.ReadString('\n')
-		if line != "" {
-			mu.Lock()
-			_, _ = io.WriteString(w, prefix+line)
-			if line[len(line)-1] != '\n' {
-				_, _ = io.WriteString(w, "\n")
-			}
-			mu.Unlock()
-			if tail != nil {
-				tail.add(line)
-			}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	sc.Split(splitLines)
+	for sc.Scan() {
+		line := sc.Text()
+		mu.Lock()
+		_, _ = io.WriteString(w, prefix+line)
+		if end := line[len(line)-1]; end != '\n' && end != '\r' {
+			_, _ = io.WriteString(w, "\n")
 		}
-		if err != nil {
-			return
+		mu.Unlock()
+		if tail != nil && line[len(line)-1] != '\r' {
+			tail.add(line)
 		}
 	}
+	if sc.Err() != nil {
+		_, _ = io.Copy(w, r) // after a line beyond 64 MB (dropped): pass the rest through unprefixed
+	}
+}
+
+// splitLines is bufio.ScanLines keeping the terminator, which may be \n or \r.
+func splitLines(data []byte, atEOF bool) (int, []byte, error) {
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		return i + 1, data[:i+1], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // tailBuffer keeps the last n lines written to it, and the last Go panic or

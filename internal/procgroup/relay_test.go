@@ -16,6 +16,7 @@ func TestRelayPrefixesEveryLineAndKeepsTheTail(t *testing.T) {
 	}{
 		{"a\nb\n", "[rank 1] ", "[rank 1] a\n[rank 1] b\n", []string{"a", "b"}, ""},
 		{"no newline", "", "no newline\n", []string{"no newline"}, ""},
+		{"10%\r50%\rdone\n", "[rank 2] ", "[rank 2] 10%\r[rank 2] 50%\r[rank 2] done\n", []string{"done"}, ""},
 		{"panic: boom\n\ngoroutine 1\nx\ny\nz\n", "", "panic: boom\n\ngoroutine 1\nx\ny\nz\n", []string{"x", "y", "z"}, "panic: boom"},
 	} {
 		var out bytes.Buffer
