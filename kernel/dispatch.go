@@ -122,21 +122,29 @@ func (k *Kernel) onStdin(m *wire.Message) {
 	}
 }
 
-// abortWindow is how long after a failed cell newly arriving execute
-// requests are still aborted (ipykernel's stop_on_error_timeout): a front end's
-// "run all" sends every cell at once, and some may still be on the wire.
-const abortWindow = 100 * time.Millisecond
+// abortWindow is how long after a failed cell the worker keeps looking for
+// execute requests to abort (ipykernel's stop_on_error_timeout): a front end's
+// "run all" sends every cell at once, and some may still be on the wire. The
+// window closes early at the first request sent after the failure: requests
+// on one connection arrive in order, so nothing older can follow it.
+const abortWindow = 500 * time.Millisecond
 
-// abortQueued answers every execute_request already queued, or arriving
-// within abortWindow, with status "aborted", as ipykernel does after an error
-// when stop_on_error is set. It returns the other requests it took from the
-// queue, in order, for the worker to run next.
+// abortQueued answers with status "aborted" every execute_request that the
+// client sent before the failed cell's reply (by its header date) and that
+// is queued or arrives within abortWindow, as ipykernel does after an error
+// when stop_on_error is set. A request sent after the client saw the error
+// runs. It returns the other requests it took from the queue, in order, for
+// the worker to run next.
 func (k *Kernel) abortQueued() (keep []*wire.Message) {
 	window := time.NewTimer(abortWindow)
 	defer window.Stop()
 	for {
 		select {
 		case m := <-k.queue:
+			if !sentBefore(m.Header.Date, k.failedAt) {
+				k.log.Debug("request sent after the failure ends the abort window", "msg_type", m.Header.MsgType, "date", m.Header.Date, "failed_at", k.failedAt)
+				return append(keep, m)
+			}
 			if m.Header.MsgType != "execute_request" {
 				keep = append(keep, m)
 				continue
@@ -151,4 +159,11 @@ func (k *Kernel) abortQueued() (keep []*wire.Message) {
 			return keep
 		}
 	}
+}
+
+// sentBefore reports whether a header date is not after t. An unparsable
+// date counts as before: the request was queued behind the failure.
+func sentBefore(date string, t time.Time) bool {
+	d, err := time.Parse(time.RFC3339Nano, date)
+	return err != nil || !d.After(t)
 }

@@ -91,6 +91,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 }
 
 func (k *Kernel) replyExecuteError(m *wire.Message, e *executor.Error) {
+	k.failedAt = time.Now()
 	tb := e.Traceback
 	if tb == nil {
 		tb = []string{}

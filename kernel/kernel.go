@@ -52,7 +52,8 @@ type Kernel struct {
 	outMu     sync.Mutex
 	outParent *wire.Header // parent of stream output; nil drops it (silent cells)
 
-	count int // execution_count; only the shell worker touches it
+	count    int       // execution_count; only the shell worker touches it
+	failedAt time.Time // when the last failed cell's reply was sent; shell worker only
 
 	done     chan struct{}
 	doneOnce sync.Once

@@ -241,3 +241,33 @@ func TestStopOnErrorAbortsQueuedExecutes(t *testing.T) {
 		t.Fatalf("queued is_complete status = %s; other requests must still be answered", s)
 	}
 }
+
+func TestSentBeforeComparesClientDates(t *testing.T) {
+	at := time.Date(2026, 1, 1, 12, 0, 0, 500000000, time.UTC)
+	tests := []struct {
+		date string
+		want bool
+	}{
+		{"2026-01-01T12:00:00.400000Z", true},
+		{"2026-01-01T12:00:00.500000Z", true},
+		{"2026-01-01T12:00:00.600000Z", false},
+		{"2026-01-01T13:00:00.400000+01:00", true},
+		{"not a date", true},
+	}
+	for _, tt := range tests {
+		if got := sentBefore(tt.date, at); got != tt.want {
+			t.Errorf("sentBefore(%q) = %v, want %v", tt.date, got, tt.want)
+		}
+	}
+}
+
+func TestExecuteSentAfterTheErrorReplyRuns(t *testing.T) {
+	c := startKernel(t)
+	bad := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "fail"})
+	c.reply(bad, 10*time.Second)
+	next := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "1"})
+	var content map[string]any
+	if err := c.reply(next, 10*time.Second).Unmarshal(&content); err != nil || content["status"] != "ok" {
+		t.Fatalf("cell sent after the error reply: %v %v; want it to run", content, err)
+	}
+}

@@ -212,14 +212,16 @@ def user_expressions_evaluated(k):
 
 @check
 def stop_on_error_aborts_queued_cells(k):
-    bad = k.kc.execute("undefinedFunction()")
+    # The failing cell runs long enough that the next request is surely queued
+    # behind it (a compile error would fail before the client sends it).
+    bad = k.kc.execute('time.Sleep(300 * time.Millisecond); panic("fail")')
     queued = k.kc.execute("x")
     assert k.reply(bad)["content"]["status"] == "error"
     rep = k.reply(queued)
     validate(rep, "execute_reply", queued)
     assert rep["content"]["status"] == "aborted", rep["content"]
     k.drain()
-    bad = k.kc.execute("undefinedFunction()", stop_on_error=False)
+    bad = k.kc.execute('time.Sleep(300 * time.Millisecond); panic("fail")', stop_on_error=False)
     queued = k.kc.execute("x")
     assert k.reply(bad)["content"]["status"] == "error"
     assert k.reply(queued)["content"]["status"] == "ok"
