@@ -448,11 +448,13 @@ def bad_signatures_and_garbage_are_dropped(k):
 def display_data_from_cells(k):
     k.run('import "github.com/goaccel/goaccel/display"')
     c, msgs = k.run('display.HTML("<b>hi</b>")')
-    if c["status"] != "ok":
-        print("  note: display package not importable yet:", c.get("evalue"))
-        return
+    assert c["status"] == "ok", c
     ds = [m for m in msgs if m["msg_type"] == "display_data"]
     assert ds and ds[0]["content"]["data"].get("text/html") == "<b>hi</b>", types_of(msgs)
+    # Printed text and displays keep their order.
+    c, msgs = k.run('fmt.Println("before"); display.Markdown("*mid*"); fmt.Println("after")')
+    order = [m["msg_type"] for m in msgs if m["msg_type"] in ("stream", "display_data")]
+    assert order == ["stream", "display_data", "stream"], order
 
 
 @check
