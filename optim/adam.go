@@ -141,25 +141,19 @@ func (o *Adam) updateSpan(k int) {
 	m := o.m[i][sp.lo:sp.hi]
 	v := o.v[i][sp.lo:sp.hi]
 	w, m, v = w[:len(g)], m[:len(g)], v[:len(g)]
+	shrink := float32(1)
 	wd := float32(o.decay[i])
 	if o.decoupled {
-		if shrink := float32(1 - c.LR*o.decay[i]); shrink != 1 {
-			for j := range w {
-				w[j] *= shrink
-			}
-		}
+		shrink = float32(1 - c.LR*o.decay[i])
 		wd = 0
 	}
-	if wd != 0 { // Adam's L2 term, folded into the gradient
-		for j, gj := range g {
-			gj += wd * w[j]
-			m[j] = m[j]*b1 + ob1*gj
-			v[j] = v[j]*b2 + ob2*gj*gj
-			w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
-		}
+	if wd == 0 {
+		k := adamConsts{b1, ob1, b2, ob2, bc2, eps, nss, shrink}
+		adamUpdate(w, g, m, v, &k)
 		return
 	}
-	for j, gj := range g {
+	for j, gj := range g { // Adam's L2 term, folded into the gradient
+		gj += wd * w[j]
 		m[j] = m[j]*b1 + ob1*gj
 		v[j] = v[j]*b2 + ob2*gj*gj
 		w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))

@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package optim
+
+const useAVX = false
+
+func adamAVX(w, grad, m, v *float32, n int, c *adamConsts) {
+	panic("optim: adamAVX called without AVX support")
+}
