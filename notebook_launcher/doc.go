@@ -16,8 +16,9 @@
 //	}
 //
 // Each worker gets the torchrun environment (RANK, WORLD_SIZE, LOCAL_RANK,
-// LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR, MASTER_PORT) plus
-// ACCELERATE_MIXED_PRECISION, so accelerate.New in fn joins the group and
+// LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR, MASTER_PORT), the job's secret
+// GOACCEL_STORE_TOKEN (and, on one node with Port 0, GOACCEL_STORE_ADDR of the
+// rendezvous store the launcher hosts itself) plus ACCELERATE_MIXED_PRECISION, so accelerate.New in fn joins the group and
 // applies the precision. Unless GOMAXPROCS is set, the workers share the
 // machine's cores (GOMAXPROCS = cores / workers), as torchrun does with
 // OMP_NUM_THREADS. Output of rank r > 0 is prefixed "[rank r] ". The

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/goaccel/goaccel/dist"
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/procgroup"
 )
@@ -148,15 +149,22 @@ func Run(ctx context.Context, path string, args, extra []string, opts Options) e
 }
 
 func runOnce(ctx context.Context, path string, args, extra []string, opts Options, attempt int) error {
-	port := opts.Port
-	if port == 0 {
-		p, err := freePort(opts.MasterAddr)
-		if err != nil {
-			return err
-		}
-		port = p
-	}
 	token := opts.token()
+	port := opts.Port
+	var extraStore []string
+	if port == 0 {
+		// One node, any port: this launcher hosts the rendezvous store itself
+		// on a port the kernel picks (no race for a "free" port) and it
+		// outlives the workers, so it can tell which one vanished first.
+		srv, err := dist.ServeStore(net.JoinHostPort(opts.MasterAddr, "0"), token)
+		if err != nil {
+			return fmt.Errorf("notebook_launcher: host the rendezvous store: %w", err)
+		}
+		defer srv.Close()
+		_, p, _ := net.SplitHostPort(srv.Addr())
+		port, _ = strconv.Atoi(p)
+		extraStore = []string{dist.EnvStoreAddr + "=" + srv.Addr()}
+	}
 	world := opts.NumProcesses * opts.NumNodes
 	rank := func(local int) int { return opts.NodeRank*opts.NumProcesses + local }
 	env := func(local int) []string {
@@ -180,6 +188,7 @@ func runOnce(ctx context.Context, path string, args, extra []string, opts Option
 			// Share the cores among the workers, as torchrun does with OMP_NUM_THREADS.
 			e = append(e, "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/opts.NumProcesses)))
 		}
+		e = append(e, extraStore...)
 		return append(e, extra...) // last, so the caller's values win (os/exec keeps the last duplicate)
 	}
 	return procgroup.Run(ctx, procgroup.Spec{
@@ -239,14 +248,4 @@ func (o *Options) token() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// freePort asks the kernel for an unused TCP port on addr.
-func freePort(addr string) (int, error) {
-	l, err := net.Listen("tcp", net.JoinHostPort(addr, "0"))
-	if err != nil {
-		return 0, fmt.Errorf("notebook_launcher: find a free port on %s: %w", addr, err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
