@@ -23,7 +23,7 @@ type channel struct {
 	mu    sync.Mutex
 }
 
-func bind(ctx context.Context, name string, sock zmq4.Socket, endpoint string, codec *wire.Codec, log *slog.Logger) (*channel, error) {
+func bind(name string, sock zmq4.Socket, endpoint string, codec *wire.Codec, log *slog.Logger) (*channel, error) {
 	if err := sock.Listen(endpoint); err != nil {
 		return nil, fmt.Errorf("bind %s channel to %s: %w", name, endpoint, err)
 	}

@@ -44,7 +44,10 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 		k.publish("execute_input", &m.Header, map[string]any{"code": req.Code, "execution_count": k.count})
 		k.setOutputParent(&m.Header)
 	} else {
-		k.setOutputParent(nil)
+		// A silent cell publishes nothing; output that background goroutines
+		// print afterwards goes to the last visible cell again.
+		prev := k.setOutputParent(nil)
+		defer k.setOutputParent(prev)
 	}
 	if storeHistory {
 		k.hist.Add(k.count, req.Code, "")
@@ -133,8 +136,6 @@ func (k *Kernel) askInput(ctx context.Context, req *wire.Message, prompt string,
 				return "", err
 			}
 			return c.Value, nil
-		case <-time.After(24 * time.Hour):
-			return "", errors.New("no input_reply within a day")
 		}
 	}
 }

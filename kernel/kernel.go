@@ -92,19 +92,19 @@ func (k *Kernel) Run(ctx context.Context) error {
 	defer cancel()
 	ci := k.cfg.Conn
 	var err error
-	if k.shell, err = bind(ctx, "shell", zmq4.NewRouter(ctx), ci.Endpoint(ci.ShellPort), k.codec, k.log); err != nil {
+	if k.shell, err = bind("shell", zmq4.NewRouter(ctx), ci.Endpoint(ci.ShellPort), k.codec, k.log); err != nil {
 		return err
 	}
 	defer k.shell.sock.Close()
-	if k.control, err = bind(ctx, "control", zmq4.NewRouter(ctx), ci.Endpoint(ci.ControlPort), k.codec, k.log); err != nil {
+	if k.control, err = bind("control", zmq4.NewRouter(ctx), ci.Endpoint(ci.ControlPort), k.codec, k.log); err != nil {
 		return err
 	}
 	defer k.control.sock.Close()
-	if k.stdin, err = bind(ctx, "stdin", zmq4.NewRouter(ctx), ci.Endpoint(ci.StdinPort), k.codec, k.log); err != nil {
+	if k.stdin, err = bind("stdin", zmq4.NewRouter(ctx), ci.Endpoint(ci.StdinPort), k.codec, k.log); err != nil {
 		return err
 	}
 	defer k.stdin.sock.Close()
-	if k.iopub, err = bind(ctx, "iopub", zmq4.NewPub(ctx), ci.Endpoint(ci.IOPubPort), k.codec, k.log); err != nil {
+	if k.iopub, err = bind("iopub", zmq4.NewPub(ctx), ci.Endpoint(ci.IOPubPort), k.codec, k.log); err != nil {
 		return err
 	}
 	defer k.iopub.sock.Close()
@@ -220,8 +220,10 @@ func (k *Kernel) displayOutput(msgType string, content map[string]any) {
 	k.publish(msgType, parent, content)
 }
 
-func (k *Kernel) setOutputParent(h *wire.Header) {
+// setOutputParent makes h the parent of executor output and returns the previous one.
+func (k *Kernel) setOutputParent(h *wire.Header) (prev *wire.Header) {
 	k.outMu.Lock()
-	k.outParent = h
-	k.outMu.Unlock()
+	defer k.outMu.Unlock()
+	prev, k.outParent = k.outParent, h
+	return prev
 }
