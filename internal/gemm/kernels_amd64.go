@@ -31,8 +31,16 @@ func sgemmKernelAVX2(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, be
 //go:noescape
 func transpose8x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int)
 
-// haveTranspose8 reports whether transpose8x8 may run on this CPU.
-var haveTranspose8 = cpu.X86.HasAVX
+// zipRows16 zips two bf16 rows: dst[c] = r0[c] | r1[c]<<16 for c < 16·n16. Needs AVX2.
+//
+//go:noescape
+func zipRows16(dst *uint32, r0, r1 *uint16, n16 int)
+
+// haveTranspose8 and haveZip16 report whether transpose8x8 and zipRows16 may run on this CPU.
+var (
+	haveTranspose8 = cpu.X86.HasAVX
+	haveZip16      = cpu.X86.HasAVX2
+)
 
 // archKernels lists the assembly kernels this CPU can run, fastest first;
 // x/sys/cpu also checks that the OS saves the wider registers.

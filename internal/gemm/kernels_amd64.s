@@ -1363,3 +1363,30 @@ t8_loop:
 t8_done:
 	VZEROUPPER
 	RET
+
+// zips two bf16 rows into (k, k+1) pairs, 16 columns per step.
+// func zipRows16(dst *uint32, r0, r1 *uint16, n16 int)
+TEXT ·zipRows16(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ r0+8(FP), SI
+	MOVQ r1+16(FP), DX
+	MOVQ n16+24(FP), CX
+	TESTQ CX, CX
+	JEQ zip_done
+zip_loop:
+	VMOVDQU (SI), Y0
+	VMOVDQU (DX), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VPERM2I128 $0x31, Y3, Y2, Y5
+	VMOVDQU Y4, (DI)
+	VMOVDQU Y5, 32(DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNE zip_loop
+zip_done:
+	VZEROUPPER
+	RET

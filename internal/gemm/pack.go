@@ -176,8 +176,14 @@ func zipPairs(d []float32, w int, x []uint16, off, ld, cols, kc int) {
 		r0 := x[off+2*q*ld:][:cols]
 		if 2*q+1 < kc {
 			r1 := x[off+(2*q+1)*ld:][:cols]
-			for c, v := range r0 {
-				o[c] = uint32(v) | uint32(r1[c])<<16 // pair kernels are amd64-only: little-endian, k first
+			c0 := 0
+			// Pair panels exist only with the amd64 bf16 kernels (little-endian: k is the low half).
+			if n16 := cols / 16; n16 > 0 && haveZip16 {
+				zipRows16(&o[0], &r0[0], &r1[0], n16)
+				c0 = 16 * n16
+			}
+			for c := c0; c < cols; c++ {
+				o[c] = uint32(r0[c]) | uint32(r1[c])<<16
 			}
 		} else {
 			for c, v := range r0 {
