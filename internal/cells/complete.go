@@ -33,7 +33,7 @@ func IsComplete(src string) (status, indent string) {
 		return "invalid", ""
 	}
 	pastEnd := se.Line > strings.Count(src, "\n")+1
-	if open > 0 || pastEnd || strings.Contains(se.Msg, "EOF") ||
+	if open > 0 || pastEnd || strings.Contains(se.Msg, "EOF") || strings.Contains(se.Msg, "end of the cell") ||
 		strings.Contains(se.Msg, "not terminated") {
 		return "incomplete", strings.Repeat("\t", open)
 	}

@@ -235,9 +235,29 @@ func parsePiece(src string, sp span, kind Kind, prefix, suffix string) (*piece, 
 	b.WriteString(suffix)
 	f, err := parser.ParseFile(fset, "cell", b.String(), parser.ParseComments)
 	if err != nil {
-		return nil, syntaxErrorAt(err, prefix)
+		return nil, clampToCell(syntaxErrorAt(err, prefix), src)
 	}
 	return &piece{kind: kind, span: sp, file: f, base: base, fset: fset}, nil
+}
+
+// clampToCell moves an error that the parse wrapper's closing lines caught
+// to the end of the cell, where the user's text stopped.
+func clampToCell(err error, src string) error {
+	se, ok := err.(*SyntaxError)
+	if !ok {
+		return err
+	}
+	lines := strings.Split(src, "\n")
+	if se.Line > len(lines) {
+		se.Line = len(lines)
+		se.Col = len(lines[len(lines)-1]) + 1
+	}
+	for _, found := range []string{"found '}'", "found 'EOF'", "found newline"} {
+		if strings.HasSuffix(se.Msg, found) && se.Line == len(lines) && se.Col > len(lines[len(lines)-1]) {
+			se.Msg = strings.TrimSuffix(se.Msg, found) + "found the end of the cell"
+		}
+	}
+	return se
 }
 
 // syntaxError converts a go/scanner or go/parser error list on the bare cell.

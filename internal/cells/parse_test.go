@@ -184,6 +184,8 @@ func TestParseRefusesWhatItCannotRewrite(t *testing.T) {
 		{"min of unknown types", "x := min(a.B, c.D)", "min of arguments whose type goaccel cannot infer", 1},
 		{"break to outer label", "L: for {\n for v := range seq { break L }\n}", "break L out of a loop over a function iterator", 2},
 		{"top-level defer", "x := 1\ndefer println(x)", "defer at the top level of a cell", 2},
+		{"top-level return", "return", "return at the top level of a cell", 1},
+		{"top-level goto", "goto L\nL:\nx := 1", "goto at the top level of a cell", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,6 +209,8 @@ func TestParseReportsSyntaxErrorsAtCellPositions(t *testing.T) {
 		{"x := 1\ny := )", 2, 6},
 		{"func f() {\n\treturn 1 +\n}", 3, 1},
 		{"a b", 1, 3},
+		{"x :=", 1, 5},
+		{"}", 1, 2},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.src, nil)

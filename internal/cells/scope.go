@@ -72,9 +72,16 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 		}
 	case KindStmt:
 		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
-			if d, ok := st.(*ast.DeferStmt); ok {
-				return Unit{}, cx.unsupported(ed, d.Pos(), "defer at the top level of a cell",
+			switch st := st.(type) {
+			case *ast.DeferStmt:
+				return Unit{}, cx.unsupported(ed, st.Pos(), "defer at the top level of a cell",
 					"put it inside a function: a cell is not a function, so there is nothing for it to run at the end of")
+			case *ast.ReturnStmt:
+				return Unit{}, cx.unsupported(ed, st.Pos(), "return at the top level of a cell", "a cell is not a function; leave the return out")
+			case *ast.BranchStmt:
+				if st.Tok == token.GOTO {
+					return Unit{}, cx.unsupported(ed, st.Pos(), "goto at the top level of a cell", "use a loop or put the code in a function")
+				}
 			}
 			if ds, ok := st.(*ast.DeclStmt); ok {
 				cx.declNames(ds.Decl, &u)

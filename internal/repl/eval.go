@@ -48,6 +48,11 @@ func (s *Session) runCell(ctx context.Context, code string) Result {
 		cellImports = s.parseImports(units[0].Text)
 		units = units[1:]
 	}
+	for _, p := range cellImports {
+		if _, known := s.pkgs.syms[p]; !known && p != runtimePath {
+			return errorResult("ImportError", fmt.Sprintf("cannot import %q: cells can import the standard library and the packages compiled into goaccel (internal/symbols/packages.txt), and this is neither", p))
+		}
+	}
 	imp := cells.Unit{Kind: cells.KindImport, Line: 1, Col: 1, Text: s.importText(cellImports)}
 	if _, err := s.run(ctx, file, imp); err != nil {
 		return s.failure(ctx, err, file)
@@ -125,12 +130,13 @@ func (s *Session) clearAfterPanic() {
 
 // source returns the Go file yaegi compiles for u: a header line, then u's
 // text at its cell line and column, so yaegi's line L is cell line L-1.
-func source(u cells.Unit) string {
+func source(u cells.Unit) (string, []marker) {
 	pad := strings.Repeat("\n", u.Line-1) + strings.Repeat(" ", u.Col-1)
 	if u.Kind == cells.KindImport || u.Kind == cells.KindDecl {
-		return "package main\n" + pad + u.Text + "\n"
+		return "package main\n" + pad + u.Text + "\n", nil
 	}
-	return "package main; func main() {\n" + pad + withLineMarkers(u) + "\n}"
+	text, marks := withLineMarkers(u)
+	return "package main; func main() {\n" + pad + text + "\n}", marks
 }
 
 // lineVar is the interpreter variable that holds the cell line of the
@@ -138,17 +144,33 @@ func source(u cells.Unit) string {
 // the start of the evaluated block, not at the statement.
 const lineVar = "__goaccel_line"
 
+// marker is one lineVar assignment inserted into a cell line: positions on
+// that line after col (1-based, in the compiled text) are n bytes to the right
+// of where the user wrote them.
+type marker struct{ line, col, n int }
+
 // withLineMarkers sets lineVar before each top-level statement of u.
-func withLineMarkers(u cells.Unit) string {
-	text := u.Text
+func withLineMarkers(u cells.Unit) (string, []marker) {
 	if len(u.Starts) == 0 {
 		u.Starts, u.StartLines = []int{0}, []int{u.Line}
 	}
-	for i := len(u.Starts) - 1; i >= 0; i-- {
-		at := u.Starts[i]
-		text = text[:at] + fmt.Sprintf("%s = %d; ", lineVar, u.StartLines[i]) + text[at:]
+	var b strings.Builder
+	var marks []marker
+	prev := 0
+	for i, at := range u.Starts {
+		b.WriteString(u.Text[prev:at])
+		m := fmt.Sprintf("%s = %d; ", lineVar, u.StartLines[i])
+		done := b.String()
+		col := u.Col + len(done)
+		if nl := strings.LastIndex(done, "\n"); nl >= 0 {
+			col = len(done) - nl
+		}
+		marks = append(marks, marker{line: u.StartLines[i], col: col, n: len(m)})
+		b.WriteString(m)
+		prev = at
 	}
-	return text
+	b.WriteString(u.Text[prev:])
+	return b.String(), marks
 }
 
 // compilePanic is a panic of yaegi's parser or type checker.
@@ -158,7 +180,11 @@ func (c *compilePanic) Error() string { return fmt.Sprint(c.value) }
 
 // run compiles and executes one unit.
 func (s *Session) run(ctx context.Context, file string, u cells.Unit) (reflect.Value, error) {
-	f, err := parser.ParseFile(s.yaegi.FileSet(), file, source(u), parser.ParseComments)
+	src, marks := source(u)
+	s.mu.Lock()
+	s.markers[file] = append(s.markers[file], marks...)
+	s.mu.Unlock()
+	f, err := parser.ParseFile(s.yaegi.FileSet(), file, src, parser.ParseComments)
 	if err != nil {
 		return reflect.Value{}, err
 	}
@@ -167,8 +193,8 @@ func (s *Session) run(ctx context.Context, file string, u cells.Unit) (reflect.V
 		root = f.Decls[0].(*ast.FuncDecl).Body
 	}
 	prog, err := s.compile(root)
-	if err != nil {
-		return reflect.Value{}, err
+	if err != nil || u.Kind == cells.KindImport {
+		return reflect.Value{}, err // imports take effect when compiled; running them only resizes yaegi's frame
 	}
 	s.stderr.take()
 	return s.yaegi.ExecuteWithContext(ctx, prog)

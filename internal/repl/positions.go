@@ -17,7 +17,8 @@ func (s *Session) mapPositions(msg, file string) string {
 		p := position.FindStringSubmatch(m)
 		line, _ := strconv.Atoi(p[2])
 		if p[1] == file {
-			return fmt.Sprintf("line %d:%s", line-1, p[3])
+			col, _ := strconv.Atoi(p[3])
+			return fmt.Sprintf("line %d:%d", line-1, s.userColumn(file, line-1, col))
 		}
 		return fmt.Sprintf("line %d of an earlier cell", line-1)
 	})
@@ -55,4 +56,17 @@ func (s *Session) lineText(file string, line int) string {
 // sourceLine formats a cell line for a traceback.
 func (s *Session) sourceLine(file string, line int) string {
 	return fmt.Sprintf("%4d | %s", line, s.lineText(file, line))
+}
+
+// userColumn undoes the shift the line markers put on a column of a cell line.
+func (s *Session) userColumn(file string, line, col int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	shift := 0
+	for _, m := range s.markers[file] {
+		if m.line == line && m.col+m.n <= col {
+			shift += m.n
+		}
+	}
+	return col - shift
 }

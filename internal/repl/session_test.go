@@ -149,6 +149,14 @@ func TestErrorsPointAtCellLines(t *testing.T) {
 	if r.Error == nil || r.Error.Ename != "CompileError" || !strings.Contains(r.Error.Evalue, "line 3:") || !strings.Contains(r.Error.Evalue, "undefinedName") {
 		t.Fatalf("compile error %+v", r.Error)
 	}
+	r = s.Execute(ctx, "q := 1; r := q + nope")
+	if r.Error == nil || !strings.Contains(r.Error.Evalue, "line 1:9: undefined: nope") {
+		t.Fatalf("column after a marker: %+v", r.Error)
+	}
+	r = s.Execute(ctx, "import \"no/such/pkg\"")
+	if r.Error == nil || r.Error.Ename != "ImportError" || !strings.Contains(r.Error.Evalue, "no/such/pkg") {
+		t.Fatalf("unknown import: %+v", r.Error)
+	}
 	r = s.Execute(ctx, "x := 1\ny := )")
 	if r.Error == nil || r.Error.Ename != "SyntaxError" || !strings.Contains(r.Error.Evalue, "line 2:6") {
 		t.Fatalf("syntax error %+v", r.Error)
