@@ -211,39 +211,35 @@ func transpose8() {
 	p("TESTQ CX, CX")
 	p("JEQ t8_done")
 	label("t8_loop")
-	p("VMOVUPS (SI), Y0")
-	p("VMOVUPS (SI)(R8*1), Y1")
-	p("VMOVUPS (SI)(R8*2), Y2")
-	p("VMOVUPS (SI)(R10*1), Y3")
-	p("VMOVUPS (R11), Y4")
-	p("VMOVUPS (R11)(R8*1), Y5")
-	p("VMOVUPS (R11)(R8*2), Y6")
-	p("VMOVUPS (R11)(R10*1), Y7")
-	for i := 0; i < 8; i += 2 {
-		p("VUNPCKLPS Y%d, Y%d, Y%d", i+1, i, 8+i)
-		p("VUNPCKHPS Y%d, Y%d, Y%d", i+1, i, 9+i)
+	// Y(r) = [row r | row r+4] columns 0-3 and Y(4+r) the same for columns 4-7:
+	// the 128-bit inserts do the cross-lane half of the transpose for free.
+	rowAddr := []string{"(SI)", "(SI)(R8*1)", "(SI)(R8*2)", "(SI)(R10*1)"}
+	hiAddr := []string{"(R11)", "(R11)(R8*1)", "(R11)(R8*2)", "(R11)(R10*1)"}
+	for r := 0; r < 4; r++ {
+		p("VMOVUPS %s, X%d", rowAddr[r], r)
+		p("VINSERTF128 $1, %s, Y%d, Y%d", hiAddr[r], r, r)
+		p("VMOVUPS 16%s, X%d", rowAddr[r], 4+r)
+		p("VINSERTF128 $1, 16%s, Y%d, Y%d", hiAddr[r], 4+r, 4+r)
 	}
-	// Y8..Y15 = t0..t7; shuffle into tt0..tt7 in Y0..Y7.
-	p("VSHUFPS $0x44, Y10, Y8, Y0")
-	p("VSHUFPS $0xEE, Y10, Y8, Y1")
-	p("VSHUFPS $0x44, Y11, Y9, Y2")
-	p("VSHUFPS $0xEE, Y11, Y9, Y3")
-	p("VSHUFPS $0x44, Y14, Y12, Y4")
-	p("VSHUFPS $0xEE, Y14, Y12, Y5")
-	p("VSHUFPS $0x44, Y15, Y13, Y6")
-	p("VSHUFPS $0xEE, Y15, Y13, Y7")
-	for c := 0; c < 4; c++ {
-		p("VPERM2F128 $0x20, Y%d, Y%d, Y%d", 4+c, c, 8+c)
-		p("VPERM2F128 $0x31, Y%d, Y%d, Y%d", 4+c, c, 12+c)
+	for h := 0; h < 2; h++ { // columns 4h..4h+3
+		x, t := 4*h, 8+4*h
+		p("VUNPCKLPS Y%d, Y%d, Y%d", x+1, x, t)
+		p("VUNPCKHPS Y%d, Y%d, Y%d", x+1, x, t+1)
+		p("VUNPCKLPS Y%d, Y%d, Y%d", x+3, x+2, t+2)
+		p("VUNPCKHPS Y%d, Y%d, Y%d", x+3, x+2, t+3)
+		p("VSHUFPS $0x44, Y%d, Y%d, Y%d", t+2, t, x)
+		p("VSHUFPS $0xEE, Y%d, Y%d, Y%d", t+2, t, x+1)
+		p("VSHUFPS $0x44, Y%d, Y%d, Y%d", t+3, t+1, x+2)
+		p("VSHUFPS $0xEE, Y%d, Y%d, Y%d", t+3, t+1, x+3)
 	}
-	p("VMOVUPS Y8, (DI)")
-	p("VMOVUPS Y9, (DI)(R9*1)")
-	p("VMOVUPS Y10, (DI)(R9*2)")
-	p("VMOVUPS Y11, (DI)(R13*1)")
-	p("VMOVUPS Y12, (R12)")
-	p("VMOVUPS Y13, (R12)(R9*1)")
-	p("VMOVUPS Y14, (R12)(R9*2)")
-	p("VMOVUPS Y15, (R12)(R13*1)")
+	p("VMOVUPS Y0, (DI)")
+	p("VMOVUPS Y1, (DI)(R9*1)")
+	p("VMOVUPS Y2, (DI)(R9*2)")
+	p("VMOVUPS Y3, (DI)(R13*1)")
+	p("VMOVUPS Y4, (R12)")
+	p("VMOVUPS Y5, (R12)(R9*1)")
+	p("VMOVUPS Y6, (R12)(R9*2)")
+	p("VMOVUPS Y7, (R12)(R13*1)")
 	p("ADDQ $32, SI")
 	p("ADDQ $32, R11")
 	p("ADDQ AX, DI")
