@@ -4,7 +4,9 @@ with jupyter_client.
 
 Measures, for each kernel:
   - start-up: KernelManager.start_kernel() until the first kernel_info_reply;
-  - round trip of a trivial cell: execute_request until status idle on iopub.
+  - round trip of a trivial cell: execute_request until status idle on iopub;
+  - a cell printing 10,000 lines, until idle;
+  - interrupting a busy loop (interrupt_kernel) until idle.
 
 Usage: /usr/bin/python3 bench/kernel_bench.py [--starts N] [--cells N]
 The goaccel kernelspec must be installed (goaccel install, or JUPYTER_DATA_DIR).
@@ -19,6 +21,9 @@ import time
 from jupyter_client.manager import KernelManager
 
 TRIVIAL = {"goaccel": "1", "python3": "1"}
+PRINT_10K = {"goaccel": 'import "fmt"\nfor i := 0; i < 10000; i++ { fmt.Println(i) }',
+             "python3": "for i in range(10000): print(i)"}
+BUSY_LOOP = {"goaccel": "for {}", "python3": "while True: pass"}
 
 
 def pct(xs, p):
@@ -79,6 +84,20 @@ def bench_kernel(name, starts, cells):
         msg_id = kc.execute(TRIVIAL[name])
         wait_idle(kc, msg_id)
         trips.append(time.monotonic() - t0)
+    prints = []
+    wait_idle(kc, kc.execute(PRINT_10K[name]))  # warm up (and the import)
+    for _ in range(5):
+        t0 = time.monotonic()
+        wait_idle(kc, kc.execute(PRINT_10K[name]))
+        prints.append(time.monotonic() - t0)
+    interrupts = []
+    for _ in range(5):
+        msg_id = kc.execute(BUSY_LOOP[name])
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        km.interrupt_kernel()  # message for goaccel, SIGINT for ipykernel (their kernelspecs)
+        wait_idle(kc, msg_id)
+        interrupts.append(time.monotonic() - t0)
     kc.stop_channels()
     km.shutdown_kernel(now=True)
     return {
@@ -86,6 +105,8 @@ def bench_kernel(name, starts, cells):
         "startup_p90_ms": pct(start_times, 0.9) * 1e3,
         "cell_median_ms": statistics.median(trips) * 1e3,
         "cell_p90_ms": pct(trips, 0.9) * 1e3,
+        "print_10k_lines_median_ms": statistics.median(prints) * 1e3,
+        "interrupt_median_ms": statistics.median(interrupts) * 1e3,
     }
 
 
