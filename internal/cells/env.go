@@ -12,7 +12,8 @@ type Env interface {
 	PackagePath(name string) string
 	// TypeOf returns Go source for the type of a session variable or
 	// function (e.g. "[]float64", "func(n int) func(func(int) bool)"), or ""
-	// when unknown.
+	// when unknown. name may be a selector chain: "pkg.Func", "v.Field",
+	// "v.Method" (a method's type is its func type without the receiver).
 	TypeOf(name string) string
 	// TypeName reports whether an earlier cell declared type name, and the
 	// name the interpreter knows it by (different after a redefinition).

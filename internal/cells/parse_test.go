@@ -124,6 +124,7 @@ func TestParseRewritesModernGo(t *testing.T) {
 	env := fakeEnv{types: map[string]string{
 		"n": "int", "xs": "[]float64", "seq": "func(yield func(int) bool)",
 		"pairs": "func(n int) func(func(string, int) bool)", "m": "map[string]int",
+		"pkg.Count": "func() int", "cfg.Steps": "int64",
 	}}
 	tests := []struct {
 		name, src, want string
@@ -140,6 +141,10 @@ func TestParseRewritesModernGo(t *testing.T) {
 		{"range over map untouched", "for k := range m { _ = k }", "for k := range m { _ = k }"},
 		{"range over function", "for v := range seq {\n\tif v > 2 { break }\n\tif v == 1 { continue }\n\tprintln(v)\n}",
 			"{ __goaccel_seq1 := seq; __goaccel_seq1(func(v int) bool {\n\tif v > 2 { return false }\n\tif v == 1 { return true }\n\tprintln(v)\nreturn true }) }"},
+		{"range over a package function's result", "for i := range pkg.Count() { _ = i }",
+			"{ __goaccel_n1 := pkg.Count(); for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { _ = i } }"},
+		{"range over a field", "for i := range cfg.Steps { _ = i }",
+			"{ __goaccel_n1 := cfg.Steps; for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { _ = i } }"},
 		{"range over function call with two values", "for k, v := range pairs(2) { println(k, v) }",
 			"{ __goaccel_seq1 := pairs(2); __goaccel_seq1(func(k string, v int) bool { println(k, v) return true }) }"},
 		{"range over function keeps inner loop's break", "for v := range seq { for { break }; switch { case v > 0: break } }",

@@ -14,15 +14,16 @@ import (
 // and the names the cell itself declares or imports, with their types.
 type cellScope struct {
 	env      Env
-	types    map[string]string // cell-level name → type source ("" unknown)
-	imports  map[string]bool   // package names the cell imports
-	tmp      int               // counter for the rewrites' temporary names
-	renames  map[string]string // user type name → interpreter name, for this cell
-	newNames map[string]string // the renames this cell's own type declarations introduce
+	types    map[string]string            // cell-level name → type source ("" unknown)
+	imports  map[string]bool              // package names the cell imports
+	tmp      int                          // counter for the rewrites' temporary names
+	structs  map[string]map[string]string // struct types the cell declares: name → field → type source
+	renames  map[string]string            // user type name → interpreter name, for this cell
+	newNames map[string]string            // the renames this cell's own type declarations introduce
 }
 
 func newCellScope(env Env) *cellScope {
-	return &cellScope{env: env, types: map[string]string{}, imports: map[string]bool{}}
+	return &cellScope{env: env, types: map[string]string{}, imports: map[string]bool{}, structs: map[string]map[string]string{}}
 }
 
 func (cx *cellScope) addImport(is *ast.ImportSpec) {
@@ -146,6 +147,15 @@ func (cx *cellScope) declNames(d ast.Decl, u *Unit) {
 			switch s := s.(type) {
 			case *ast.TypeSpec:
 				u.add(s.Name.Name, "type", "")
+				if st, ok := s.Type.(*ast.StructType); ok {
+					fields := map[string]string{}
+					for _, f := range st.Fields.List {
+						for _, n := range f.Names {
+							fields[n.Name] = types.ExprString(f.Type)
+						}
+					}
+					cx.structs[s.Name.Name] = fields
+				}
 			case *ast.ValueSpec:
 				for i, n := range s.Names {
 					if n.Name == "_" {

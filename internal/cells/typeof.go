@@ -80,6 +80,13 @@ func (cx *cellScope) typeOf(e ast.Expr) string {
 		return cx.typeOf(e.X)
 	case *ast.CallExpr:
 		return cx.callType(e)
+	case *ast.SelectorExpr:
+		if fields := cx.structs[strings.TrimPrefix(cx.typeOf(e.X), "*")]; fields != nil {
+			return fields[e.Sel.Name]
+		}
+		if chain := selectorText(e); chain != "" {
+			return cx.env.TypeOf(chain)
+		}
 	case *ast.Ident:
 		return cx.identType(e)
 	}
@@ -120,6 +127,10 @@ func (cx *cellScope) callType(e *ast.CallExpr) string {
 		return resultOf(cx.identType(f))
 	case *ast.FuncLit:
 		return singleResult(f.Type)
+	case *ast.SelectorExpr:
+		if chain := selectorText(f); chain != "" {
+			return resultOf(cx.env.TypeOf(chain))
+		}
 	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType:
 		return types.ExprString(f)
 	}
@@ -211,6 +222,23 @@ func mapValue(t string) string {
 			if depth == 0 {
 				return t[i+1:]
 			}
+		}
+	}
+	return ""
+}
+
+// selectorText returns "a.b.c" for a chain of identifiers whose first one is
+// not declared locally, or "".
+func selectorText(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		if e.Obj != nil {
+			return ""
+		}
+		return e.Name
+	case *ast.SelectorExpr:
+		if x := selectorText(e.X); x != "" {
+			return x + "." + e.Sel.Name
 		}
 	}
 	return ""

@@ -129,6 +129,9 @@ func TestModernGoIsRewritten(t *testing.T) {
 		{code: "min(3, 1, 2)", text: "1"},
 		{code: "f := 2.5\nmax(f, 1)", text: "2.5"},
 		{code: "mm := map[string]int{\"a\": 1, \"b\": 2}\nclear(mm)\nlen(mm)", text: "0"},
+		{code: "type box struct{ n int }\nbx := box{3}\nk := 0\nfor range bx.n { k++ }\nk", text: "3"},
+		{code: "var sb strings.Builder\nsb.WriteString(\"abcd\")", text: ""},
+		{code: "m := 0\nfor range sb.Len() { m++ }\nm", text: "4"},
 		{code: "sl := []int{1, 2}\nclear(sl)\nsl", text: "[0 0]"},
 	})
 }
@@ -200,7 +203,7 @@ func TestInterpreterCrashesBecomeErrorsThatNameTheConstruct(t *testing.T) {
 		{code: "Map([]int{1, 2}, func(x int) int { return x * 2 })", text: "[2 4]"},
 		{code: "ys := Map([]float64{1.5}, func(x float64) float64 { return x + 1 })", ename: "InterpreterError", evalue: "generic function Map at the top level"},
 		{code: "type box struct{ n int }\nb := box{3}", text: ""},
-		{code: "for i := range b.n { _ = i }", ename: "InterpreterError", evalue: "range loop"},
+		{code: "func hidden() interface{} { return 2 }\nfor i := range hidden().(int) { _ = i }", ename: "InterpreterError", evalue: "range loop"},
 		{code: "defer fmt.Println(1)", ename: "UnsupportedError", evalue: "defer at the top level"},
 		{code: "b.n", text: "3"},
 	})
