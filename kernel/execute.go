@@ -72,6 +72,9 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 		k.replyExecuteError(m, res.Error)
 		return orDefault(req.StopOnError, true)
 	}
+	if text, ok := res.Data["text/plain"].(string); ok && storeHistory {
+		k.hist.SetOutput(k.count, text)
+	}
 	if res.Data != nil && !req.Silent {
 		md := res.Metadata
 		if md == nil {

@@ -33,6 +33,19 @@ func (s *Store) Add(line int, input, output string) {
 	s.entries = append(s.entries, Entry{Session: 1, Line: line, Input: input, Output: output})
 }
 
+// SetOutput records the text output of execution line (shown when a
+// history_request asks for output).
+func (s *Store) SetOutput(line int, output string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.entries) - 1; i >= 0; i-- {
+		if s.entries[i].Line == line {
+			s.entries[i].Output = output
+			return
+		}
+	}
+}
+
 func (s *Store) snapshot() []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()

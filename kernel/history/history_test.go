@@ -90,3 +90,12 @@ func TestTuplesShapeForHistoryReply(t *testing.T) {
 		t.Errorf("Tuples with output = %v", got)
 	}
 }
+
+func TestSetOutputShowsInTuplesWithOutput(t *testing.T) {
+	s := filled()
+	s.SetOutput(5, "84")
+	got := Tuples(s.Tail(1), true)
+	if !reflect.DeepEqual(got, [][]any{{1, 5, []any{"y := x*2", "84"}}}) {
+		t.Fatalf("Tuples = %v", got)
+	}
+}
