@@ -262,6 +262,9 @@ def history_tail_range_search(k):
     msg_id = k.kc.history(hist_access_type="search", pattern="x :=*", output=False, raw=True)
     h = k.reply(msg_id)["content"]["history"]
     assert any(e[2] == "x := 41" for e in h), h
+    msg_id = k.kc.history(hist_access_type="search", pattern="x + 1", output=True, raw=True)
+    h = k.reply(msg_id)["content"]["history"]
+    assert h and h[-1][2] == ["x + 1", "42"], h
     msg_id = k.kc.history(hist_access_type="range", session=0, start=1, stop=3, output=False, raw=True)
     h = k.reply(msg_id)["content"]["history"]
     assert [e[1] for e in h] == [1, 2], h
