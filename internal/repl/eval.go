@@ -234,8 +234,13 @@ func (s *Session) record(u cells.Unit) {
 	for _, line := range strings.Split(u.Text, "\n") {
 		t := strings.TrimSpace(line)
 		for _, n := range u.Names {
-			if strings.HasPrefix(t, "func "+n+"(") || strings.HasPrefix(t, "type "+n+" ") {
-				s.decls[n] = strings.TrimSuffix(strings.TrimSpace(strings.Split(t, "{")[0]), " ")
+			internal := n
+			if r, ok := s.pendingRenames[n]; ok {
+				internal = r
+			}
+			if strings.HasPrefix(t, "func "+n+"(") || strings.HasPrefix(t, "type "+internal+" ") {
+				decl := strings.TrimSpace(strings.Split(t, "{")[0])
+				s.decls[n] = strings.Replace(decl, "type "+internal, "type "+n, 1)
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package repl
 import (
 	"context"
 	"encoding/base64"
-	"reflect"
 
 	"github.com/goaccel/goaccel/internal/cells"
 )
@@ -80,5 +79,3 @@ func (s *Session) declaresMethod(m string) bool {
 	}
 	return false
 }
-
-var _ = reflect.Value{}
