@@ -111,7 +111,7 @@ func TestModelsMatchPyTorch(t *testing.T) {
 				if p.Param.Grad() == nil {
 					t.Fatalf("%s has no gradient", p.Name)
 				}
-				closeAll(t, "grad "+p.Name, p.Param.Grad().Float32s(), c.Grads[p.Name], 1e-4, 1e-6)
+				closeAll(t, "grad "+p.Name, p.Param.Grad().Float32s(), c.Grads[p.Name], 1e-5, 1e-6)
 			}
 		})
 	}
