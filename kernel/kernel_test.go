@@ -69,6 +69,7 @@ type client struct {
 	shell, ctrl  zmq4.Socket
 	iopub        zmq4.Socket
 	shellIn, pub chan *wire.Message
+	ctrlIn       chan *wire.Message
 }
 
 func startKernel(t *testing.T) *client {
@@ -77,11 +78,12 @@ func startKernel(t *testing.T) *client {
 		ShellPort: freePort(t), ControlPort: freePort(t), IOPubPort: freePort(t), StdinPort: freePort(t), HBPort: freePort(t)}
 	ctx, cancel := context.WithCancel(context.Background())
 	k := New(Config{Conn: ci, ExecutorCommand: []string{os.Args[0]},
-		ExecutorEnv: append(os.Environ(), "GOACCEL_KERNEL_TEST_CHILD=1")})
+		ExecutorEnv:    append(os.Environ(), "GOACCEL_KERNEL_TEST_CHILD=1"),
+		InterruptGrace: 300 * time.Millisecond})
 	done := make(chan error, 1)
 	go func() { done <- k.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	c := &client{t: t, codec: wire.NewCodec([]byte(ci.Key)), shellIn: make(chan *wire.Message, 100), pub: make(chan *wire.Message, 1000)}
+	c := &client{t: t, codec: wire.NewCodec([]byte(ci.Key)), shellIn: make(chan *wire.Message, 100), ctrlIn: make(chan *wire.Message, 10), pub: make(chan *wire.Message, 1000)}
 	c.shell = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client")))
 	c.ctrl = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client")))
 	c.iopub = zmq4.NewSub(ctx)
@@ -98,6 +100,7 @@ func startKernel(t *testing.T) *client {
 		t.Fatal(err)
 	}
 	go c.pump(c.shell, c.shellIn)
+	go c.pump(c.ctrl, c.ctrlIn)
 	go c.pump(c.iopub, c.pub)
 	time.Sleep(100 * time.Millisecond) // let the subscription reach the kernel
 	return c
@@ -269,5 +272,31 @@ func TestExecuteSentAfterTheErrorReplyRuns(t *testing.T) {
 	var content map[string]any
 	if err := c.reply(next, 10*time.Second).Unmarshal(&content); err != nil || content["status"] != "ok" {
 		t.Fatalf("cell sent after the error reply: %v %v; want it to run", content, err)
+	}
+}
+
+func TestInterruptOnControlKillsAStuckCellAndSaysSo(t *testing.T) {
+	c := startKernel(t)
+	id := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "sleep"}) // ignores its context
+	time.Sleep(200 * time.Millisecond)
+	intr := c.send(c.ctrl, c.codec, "interrupt_request", map[string]any{})
+	select {
+	case m := <-c.ctrlIn:
+		if m.Header.MsgType != "interrupt_reply" || m.Parent.MsgID != intr {
+			t.Fatalf("control reply = %s", m.Header.MsgType)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("no interrupt_reply on control while a cell runs")
+	}
+	var content map[string]any
+	if err := c.reply(id, 10*time.Second).Unmarshal(&content); err != nil {
+		t.Fatal(err)
+	}
+	if content["status"] != "error" || !strings.Contains(fmt.Sprint(content["evalue"]), executor.RestartedNote) {
+		t.Fatalf("execute_reply = %v; want an error saying the executor restarted", content)
+	}
+	next := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "2"})
+	if err := c.reply(next, 10*time.Second).Unmarshal(&content); err != nil || content["status"] != "ok" {
+		t.Fatalf("after restart: %v %v", content, err)
 	}
 }
