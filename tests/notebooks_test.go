@@ -33,9 +33,13 @@ func TestEveryNotebookExecutesWithNbconvert(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, systemPython, "-m", "nbconvert", "--to", "notebook", "--execute",
+			args := []string{"nbconvert", "--to", "notebook", "--execute",
 				"--ExecutePreprocessor.timeout=600", "--ExecutePreprocessor.kernel_name=goaccel",
-				"--output-dir", outDir, "--output", name, nb)
+				"--output-dir", outDir, "--output", name, nb}
+			cmd := exec.CommandContext(ctx, "/usr/bin/jupyter", args...)
+			if _, err := os.Stat("/usr/bin/jupyter"); err != nil {
+				cmd = exec.CommandContext(ctx, systemPython, append([]string{"-m"}, args...)...)
+			}
 			cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1")
 			out, err := cmd.CombinedOutput()
 			if err != nil {
