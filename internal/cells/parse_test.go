@@ -151,6 +151,8 @@ func TestParseRewritesModernGo(t *testing.T) {
 			"{ __goaccel_seq1 := seq; __goaccel_seq1(func(v int) bool { for { break }; switch { case v > 0: break } return true }) }"},
 		{"range over function declared in the cell", "func count(n int) func(func(int) bool) { return nil }\nfor i := range count(2) { _ = i }",
 			"func count(n int) func(func(int) bool) { return nil }\n{ __goaccel_seq1 := count(2); __goaccel_seq1(func(i int) bool { _ = i return true }) }"},
+		{"return inside range over function", "func first(limit int) (int, bool) {\n\tfor v := range seq {\n\t\tif v > limit { return v, true }\n\t}\n\treturn 0, false\n}",
+			"func first(limit int) (int, bool) {\n\t{ var __goaccel_ret1 bool; var __goaccel_rv2 int; var __goaccel_rv3 bool; __goaccel_seq4 := seq; __goaccel_seq4(func(v int) bool {\n\t\tif v > limit { __goaccel_rv2, __goaccel_rv3 = v, true; __goaccel_ret1 = true; return false }\n\treturn true }); if __goaccel_ret1 { return __goaccel_rv2, __goaccel_rv3 } }\n\treturn 0, false\n}"},
 		{"labeled range over int", "outer: for i := range 2 { continue outer }",
 			"{ __goaccel_n1 := 2; outer: for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { continue outer } }"},
 		{"min of literals keeps the float kind", "a := min(3, 2.5, 1)", "a := (1.0)"},
@@ -185,7 +187,7 @@ func TestParseRefusesWhatItCannotRewrite(t *testing.T) {
 		name, src, construct string
 		line                 int
 	}{
-		{"return in iterator loop", "func f() int {\n\tfor v := range seq {\n\t\treturn v\n\t}\n\treturn 0\n}", "return inside a loop over a function iterator", 3},
+		{"bare return with named results in iterator loop", "func f() (n int) {\n\tfor v := range seq {\n\t\tn = v\n\t\treturn\n\t}\n\treturn\n}", "a bare return with named results inside a loop over a function iterator", 4},
 		{"min of unknown types", "x := min(a.B, c.D)", "min of arguments whose type goaccel cannot infer", 1},
 		{"break to outer label", "L: for {\n for v := range seq { break L }\n}", "break L out of a loop over a function iterator", 2},
 		{"top-level defer", "x := 1\ndefer println(x)", "defer at the top level of a cell", 2},

@@ -15,18 +15,23 @@ import (
 // inner ones.
 func (cx *cellScope) rewrite(p *piece, ed *edits) error {
 	var nodes []ast.Node
-	var labels []*ast.Ident // label of each node when it is a labeled loop
+	var labels []*ast.Ident   // label of each node when it is a labeled loop
+	var funcs []*ast.FuncType // the function each node is in (nil at a cell's top level)
 	var pending *ast.Ident
+	var stack []ast.Node
 	ast.Inspect(p.file, func(n ast.Node) bool {
 		if n == nil {
+			stack = stack[:len(stack)-1]
 			return true
 		}
+		stack = append(stack, n)
 		switch n := n.(type) {
 		case *ast.LabeledStmt:
 			pending = n.Label
 			return true
 		case *ast.RangeStmt, *ast.CallExpr:
 			nodes = append(nodes, n)
+			funcs = append(funcs, enclosingFunc(stack, p))
 			if _, ok := n.(*ast.RangeStmt); ok {
 				labels = append(labels, pending)
 			} else {
@@ -42,7 +47,7 @@ func (cx *cellScope) rewrite(p *piece, ed *edits) error {
 		var err error
 		switch n := nodes[i].(type) {
 		case *ast.RangeStmt:
-			err = cx.rewriteRange(n, labels[i], ed)
+			err = cx.rewriteRange(n, labels[i], funcs[i], ed)
 		case *ast.CallExpr:
 			err = cx.rewriteBuiltin(n, ed)
 		}
@@ -60,13 +65,31 @@ func (cx *cellScope) unsupported(ed *edits, pos token.Pos, construct, hint strin
 
 // rewriteRange turns range over an integer into a three-clause loop and
 // range over a function into a call of that function with the body as yield.
-func (cx *cellScope) rewriteRange(rs *ast.RangeStmt, label *ast.Ident, ed *edits) error {
+func (cx *cellScope) rewriteRange(rs *ast.RangeStmt, label *ast.Ident, fn *ast.FuncType, ed *edits) error {
 	t := cx.typeOf(rs.X)
 	if isIntType(t) {
 		return cx.rangeInt(rs, label, ed)
 	}
 	if params, ok := iteratorParams(t); ok {
-		return cx.rangeFunc(rs, label, params, ed)
+		return cx.rangeFunc(rs, label, params, fn, ed)
+	}
+	return nil
+}
+
+// enclosingFunc returns the type of the innermost function around the top of
+// stack; a cell's statements sit in the parse wrapper's func _(), which is
+// not a function of the user's.
+func enclosingFunc(stack []ast.Node, p *piece) *ast.FuncType {
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch f := stack[i].(type) {
+		case *ast.FuncLit:
+			return f.Type
+		case *ast.FuncDecl:
+			if p.kind != KindDecl {
+				return nil
+			}
+			return f.Type
+		}
 	}
 	return nil
 }
@@ -90,7 +113,7 @@ func (cx *cellScope) rangeInt(rs *ast.RangeStmt, label *ast.Ident, ed *edits) er
 	return nil
 }
 
-func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []string, ed *edits) error {
+func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []string, fn *ast.FuncType, ed *edits) error {
 	vars := []ast.Expr{rs.Key, rs.Value}
 	var decl []string
 	var assign string
@@ -106,7 +129,8 @@ func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []str
 		}
 		decl = append(decl, name+" "+typ)
 	}
-	if err := cx.branchesToReturns(rs, label, ed); err != nil {
+	ret := &loopReturn{fn: fn}
+	if err := cx.branchesToReturns(rs, label, ret, ed); err != nil {
 		return err
 	}
 	seq := cx.temp("seq")
@@ -115,16 +139,46 @@ func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []str
 	if label != nil {
 		start = label.Pos()
 	}
-	head := fmt.Sprintf("{ %s := %s; %s(func(%s) bool {%s", seq, x, seq, strings.Join(decl, ", "), assign)
+	head := fmt.Sprintf("{ %s%s := %s; %s(func(%s) bool {%s", ret.decls(), seq, x, seq, strings.Join(decl, ", "), assign)
 	ed.add(ed.off(start), ed.off(rs.Body.Lbrace)+1, head)
-	ed.add(ed.off(rs.Body.Rbrace), ed.off(rs.Body.End()), "return true }) }")
+	ed.add(ed.off(rs.Body.Rbrace), ed.off(rs.Body.End()), "return true })"+ret.after()+" }")
+	cx.funcLoops[rs] = true
 	return nil
+}
+
+// loopReturn carries a return out of the yield function of a rewritten
+// range-over-function loop: the yield function stores the results, stops the
+// iteration, and the code after the iterator call returns them.
+type loopReturn struct {
+	fn      *ast.FuncType
+	flag    string   // set when the body returned
+	results []string // temporaries holding the results
+	types   []string
+	used    bool
+}
+
+func (r *loopReturn) decls() string {
+	if !r.used {
+		return ""
+	}
+	d := fmt.Sprintf("var %s bool; ", r.flag)
+	for i, n := range r.results {
+		d += fmt.Sprintf("var %s %s; ", n, r.types[i])
+	}
+	return d
+}
+
+func (r *loopReturn) after() string {
+	if !r.used {
+		return ""
+	}
+	return fmt.Sprintf("; if %s { return %s }", r.flag, strings.Join(r.results, ", "))
 }
 
 // branchesToReturns rewrites the loop's own continue and break into the
 // yield function's return true and return false; a return or goto cannot
 // leave the yield function, so they are refused.
-func (cx *cellScope) branchesToReturns(rs *ast.RangeStmt, label *ast.Ident, ed *edits) error {
+func (cx *cellScope) branchesToReturns(rs *ast.RangeStmt, label *ast.Ident, ret *loopReturn, ed *edits) error {
 	var err error
 	var walk func(n ast.Node, inLoop, inBreakable bool)
 	walk = func(n ast.Node, inLoop, inBreakable bool) {
@@ -136,6 +190,11 @@ func (cx *cellScope) branchesToReturns(rs *ast.RangeStmt, label *ast.Ident, ed *
 			case *ast.FuncLit:
 				return false
 			case *ast.ForStmt, *ast.RangeStmt:
+				if r, ok := c.(*ast.RangeStmt); ok && cx.funcLoops[r] && c != n && containsReturn(r.Body) {
+					err = cx.unsupported(ed, c.Pos(), "return inside nested loops over function iterators",
+						"set a variable and break out of the loops, then return after them")
+					return false
+				}
 				if c != n {
 					walk(c, true, true)
 					return false
@@ -146,8 +205,7 @@ func (cx *cellScope) branchesToReturns(rs *ast.RangeStmt, label *ast.Ident, ed *
 					return false
 				}
 			case *ast.ReturnStmt:
-				err = cx.unsupported(ed, c.Pos(), "return inside a loop over a function iterator",
-					"set a variable and break out of the loop, then return after it")
+				err = cx.carryReturn(c, ret, ed)
 			case *ast.BranchStmt:
 				mine := c.Label == nil || (label != nil && c.Label.Name == label.Name)
 				if c.Label != nil && !mine {
@@ -315,3 +373,56 @@ func iteratorParams(t string) ([]string, bool) {
 }
 
 func parseTypeExpr(t string) (ast.Expr, error) { return parser.ParseExpr(t) }
+
+// carryReturn rewrites a return in a range-over-function body into storing
+// the results and stopping the iteration.
+func (cx *cellScope) carryReturn(rs *ast.ReturnStmt, ret *loopReturn, ed *edits) error {
+	if ret.fn == nil {
+		return cx.unsupported(ed, rs.Pos(), "return inside a loop over a function iterator outside a function", "")
+	}
+	if !ret.used {
+		ret.used = true
+		ret.flag = cx.temp("ret")
+		if res := ret.fn.Results; res != nil {
+			for _, f := range res.List {
+				n := max(len(f.Names), 1)
+				for range n {
+					ret.results = append(ret.results, cx.temp("rv"))
+					ret.types = append(ret.types, types.ExprString(f.Type))
+				}
+			}
+		}
+	}
+	var b strings.Builder
+	if len(rs.Results) > 0 {
+		if len(rs.Results) != len(ret.results) {
+			return cx.unsupported(ed, rs.Pos(), "return of a multi-value call inside a loop over a function iterator",
+				"assign the call's results to variables first")
+		}
+		vals := make([]string, len(rs.Results))
+		for i, r := range rs.Results {
+			vals[i] = ed.textWith(ed.off(r.Pos()), ed.off(r.End()))
+		}
+		fmt.Fprintf(&b, "%s = %s; ", strings.Join(ret.results, ", "), strings.Join(vals, ", "))
+	} else if len(ret.results) > 0 {
+		return cx.unsupported(ed, rs.Pos(), "a bare return with named results inside a loop over a function iterator",
+			"return the values explicitly")
+	}
+	fmt.Fprintf(&b, "%s = true; return false", ret.flag)
+	ed.add(ed.off(rs.Pos()), ed.off(rs.End()), b.String())
+	return nil
+}
+
+func containsReturn(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(c ast.Node) bool {
+		if _, ok := c.(*ast.FuncLit); ok {
+			return false
+		}
+		if _, ok := c.(*ast.ReturnStmt); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -13,17 +13,18 @@ import (
 // cellScope is what Parse knows while it walks one cell: the session (env)
 // and the names the cell itself declares or imports, with their types.
 type cellScope struct {
-	env      Env
-	types    map[string]string            // cell-level name → type source ("" unknown)
-	imports  map[string]bool              // package names the cell imports
-	tmp      int                          // counter for the rewrites' temporary names
-	structs  map[string]map[string]string // struct types the cell declares: name → field → type source
-	renames  map[string]string            // user type name → interpreter name, for this cell
-	newNames map[string]string            // the renames this cell's own type declarations introduce
+	env       Env
+	types     map[string]string            // cell-level name → type source ("" unknown)
+	imports   map[string]bool              // package names the cell imports
+	tmp       int                          // counter for the rewrites' temporary names
+	structs   map[string]map[string]string // struct types the cell declares: name → field → type source
+	funcLoops map[*ast.RangeStmt]bool      // range loops rewritten as iterator calls
+	renames   map[string]string            // user type name → interpreter name, for this cell
+	newNames  map[string]string            // the renames this cell's own type declarations introduce
 }
 
 func newCellScope(env Env) *cellScope {
-	return &cellScope{env: env, types: map[string]string{}, imports: map[string]bool{}, structs: map[string]map[string]string{}}
+	return &cellScope{env: env, types: map[string]string{}, imports: map[string]bool{}, structs: map[string]map[string]string{}, funcLoops: map[*ast.RangeStmt]bool{}}
 }
 
 func (cx *cellScope) addImport(is *ast.ImportSpec) {
