@@ -450,7 +450,15 @@ def bad_signatures_and_garbage_are_dropped(k):
         assert s.poll(5000), "kernel stopped answering after bad input"
     finally:
         s.close()
+    # Not even ZeroMQ: raw bytes on every port of the kernel.
+    import socket
+    for port in (k.km.shell_port, k.km.control_port, k.km.stdin_port, k.km.hb_port, k.km.iopub_port):
+        with socket.create_connection((k.km.ip, port), timeout=2) as raw:
+            raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" + bytes(range(256)) * 4)
+    time.sleep(0.3)
     assert_alive(k)
+    time.sleep(3.5)  # jupyter_client's heartbeat period is 3 s
+    assert k.kc.hb_channel.is_beating(), "heartbeat stopped after garbage on the hb port"
 
 
 @check
