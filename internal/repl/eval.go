@@ -182,7 +182,7 @@ func (c *compilePanic) Error() string { return fmt.Sprint(c.value) }
 func (s *Session) run(ctx context.Context, file string, u cells.Unit) (reflect.Value, error) {
 	src, marks := source(u)
 	s.mu.Lock()
-	s.markers[file] = append(s.markers[file], marks...)
+	s.markers[file] = marks // errors come from the run that just failed
 	s.mu.Unlock()
 	f, err := parser.ParseFile(s.yaegi.FileSet(), file, src, parser.ParseComments)
 	if err != nil {

@@ -3,6 +3,9 @@ package repl
 import (
 	"context"
 	"encoding/base64"
+	"errors"
+
+	"github.com/traefik/yaegi/interp"
 
 	"github.com/goaccel/goaccel/internal/cells"
 )
@@ -36,6 +39,10 @@ func (s *Session) evalRich(ctx context.Context, file string, u cells.Unit) Resul
 	su.Kind = cells.KindStmt
 	su.Text = "__goaccel_out := " + u.Text
 	if _, err := s.run(ctx, file, su); err != nil {
+		var p interp.Panic
+		if errors.As(err, &p) || ctx.Err() != nil {
+			return s.failure(ctx, err, file) // it ran and failed: running it again would repeat its effects
+		}
 		// Not a single value (e.g. a call with no result): run it as it is.
 		v, err := s.run(ctx, file, u)
 		if err != nil {

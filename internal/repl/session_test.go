@@ -159,6 +159,10 @@ func TestErrorsPointAtCellLines(t *testing.T) {
 	if r.Error == nil || !strings.Contains(r.Error.Evalue, "line 1:9: undefined: nope") {
 		t.Fatalf("column after a marker: %+v", r.Error)
 	}
+	r = s.Execute(ctx, "q + nope2")
+	if r.Error == nil || !strings.Contains(r.Error.Evalue, "line 1:5: undefined: nope2") {
+		t.Fatalf("column in a final expression: %+v", r.Error)
+	}
 	r = s.Execute(ctx, "import \"no/such/pkg\"")
 	if r.Error == nil || r.Error.Ename != "ImportError" || !strings.Contains(r.Error.Evalue, "no/such/pkg") {
 		t.Fatalf("unknown import: %+v", r.Error)
