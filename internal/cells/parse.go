@@ -26,6 +26,7 @@ const (
 	KindExpr
 )
 
+// String names the kind: "import", "decl", "stmt" or "expr".
 func (k Kind) String() string {
 	return [...]string{"import", "decl", "stmt", "expr"}[k]
 }
@@ -85,6 +86,7 @@ type SyntaxError struct {
 	Msg       string
 }
 
+// Error formats the error with its cell position.
 func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d:%d: %s", e.Line, e.Col, e.Msg) }
 
 // UnsupportedError is valid Go that goaccel cannot run in yaegi.
@@ -94,6 +96,7 @@ type UnsupportedError struct {
 	Hint      string // what to write instead
 }
 
+// Error names the construct, its position and what to write instead.
 func (e *UnsupportedError) Error() string {
 	s := fmt.Sprintf("line %d:%d: %s is not supported by the interpreter", e.Line, e.Col, e.Construct)
 	if e.Hint != "" {
