@@ -20,6 +20,7 @@ func init() {
 		"MNISTStd":         reflect.ValueOf(constant.MakeFromLiteral("0.3081000000000000000059847959921199844757211394608020782470703125", token.FLOAT, 0)),
 		"NewLoader":        reflect.ValueOf(data.NewLoader),
 		"NewTensorDataset": reflect.ValueOf(data.NewTensorDataset),
+		"RandomSplit":      reflect.ValueOf(data.RandomSplit),
 
 		// type definitions
 		"BatchGetter":       reflect.ValueOf((*data.BatchGetter)(nil)),
@@ -28,6 +29,7 @@ func init() {
 		"Loader":            reflect.ValueOf((*data.Loader)(nil)),
 		"LoaderConfig":      reflect.ValueOf((*data.LoaderConfig)(nil)),
 		"SequentialSampler": reflect.ValueOf((*data.SequentialSampler)(nil)),
+		"Subset":            reflect.ValueOf((*data.Subset)(nil)),
 		"TensorDataset":     reflect.ValueOf((*data.TensorDataset)(nil)),
 
 		// interface wrapper definitions

@@ -11,6 +11,7 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/nn/nn"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"ClipGradNorm":            reflect.ValueOf(nn.ClipGradNorm),
 		"CrossEntropy":            reflect.ValueOf(nn.CrossEntropy),
 		"DecodeSafetensors":       reflect.ValueOf(nn.DecodeSafetensors),
 		"EncodeSafetensors":       reflect.ValueOf(nn.EncodeSafetensors),
@@ -18,6 +19,7 @@ func init() {
 		"LoadSafetensors":         reflect.ValueOf(nn.LoadSafetensors),
 		"LoadSafetensorsMetadata": reflect.ValueOf(nn.LoadSafetensorsMetadata),
 		"LoadStateDict":           reflect.ValueOf(nn.LoadStateDict),
+		"LoadStateDictNonStrict":  reflect.ValueOf(nn.LoadStateDictNonStrict),
 		"MSE":                     reflect.ValueOf(nn.MSE),
 		"NewConv2d":               reflect.ValueOf(nn.NewConv2d),
 		"NewCrossEntropyLoss":     reflect.ValueOf(nn.NewCrossEntropyLoss),
