@@ -41,7 +41,13 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 		k.count++
 	}
 	if !req.Silent {
-		k.publish("execute_input", &m.Header, map[string]any{"code": req.Code, "execution_count": k.count})
+		// As ipykernel: execute_input shows the number this cell gets when it
+		// is stored; without store_history that number is not used up.
+		shown := k.count
+		if !storeHistory {
+			shown++
+		}
+		k.publish("execute_input", &m.Header, map[string]any{"code": req.Code, "execution_count": shown})
 		k.setOutputParent(&m.Header)
 	} else {
 		// A silent cell publishes nothing; output that background goroutines
