@@ -124,23 +124,29 @@ func (jb *job) parallel() {
 		jb.run(0, jb.m, 0, jb.n)
 		return
 	}
-	jb.runShared(nt)
+	// Passes of at most 16 row groups bound the shared A buffer (≈2.4 MB) for tall C.
+	pass := 16 * (mcRows / jb.k.mr * jb.k.mr)
+	for i0 := 0; i0 < jb.m; i0 += pass {
+		jb.runShared(nt, i0, min(jb.m, i0+pass))
+	}
 }
 
-// runShared multiplies with nt goroutines that share every packed block:
-// for each k-block they first pack all of op(A) and a block of op(B) into
+// runShared computes rows [i0, i1) of C with nt goroutines that share every
+// packed block: for each k-block they first pack those rows of op(A) and a
+// block of op(B) into
 // shared buffers (each panel packed once), then compute C in tiles of about
 // mcRows rows by a column group. Both phases hand out small chunks through an
 // atomic counter, so a goroutine whose core is taken by another process
 // delays the call by one chunk, not by a fixed share of the work.
-func (jb *job) runShared(nt int) {
+func (jb *job) runShared(nt, i0, i1 int) {
 	kr := jb.k
+	m := i1 - i0
 	kcElems := jb.kBlock()
 	ksMax := steps(kcElems, kr.pairs)
-	groups := ceilDiv(jb.m, mcRows/kr.mr*kr.mr)
-	mc := roundUp(ceilDiv(jb.m, groups), kr.mr) // equal row groups, each in L2
+	groups := ceilDiv(m, mcRows/kr.mr*kr.mr)
+	mc := roundUp(ceilDiv(m, groups), kr.mr) // equal row groups, each in L2
 	nc := min(ncCols, roundUp(jb.n, kr.nr))
-	abuf, bbuf := getBuf(roundUp(jb.m, kr.mr)*ksMax), getBuf(nc*ksMax)
+	abuf, bbuf := getBuf(roundUp(m, kr.mr)*ksMax), getBuf(nc*ksMax)
 	tbuf := getBuf(nt * kr.mr * kr.nr)
 	defer bufPool.Put(abuf)
 	defer bufPool.Put(bbuf)
@@ -164,8 +170,8 @@ func (jb *job) runShared(nt int) {
 			parallelChunks(nt, groups+bChunks, func(_, c int) {
 				if c < groups {
 					i := c * mc
-					if i < jb.m {
-						jb.packA(ap[i*ks:], i, min(mc, jb.m-i), pc, kcb)
+					if i < m {
+						jb.packA(ap[i*ks:], i0+i, min(mc, m-i), pc, kcb)
 					}
 					return
 				}
@@ -174,8 +180,8 @@ func (jb *job) runShared(nt int) {
 			})
 			parallelChunks(nt, groups*cgroups, func(t, c int) {
 				i, j := c/cgroups*mc, c%cgroups*cw
-				if i < jb.m {
-					jb.macro(ap[i*ks:], bp[j*ks:], tmp[t*kr.mr*kr.nr:], ks, i, min(mc, jb.m-i), jc+j, min(cw, ncb-j), beta)
+				if i < m {
+					jb.macro(ap[i*ks:], bp[j*ks:], tmp[t*kr.mr*kr.nr:], ks, i0+i, min(mc, m-i), jc+j, min(cw, ncb-j), beta)
 				}
 			})
 		}

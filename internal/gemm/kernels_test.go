@@ -14,6 +14,7 @@ func bigCases() []problem {
 		{transB: true, m: 33, n: 300, k: 257, alpha: 2, beta: 1},
 		{transA: true, transB: true, m: 200, n: 129, k: 1030, alpha: 0.5, beta: -2, pad: 1},
 		{transB: true, m: 20, n: 40, k: 37, alpha: 1, beta: 0, pad: 1}, // odd k, even strides: bf16 word packing with a half pair
+		{m: 2400, n: 40, k: 50, alpha: 1, beta: 0.5},                     // taller than one shared-A pass
 	}
 }
 
@@ -65,8 +66,9 @@ func TestSgemmSplitsAcrossThreadsWithSameResult(t *testing.T) {
 
 func TestEveryParallelSchemeMatchesReference(t *testing.T) {
 	schemes := map[string]func(*job){
-		"shared2": func(jb *job) { jb.runShared(2) },
-		"shared5": func(jb *job) { jb.runShared(5) },
+		"shared2": func(jb *job) { jb.runShared(2, 0, jb.m) },
+		"shared5": func(jb *job) { jb.runShared(5, 0, jb.m) },
+		"passes":  func(jb *job) { jb.runShared(2, 0, jb.m/3); jb.runShared(3, jb.m/3, jb.m) },
 		"serial":  func(jb *job) { jb.run(0, jb.m, 0, jb.n) },
 		"quadrants": func(jb *job) {
 			jb.run(0, jb.m/2, 0, jb.n/2)
