@@ -14,7 +14,7 @@ func bigCases() []problem {
 		{transB: true, m: 33, n: 300, k: 257, alpha: 2, beta: 1},
 		{transA: true, transB: true, m: 200, n: 129, k: 1030, alpha: 0.5, beta: -2, pad: 1},
 		{transB: true, m: 20, n: 40, k: 37, alpha: 1, beta: 0, pad: 1}, // odd k, even strides: bf16 word packing with a half pair
-		{m: 2400, n: 40, k: 50, alpha: 1, beta: 0.5},                     // taller than one shared-A pass
+		{m: 2400, n: 40, k: 50, alpha: 1, beta: 0.5},                   // taller than one shared-A pass
 	}
 }
 
