@@ -235,6 +235,18 @@ func TestInterruptStopsAnInfiniteLoopAndKeepsVariables(t *testing.T) {
 	if r.Error != nil || r.Data["text/plain"] != "5" {
 		t.Fatalf("after interrupt: %+v %v", r.Error, r.Data)
 	}
+	// A call blocked in compiled code cannot be stopped, but the cell returns
+	// at once and the session keeps working while that call runs on.
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start = time.Now()
+	r = s.Execute(ctx, "time.Sleep(2 * time.Second)")
+	if !r.Interrupted || time.Since(start) > time.Second {
+		t.Fatalf("interrupting a compiled call: %+v after %v", r, time.Since(start))
+	}
+	if r = s.Execute(context.Background(), "kept * 2"); r.Error != nil || r.Data["text/plain"] != "10" {
+		t.Fatalf("after interrupting a compiled call: %+v %v", r.Error, r.Data)
+	}
 }
 
 func TestStdinReadsFromTheGivenReader(t *testing.T) {
