@@ -40,13 +40,13 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 	if storeHistory {
 		k.count++
 	}
+	// As ipykernel: execute_input and execute_result show the number this
+	// cell gets when it is stored; without store_history it is not used up.
+	shown := k.count
+	if !storeHistory {
+		shown++
+	}
 	if !req.Silent {
-		// As ipykernel: execute_input shows the number this cell gets when it
-		// is stored; without store_history that number is not used up.
-		shown := k.count
-		if !storeHistory {
-			shown++
-		}
 		k.publish("execute_input", &m.Header, map[string]any{"code": req.Code, "execution_count": shown})
 		k.setOutputParent(&m.Header)
 	} else {
@@ -86,7 +86,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 		if md == nil {
 			md = map[string]any{}
 		}
-		k.publish("execute_result", &m.Header, map[string]any{"execution_count": k.count, "data": res.Data, "metadata": md})
+		k.publish("execute_result", &m.Header, map[string]any{"execution_count": shown, "data": res.Data, "metadata": md})
 	}
 	payload := res.Payload
 	if payload == nil {

@@ -203,6 +203,9 @@ def silent_and_store_history(k):
     assert types_of(msgs) == ["status", "status"], types_of(msgs)
     c, msgs = k.run("x", store_history=False)
     assert c["execution_count"] == n, (c, n)
+    # ipykernel shows the next number on execute_input/execute_result without using it up.
+    shown = [m["content"]["execution_count"] for m in msgs if m["msg_type"] in ("execute_input", "execute_result")]
+    assert shown == [n + 1, n + 1], shown
     c, _ = k.run("x")
     assert c["execution_count"] == n + 1
 
