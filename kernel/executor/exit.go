@@ -27,7 +27,16 @@ func describeExit(ps *os.ProcessState, werr error, stderrTail string) string {
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return fmt.Sprintf("the executor process was killed by signal %v", ws.Signal())
 	}
+	if last := lastLine(stderrTail); last != "" {
+		return fmt.Sprintf("the executor process exited with status %d (last words: %q)", ps.ExitCode(), last)
+	}
 	return fmt.Sprintf("the executor process exited with status %d (os.Exit called by the cell?)", ps.ExitCode())
+}
+
+// lastLine returns the last non-empty line of s, trimmed.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // tailWriter keeps the last max bytes written to it.

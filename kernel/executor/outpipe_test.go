@@ -2,6 +2,7 @@ package executor
 
 import (
 	"io"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -96,6 +97,18 @@ func TestOutPipeFlushesLargeOutputInBatches(t *testing.T) {
 func TestDescribeExitNamesThePanic(t *testing.T) {
 	got := describeExit(nil, io.EOF, "junk\npanic: boom\n\ngoroutine 5 [running]:\n")
 	if !strings.Contains(got, "panic: boom") {
+		t.Fatal(got)
+	}
+}
+
+func TestDescribeExitQuotesTheLastStderrLine(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "echo 'goaccel: start the interpreter: broken' >&2; exit 1")
+	var tail tailWriter
+	tail.max = 1024
+	cmd.Stderr = &tail
+	err := cmd.Run()
+	got := describeExit(cmd.ProcessState, err, tail.String())
+	if !strings.Contains(got, "status 1") || !strings.Contains(got, "start the interpreter: broken") {
 		t.Fatal(got)
 	}
 }
