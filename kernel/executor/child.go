@@ -73,7 +73,9 @@ func (c *Child) Send(msgType string, content map[string]any) {
 func (c *Child) Serve(ctx context.Context, s Session) error {
 	work := make(chan request, 16)
 	readErr := make(chan error, 1)
+	gone := make(chan struct{}) // the request pipe ended: the kernel is gone
 	go func() {
+		defer close(gone)
 		defer close(work)
 		sc := bufio.NewScanner(c.in)
 		sc.Buffer(make([]byte, 64*1024), 256<<20)
@@ -85,11 +87,7 @@ func (c *Child) Serve(ctx context.Context, s Session) error {
 			}
 			switch r.Op {
 			case opInterrupt:
-				c.mu.Lock()
-				if c.cancel != nil {
-					c.cancel()
-				}
-				c.mu.Unlock()
+				c.interrupt()
 			case opInputReply:
 				select {
 				case c.inputs <- r:
@@ -109,10 +107,29 @@ func (c *Child) Serve(ctx context.Context, s Session) error {
 			if !ok {
 				return <-readErr
 			}
-			if err := c.serveOne(ctx, s, r); err != nil {
-				return err
+			done := make(chan error, 1)
+			go func() { done <- c.serveOne(ctx, s, r) }()
+			select {
+			case err := <-done:
+				if err != nil {
+					return err
+				}
+			case <-gone:
+				// Nobody will read the result: stop the cell and leave, even
+				// if it is stuck in compiled code.
+				c.interrupt()
+				return errors.New("executor: the kernel closed the request pipe during a cell")
 			}
 		}
+	}
+}
+
+// interrupt cancels the running cell's context, if a cell runs.
+func (c *Child) interrupt() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancel != nil {
+		c.cancel()
 	}
 }
 

@@ -1,0 +1,52 @@
+package executor
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+	"time"
+)
+
+// stuckSession's cells never return, like a call blocked in compiled code.
+type stuckSession struct{ fakeSession }
+
+func (stuckSession) Execute(ctx context.Context, code string) Result {
+	select {}
+}
+
+func TestChildLeavesWhenTheKernelGoesAwayDuringAStuckCell(t *testing.T) {
+	inR, inW := io.Pipe()
+	c := NewChild(inR, io.Discard, io.Discard, io.Discard)
+	done := make(chan error, 1)
+	go func() { done <- c.Serve(context.Background(), &stuckSession{}) }()
+	if err := json.NewEncoder(inW).Encode(request{ID: 1, Op: opExecute, Code: "stuck"}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	inW.Close() // the kernel died
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("Serve should report that the kernel went away")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Serve still blocked 2 s after the kernel closed the request pipe")
+	}
+}
+
+func TestChildReturnsNilWhenTheKernelClosesWhileIdle(t *testing.T) {
+	inR, inW := io.Pipe()
+	c := NewChild(inR, io.Discard, io.Discard, io.Discard)
+	done := make(chan error, 1)
+	go func() { done <- c.Serve(context.Background(), &fakeSession{}) }()
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve = %v, want nil on a clean close", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}
