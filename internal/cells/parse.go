@@ -121,7 +121,13 @@ type piece struct {
 
 // Parse splits a cell into units, rewrites what yaegi cannot run and adds
 // missing standard-library imports. env may be nil.
-func Parse(src string, env Env) (*Program, error) {
+func Parse(src string, env Env) (*Program, error) { return parse(src, env, false) }
+
+// ParseMarked is Parse that also sets LineVar before every statement nested
+// in the cell's top-level statements, for panic line numbers.
+func ParseMarked(src string, env Env) (*Program, error) { return parse(src, env, true) }
+
+func parse(src string, env Env, markLines bool) (*Program, error) {
 	if env == nil {
 		env = emptyEnv{}
 	}
@@ -138,6 +144,7 @@ func Parse(src string, env Env) (*Program, error) {
 		pieces = append(pieces, p)
 	}
 	cx := newCellScope(env)
+	cx.markLines = markLines
 	cx.planRenames(pieces)
 	var imports []string
 	var body []Unit

@@ -153,6 +153,11 @@ func TestParseRewritesModernGo(t *testing.T) {
 			"func count(n int) func(func(int) bool) { return nil }\n{ __goaccel_seq1 := count(2); __goaccel_seq1(func(i int) bool { _ = i return true }) }"},
 		{"return inside range over function", "func first(limit int) (int, bool) {\n\tfor v := range seq {\n\t\tif v > limit { return v, true }\n\t}\n\treturn 0, false\n}",
 			"func first(limit int) (int, bool) {\n\t{ var __goaccel_ret1 bool; var __goaccel_rv2 int; var __goaccel_rv3 bool; __goaccel_seq4 := seq; __goaccel_seq4(func(v int) bool {\n\t\tif v > limit { __goaccel_rv2, __goaccel_rv3 = v, true; __goaccel_ret1 = true; return false }\n\treturn true }); if __goaccel_ret1 { return __goaccel_rv2, __goaccel_rv3 } }\n\treturn 0, false\n}"},
+		{"compound statement defining two values runs in a closure", "for n > 0 {\n\ta, b := pair()\n\tn -= a + b\n}",
+			"func() { for n > 0 {\n\ta, b := pair()\n\tn -= a + b\n} }()"},
+		{"closure wraps a rewritten range", "for i := range 2 {\n\tv, ok := m[\"k\"]\n\t_, _, _ = i, v, ok\n}",
+			"func() { { __goaccel_n1 := 2; for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ {\n\tv, ok := m[\"k\"]\n\t_, _, _ = i, v, ok\n} } }()"},
+		{"single defines need no closure", "if n > 0 {\n\ta := 1\n\t_ = a\n}", "if n > 0 {\n\ta := 1\n\t_ = a\n}"},
 		{"labeled range over int", "outer: for i := range 2 { continue outer }",
 			"{ __goaccel_n1 := 2; outer: for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { continue outer } }"},
 		{"min of literals keeps the float kind", "a := min(3, 2.5, 1)", "a := (1.0)"},
@@ -338,5 +343,16 @@ func TestParseRenamesRedefinedTypes(t *testing.T) {
 	}
 	if !reflect.DeepEqual(p.Renamed, map[string]string{"T": "T__goaccel2"}) {
 		t.Errorf("renamed %v", p.Renamed)
+	}
+}
+
+func TestParseMarkedSetsTheLineBeforeNestedStatements(t *testing.T) {
+	p, err := ParseMarked("for i := 0; i < 2; i++ {\n\tswitch {\n\tcase i > 0:\n\t\tprintln(i)\n\t}\n\tf := func() { println(1) }\n\tf()\n}", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "for i := 0; i < 2; i++ {\n\t__goaccel_line = 2; switch {\n\tcase i > 0:\n\t\t__goaccel_line = 4; println(i)\n\t}\n\t__goaccel_line = 6; f := func() { println(1) }\n\t__goaccel_line = 7; f()\n}"
+	if got := p.Units[0].Text; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

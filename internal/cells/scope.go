@@ -1,6 +1,7 @@
 package cells
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -19,6 +20,7 @@ type cellScope struct {
 	tmp       int                          // counter for the rewrites' temporary names
 	structs   map[string]map[string]string // struct types the cell declares: name → field → type source
 	funcLoops map[*ast.RangeStmt]bool      // range loops rewritten as iterator calls
+	markLines bool                         // set LineVar before nested statements (ParseMarked)
 	renames   map[string]string            // user type name → interpreter name, for this cell
 	newNames  map[string]string            // the renames this cell's own type declarations introduce
 }
@@ -62,6 +64,12 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 	cx.renameTypes(p, ed)
 	if err := cx.rewrite(p, ed); err != nil {
 		return Unit{}, err
+	}
+	if p.kind == KindStmt {
+		if cx.markLines {
+			cx.markNestedLines(p, ed)
+		}
+		cx.wrapCompound(p, ed)
 	}
 	u.Text = ed.textWith(p.span.start, p.span.end)
 	if p.kind == KindStmt {
@@ -305,3 +313,86 @@ var universe = func() map[string]bool {
 	}
 	return m
 }()
+
+// wrapCompound runs a top-level compound statement (for, if, switch, a
+// block) inside a closure call when its body defines several variables from
+// one value (a, b := f()): yaegi v0.16 loses such variables in blocks
+// evaluated at the top level ("undefined: a"), and inside a function it does
+// not. The variables are local to the statement either way.
+func (cx *cellScope) wrapCompound(p *piece, ed *edits) {
+	body := p.file.Decls[0].(*ast.FuncDecl).Body.List
+	if len(body) != 1 {
+		return
+	}
+	st := body[0]
+	switch st.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
+	default:
+		return
+	}
+	if !containsMultiDefine(st) {
+		return
+	}
+	start, end := ed.off(st.Pos()), ed.off(st.End())
+	ed.add(start, end, "func() { "+ed.textWith(start, end)+" }()")
+}
+
+// containsMultiDefine reports a := with more names than values inside n,
+// outside function literals.
+func containsMultiDefine(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(c ast.Node) bool {
+		switch c := c.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if c.Tok == token.DEFINE && len(c.Lhs) > len(c.Rhs) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// LineVar is the interpreter variable a cell's statements set to their cell
+// line before they run, so a panic can be reported at its line: yaegi gives
+// the line of a panic inside a function, but for code at a cell's top level
+// and in closures it reports only where the evaluated block starts. The
+// session declares the variable and sets it before each top-level statement;
+// Parse sets it before each statement nested in a top-level statement.
+const LineVar = "__goaccel_line"
+
+// markNestedLines sets LineVar before every statement inside the piece's
+// top-level statement, outside function literals.
+func (cx *cellScope) markNestedLines(p *piece, ed *edits) {
+	body := p.file.Decls[0].(*ast.FuncDecl).Body.List
+	mark := func(list []ast.Stmt) {
+		for _, st := range list {
+			switch st.(type) {
+			case *ast.LabeledStmt:
+				continue // a label must stay on its statement; the one inside is marked
+			case *ast.CaseClause, *ast.CommClause:
+				continue // a switch's or select's body lists clauses; their bodies are marked
+			}
+			off := ed.off(st.Pos())
+			line, _ := lineCol(ed.src, off)
+			ed.add(off, off, fmt.Sprintf("%s = %d; ", LineVar, line))
+		}
+	}
+	for _, top := range body {
+		ast.Inspect(top, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BlockStmt:
+				mark(n.List)
+			case *ast.CaseClause:
+				mark(n.Body)
+			case *ast.CommClause:
+				mark(n.Body)
+			}
+			return true
+		})
+	}
+}

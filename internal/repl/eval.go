@@ -34,7 +34,7 @@ func (s *Session) runCell(ctx context.Context, code string) Result {
 	if needReset {
 		s.clearAfterPanic()
 	}
-	prog, err := cells.Parse(code, envView{s})
+	prog, err := cells.ParseMarked(code, envView{s})
 	if err != nil {
 		return s.parseFailure(err, code)
 	}
@@ -130,19 +130,20 @@ func (s *Session) clearAfterPanic() {
 
 // source returns the Go file yaegi compiles for u: a header line, then u's
 // text at its cell line and column, so yaegi's line L is cell line L-1.
-func source(u cells.Unit) (string, []marker) {
+func source(u cells.Unit) string {
 	pad := strings.Repeat("\n", u.Line-1) + strings.Repeat(" ", u.Col-1)
 	if u.Kind == cells.KindImport || u.Kind == cells.KindDecl {
-		return "package main\n" + pad + u.Text + "\n", nil
+		return "package main\n" + pad + u.Text + "\n"
 	}
-	text, marks := withLineMarkers(u)
-	return "package main; func main() {\n" + pad + text + "\n}", marks
+	return "package main; func main() {\n" + pad + withLineMarkers(u) + "\n}"
 }
 
 // lineVar is the interpreter variable that holds the cell line of the
-// top-level statement running: yaegi reports a panic's top-level frame at
-// the start of the evaluated block, not at the statement.
-const lineVar = "__goaccel_line"
+// statement running at the top level of a cell (see cells.LineVar).
+const lineVar = cells.LineVar
+
+// markerText matches one lineVar assignment in compiled source.
+var markerText = regexp.MustCompile(lineVar + ` = \d+; `)
 
 // marker is one lineVar assignment inserted into a cell line: positions on
 // that line after col (1-based, in the compiled text) are n bytes to the right
@@ -150,27 +151,30 @@ const lineVar = "__goaccel_line"
 type marker struct{ line, col, n int }
 
 // withLineMarkers sets lineVar before each top-level statement of u.
-func withLineMarkers(u cells.Unit) (string, []marker) {
+func withLineMarkers(u cells.Unit) string {
 	if len(u.Starts) == 0 {
 		u.Starts, u.StartLines = []int{0}, []int{u.Line}
 	}
 	var b strings.Builder
-	var marks []marker
 	prev := 0
 	for i, at := range u.Starts {
 		b.WriteString(u.Text[prev:at])
-		m := fmt.Sprintf("%s = %d; ", lineVar, u.StartLines[i])
-		done := b.String()
-		col := u.Col + len(done)
-		if nl := strings.LastIndex(done, "\n"); nl >= 0 {
-			col = len(done) - nl
-		}
-		marks = append(marks, marker{line: u.StartLines[i], col: col, n: len(m)})
-		b.WriteString(m)
+		fmt.Fprintf(&b, "%s = %d; ", lineVar, u.StartLines[i])
 		prev = at
 	}
 	b.WriteString(u.Text[prev:])
-	return b.String(), marks
+	return b.String()
+}
+
+// findMarkers lists the line markers in compiled source, in cell lines.
+func findMarkers(src string) []marker {
+	var out []marker
+	for i, line := range strings.Split(src, "\n") {
+		for _, loc := range markerText.FindAllStringIndex(line, -1) {
+			out = append(out, marker{line: i, col: loc[0] + 1, n: loc[1] - loc[0]})
+		}
+	}
+	return out
 }
 
 // compilePanic is a panic of yaegi's parser or type checker.
@@ -180,9 +184,9 @@ func (c *compilePanic) Error() string { return fmt.Sprint(c.value) }
 
 // run compiles and executes one unit.
 func (s *Session) run(ctx context.Context, file string, u cells.Unit) (reflect.Value, error) {
-	src, marks := source(u)
+	src := source(u)
 	s.mu.Lock()
-	s.markers[file] = marks // errors come from the run that just failed
+	s.markers[file] = findMarkers(src) // errors come from the run that just failed
 	s.mu.Unlock()
 	f, err := parser.ParseFile(s.yaegi.FileSet(), file, src, parser.ParseComments)
 	if err != nil {
@@ -300,20 +304,27 @@ func (s *Session) panicResult(p interp.Panic, file string) Result {
 	if v, ok := s.globals()[lineVar]; ok && v.IsValid() && v.CanInt() {
 		marked = int(v.Int())
 	}
-	for i, f := range frames {
+	cellShown := false
+	for _, f := range frames {
 		fn := strings.TrimPrefix(f.fn, "main.")
-		top := fn == "main"
-		if top || strings.HasPrefix(fn, "main.func") {
-			fn = "cell"
-		}
 		line := f.line - 1
-		if top && f.file == file && marked > 0 && i == len(frames)-1 {
-			line = marked
+		// The cell's own code and the closures it runs at its top level:
+		// yaegi reports where their block starts, the marker where it was.
+		cellLevel := f.file == file && (fn == "main" || strings.HasPrefix(fn, "func") || strings.HasPrefix(fn, "main.func"))
+		if cellLevel {
+			if cellShown {
+				continue
+			}
+			cellShown = true
+			fn = "cell"
+			if marked > 0 {
+				line = marked
+			}
 		}
 		where := fmt.Sprintf("line %d", line)
 		if f.file != file {
 			where = fmt.Sprintf("line %d of an earlier cell", line)
-		} else if i == 0 || !strings.Contains(evalue, "(line ") {
+		} else if !strings.Contains(evalue, "(line ") {
 			evalue += fmt.Sprintf(" (line %d)", line)
 		}
 		tb = append(tb, fmt.Sprintf("  in %s, %s: %s", fn, where, strings.TrimSpace(s.lineText(f.file, line))))

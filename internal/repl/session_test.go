@@ -83,6 +83,16 @@ func TestRedefiningAFunctionReplacesIt(t *testing.T) {
 	})
 }
 
+func TestBlocksAtTopLevelDefineSeveralValues(t *testing.T) {
+	runSteps(t, []step{
+		{code: "func pair(i int) (int, int) { return i, 2 * i }\nsum := 0", text: ""},
+		{code: "for i := 0; i < 3; i++ {\n\ta, b := pair(i)\n\tsum += a + b\n}\nsum", text: "9"},
+		{code: "m := map[string]int{\"k\": 4}\nif v, ok := m[\"k\"]; ok {\n\tw, ok2 := m[\"k\"]\n\tsum += v + w\n\t_ = ok2\n}\nsum", text: "17"},
+		{code: "for i := range 2 {\n\ta, _ := pair(i)\n\tif a == 1 {\n\t\tpanic(\"stop at one\")\n\t}\n}", ename: "Panic", evalue: "stop at one (line 4)"},
+		{code: "sum", text: "17"},
+	})
+}
+
 func TestRedefiningATypeReplacesIt(t *testing.T) {
 	runSteps(t, []step{
 		{code: "type rec struct{ A int }\nfunc (r rec) Sum() int { return r.A }", text: ""},
