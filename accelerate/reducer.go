@@ -71,18 +71,13 @@ func (r *reducer) begin() {
 	for _, b := range r.buckets {
 		b.pending, b.sent = len(b.params), false
 	}
-	scale := 1 / float32(r.c.Size())
 	go func(work <-chan *bucket) {
 		var err error
 		for b := range work {
 			if err != nil {
 				continue
 			}
-			if err = r.c.AllReduce(b.buf, "sum"); err == nil {
-				for i := range b.buf {
-					b.buf[i] *= scale
-				}
-			}
+			err = r.c.AllReduce(b.buf, "sum")
 		}
 		r.done <- err
 	}(r.work)
@@ -122,9 +117,10 @@ func (r *reducer) finish() error {
 	if err := <-r.done; err != nil {
 		return fmt.Errorf("gradient all-reduce: %w", err)
 	}
+	scale := 1 / float32(r.c.Size()) // the sum becomes the average as it is written back
 	for _, b := range r.buckets {
 		for i, p := range b.params {
-			setGrad(p, b.buf[b.offsets[i]:][:p.Numel()])
+			setGradScaled(p, b.buf[b.offsets[i]:][:p.Numel()], scale)
 		}
 	}
 	return nil
@@ -144,6 +140,22 @@ func copyGrad(dst []float32, p *tensors.Tensor) {
 		}
 	}
 	copy(dst, g.Float32s())
+}
+
+// setGradScaled overwrites p's gradient with vals×scale (each product rounded
+// to float32), in place when it can: one pass instead of scaling, then copying.
+func setGradScaled(p *tensors.Tensor, vals []float32, scale float32) {
+	if g := p.Grad(); g != nil && g.DType() == tensors.Float32 && g.Contiguous() == g {
+		dst := g.Data32()[:len(vals)]
+		for i, v := range vals {
+			dst[i] = v * scale
+		}
+		return
+	}
+	for i := range vals {
+		vals[i] *= scale
+	}
+	p.SetGrad(tensors.New(vals, p.Shape()...))
 }
 
 // setGrad overwrites p's gradient with vals, in place when it can.

@@ -21,8 +21,11 @@ const (
 	headBytes = 4096
 )
 
-// DefaultSlotBytes is the staging space per rank and round (two of them per rank).
-const DefaultSlotBytes = 2 << 20
+// DefaultSlotBytes is the staging space per rank and round (two of them per
+// rank): an all-reduce of up to this many bytes takes one round (two
+// synchronisations), e.g. the 2.7 MB of gradients of a 670K-parameter model.
+// Pages of the shared file are only allocated as rounds touch them.
+const DefaultSlotBytes = 4 << 20
 
 // Region is one rank's view of the group's shared memory.
 type Region struct {

@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultSlotBytes is the staging space per rank and round.
-const DefaultSlotBytes = 2 << 20
+const DefaultSlotBytes = 4 << 20
 
 var errNoShm = errors.New("shm: shared-memory collectives need Linux")
 
