@@ -74,3 +74,14 @@ func TestF32ToBF16RoundsToNearestEven(t *testing.T) {
 		t.Errorf("F32ToBF16(NaN) = %#x, not a NaN", got)
 	}
 }
+
+func TestSgemmBF16AcceptsOddlyAlignedViews(t *testing.T) {
+	// A view starting one element into a buffer is only 2-byte aligned; the
+	// 32-bit word packing must not be used on it.
+	p := problem{m: 13, n: 35, k: 20, alpha: 1, beta: 0}
+	checkBF16(t, func(transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) {
+		a1 := append(make([]uint16, 1, len(a)+1), a...)[1:]
+		b1 := append(make([]uint16, 1, len(b)+1), b...)[1:]
+		SgemmBF16(transA, transB, m, n, k, alpha, a1, lda, b1, ldb, beta, c, ldc)
+	}, p, 7)
+}

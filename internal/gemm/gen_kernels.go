@@ -56,6 +56,15 @@ func avx512(name string, bf16 bool, nv int) {
 		doc = fmt.Sprintf("12×%d tile with AVX512_BF16 VDPBF16PS; kc counts k-pairs, a holds kc×12 pairs, b kc×%d pairs.", nr, nr)
 	}
 	header(name, doc)
+	// Start fetching the C tile now: on large C it comes from L3 or memory,
+	// and the k loop (~1µs at kc = 256) hides that latency from the stores.
+	p("MOVQ DI, R10")
+	for r := 0; r < mr; r++ {
+		for v := 0; v < nv; v++ {
+			p("PREFETCHT0 %d(R10)", 64*v)
+		}
+		p("ADDQ DX, R10")
+	}
 	for r := 0; r < nv*mr; r++ {
 		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
 	}

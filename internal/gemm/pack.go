@@ -142,7 +142,7 @@ func packBBF16(dst []float32, b []uint16, ldb int, trans, pairs bool, nr, p0, kc
 // is the float32 interleave on words when the rows start on even offsets.
 func pairRows(d []float32, w int, x []uint16, off, ld, rows, kc int) {
 	h := unsafe.Slice((*uint16)(unsafe.Pointer(&d[0])), 2*len(d))
-	if off%2 == 0 && ld%2 == 0 && kc >= 2 {
+	if off%2 == 0 && ld%2 == 0 && kc >= 2 && uintptr(unsafe.Pointer(&x[0]))%4 == 0 {
 		x32 := unsafe.Slice((*float32)(unsafe.Pointer(&x[0])), len(x)/2)
 		interleave(d, w, x32, off/2, ld/2, rows, kc/2)
 		if kc%2 == 1 {
