@@ -87,6 +87,7 @@ func (l *Live) plot() (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = l.title
 	p.X.Label.Text = "step"
+	p.Legend.Top = true
 	names := make([]string, 0, len(l.series))
 	for name := range l.series {
 		names = append(names, name)
