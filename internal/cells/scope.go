@@ -316,9 +316,10 @@ var universe = func() map[string]bool {
 
 // wrapCompound runs a top-level compound statement (for, if, switch, a
 // block) inside a closure call when its body defines several variables from
-// one value (a, b := f()): yaegi v0.16 loses such variables in blocks
-// evaluated at the top level ("undefined: a"), and inside a function it does
-// not. The variables are local to the statement either way.
+// one value (a, b := f()), and a top-level type switch always: yaegi v0.16
+// loses such variables in blocks evaluated at the top level ("undefined: a")
+// and crashes on a top-level type switch, and inside a function it does
+// neither. The variables are local to the statement either way.
 func (cx *cellScope) wrapCompound(p *piece, ed *edits) {
 	body := p.file.Decls[0].(*ast.FuncDecl).Body.List
 	if len(body) != 1 {
@@ -330,7 +331,7 @@ func (cx *cellScope) wrapCompound(p *piece, ed *edits) {
 	default:
 		return
 	}
-	if !containsMultiDefine(st) {
+	if _, isTypeSwitch := st.(*ast.TypeSwitchStmt); !isTypeSwitch && !containsMultiDefine(st) {
 		return
 	}
 	start, end := ed.off(st.Pos()), ed.off(st.End())

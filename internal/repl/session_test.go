@@ -93,6 +93,12 @@ func TestBlocksAtTopLevelDefineSeveralValues(t *testing.T) {
 	})
 }
 
+func TestTopLevelTypeSwitchRuns(t *testing.T) {
+	runSteps(t, []step{
+		{code: "var x any = 3.5\nswitch v := x.(type) {\ncase float64:\n\tfmt.Println(\"float\", v)\ndefault:\n\tfmt.Println(\"other\")\n}", out: "float 3.5\n"},
+	})
+}
+
 func TestRedefiningATypeReplacesIt(t *testing.T) {
 	runSteps(t, []step{
 		{code: "type rec struct{ A int }\nfunc (r rec) Sum() int { return r.A }", text: ""},
