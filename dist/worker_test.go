@@ -132,6 +132,37 @@ func checkAllReduce(ctx context.Context, g *Group, n int, op Op) error {
 	return nil
 }
 
+// checkAllReduceCoalesced compares each buffer with the matching part of an
+// AllReduce of their concatenation, to the bit.
+func checkAllReduceCoalesced(ctx context.Context, g *Group, sizes []int, op Op) error {
+	var flat []float32
+	var bufs [][]float32
+	for _, n := range sizes {
+		b := make([]float32, n)
+		for i := range b {
+			b[i] = value(g.Rank(), len(flat)+i) / 7
+		}
+		flat = append(flat, b...)
+		bufs = append(bufs, b)
+	}
+	if err := g.AllReduce(ctx, flat, op); err != nil {
+		return err
+	}
+	if err := g.AllReduceCoalesced(ctx, bufs, op); err != nil {
+		return err
+	}
+	off := 0
+	for k, b := range bufs {
+		for i, v := range b {
+			if v != flat[off+i] {
+				return fmt.Errorf("all-reduce-coalesced %v: buffer %d elem %d = %v; AllReduce of the concatenation gave %v", op, k, i, v, flat[off+i])
+			}
+		}
+		off += len(b)
+	}
+	return nil
+}
+
 func checkCollectives(ctx context.Context, g *Group) error {
 	p, rank := g.Size(), g.Rank()
 	for _, n := range []int{1, 7, 1<<20 + 3} {
@@ -139,6 +170,11 @@ func checkCollectives(ctx context.Context, g *Group) error {
 			if err := checkAllReduce(ctx, g, n, op); err != nil {
 				return err
 			}
+		}
+	}
+	for _, op := range []Op{Sum, Mean, Max} {
+		if err := checkAllReduceCoalesced(ctx, g, []int{0, 5, 1 << 20, 1, 70000}, op); err != nil {
+			return err
 		}
 	}
 	f64 := []float64{float64(rank) + 0.5, -1}

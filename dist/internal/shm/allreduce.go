@@ -19,33 +19,70 @@ func share(n, p, r, es int) (int, int) {
 // AllReduce reduces buf across the ranks of the region in place. Every rank
 // must call it with the same length, dtype and op.
 func (g *Region) AllReduce(ctx context.Context, buf []byte, dt reduce.DType, op reduce.Op) error {
+	return g.AllReduceV(ctx, [][]byte{buf}, dt, op, 1)
+}
+
+// AllReduceV reduces the concatenation of bufs across the ranks in place,
+// without copying the buffers into one, and multiplies the result by scale
+// (1: none; 1/size with Sum gives the mean, each product rounded to dt). Every
+// rank must call it with the same total length, dtype, op and scale; each
+// buffer must hold whole elements.
+func (g *Region) AllReduceV(ctx context.Context, bufs [][]byte, dt reduce.DType, op reduce.Op, scale float64) error {
 	es := dt.Size()
-	if len(buf)%es != 0 {
-		return fmt.Errorf("shm: buffer of %d bytes is not whole %d-byte elements", len(buf), es)
+	v := vec(bufs)
+	n := 0
+	for i, b := range bufs {
+		if len(b)%es != 0 {
+			return fmt.Errorf("shm: buffer %d of %d bytes is not whole %d-byte elements", i, len(b), es)
+		}
+		n += len(b)
 	}
 	step := g.slot - g.slot%es
 	// Publish the length with the first round's arrival so a rank called
 	// with a different size is reported instead of corrupting the rounds.
-	g.begin(kindAllReduce, len(buf))
-	for off := 0; off < len(buf); off += step {
-		seg := buf[off:min(len(buf), off+step)]
-		if err := g.round1(ctx, seg, dt, op); err != nil {
+	g.begin(kindAllReduce, n)
+	for off := 0; off < n; off += step {
+		if err := g.round1(ctx, v, off, min(n, off+step), dt, op, scale); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (g *Region) round1(ctx context.Context, seg []byte, dt reduce.DType, op reduce.Op) error {
+// vec is a list of buffers read as their concatenation.
+type vec [][]byte
+
+// each calls fn for the pieces of bytes [lo, hi) of the concatenation, with
+// each piece's offset from lo.
+func (v vec) each(lo, hi int, fn func(part []byte, at int)) {
+	if lo >= hi {
+		return
+	}
+	start := 0
+	for _, b := range v {
+		end := start + len(b)
+		if end > lo && start < hi {
+			a, z := max(lo, start), min(hi, end)
+			fn(b[a-start:z-start], a-lo)
+		}
+		if end >= hi {
+			return
+		}
+		start = end
+	}
+}
+
+// round1 all-reduces bytes [from, to) of v (at most one slot).
+func (g *Region) round1(ctx context.Context, v vec, from, to int, dt reduce.DType, op reduce.Op, scale float64) error {
 	h := g.round % 2
 	g.round++
 	es := dt.Size()
-	n := len(seg) / es
+	n := (to - from) / es
 	lo, hi := share(n, g.size, g.rank, es)
 	mine := g.data(g.rank, h)
-	// Stage what the others reduce; our own share stays in seg.
-	copy(mine[:lo], seg[:lo])
-	copy(mine[hi:len(seg)], seg[hi:])
+	// Stage what the others reduce; our own share stays in v.
+	v.each(from, from+lo, func(p []byte, at int) { copy(mine[at:], p) })
+	v.each(from+hi, to, func(p []byte, at int) { copy(mine[hi+at:], p) })
 	if err := g.waitAll(ctx, g.arrive()); err != nil {
 		return err
 	}
@@ -59,13 +96,21 @@ func (g *Region) round1(ctx context.Context, seg []byte, dt reduce.DType, op red
 		last--
 	}
 	for j := 0; j < g.size; j++ {
-		switch {
-		case j == g.rank:
-		case j == last:
-			reduce.BytesTo(dt, op, seg[lo:hi], mine[lo:hi], g.data(j, h)[lo:hi])
-		default:
-			reduce.Bytes(dt, op, seg[lo:hi], g.data(j, h)[lo:hi])
+		if j == g.rank {
+			continue
 		}
+		src := g.data(j, h)[lo:hi]
+		v.each(from+lo, from+hi, func(p []byte, at int) {
+			if j == last {
+				reduce.BytesTo(dt, op, p, mine[lo+at:lo+at+len(p)], src[at:at+len(p)])
+			} else {
+				reduce.Bytes(dt, op, p, src[at:at+len(p)])
+			}
+		})
+	}
+	if scale != 1 {
+		v.each(from+lo, from+hi, func(p []byte, _ int) { reduce.Scale(dt, p, scale) })
+		reduce.Scale(dt, mine[lo:hi], scale)
 	}
 	if err := g.waitAll(ctx, g.arrive()); err != nil {
 		return err
@@ -73,7 +118,8 @@ func (g *Region) round1(ctx context.Context, seg []byte, dt reduce.DType, op red
 	for j := 0; j < g.size; j++ {
 		if j != g.rank {
 			a, b := share(n, g.size, j, es)
-			copy(seg[a:b], g.data(j, h)[a:b])
+			src := g.data(j, h)
+			v.each(from+a, from+b, func(p []byte, at int) { copy(p, src[a+at:]) })
 		}
 	}
 	return nil

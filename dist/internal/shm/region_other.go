@@ -34,6 +34,11 @@ func (g *Region) AllReduce(ctx context.Context, buf []byte, dt reduce.DType, op 
 	return errNoShm
 }
 
+// AllReduceV fails on this platform.
+func (g *Region) AllReduceV(ctx context.Context, bufs [][]byte, dt reduce.DType, op reduce.Op, scale float64) error {
+	return errNoShm
+}
+
 // Close does nothing on this platform.
 func (g *Region) Close() error { return nil }
 
