@@ -9,6 +9,9 @@ type comm interface {
 	LocalSize() int
 	// AllReduce combines buf across processes in place; op is "sum" or "max".
 	AllReduce(buf []float32, op string) error
+	// AllReduceCoalesced combines several buffers in place as one collective
+	// (the AllReduce of their concatenation); op is "sum", "mean" or "max".
+	AllReduceCoalesced(bufs [][]float32, op string) error
 	// AllGatherV concatenates every process's buf (lengths may differ) in rank order.
 	AllGatherV(buf []float32) ([]float32, error)
 	// Broadcast copies root's buf into every process's buf.
@@ -29,6 +32,7 @@ func (solo) Size() int                                      { return 1 }
 func (solo) LocalRank() int                                 { return 0 }
 func (solo) LocalSize() int                                 { return 1 }
 func (solo) AllReduce([]float32, string) error              { return nil }
+func (solo) AllReduceCoalesced([][]float32, string) error   { return nil }
 func (solo) AllGatherV(b []float32) ([]float32, error)      { return append([]float32(nil), b...), nil }
 func (solo) Broadcast([]float32, int) error                 { return nil }
 func (solo) BroadcastBytes(b []byte, _ int) ([]byte, error) { return b, nil }

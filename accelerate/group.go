@@ -68,13 +68,32 @@ func (d distComm) Barrier() error { return d.g.Barrier(bg) }
 func (d distComm) Close() error   { return d.g.Close() }
 
 func (d distComm) AllReduce(buf []float32, op string) error {
-	o := dist.Sum
-	if op == "max" {
-		o = dist.Max
-	} else if op != "sum" {
-		return fmt.Errorf("all-reduce: unknown op %q", op)
+	o, err := distOp(op)
+	if err != nil {
+		return err
 	}
 	return d.g.AllReduce(bg, buf, o)
+}
+
+func (d distComm) AllReduceCoalesced(bufs [][]float32, op string) error {
+	o, err := distOp(op)
+	if err != nil {
+		return err
+	}
+	return d.g.AllReduceCoalesced(bg, bufs, o)
+}
+
+// distOp maps the comm op names to dist's.
+func distOp(op string) (dist.Op, error) {
+	switch op {
+	case "sum":
+		return dist.Sum, nil
+	case "mean":
+		return dist.Mean, nil
+	case "max":
+		return dist.Max, nil
+	}
+	return 0, fmt.Errorf("all-reduce: unknown op %q", op)
 }
 
 func (d distComm) AllGatherV(buf []float32) ([]float32, error) {

@@ -18,14 +18,19 @@ type bucket struct {
 	params  []*tensors.Tensor
 	offsets []int
 	buf     []float32
-	pending int  // parameters whose gradient is not ready yet in this pass
-	sent    bool // handed to the all-reduce worker in this pass
+	grads   [][]float32 // each parameter's gradient storage, reduced in place
+	direct  bool        // every gradient so far is plain float32 storage
+	pending int         // parameters whose gradient is not ready yet in this pass
+	sent    bool        // handed to the all-reduce worker in this pass
 }
 
-// reducer averages gradients across processes during the backward pass: each
-// parameter's gradient is copied into its bucket when the engine reports it
-// final (OnGradReady); a full bucket is all-reduced by a worker goroutine
-// while the backward pass goes on; finish waits and writes the averages back.
+// reducer averages gradients across processes during the backward pass: the
+// engine reports each parameter's gradient final (OnGradReady); once a
+// bucket's gradients are all final a worker goroutine all-reduces them while
+// the backward pass goes on; finish waits. The gradients are averaged where
+// they are (one coalesced collective per bucket); only a bucket with a
+// missing or unusual gradient (not plain float32 storage) is copied into the
+// bucket's buffer and the averages written back.
 type reducer struct {
 	c       comm
 	buckets []*bucket
@@ -58,6 +63,7 @@ func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
 		b.offsets = append(b.offsets, len(b.buf))
 		b.params = append(b.params, p)
 		b.buf = append(b.buf, make([]float32, p.Numel())...)
+		b.grads = append(b.grads, nil)
 		p.OnGradReady(r.ready)
 	}
 	return r
@@ -69,7 +75,7 @@ func (r *reducer) begin() {
 	r.work = make(chan *bucket, len(r.buckets))
 	r.done = make(chan error, 1)
 	for _, b := range r.buckets {
-		b.pending, b.sent = len(b.params), false
+		b.pending, b.sent, b.direct = len(b.params), false, true
 	}
 	go func(work <-chan *bucket) {
 		var err error
@@ -77,24 +83,51 @@ func (r *reducer) begin() {
 			if err != nil {
 				continue
 			}
-			err = r.c.AllReduce(b.buf, "sum")
+			if b.direct {
+				err = r.c.AllReduceCoalesced(b.grads, "mean")
+			} else {
+				err = r.c.AllReduceCoalesced([][]float32{b.buf}, "mean")
+			}
 		}
 		r.done <- err
 	}(r.work)
 }
 
-// ready is the gradient-ready hook: copy the gradient, send a full bucket.
+// ready is the gradient-ready hook: note the gradient, send a full bucket.
 func (r *reducer) ready(p *tensors.Tensor) {
 	if !r.active {
 		return
 	}
 	b := r.of[p]
-	copyGrad(b.buf[b.offsets[r.slot[p]]:][:p.Numel()], p)
+	i := r.slot[p]
+	b.grads[i] = plainGrad(p)
+	b.direct = b.direct && b.grads[i] != nil
 	b.pending--
 	if b.pending == 0 && !b.sent {
-		b.sent = true
-		r.work <- b
+		r.send(b)
 	}
+}
+
+// send hands b to the worker, first copying its gradients into the bucket's
+// buffer unless they can all be reduced in place.
+func (r *reducer) send(b *bucket) {
+	if !b.direct || b.pending > 0 {
+		b.direct = false
+		for i, p := range b.params {
+			copyGrad(b.buf[b.offsets[i]:][:p.Numel()], p)
+		}
+	}
+	b.sent = true
+	r.work <- b
+}
+
+// plainGrad returns p's gradient storage when it is plain float32, nil otherwise.
+func plainGrad(p *tensors.Tensor) []float32 {
+	g := p.Grad()
+	if g == nil || g.DType() != tensors.Float32 || g.Contiguous() != g {
+		return nil
+	}
+	return g.Data32()[:p.Numel()]
 }
 
 // finish sends the buckets whose parameters got no gradient this pass (with
@@ -106,22 +139,20 @@ func (r *reducer) finish() error {
 	r.active = false
 	for _, b := range r.buckets {
 		if !b.sent {
-			for i, p := range b.params {
-				copyGrad(b.buf[b.offsets[i]:][:p.Numel()], p)
-			}
-			b.sent = true
-			r.work <- b
+			r.send(b)
 		}
 	}
 	close(r.work)
 	if err := <-r.done; err != nil {
 		return fmt.Errorf("gradient all-reduce: %w", err)
 	}
-	scale := 1 / float32(r.c.Size()) // the sum becomes the average as it is written back
 	for _, b := range r.buckets {
-		for i, p := range b.params {
-			setGradScaled(p, b.buf[b.offsets[i]:][:p.Numel()], scale)
+		if !b.direct {
+			for i, p := range b.params {
+				setGrad(p, b.buf[b.offsets[i]:][:p.Numel()])
+			}
 		}
+		clear(b.grads)
 	}
 	return nil
 }
@@ -140,22 +171,6 @@ func copyGrad(dst []float32, p *tensors.Tensor) {
 		}
 	}
 	copy(dst, g.Float32s())
-}
-
-// setGradScaled overwrites p's gradient with vals×scale (each product rounded
-// to float32), in place when it can: one pass instead of scaling, then copying.
-func setGradScaled(p *tensors.Tensor, vals []float32, scale float32) {
-	if g := p.Grad(); g != nil && g.DType() == tensors.Float32 && g.Contiguous() == g {
-		dst := g.Data32()[:len(vals)]
-		for i, v := range vals {
-			dst[i] = v * scale
-		}
-		return
-	}
-	for i := range vals {
-		vals[i] *= scale
-	}
-	p.SetGrad(tensors.New(vals, p.Shape()...))
 }
 
 // setGrad overwrites p's gradient with vals, in place when it can.

@@ -24,6 +24,22 @@ func (t twin) AllReduce(buf []float32, op string) error {
 	return nil
 }
 
+func (t twin) AllReduceCoalesced(bufs [][]float32, op string) error {
+	n := 0
+	for _, b := range bufs {
+		n += len(b)
+	}
+	t.started <- n
+	for _, b := range bufs {
+		for i := range b {
+			if b[i] *= 2; op == "mean" {
+				b[i] /= 2
+			}
+		}
+	}
+	return nil
+}
+
 func TestGradientAllReduceStartsBeforeTheBackwardPassEnds(t *testing.T) {
 	c := twin{started: make(chan int, 16)}
 	acc := newWithComm(withCfg(Config{}), c)
@@ -54,6 +70,39 @@ func TestGradientAllReduceStartsBeforeTheBackwardPassEnds(t *testing.T) {
 	for i, v := range got {
 		if v != 4 {
 			t.Fatalf("averaged bias gradient[%d] = %v; want 4 (batch of 4, identical twin)", i, v)
+		}
+	}
+}
+
+func TestBucketWithAMissingGradientIsAveragedThroughItsBuffer(t *testing.T) {
+	c := twin{started: make(chan int, 16)}
+	acc := newWithComm(withCfg(Config{}), c)
+	tensors.ManualSeed(5)
+	l1, l2 := nn.NewLinear(8, 8), nn.NewLinear(8, 3)
+	var m nn.Module = nn.NewSequential(l1, l2)
+	x := tensors.Randn(4, 8)
+	m.Forward(x).Sum().Backward()
+	local := l1.Weight.Grad().Float32s()
+	for _, p := range m.Parameters() {
+		p.ZeroGrad()
+	}
+	acc.Prepare(&m)
+	l2.Bias.SetRequiresGrad(false) // gets no gradient: its bucket cannot be reduced in place
+	acc.Backward(m.Forward(x).Sum())
+	l2.Bias.SetRequiresGrad(true)
+	if g := l2.Bias.Grad(); g == nil {
+		t.Fatal("a parameter without a local gradient got no averaged gradient; want zeros")
+	} else {
+		for i, v := range g.Float32s() {
+			if v != 0 {
+				t.Fatalf("bias without a gradient: averaged gradient[%d] = %v; want 0", i, v)
+			}
+		}
+	}
+	// Two identical processes: the average equals the local gradient to the bit.
+	for i, v := range l1.Weight.Grad().Float32s() {
+		if v != local[i] {
+			t.Fatalf("averaged weight gradient[%d] = %v; want the local %v", i, v, local[i])
 		}
 	}
 }
