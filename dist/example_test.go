@@ -60,3 +60,22 @@ func ExampleServeStore() {
 	fmt.Println(len(env), "variables for each worker")
 	// Output: 2 variables for each worker
 }
+
+// AllReduceCoalesced averages a model's gradient tensors as one collective,
+// without first copying them into one buffer.
+func ExampleGroup_AllReduceCoalesced() {
+	ctx := context.Background()
+	g, err := dist.Init(ctx, dist.Config{WorldSize: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer g.Close()
+	weight, bias := []float32{0.25, -1, 3, 4}, []float32{2}
+	if err := g.AllReduceCoalesced(ctx, [][]float32{weight, bias}, dist.Mean); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(weight, bias)
+	// Output: [0.25 -1 3 4] [2]
+}
