@@ -118,6 +118,18 @@ func TestCellTypesImplementOurInterfaces(t *testing.T) {
 	})
 }
 
+func TestACellTypeImplementsNnModule(t *testing.T) {
+	runSteps(t, []step{
+		{code: "type twice struct{ inner nn.Module }\n" +
+			"func (m *twice) Forward(x *tensors.Tensor) *tensors.Tensor { return m.inner.Forward(m.inner.Forward(x)) }\n" +
+			"func (m *twice) Parameters() []*tensors.Tensor { return m.inner.Parameters() }\n" +
+			"func (m *twice) NamedParameters() []nn.NamedParameter { return nn.Prefixed(\"inner\", m.inner) }", text: ""},
+		{code: "var m nn.Module = &twice{inner: nn.NewLinear(2, 2)}\nlen(nn.ParametersOf(m))", text: "2"},
+		{code: "nn.Prefixed(\"net\", m)[0].Name", text: "net.inner.weight"},
+		{code: "seq := nn.NewSequential(m)\nseq.Forward(tensors.Ones(3, 2)).Shape()", text: "[3 2]"},
+	})
+}
+
 func TestWhatAFinalExpressionShows(t *testing.T) {
 	runSteps(t, []step{
 		{code: `fmt.Println("hi")`, text: "", out: "hi\n"},
