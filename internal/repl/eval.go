@@ -102,7 +102,9 @@ func (s *Session) importText(cell map[string]string) string {
 	all := map[string]string{"__goaccel": runtimePath}
 	s.mu.Lock()
 	for n, p := range s.imported {
-		all[n] = p
+		if n != "_" && n != "." { // blank and dot imports act in their own cell only
+			all[n] = p
+		}
 	}
 	s.mu.Unlock()
 	for n, p := range cell {
@@ -110,9 +112,6 @@ func (s *Session) importText(cell map[string]string) string {
 	}
 	specs := make([]string, 0, len(all))
 	for n, p := range all {
-		if n == "_" || n == "." {
-			continue
-		}
 		specs = append(specs, n+" "+strconv.Quote(p))
 	}
 	sort.Strings(specs)

@@ -173,6 +173,7 @@ func TestStandardLibraryIsImportedAutomatically(t *testing.T) {
 		{code: `math.Sqrt(16)`, text: "4"},
 		{code: `x := rand.New(rand.NewSource(1)).Intn(1)` + "\nx", text: "0"},
 		{code: `sort.Ints([]int{2, 1})`, text: ""},
+		{code: "import . \"math\"\nFloor(2.5)", text: "2"},
 	})
 }
 
