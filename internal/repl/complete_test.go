@@ -85,6 +85,12 @@ func TestInspectAndDoc(t *testing.T) {
 			}
 		})
 	}
+	if found, data := s.Inspect("area", 2, 1); !found || !strings.Contains(data["text/plain"].(string), "return w * h") {
+		t.Errorf("inspect with detail: %v %v", found, data)
+	}
+	if r := s.Execute(ctx, "area??"); len(r.Payload) != 1 || !strings.Contains(r.Payload[0]["data"].(map[string]any)["text/plain"].(string), "return w * h") {
+		t.Errorf("area??: %+v", r)
+	}
 	if found, _ := s.Inspect("nothingHere", 5, 0); found {
 		t.Error("Inspect of an unknown name: found")
 	}

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"path"
 	"reflect"
 	"regexp"
@@ -216,6 +217,9 @@ func (s *Session) compile(root ast.Node) (prog *interp.Program, err error) {
 func (s *Session) record(u cells.Unit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if u.Kind == cells.KindDecl {
+		s.recordSource(u.Text)
+	}
 	for _, n := range u.Names {
 		if internal, ok := s.pendingRenames[n]; ok && u.Kinds[n] == "type" {
 			s.renamed[n] = internal
@@ -372,4 +376,50 @@ func (s *Session) crashConstruct(panicValue, file string) string {
 		return "this range loop: goaccel rewrites range over an integer or a function iterator only when it can tell the type of the ranged expression; assign it to a typed variable first (n := int(...)) or write for i := 0; i < n; i++"
 	}
 	return ""
+}
+
+// recordSource keeps the full source of each func, method and type a
+// declaration unit declares, for SYMBOL?? and inspect with detail.
+func (s *Session) recordSource(text string) {
+	const header = "package main\n"
+	f, err := parser.ParseFile(token.NewFileSet(), "", header+text, parser.ParseComments)
+	if err != nil {
+		return
+	}
+	src := header + text
+	slice := func(n ast.Node) string { return src[n.Pos()-1 : n.End()-1] }
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			name := d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) == 1 {
+				recv := strings.TrimLeft(types.ExprString(d.Recv.List[0].Type), "*")
+				name = s.userTypeName(recv) + "." + name
+			}
+			s.declSrc[name] = slice(d)
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if ts, ok := sp.(*ast.TypeSpec); ok {
+					name := s.userTypeName(ts.Name.Name)
+					s.declSrc[name] = strings.Replace("type "+slice(ts), "type "+ts.Name.Name, "type "+name, 1)
+				}
+			}
+		}
+	}
+}
+
+// userTypeName maps an interpreter name of a redefined type back to the
+// user's; s.mu is held.
+func (s *Session) userTypeName(internal string) string {
+	for user, in := range s.pendingRenames {
+		if in == internal {
+			return user
+		}
+	}
+	for user, in := range s.renamed {
+		if in == internal {
+			return user
+		}
+	}
+	return internal
 }

@@ -98,10 +98,21 @@ func (s *Session) Inspect(code string, cursor int, detailLevel int) (found bool,
 		return false, map[string]any{}
 	}
 	page, ok := s.Doc(sym)
+	if src, has := s.source(sym); has && (detailLevel > 0 || !ok) {
+		page, ok = src, true
+	}
 	if !ok {
 		return false, map[string]any{}
 	}
 	return true, map[string]any{"text/plain": page}
+}
+
+// source returns the full source of a func, method or type a cell declared.
+func (s *Session) source(sym string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	src, ok := s.declSrc[sym]
+	return src, ok
 }
 
 // symbolAt returns the a.b.c chain around byte offset off, or the one just

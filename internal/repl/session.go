@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
@@ -60,6 +61,7 @@ type Session struct {
 	renamed        map[string]string            // user type name → interpreter type name (redefined types)
 	methods        map[string]map[string]string // type name → method name → signature
 	decls          map[string]string            // func/type name → its declaration's first line
+	declSrc        map[string]string            // func, method ("T.M") or type name → its full source
 	pendingRenames map[string]string            // types the running cell redefines → their interpreter names
 	undefined      []string                     // names the running cell uses that nothing declares
 	reset          bool                         // a panic or interrupt happened: clear yaegi's state before the next run
@@ -82,7 +84,7 @@ func New(opts Options) (*Session, error) {
 		opts: opts, in: &stdinSwitch{r: opts.Stdin}, stderr: &panicFilter{w: opts.Stderr},
 		magics: magics.NewRegistry(), sources: map[string]string{}, markers: map[string][]marker{}, names: map[string]string{},
 		kinds: map[string]string{}, imported: map[string]string{}, renamed: map[string]string{},
-		methods: map[string]map[string]string{}, decls: map[string]string{},
+		methods: map[string]map[string]string{}, decls: map[string]string{}, declSrc: map[string]string{},
 	}
 	s.yaegi = interp.New(interp.Options{Stdin: s.in, Stdout: opts.Stdout, Stderr: s.stderr, Args: []string{"goaccel"}})
 	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.overrides()} {
@@ -113,6 +115,9 @@ func (s *Session) Execute(ctx context.Context, code string) Result {
 	s.mu.Unlock()
 	if sym, ok := magics.HelpQuery(code); ok {
 		page, found := s.Doc(sym)
+		if src, ok := s.source(sym); ok && strings.HasSuffix(strings.TrimSpace(code), "??") {
+			page, found = src, true
+		}
 		if !found {
 			return errorResult("NameError", fmt.Sprintf("no documentation found for %s", sym))
 		}
