@@ -62,3 +62,16 @@ func TestCellsPublishDisplaysThroughTheSink(t *testing.T) {
 		t.Errorf("the plot is not a PNG (%d bytes, err %v)", len(raw), err)
 	}
 }
+
+func TestAFigureAsTheLastExpressionIsAPNG(t *testing.T) {
+	s, _ := newSession(t)
+	r := s.Execute(context.Background(), "p, _ := plots.Line(\"loss\", []float64{0, 1, 2}, []float64{1, 0.5, 0.25})\nplots.Figure{Plot: p}")
+	if r.Error != nil {
+		t.Fatalf("%s: %s", r.Error.Ename, r.Error.Evalue)
+	}
+	png, _ := r.Data["image/png"].(string)
+	raw, err := base64.StdEncoding.DecodeString(png)
+	if err != nil || !strings.HasPrefix(string(raw), "\x89PNG") || r.Data["text/plain"] != `<figure "loss">` {
+		t.Fatalf("result bundle: text/plain %v, %d PNG bytes (err %v)", r.Data["text/plain"], len(raw), err)
+	}
+}
