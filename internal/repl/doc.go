@@ -20,7 +20,7 @@
 //     restarts it and says so); a call blocked in compiled code keeps
 //     running after an interrupt, although the cell returns at once;
 //   - generic functions work when called inside functions; keeping a generic
-//     call's result at the top level of a cell is refused with an error
+//     call's result at the top level of a cell fails with an error
 //     naming the construct; the generic helpers of slices and maps that
 //     yaegi leaves out (slices.Max, ...) are "undefined selector";
 //   - the methods of a cell's own types are invisible to compiled code
