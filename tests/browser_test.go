@@ -37,7 +37,7 @@ var goaccelBrowserKernel = browserKernel{
 	htmlCell:      "import \"github.com/goaccel/goaccel/display\"\n\ndisplay.HTML(\"<b id=\\\"gobold\\\">bold</b>\")",
 	errorCell:     "import \"strconv\"\n\n_, err := strconv.Atoi(\"x12\")\nif err != nil {\n\tpanic(err)\n}",
 	errorWant:     `strconv.Atoi: parsing "x12": invalid syntax`,
-	errorLine:     "line 4",
+	errorLine:     "line 5", // the panic call itself
 	loopCell:      "fmt.Println(\"loop started\")\nfor {\n}",
 	loopStarted:   "loop started",
 	interruptWant: "interrupt",
