@@ -79,3 +79,25 @@ func TestVectorSumMatchesScalarOnEveryLengthAndCopiesTheResult(t *testing.T) {
 		}
 	}
 }
+
+func TestBytesToScaledEqualsReduceThenScaleToTheBit(t *testing.T) {
+	for _, n := range []int{1, 31, 32, 100, 1000 + 7} {
+		for _, f := range []float64{1, 0.5, 1.0 / 3} {
+			a, b := make([]float32, n), make([]float32, n)
+			for i := range a {
+				a[i] = float32(math.Sin(float64(i))) * 1e3
+				b[i] = float32(math.Cos(float64(i)*0.7)) / 7
+			}
+			want := append([]float32(nil), a...)
+			Bytes(Float32, Sum, FromF32(want), FromF32(b))
+			Scale(Float32, FromF32(want), f)
+			got, got2 := append([]float32(nil), a...), make([]float32, n)
+			BytesToScaled(Float32, Sum, FromF32(got), FromF32(got2), FromF32(b), f)
+			for i := range want {
+				if got[i] != want[i] || got2[i] != want[i] {
+					t.Fatalf("n=%d f=%v elem %d: got %v and %v; want %v", n, f, i, got[i], got2[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -90,7 +90,7 @@ func (g *Region) round1(ctx context.Context, v vec, from, to int, dt reduce.DTyp
 		return err
 	}
 	// Reduce the peers' staged copies into our share in rank order; the
-	// last pass also writes the result where the peers will read it.
+	// last pass also scales and writes the result where the peers read it.
 	last := g.size - 1
 	if last == g.rank {
 		last--
@@ -102,15 +102,14 @@ func (g *Region) round1(ctx context.Context, v vec, from, to int, dt reduce.DTyp
 		src := g.data(j, h)[lo:hi]
 		v.each(from+lo, from+hi, func(p []byte, at int) {
 			if j == last {
-				reduce.BytesTo(dt, op, p, mine[lo+at:lo+at+len(p)], src[at:at+len(p)])
+				reduce.BytesToScaled(dt, op, p, mine[lo+at:lo+at+len(p)], src[at:at+len(p)], scale)
 			} else {
 				reduce.Bytes(dt, op, p, src[at:at+len(p)])
 			}
 		})
 	}
-	if scale != 1 {
+	if last < 0 && scale != 1 { // a group of one: nothing was reduced
 		v.each(from+lo, from+hi, func(p []byte, _ int) { reduce.Scale(dt, p, scale) })
-		reduce.Scale(dt, mine[lo:hi], scale)
 	}
 	if err := g.waitAll(ctx, g.arrive()); err != nil {
 		return err
