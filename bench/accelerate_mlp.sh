@@ -47,4 +47,7 @@ printf "%-34s %10s %10s %12s\n" "launch to first step ms, 2 procs" "$g" "$t" "$(
 g1=$(best goaccel 1 ms_per_step)
 g2=$(best goaccel 2 ms_per_step)
 echo "goaccel 2 processes vs 1 process (step time ratio 1p/2p): $(ratio "$g1" "$g2")"
+c1=$(best goaccel 1 cpu_ms_per_step)
+c2=$(best goaccel 2 cpu_ms_per_step)
+echo "goaccel CPU ms per step of one process: 1 process $c1, each of 2 processes $c2 (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 [ "$have_torch" = 1 ] || echo "(no torch for $PY: install python3-torch to get the DDP baseline)"

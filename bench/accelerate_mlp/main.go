@@ -3,9 +3,15 @@
 // on -procs processes started by notebook_launcher.Launch (bench/accelerate_mlp.sh
 // runs it beside the PyTorch DDP baseline).
 //
-// It prints one line:
+// It prints one line (cpu_ms_per_step: the CPU time of rank 0's process per
+// step, which contention from other work inflates less than the wall time):
 //
-//	goaccel procs=2 ms_per_step=7.9 launch_to_first_step_ms=180
+//	goaccel procs=2 ms_per_step=7.9 cpu_ms_per_step=3.6 launch_to_first_step_ms=180
+//
+// With BENCH_PHASES set each rank also prints, on stderr, its wall and CPU
+// time per step split into forward, backward (with the gradient all-reduce)
+// and optimizer step, and its context switches per step; BENCH_CPUPROFILE=file
+// writes rank 0's CPU profile of the timed steps.
 package main
 
 import (
@@ -15,6 +21,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/goaccel/goaccel/accelerate"
@@ -63,10 +70,14 @@ func worker(procs, steps, warmup int) {
 	mark("Prepare")
 	var firstStep time.Duration
 	var t0 time.Time
+	var ru0 syscall.Rusage
+	var ph [3]time.Duration // forward, backward, optimizer
 	for i := 0; i < warmup+steps; i++ {
 		if i == warmup {
 			acc.WaitForEveryone()
 			t0 = time.Now()
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+			ph = [3]time.Duration{}
 			if path := os.Getenv("BENCH_CPUPROFILE"); path != "" && acc.IsMainProcess() {
 				f, err := os.Create(path)
 				if err == nil && pprof.StartCPUProfile(f) == nil {
@@ -77,19 +88,34 @@ func worker(procs, steps, warmup int) {
 		if !loader.Next() {
 			loader.Next()
 		}
+		ta := time.Now()
 		xb, yb := loader.Batch()
 		loss := tensors.CrossEntropy(model.Forward(xb), yb)
+		tb := time.Now()
 		acc.Backward(loss)
+		tc := time.Now()
 		opt.Step()
 		opt.ZeroGrad()
+		td := time.Now()
+		ph[0] += tb.Sub(ta)
+		ph[1] += tc.Sub(tb)
+		ph[2] += td.Sub(tc)
 		if i == 0 {
 			firstStep = time.Since(time.Unix(0, start))
 		}
 	}
 	acc.WaitForEveryone()
 	per := time.Since(t0) / time.Duration(steps)
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	cpu := time.Duration(ru.Utime.Nano()+ru.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) / time.Duration(steps)
+	if os.Getenv("BENCH_PHASES") != "" {
+		sys := time.Duration(ru.Stime.Nano()-ru0.Stime.Nano()) / time.Duration(steps)
+		fmt.Fprintf(os.Stderr, "rank %s wall %v cpu %v (sys %v) fwd %v bwd %v step %v volcs %d invcs %d\n", os.Getenv("RANK"), per, cpu, sys,
+			ph[0]/time.Duration(steps), ph[1]/time.Duration(steps), ph[2]/time.Duration(steps), (ru.Nvcsw-ru0.Nvcsw)/int64(steps), (ru.Nivcsw-ru0.Nivcsw)/int64(steps))
+	}
 	if acc.IsMainProcess() {
-		fmt.Printf("goaccel procs=%d ms_per_step=%.2f launch_to_first_step_ms=%.0f\n", procs,
-			float64(per.Microseconds())/1000, float64(firstStep.Microseconds())/1000)
+		fmt.Printf("goaccel procs=%d ms_per_step=%.2f cpu_ms_per_step=%.2f launch_to_first_step_ms=%.0f\n", procs,
+			float64(per.Microseconds())/1000, float64(cpu.Microseconds())/1000, float64(firstStep.Microseconds())/1000)
 	}
 }
