@@ -1,7 +1,8 @@
 // Package dist is goaccel's process group: it joins the processes a launcher
 // started (torchrun's environment, Open MPI's or Slurm's), meets them at a
 // token-protected rendezvous store, and runs collectives between them —
-// all-reduce (Sum, Mean, Max, Min), all-gather (equal and unequal lengths),
+// all-reduce (Sum, Mean, Max, Min; of one buffer or, coalesced, of several
+// as one collective), all-gather (equal and unequal lengths),
 // broadcast, reduce-scatter, barrier, and gather/broadcast of Go values.
 //
 //	cfg, err := dist.FromEnv() // RANK, WORLD_SIZE, MASTER_ADDR, ...
