@@ -187,6 +187,7 @@ func (s *Session) run(ctx context.Context, file string, u cells.Unit) (reflect.V
 	src := source(u)
 	s.mu.Lock()
 	s.markers[file] = findMarkers(src) // errors come from the run that just failed
+	s.compiled[file] = src
 	s.mu.Unlock()
 	f, err := parser.ParseFile(s.yaegi.FileSet(), file, src, parser.ParseComments)
 	if err != nil {

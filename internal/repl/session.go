@@ -55,6 +55,7 @@ type Session struct {
 	files          int                          // cell files compiled so far; names the next one
 	sources        map[string]string            // cell file name → cell source, for tracebacks
 	markers        map[string][]marker          // cell file name → the line markers inserted into it
+	compiled       map[string]string            // cell file name → the source yaegi compiled last for it
 	names          map[string]string            // session-level name → Go type source ("" unknown)
 	kinds          map[string]string            // session-level name → "var", "func", "type", "const"
 	imported       map[string]string            // package name → import path
@@ -82,7 +83,7 @@ func New(opts Options) (*Session, error) {
 	}
 	s := &Session{
 		opts: opts, in: &stdinSwitch{r: opts.Stdin}, stderr: &panicFilter{w: opts.Stderr},
-		magics: magics.NewRegistry(), sources: map[string]string{}, markers: map[string][]marker{}, names: map[string]string{},
+		magics: magics.NewRegistry(), sources: map[string]string{}, markers: map[string][]marker{}, compiled: map[string]string{}, names: map[string]string{},
 		kinds: map[string]string{}, imported: map[string]string{}, renamed: map[string]string{},
 		methods: map[string]map[string]string{}, decls: map[string]string{}, declSrc: map[string]string{},
 	}

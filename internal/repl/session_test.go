@@ -185,7 +185,7 @@ func TestErrorsPointAtCellLines(t *testing.T) {
 		t.Fatalf("compile error %+v", r.Error)
 	}
 	r = s.Execute(ctx, "q := 1; r := q + nope")
-	if r.Error == nil || !strings.Contains(r.Error.Evalue, "line 1:9: undefined: nope") {
+	if r.Error == nil || !strings.Contains(r.Error.Evalue, "line 1:18: undefined: nope") {
 		t.Fatalf("column after a marker: %+v", r.Error)
 	}
 	r = s.Execute(ctx, "q + nope2")
@@ -230,6 +230,27 @@ func TestErrorsPointAtCellLines(t *testing.T) {
 	r = s.Execute(ctx, "os.Exit(3)")
 	if r.Error == nil || !strings.Contains(r.Error.Evalue, "os.Exit(3)") {
 		t.Fatalf("os.Exit: %+v", r.Error)
+	}
+}
+
+func TestCompileErrorColumnsAreTheUsersColumns(t *testing.T) {
+	s, _ := newSession(t)
+	for _, c := range []struct{ code, want string }{
+		{"y := undefinedVar", "line 1:6: undefined: undefinedVar"},
+		{"fmt.Println(nope)", "line 1:13: undefined: nope"},
+		{"  y2 := undefinedVar2", "line 1:9: undefined: undefinedVar2"},
+		{"x := 1\nz := x + nope3", "line 2:10: undefined: nope3"},
+		{"var w = nope4", "line 1:9: undefined: nope4"},
+		{"func ff() int { return nope5 }", "line 1:24: undefined: nope5"},
+		{"k := 2\nfor i := range k { _ = i + nope6 }", "line 2:28: undefined: nope6"},
+		{"for i := range 3 {\n\t_ = i + nope7\n}", "line 2:10: undefined: nope7"},
+		{"a := 1; b := a + nope8", "line 1:18: undefined: nope8"},
+		{"nope9 + 1", "line 1:1: undefined: nope9"},
+	} {
+		r := s.Execute(context.Background(), c.code)
+		if r.Error == nil || !strings.Contains(r.Error.Evalue, c.want) {
+			t.Errorf("%q: error %+v, want %q", c.code, r.Error, c.want)
+		}
 	}
 }
 
