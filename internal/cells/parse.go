@@ -148,6 +148,7 @@ func parse(src string, env Env, markLines bool) (*Program, error) {
 	cx.planRenames(pieces)
 	var imports []string
 	var body []Unit
+	var ds []deps
 	for _, p := range pieces {
 		if p.kind == KindImport {
 			for _, d := range p.file.Decls {
@@ -166,6 +167,11 @@ func parse(src string, env Env, markLines bool) (*Program, error) {
 			return nil, err
 		}
 		body = append(body, u)
+		ds = append(ds, unitDeps(u, p))
+	}
+	sorted := make([]Unit, 0, len(body))
+	for _, i := range order(body, ds) {
+		sorted = append(sorted, body[i])
 	}
 	prog := &Program{Renamed: cx.newNames}
 	auto := cx.autoImports(pieces)
@@ -177,7 +183,7 @@ func parse(src string, env Env, markLines bool) (*Program, error) {
 	if len(imports) > 0 {
 		prog.Units = append(prog.Units, Unit{Kind: KindImport, Text: "import (" + strings.Join(imports, "; ") + ")", Line: 1, Col: 1})
 	}
-	prog.Units = append(prog.Units, merge(body)...)
+	prog.Units = append(prog.Units, merge(sorted)...)
 	return prog, nil
 }
 

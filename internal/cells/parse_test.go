@@ -356,3 +356,50 @@ func TestParseMarkedSetsTheLineBeforeNestedStatements(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+func TestParseOrdersDeclarationsBeforeTheirFirstUse(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []unitWant
+	}{
+		{"func declared after the loop that calls it",
+			"for i := 0; i < 1; i++ { a := two2(); fmt.Println(a) }\nfunc two2() int { return 1 }",
+			[]unitWant{{KindImport, `import ("fmt")`, 1}, {KindDecl, "func two2() int { return 1 }", 2}, {KindStmt, "for i := 0; i < 1; i++ { a := two2(); fmt.Println(a) }", 1}}},
+		{"func using a variable stays after it",
+			"x := 1\nfunc f() int { return x }\nf()",
+			[]unitWant{{KindStmt, "x := 1", 1}, {KindDecl, "func f() int { return x }", 2}, {KindExpr, "f()", 3}}},
+		{"func using a later variable moves after it",
+			"func f() int { return x }\nx := 1\nf()",
+			[]unitWant{{KindStmt, "x := 1", 2}, {KindDecl, "func f() int { return x }", 1}, {KindExpr, "f()", 3}}},
+		{"type declared after its use, methods with it",
+			"p := pt{1}\np.get()\ntype pt struct{ v int }\nfunc (q pt) get() int { return q.v }",
+			[]unitWant{{KindDecl, "type pt struct{ v int }\nfunc (q pt) get() int { return q.v }", 3}, {KindStmt, "p := pt{1}\np.get()", 1}}},
+		{"const used by an earlier statement",
+			"y := k * 2\nconst k = 3",
+			[]unitWant{{KindDecl, "const k = 3", 2}, {KindStmt, "y := k * 2", 1}}},
+		{"declarations using later declarations",
+			"func a() int { return b() }\nfunc b() int { return 2 }",
+			[]unitWant{{KindDecl, "func b() int { return 2 }", 2}, {KindDecl, "func a() int { return b() }", 1}}},
+		{"statements keep their order",
+			"y := 1\nz := y\nfunc g() {}",
+			[]unitWant{{KindStmt, "y := 1\nz := y", 1}, {KindDecl, "func g() {}", 3}}},
+		{"a cycle keeps the cell's order",
+			"x := f()\nfunc f() int { return x }",
+			[]unitWant{{KindStmt, "x := f()", 1}, {KindDecl, "func f() int { return x }", 2}}},
+		{"mutual recursion keeps the cell's order",
+			"func even(n int) bool { return n == 0 || odd(n-1) }\nfunc odd(n int) bool { return n != 0 && even(n-1) }",
+			[]unitWant{{KindDecl, "func even(n int) bool { return n == 0 || odd(n-1) }\nfunc odd(n int) bool { return n != 0 && even(n-1) }", 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse(tt.src, fakeEnv{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := units(p); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("units\n got %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+}

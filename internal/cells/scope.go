@@ -238,12 +238,13 @@ func selectorChain(e ast.Expr) bool {
 	return false
 }
 
-// merge joins consecutive declaration units and consecutive statement units,
-// so that one yaegi evaluation runs each run of them.
+// merge joins consecutive declaration units and consecutive statement units
+// whose cell lines follow each other, so that one yaegi evaluation runs each
+// run of them; a unit that order moved above an earlier line stays apart.
 func merge(units []Unit) []Unit {
 	var out []Unit
 	for _, u := range units {
-		if n := len(out); n > 0 && u.Kind != KindExpr && out[n-1].Kind == u.Kind {
+		if n := len(out); n > 0 && u.Kind != KindExpr && out[n-1].Kind == u.Kind && u.Line >= out[n-1].Line+strings.Count(out[n-1].Text, "\n") {
 			prev := &out[n-1]
 			text := layout(prev, u)
 			for i, st := range u.Starts {

@@ -74,6 +74,23 @@ func TestDeclarationsAndStatementsMixInAnyOrder(t *testing.T) {
 	})
 }
 
+func TestDeclarationsRunBeforeTheStatementsThatUseThem(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		steps []step
+	}{
+		{"func after the loop that calls it", []step{{code: "for i := 0; i < 1; i++ { a := two2(); fmt.Println(a) }\nfunc two2() int { return 1 }", out: "1\n"}}},
+		{"func after a variable it uses", []step{{code: "x := 1\nfunc f() int { return x }\nf()", text: "1"}}},
+		{"func before a variable it uses", []step{{code: "func g() int { return y + 1 }\ny := 4\ng()", text: "5"}}},
+		{"type and method after their use", []step{{code: "p := pt{7}\nfmt.Println(p.get())\ntype pt struct{ v int }\nfunc (q pt) get() int { return q.v }", out: "7\n"}}},
+		{"const after its use", []step{{code: "z := k * 2\nconst k = 3\nz", text: "6"}}},
+		{"error in a moved declaration keeps its line", []step{{code: "v := h()\nfunc h() int { return nope }", ename: "CompileError", evalue: "line 2:23: undefined: nope"}}},
+		{"error in a statement after a moved declaration keeps its line", []step{{code: "w := h2() + nope2\nfunc h2() int { return 1 }", ename: "CompileError", evalue: "line 1:13: undefined: nope2"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) { runSteps(t, c.steps) })
+	}
+}
+
 func TestRedefiningAFunctionReplacesIt(t *testing.T) {
 	runSteps(t, []step{
 		{code: "func f() int { return 1 }", text: ""},
