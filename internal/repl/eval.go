@@ -292,8 +292,8 @@ func (s *Session) failure(ctx context.Context, err error, file string) Result {
 	}
 	msg := s.mapPositions(raw, file)
 	tb := []string{"CompileError: " + msg}
-	if line := s.firstLine(raw, file); line > 0 {
-		tb = append(tb, s.sourceLine(file, line))
+	if line, col := s.firstPosition(raw, file); line > 0 {
+		tb = append(tb, s.sourceLines(file, line, col)...)
 	}
 	return Result{Error: &Error{Ename: "CompileError", Evalue: msg, Traceback: tb}}
 }

@@ -2,6 +2,8 @@ package repl
 
 import (
 	"fmt"
+	"go/scanner"
+	"go/token"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,15 +32,17 @@ func (s *Session) mapPositions(msg, file string) string {
 	return msg
 }
 
-// firstLine returns the cell line of the first position in msg that is in file.
-func (s *Session) firstLine(msg, file string) int {
+// firstPosition returns the cell line and user column of the first position
+// in msg that is in file; line is 0 if there is none.
+func (s *Session) firstPosition(msg, file string) (line, col int) {
 	for _, p := range position.FindAllStringSubmatch(msg, -1) {
 		if p[1] == file {
-			line, _ := strconv.Atoi(p[2])
-			return line - 1
+			line, _ = strconv.Atoi(p[2])
+			col, _ = strconv.Atoi(p[3])
+			return line - 1, s.userColumn(file, line-1, col, msg)
 		}
 	}
-	return 0
+	return 0, 0
 }
 
 // lineText returns line (1-based) of a cell file's source.
@@ -53,20 +57,24 @@ func (s *Session) lineText(file string, line int) string {
 	return lines[line-1]
 }
 
-// sourceLine formats a cell line for a traceback.
-func (s *Session) sourceLine(file string, line int) string {
-	return fmt.Sprintf("%4d | %s", line, s.lineText(file, line))
+// sourceLines formats a cell line for a traceback, with a caret under col.
+func (s *Session) sourceLines(file string, line, col int) []string {
+	return []string{
+		fmt.Sprintf("%4d | %s", line, s.lineText(file, line)),
+		fmt.Sprintf("     | %s^", strings.Repeat(" ", max(col-1, 0))),
+	}
 }
 
-// undefinedName matches the name in yaegi's "undefined: NAME" messages.
-var undefinedName = regexp.MustCompile(`undefined: ([\p{L}_][\p{L}\p{N}_]*)`)
+// undefinedName matches the name in yaegi's messages about a missing name:
+// "undefined: NAME", "undefined selector: NAME", "has no symbol NAME".
+var undefinedName = regexp.MustCompile(`(?:undefined(?: selector)?:|has no symbol) ([\p{L}_][\p{L}\p{N}_]*)`)
 
 // userColumn maps yaegi's column on a cell line to the column in the user's
 // text. yaegi's column is in the compiled text (after line markers and
 // rewrites such as range over an int) and often names the enclosing
 // statement rather than the culprit, so the column is anchored on a word of
-// the user's line: the undefined name msg reports, else the word yaegi points
-// at, searched from the marker-corrected column.
+// the user's line: the missing name msg reports, else the token yaegi points
+// at in the compiled line, searched from the marker-corrected column.
 func (s *Session) userColumn(file string, line, col int, msg string) int {
 	s.mu.Lock()
 	shift := 0
@@ -83,7 +91,7 @@ func (s *Session) userColumn(file string, line, col int, msg string) int {
 	if m := undefinedName.FindStringSubmatch(msg); m != nil {
 		word = m[1]
 	} else if line < len(compiled) {
-		word = wordAt(compiled[line], col-1)
+		word = tokenAt(compiled[line], col-1)
 		if hint >= 1 && strings.HasPrefix(user[min(hint-1, len(user)):], word) && word != "" {
 			return hint
 		}
@@ -94,30 +102,43 @@ func (s *Session) userColumn(file string, line, col int, msg string) int {
 	return max(1, min(hint, len(user)+1))
 }
 
-// wordAt returns the identifier that covers byte i of text, or "".
-func wordAt(text string, i int) string {
-	if i < 0 || i >= len(text) || !isWordByte(text[i]) {
-		return ""
+// tokenAt returns the source of the Go token that covers byte i of one line
+// of text, or "".
+func tokenAt(text string, i int) string {
+	fset := token.NewFileSet()
+	f := fset.AddFile("", -1, len(text))
+	var sc scanner.Scanner
+	sc.Init(f, []byte(text), func(token.Position, string) {}, 0)
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return ""
+		}
+		off := f.Offset(pos)
+		n := len(lit)
+		if lit == "" || tok == token.SEMICOLON {
+			lit, n = tok.String(), len(tok.String())
+		}
+		if off > i {
+			return ""
+		}
+		if i < off+n {
+			return lit
+		}
 	}
-	start, end := i, i
-	for start > 0 && isWordByte(text[start-1]) {
-		start--
-	}
-	for end < len(text) && isWordByte(text[end]) {
-		end++
-	}
-	return text[start:end]
 }
 
-// findWord returns the byte offset of word as a whole word in text, the
-// first at or after from if there is one, else the first; -1 if none.
+// findWord returns the byte offset of word in text (as a whole word if it
+// is an identifier): the first at or after from if there is one, else the
+// first; -1 if none.
 func findWord(text, word string, from int) int {
 	if word == "" {
 		return -1
 	}
+	ident := isWordByte(word[0])
 	first := -1
 	for i := 0; i+len(word) <= len(text); i++ {
-		if text[i:i+len(word)] != word || (i > 0 && isWordByte(text[i-1])) || (i+len(word) < len(text) && isWordByte(text[i+len(word)])) {
+		if text[i:i+len(word)] != word || ident && (i > 0 && isWordByte(text[i-1]) || i+len(word) < len(text) && isWordByte(text[i+len(word)])) {
 			continue
 		}
 		if i >= from {

@@ -3,6 +3,7 @@ package repl
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -263,10 +264,21 @@ func TestCompileErrorColumnsAreTheUsersColumns(t *testing.T) {
 		{"for i := range 3 {\n\t_ = i + nope7\n}", "line 2:10: undefined: nope7"},
 		{"a := 1; b := a + nope8", "line 1:18: undefined: nope8"},
 		{"nope9 + 1", "line 1:1: undefined: nope9"},
+		{"x := 1\nx.Foo()", "line 2:3: undefined selector: Foo"},
+		{"strings.NoSuch(1)", "line 1:9: package strings \"strings\" has no symbol NoSuch"},
+		{"for i := range 3 { var f float64 = \"s\"; _ = f; _ = i }", "line 1:36: cannot convert \"s\" to float64"},
+		{"k := 1\nk = \"str\"", "line 2:5: cannot convert \"str\" to int"},
 	} {
 		r := s.Execute(context.Background(), c.code)
 		if r.Error == nil || !strings.Contains(r.Error.Evalue, c.want) {
 			t.Errorf("%q: error %+v, want %q", c.code, r.Error, c.want)
+			continue
+		}
+		var line, col int
+		fmt.Sscanf(c.want, "line %d:%d", &line, &col)
+		caret := fmt.Sprintf("     | %s^", strings.Repeat(" ", col-1))
+		if tb := r.Error.Traceback; len(tb) != 3 || !strings.HasPrefix(tb[1], fmt.Sprintf("%4d | ", line)) || tb[2] != caret {
+			t.Errorf("%q: traceback %q, want line %d with the caret %q", c.code, tb, line, caret)
 		}
 	}
 }
