@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/goaccel/goaccel/internal/half"
 	"github.com/goaccel/goaccel/nn/internal/safetensors"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -142,10 +143,10 @@ func toEntry(name string, t *tensors.Tensor) (safetensors.Entry, error) {
 			le.PutUint64(e.Data[8*i:], math.Float64bits(x))
 		}
 	case tensors.BFloat16, tensors.Float16:
-		conv := safetensors.BF16Bits
+		conv := half.F32ToBF16
 		e.DType = "BF16"
 		if t.DType() == tensors.Float16 {
-			conv, e.DType = safetensors.F16Bits, "F16"
+			conv, e.DType = half.F32ToF16, "F16"
 		}
 		v := t.Float32s() // exact: every half value is a float32
 		e.Data = make([]byte, 2*len(v))
@@ -182,9 +183,9 @@ func fromEntry(e safetensors.Entry) (*tensors.Tensor, error) {
 		}
 		return tensors.NewFloat64(v, e.Shape...), nil
 	case "BF16", "F16":
-		conv, dt := safetensors.BF16ToFloat32, tensors.BFloat16
+		conv, dt := half.BF16ToF32, tensors.BFloat16
 		if e.DType == "F16" {
-			conv, dt = safetensors.F16ToFloat32, tensors.Float16
+			conv, dt = half.F16ToF32, tensors.Float16
 		}
 		v := make([]float32, n)
 		for i := range v {

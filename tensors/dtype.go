@@ -3,6 +3,7 @@ package tensors
 import (
 	"fmt"
 
+	"github.com/goaccel/goaccel/internal/half"
 	"github.com/goaccel/goaccel/tensors/internal/backend"
 	"github.com/goaccel/goaccel/tensors/internal/cpu"
 )
@@ -77,7 +78,7 @@ func backendFor(d Device) backend.Backend {
 }
 
 // RoundBFloat16 rounds v to the nearest bfloat16 (ties to even) and returns it widened.
-func RoundBFloat16(v float32) float32 { return cpu.BF16ToF32(cpu.F32ToBF16(v)) }
+func RoundBFloat16(v float32) float32 { return half.BF16ToF32(half.F32ToBF16(v)) }
 
 // RoundFloat16 rounds v to the nearest IEEE half (ties to even) and returns it widened.
-func RoundFloat16(v float32) float32 { return cpu.F16ToF32(cpu.F32ToF16(v)) }
+func RoundFloat16(v float32) float32 { return half.F16ToF32(half.F32ToF16(v)) }

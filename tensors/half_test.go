@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/goaccel/goaccel/tensors/internal/cpu"
+	"github.com/goaccel/goaccel/internal/half"
 )
 
 func f32(bits uint32) float32 { return math.Float32frombits(bits) }
@@ -29,13 +29,13 @@ func TestBFloat16RoundsToNearestEven(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := cpu.F32ToBF16(c.in); got != c.want {
+			if got := half.F32ToBF16(c.in); got != c.want {
 				t.Fatalf("F32ToBF16(%#08x) = %#04x, want %#04x", math.Float32bits(c.in), got, c.want)
 			}
 		})
 	}
-	nan := cpu.F32ToBF16(f32(0x7f800001)) // signalling NaN whose payload sits in the low bits
-	if !math.IsNaN(float64(cpu.BF16ToF32(nan))) {
+	nan := half.F32ToBF16(f32(0x7f800001)) // signalling NaN whose payload sits in the low bits
+	if !math.IsNaN(float64(half.BF16ToF32(nan))) {
 		t.Fatalf("NaN became %#04x", nan)
 	}
 }
@@ -66,12 +66,12 @@ func TestFloat16RoundsToNearestEven(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := cpu.F32ToF16(c.in); got != c.want {
+			if got := half.F32ToF16(c.in); got != c.want {
 				t.Fatalf("F32ToF16(%v) = %#04x, want %#04x", c.in, got, c.want)
 			}
 		})
 	}
-	if h := cpu.F32ToF16(float32(math.NaN())); !math.IsNaN(float64(cpu.F16ToF32(h))) {
+	if h := half.F32ToF16(float32(math.NaN())); !math.IsNaN(float64(half.F16ToF32(h))) {
 		t.Fatalf("NaN became %#04x", h)
 	}
 }
@@ -79,20 +79,20 @@ func TestFloat16RoundsToNearestEven(t *testing.T) {
 // TestFloat16RoundTripIsExactForEveryHalf widens all 65536 half values and rounds them back.
 func TestFloat16RoundTripIsExactForEveryHalf(t *testing.T) {
 	for h := 0; h < 1<<16; h++ {
-		f := cpu.F16ToF32(uint16(h))
+		f := half.F16ToF32(uint16(h))
 		if math.IsNaN(float64(f)) {
 			continue
 		}
-		if back := cpu.F32ToF16(f); back != uint16(h) {
+		if back := half.F32ToF16(f); back != uint16(h) {
 			t.Fatalf("%#04x -> %v -> %#04x", h, f, back)
 		}
 	}
 	for h := 0; h < 1<<16; h++ {
-		f := cpu.BF16ToF32(uint16(h))
+		f := half.BF16ToF32(uint16(h))
 		if math.IsNaN(float64(f)) {
 			continue
 		}
-		if back := cpu.F32ToBF16(f); back != uint16(h) {
+		if back := half.F32ToBF16(f); back != uint16(h) {
 			t.Fatalf("bf16 %#04x -> %v -> %#04x", h, f, back)
 		}
 	}

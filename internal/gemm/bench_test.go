@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/half"
 )
 
 // shape is one benchmarked GEMM: C[m×n] = op(A)·op(B) with inner size k.
@@ -85,10 +87,10 @@ func BenchmarkSgemmBF16(b *testing.B) {
 		a32, lda, b32, ldb, c := operands(s)
 		a, bm := make([]uint16, len(a32)), make([]uint16, len(b32))
 		for i, v := range a32 {
-			a[i] = F32ToBF16(v)
+			a[i] = half.F32ToBF16(v)
 		}
 		for i, v := range b32 {
-			bm[i] = F32ToBF16(v)
+			bm[i] = half.F32ToBF16(v)
 		}
 		b.Run(s.name, func(b *testing.B) {
 			best := time.Duration(math.MaxInt64)

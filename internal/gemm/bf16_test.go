@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goaccel/goaccel/internal/half"
 )
 
 type bf16Func func(transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int)
@@ -12,8 +14,8 @@ type bf16Func func(transA, transB bool, m, n, k int, alpha float32, a []uint16, 
 func toBF16(x []float64) []uint16 {
 	y := make([]uint16, len(x))
 	for i, v := range x {
-		y[i] = F32ToBF16(float32(v))
-		x[i] = float64(BF16ToF32(y[i]))
+		y[i] = half.F32ToBF16(float32(v))
+		x[i] = float64(half.BF16ToF32(y[i]))
 	}
 	return y
 }
@@ -51,27 +53,6 @@ func TestSgemmBF16MatchesBF16RoundedReference(t *testing.T) {
 		t.Run(fmt.Sprintf("%d_tA%v_tB%v_%dx%dx%d", ci, p.transA, p.transB, p.m, p.n, p.k), func(t *testing.T) {
 			checkBF16(t, SgemmBF16, p, uint64(ci))
 		})
-	}
-}
-
-func TestF32ToBF16RoundsToNearestEven(t *testing.T) {
-	tests := []struct {
-		in   float32
-		want uint16
-	}{
-		{1, 0x3f80},
-		{math.Float32frombits(0x3f808000), 0x3f80}, // tie, even stays
-		{math.Float32frombits(0x3f818000), 0x3f82}, // tie, odd rounds up
-		{math.Float32frombits(0x3f808001), 0x3f81},
-		{float32(math.Inf(-1)), 0xff80},
-	}
-	for _, tc := range tests {
-		if got := F32ToBF16(tc.in); got != tc.want {
-			t.Errorf("F32ToBF16(%#x) = %#x, want %#x", math.Float32bits(tc.in), got, tc.want)
-		}
-	}
-	if got := F32ToBF16(float32(math.NaN())); !math.IsNaN(float64(BF16ToF32(got))) {
-		t.Errorf("F32ToBF16(NaN) = %#x, not a NaN", got)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/goaccel/goaccel/internal/gemm"
+	"github.com/goaccel/goaccel/internal/half"
 )
 
 func ExampleSgemm() {
@@ -16,8 +17,8 @@ func ExampleSgemm() {
 }
 
 func ExampleSgemmBF16() {
-	a := []uint16{gemm.F32ToBF16(1.5), gemm.F32ToBF16(-2)} // 1×2
-	b := []uint16{gemm.F32ToBF16(4), gemm.F32ToBF16(0.25)} // 2×1
+	a := []uint16{half.F32ToBF16(1.5), half.F32ToBF16(-2)} // 1×2
+	b := []uint16{half.F32ToBF16(4), half.F32ToBF16(0.25)} // 2×1
 	c := []float32{10}
 	gemm.SgemmBF16(false, false, 1, 1, 2, 1, a, 2, b, 1, 1, c, 1) // c = a·b + c
 	fmt.Println(c)

@@ -1,6 +1,10 @@
 package gemm
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/goaccel/goaccel/internal/half"
+)
 
 // Packing copies a block of op(A) or op(B) into the contiguous micro-panel
 // order the kernels stream through, zero-padding partial panels so kernels
@@ -208,7 +212,7 @@ func widen(dst []float32, x []uint16, ld int, kMajor bool, w, i0, mc, p0, kc int
 				if kMajor {
 					idx = (p0+p)*ld + i0 + ip + r
 				}
-				o[r] = BF16ToF32(x[idx])
+				o[r] = half.BF16ToF32(x[idx])
 			}
 			clear(o[rows:])
 		}

@@ -1,6 +1,9 @@
 package cpu
 
-import "github.com/goaccel/goaccel/tensors/internal/backend"
+import (
+	"github.com/goaccel/goaccel/internal/half"
+	"github.com/goaccel/goaccel/tensors/internal/backend"
+)
 
 // Copy implements backend.Backend: a strided copy with element-type conversion.
 func (c *CPU) Copy(dst, src backend.Strided, shape []int) {
@@ -128,11 +131,11 @@ func convert(dst *backend.Buffer, dOff int, src *backend.Buffer, sOff int, n int
 			}
 		case backend.BF16:
 			for i, v := range src.U16[sOff : sOff+n] {
-				d[i] = BF16ToF32(v)
+				d[i] = half.BF16ToF32(v)
 			}
 		case backend.F16:
 			for i, v := range src.U16[sOff : sOff+n] {
-				d[i] = F16ToF32(v)
+				d[i] = half.F16ToF32(v)
 			}
 		case backend.F32:
 			copy(d, src.F32[sOff:sOff+n])
@@ -150,11 +153,11 @@ func convert(dst *backend.Buffer, dOff int, src *backend.Buffer, sOff int, n int
 			}
 		case backend.BF16:
 			for i, v := range src.U16[sOff : sOff+n] {
-				d[i] = float64(BF16ToF32(v))
+				d[i] = float64(half.BF16ToF32(v))
 			}
 		case backend.F16:
 			for i, v := range src.U16[sOff : sOff+n] {
-				d[i] = float64(F16ToF32(v))
+				d[i] = float64(half.F16ToF32(v))
 			}
 		case backend.F64:
 			copy(d, src.F64[sOff:sOff+n])
@@ -171,21 +174,21 @@ func convert(dst *backend.Buffer, dOff int, src *backend.Buffer, sOff int, n int
 			parallelFor(n, n*2, func(lo, hi int) {
 				if dst.DType == backend.BF16 {
 					for i := lo; i < hi; i++ {
-						d[i] = F32ToBF16(s[i])
+						d[i] = half.F32ToBF16(s[i])
 					}
 					return
 				}
 				for i := lo; i < hi; i++ {
-					d[i] = F32ToF16(s[i])
+					d[i] = half.F32ToF16(s[i])
 				}
 			})
 			return
 		}
 		for i := 0; i < n; i++ {
 			if dst.DType == backend.BF16 {
-				d[i] = F32ToBF16(float32(loadF64(src, sOff+i)))
+				d[i] = half.F32ToBF16(float32(loadF64(src, sOff+i)))
 			} else {
-				d[i] = F32ToF16(float32(loadF64(src, sOff+i)))
+				d[i] = half.F32ToF16(float32(loadF64(src, sOff+i)))
 			}
 		}
 	}
@@ -201,7 +204,7 @@ func loadF64(b *backend.Buffer, i int) float64 {
 	case backend.I64:
 		return float64(b.I64[i])
 	case backend.BF16:
-		return float64(BF16ToF32(b.U16[i]))
+		return float64(half.BF16ToF32(b.U16[i]))
 	}
-	return float64(F16ToF32(b.U16[i]))
+	return float64(half.F16ToF32(b.U16[i]))
 }

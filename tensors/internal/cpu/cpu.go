@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/goaccel/goaccel/internal/half"
 	"github.com/goaccel/goaccel/tensors/internal/backend"
 )
 
@@ -116,9 +117,9 @@ func (c *CPU) Fill(b *backend.Buffer, v float64) {
 	case backend.I64:
 		fill(b.I64, int64(v))
 	case backend.BF16:
-		fill(b.U16, F32ToBF16(float32(v)))
+		fill(b.U16, half.F32ToBF16(float32(v)))
 	case backend.F16:
-		fill(b.U16, F32ToF16(float32(v)))
+		fill(b.U16, half.F32ToF16(float32(v)))
 	}
 }
 

@@ -3,6 +3,8 @@ package cpu
 import (
 	"math"
 	"testing"
+
+	"github.com/goaccel/goaccel/internal/half"
 )
 
 func TestExpfIsWithinTwoUlpOfMathExp(t *testing.T) {
@@ -48,7 +50,7 @@ func TestRoundF16MatchesBitConversion(t *testing.T) {
 		if v != v {
 			continue
 		}
-		got, want := roundF16(v), F16ToF32(F32ToF16(v))
+		got, want := roundF16(v), half.F16ToF32(half.F32ToF16(v))
 		if math.Float32bits(got) != math.Float32bits(want) {
 			t.Fatalf("roundF16(%g) = %g, want %g", v, got, want)
 		}

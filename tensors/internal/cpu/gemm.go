@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/goaccel/goaccel/internal/gemm"
+	"github.com/goaccel/goaccel/internal/half"
 	"github.com/goaccel/goaccel/tensors/internal/backend"
 )
 
@@ -66,12 +67,12 @@ func (c *CPU) toHalf(dt backend.DType, src *backend.Buffer, off, n int) (h *back
 			s := src.F32[off : off+n]
 			parallelFor(n, n, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
-					h.U16[i] = F32ToBF16(s[i])
+					h.U16[i] = half.F32ToBF16(s[i])
 				}
 			})
 		default:
 			for i := 0; i < n; i++ {
-				h.U16[i] = F32ToBF16(float32(loadF64(src, off+i)))
+				h.U16[i] = half.F32ToBF16(float32(loadF64(src, off+i)))
 			}
 		}
 		return h, true
@@ -87,11 +88,11 @@ func (c *CPU) toHalf(dt backend.DType, src *backend.Buffer, off, n int) (h *back
 		})
 	case backend.F16:
 		for i, h := range src.U16[off : off+n] {
-			w.F32[i] = F16ToF32(h)
+			w.F32[i] = half.F16ToF32(h)
 		}
 	default:
 		for i := 0; i < n; i++ {
-			w.F32[i] = F16ToF32(F32ToF16(float32(loadF64(src, off+i))))
+			w.F32[i] = half.F16ToF32(half.F32ToF16(float32(loadF64(src, off+i))))
 		}
 	}
 	return w, true
