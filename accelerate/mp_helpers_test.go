@@ -1,7 +1,6 @@
 package accelerate
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,28 +8,14 @@ import (
 	"testing"
 
 	"github.com/goaccel/goaccel/data"
+	"github.com/goaccel/goaccel/internal/syncbuf"
 	"github.com/goaccel/goaccel/nn"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
 )
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // sharedDir is a folder the test process and its workers agree on.
 func sharedDir(t *testing.T) string {

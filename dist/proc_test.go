@@ -2,7 +2,6 @@ package dist
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -10,9 +9,10 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/syncbuf"
 )
 
 // Multi-process tests re-execute this test binary; envScenario selects what
@@ -47,22 +47,7 @@ type job struct {
 	done  []chan error
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // start runs n workers of scenario with torchrun-style variables plus extra.
 func start(t *testing.T, scenario string, n int, extra ...string) *job {

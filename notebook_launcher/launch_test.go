@@ -1,7 +1,6 @@
 package notebook_launcher_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,32 +8,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/syncbuf"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
 )
 
-// syncBuffer is a bytes.Buffer safe for the launcher's relay goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 func only(t *testing.T) []string { return []string{"-test.run=^" + t.Name() + "$"} }
 

@@ -1,0 +1,29 @@
+// Package syncbuf provides a bytes.Buffer that several goroutines may write
+// and read at once, for tests that collect the output of worker processes
+// through relay goroutines.
+package syncbuf
+
+import (
+	"bytes"
+	"sync"
+)
+
+// Buffer is a bytes.Buffer guarded by a mutex. The zero value is ready to use.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p to the buffer.
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String returns everything written so far.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
