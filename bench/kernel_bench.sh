@@ -13,4 +13,6 @@ if [ -z "$bin" ]; then
 	go build -o "$bin" ./cmd/goaccel
 fi
 JUPYTER_DATA_DIR="$tmp/jupyter" "$bin" install >/dev/null
+# ipykernel 6.17 prints debugger warnings on every start without this.
+export PYDEVD_DISABLE_FILE_VALIDATION=1
 JUPYTER_DATA_DIR="$tmp/jupyter" /usr/bin/python3 bench/kernel_bench.py "$@"
