@@ -77,3 +77,29 @@ loop:
 	VZEROUPPER
 	MOVSS X7, ret+32(FP)
 	RET
+
+// func maxF32AVX2(src *float32, n int) float32
+// n is a positive multiple of 8. A NaN lane may be dropped (VMAXPS keeps its second operand),
+// as the scalar loop drops NaNs after the first element; softmax of such a row is NaN either way.
+TEXT ·maxF32AVX2(SB), NOSPLIT, $0-20
+	MOVQ src+0(FP), SI
+	MOVQ n+8(FP), CX
+	VMOVUPS (SI), Y0
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JZ reduce
+maxloop:
+	VMAXPS (SI), Y0, Y0
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JNZ maxloop
+reduce:
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4E, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xB1, X0, X1
+	VMAXPS X1, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+16(FP)
+	RET

@@ -12,3 +12,6 @@ func expShiftSum(dst, src []float32, shift float32) float64 {
 	}
 	return sum
 }
+
+// maxF32 returns the largest element of a non-empty s.
+func maxF32(s []float32) float32 { return maxScalarF32(s) }

@@ -3,6 +3,8 @@ package cpu
 import (
 	"math"
 	"unsafe"
+
+	"github.com/goaccel/goaccel/tensors/internal/backend"
 )
 
 // expf is a float32 e^x (Cephes' range reduction and degree-6 polynomial, within 2 ulp),
@@ -47,24 +49,32 @@ func expf(x float32) float32 {
 // softmaxRowF32 writes softmax (or log-softmax) of a contiguous row.
 func softmaxRowF32(d, s []float32, log bool) {
 	d = d[:len(s)]
+	m := maxF32(s)
+	sum := expShiftSum(d, s, m)
+	if log {
+		lse := m + float32(math.Log(sum))
+		done := vecF32(backend.Sub, d, s, nil, lse)
+		for i := done; i < len(s); i++ {
+			d[i] = s[i] - lse
+		}
+		return
+	}
+	inv := float32(1 / sum)
+	done := vecF32(backend.Mul, d, d, nil, inv)
+	for i := done; i < len(d); i++ {
+		d[i] *= inv
+	}
+}
+
+// maxScalarF32 returns the largest element of a non-empty s.
+func maxScalarF32(s []float32) float32 {
 	m := s[0]
 	for _, v := range s[1:] {
 		if v > m {
 			m = v
 		}
 	}
-	sum := expShiftSum(d, s, m)
-	if log {
-		lse := m + float32(math.Log(sum))
-		for i, v := range s {
-			d[i] = v - lse
-		}
-		return
-	}
-	inv := float32(1 / sum)
-	for i := range d {
-		d[i] *= inv
-	}
+	return m
 }
 
 // expT is e^v computed in v's own precision: expf for float32, math.Exp for float64.

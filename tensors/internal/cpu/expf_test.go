@@ -56,3 +56,18 @@ func TestRoundF16MatchesBitConversion(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxF32MatchesScalarLoopForEveryLengthAndPosition(t *testing.T) {
+	for _, n := range []int{1, 7, 8, 9, 16, 17, 31, 1000} {
+		for at := 0; at < n; at += 1 + n/7 {
+			s := make([]float32, n)
+			for i := range s {
+				s[i] = -float32(i%13) - 1
+			}
+			s[at] = 5
+			if got, want := maxF32(s), maxScalarF32(s); got != want || got != 5 {
+				t.Fatalf("n=%d max at %d: maxF32 = %v, scalar = %v, want 5", n, at, got, want)
+			}
+		}
+	}
+}
