@@ -128,12 +128,7 @@ func crossEntropy[T float](loss, prob, logits []T, target []int64, rows, classes
 		for r := lo; r < hi; r++ {
 			row := logits[r*classes : (r+1)*classes]
 			p := prob[r*classes : (r+1)*classes]
-			m := row[0]
-			for _, v := range row[1:] {
-				if v > m {
-					m = v
-				}
-			}
+			m := maxT(row)
 			sum := exps(p, row, m)
 			var sumLogit float64
 			if eps != 0 {
@@ -141,10 +136,7 @@ func crossEntropy[T float](loss, prob, logits []T, target []int64, rows, classes
 					sumLogit += float64(v)
 				}
 			}
-			inv := T(1 / sum)
-			for i := range p {
-				p[i] *= inv
-			}
+			scaleT(p, T(1/sum))
 			t := target[r]
 			if t == ignore {
 				loss[r] = 0
@@ -183,9 +175,7 @@ func crossEntropyGrad[T float](d, gl, prob []T, target []int64, rows, classes in
 		if len(gl) > 1 {
 			g = gl[r]
 		}
-		for i, p := range prob[r*classes : (r+1)*classes] {
-			out[i] = g * (p - u)
-		}
+		shiftScaleT(out, prob[r*classes:(r+1)*classes], u, g)
 		out[t] -= g * T(1-eps)
 	}
 }
