@@ -200,6 +200,15 @@ func (c *CPU) Col2im(dx *backend.Buffer, xOff int, col *backend.Buffer, colOff, 
 
 // im2col unfolds x into col (rows ldCol apart), or with back set accumulates col into x.
 func im2col[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, stride, pad, oh, ow int, back bool) {
+	if !back && stride == 1 && ow == w {
+		im2colSameWidth(col, ldCol, x, ch, h, w, kh, kw, pad, oh)
+		return
+	}
+	im2colRows(col, ldCol, x, ch, h, w, kh, kw, stride, pad, oh, ow, back)
+}
+
+// im2colRows is im2col (or, with back, its accumulating inverse) one output row at a time.
+func im2colRows[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, stride, pad, oh, ow int, back bool) {
 	for ci := 0; ci < ch; ci++ {
 		plane := x[ci*h*w : (ci+1)*h*w]
 		for ki := 0; ki < kh; ki++ {
@@ -254,6 +263,39 @@ func im2col[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, stride, pad, o
 							dst[ox] = src[ix]
 						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// im2colSameWidth is im2col for stride 1 when the output is as wide as the input ("same"
+// padding along x): each column row is then the input plane shifted by a constant, so the valid
+// rows go over in one copy and only the padding columns and rows are zeroed afterwards.
+func im2colSameWidth[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, pad, oh int) {
+	l := oh * w
+	for ci := 0; ci < ch; ci++ {
+		plane := x[ci*h*w : (ci+1)*h*w]
+		for ki := 0; ki < kh; ki++ {
+			// Output rows oy0..oy1-1 read input rows inside the image.
+			oy0, oy1 := max(0, pad-ki), min(oh, h+pad-ki)
+			for kj := 0; kj < kw; kj++ {
+				r := ((ci*kh+ki)*kw + kj) * ldCol
+				dst := col[r : r+l]
+				ix0 := kj - pad
+				lo, hi := max(0, -ix0), min(w, w-ix0)
+				if oy0 >= oy1 || lo >= hi {
+					clear(dst)
+					continue
+				}
+				a, b := oy0*w+lo, (oy1-1)*w+hi
+				shift := (ki-pad)*w + ix0
+				copy(dst[a:b], plane[a+shift:b+shift])
+				clear(dst[:oy0*w+lo])
+				clear(dst[(oy1-1)*w+hi:])
+				for oy := oy0; oy < oy1; oy++ {
+					clear(dst[oy*w : oy*w+lo])
+					clear(dst[oy*w+hi : (oy+1)*w])
 				}
 			}
 		}

@@ -32,3 +32,31 @@ func TestRowHelpersEqualScalarLoopsAtOddLengths(t *testing.T) {
 		}
 	}
 }
+
+func TestIm2colSameWidthEqualsGeneralLoop(t *testing.T) {
+	for _, c := range []struct{ h, w, k, pad int }{{5, 5, 3, 1}, {4, 6, 3, 1}, {6, 4, 5, 2}, {3, 3, 1, 0}, {2, 3, 5, 2}, {7, 5, 3, 1}} {
+		oh := c.h + 2*c.pad - c.k + 1
+		ow := c.w + 2*c.pad - c.k + 1
+		if ow != c.w {
+			t.Fatalf("case %+v is not same-width", c)
+		}
+		ch := 2
+		x := make([]float32, ch*c.h*c.w)
+		for i := range x {
+			x[i] = float32(i + 1)
+		}
+		rows, ld := ch*c.k*c.k, oh*ow+3
+		got, want := make([]float32, rows*ld), make([]float32, rows*ld)
+		for i := range got {
+			got[i], want[i] = -7, -7
+		}
+		im2colSameWidth(got, ld, x, ch, c.h, c.w, c.k, c.k, c.pad, oh)
+		// The general path, forced by calling it with stride 1 through the per-row loop.
+		im2colRows(want, ld, x, ch, c.h, c.w, c.k, c.k, 1, c.pad, oh, ow, false)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("case %+v: col[%d] = %v, want %v", c, i, got[i], want[i])
+			}
+		}
+	}
+}
