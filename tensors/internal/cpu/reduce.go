@@ -42,11 +42,7 @@ func reduce[T num](op backend.ReduceOp, d, s []T, lo, hi, n, inner int) {
 			row := s[base : base+n]
 			switch op {
 			case backend.Sum:
-				var acc float64
-				for _, v := range row {
-					acc += float64(v)
-				}
-				out[0] = T(acc)
+				out[0] = T(sumRow(row))
 			case backend.Max:
 				m := row[0]
 				for _, v := range row[1:] {
@@ -200,4 +196,22 @@ func softmaxGrad[T float](dx, gy, y []T, lo, hi, n, inner int, log bool) {
 			}
 		}
 	}
+}
+
+// sumRow adds a row in float64 with four independent accumulators, so the adds overlap instead
+// of waiting on one another.
+func sumRow[T num](row []T) float64 {
+	var a0, a1, a2, a3 float64
+	i := 0
+	for ; i+4 <= len(row); i += 4 {
+		r := row[i : i+4 : i+4]
+		a0 += float64(r[0])
+		a1 += float64(r[1])
+		a2 += float64(r[2])
+		a3 += float64(r[3])
+	}
+	for ; i < len(row); i++ {
+		a0 += float64(row[i])
+	}
+	return (a0 + a1) + (a2 + a3)
 }

@@ -60,3 +60,17 @@ func TestIm2colSameWidthEqualsGeneralLoop(t *testing.T) {
 		}
 	}
 }
+
+func TestSumRowAddsEveryElementAtAnyLength(t *testing.T) {
+	for n := 0; n < 12; n++ {
+		row := make([]float32, n)
+		want := 0.0
+		for i := range row {
+			row[i] = float32(i + 1)
+			want += float64(i + 1)
+		}
+		if got := sumRow(row); got != want {
+			t.Fatalf("n=%d: sumRow = %v, want %v", n, got, want)
+		}
+	}
+}
