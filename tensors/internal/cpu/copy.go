@@ -68,6 +68,11 @@ func sameInts(a, b []int) bool {
 
 // copyStrided copies an n-d strided view; the innermost dimension is a tight loop.
 func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, shape []int) {
+	if len(shape) > 1 {
+		// Merge dimensions that run on in both views: many short rows become few long ones.
+		shp, sts := coalesce(shape, dSt, sSt)
+		dSt, sSt, shape = sts[0], sts[1], shp
+	}
 	nd := len(shape)
 	if nd == 0 {
 		d[dOff] = s[sOff]
