@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -54,6 +55,8 @@ type Kernel struct {
 
 	count    int       // execution_count; only the shell worker touches it
 	failedAt time.Time // when the last failed cell's reply was sent; shell worker only
+
+	subscribed atomic.Bool // an iopub subscriber was seen or awaited (awaitSubscriber)
 
 	done     chan struct{}
 	doneOnce sync.Once
@@ -167,6 +170,14 @@ func (k *Kernel) publish(msgType string, parent *wire.Header, content any) {
 	if err := k.iopub.send(m); err != nil {
 		k.log.Warn("publish", "err", err)
 	}
+	if t, ok := k.iopub.sock.(zmq4.Topics); ok && msgType == "status" && k.log.Enabled(context.Background(), slog.LevelDebug) {
+		// A status lost to a missing subscriber can hang a front end.
+		var pid string
+		if parent != nil {
+			pid = parent.MsgID
+		}
+		k.log.Debug("published", "msg_type", msgType, "content", content, "parent", pid, "iopub_topics", len(t.Topics()))
+	}
 }
 
 // reply sends msgType with content to req's sender on ch.
@@ -183,6 +194,7 @@ func (k *Kernel) reply(ch *channel, req *wire.Message, msgType string, content a
 
 // busy publishes status busy, runs f, then publishes status idle, all with req as parent.
 func (k *Kernel) busy(req *wire.Message, f func()) {
+	k.awaitSubscriber()
 	k.publish("status", &req.Header, map[string]any{"execution_state": "busy"})
 	defer k.publish("status", &req.Header, map[string]any{"execution_state": "idle"})
 	f()

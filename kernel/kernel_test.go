@@ -65,6 +65,7 @@ func freePort(t *testing.T) int {
 // client is a minimal Jupyter client over zmq4.
 type client struct {
 	t            *testing.T
+	ci           ConnectionInfo
 	codec        *wire.Codec
 	shell, ctrl  zmq4.Socket
 	iopub        zmq4.Socket
@@ -73,6 +74,16 @@ type client struct {
 }
 
 func startKernel(t *testing.T) *client {
+	t.Helper()
+	c := startKernelNoIOPub(t)
+	c.subscribe()
+	time.Sleep(100 * time.Millisecond) // let the subscription reach the kernel
+	return c
+}
+
+// startKernelNoIOPub starts a kernel and connects shell and control only;
+// subscribe connects iopub.
+func startKernelNoIOPub(t *testing.T) *client {
 	t.Helper()
 	ci := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: "secret", SignatureScheme: "hmac-sha256",
 		ShellPort: freePort(t), ControlPort: freePort(t), IOPubPort: freePort(t), StdinPort: freePort(t), HBPort: freePort(t)}
@@ -83,7 +94,7 @@ func startKernel(t *testing.T) *client {
 	done := make(chan error, 1)
 	go func() { done <- k.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	c := &client{t: t, codec: wire.NewCodec([]byte(ci.Key)), shellIn: make(chan *wire.Message, 100), ctrlIn: make(chan *wire.Message, 10), pub: make(chan *wire.Message, 1000)}
+	c := &client{t: t, ci: ci, codec: wire.NewCodec([]byte(ci.Key)), shellIn: make(chan *wire.Message, 100), ctrlIn: make(chan *wire.Message, 10), pub: make(chan *wire.Message, 1000)}
 	c.shell = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client")))
 	c.ctrl = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client")))
 	c.iopub = zmq4.NewSub(ctx)
@@ -91,19 +102,26 @@ func startKernel(t *testing.T) *client {
 	for _, d := range []struct {
 		s    zmq4.Socket
 		port int
-	}{{c.shell, ci.ShellPort}, {c.ctrl, ci.ControlPort}, {c.iopub, ci.IOPubPort}} {
+	}{{c.shell, ci.ShellPort}, {c.ctrl, ci.ControlPort}} {
 		if err := d.s.Dial(ci.Endpoint(d.port)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := c.iopub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
-		t.Fatal(err)
-	}
 	go c.pump(c.shell, c.shellIn)
 	go c.pump(c.ctrl, c.ctrlIn)
-	go c.pump(c.iopub, c.pub)
-	time.Sleep(100 * time.Millisecond) // let the subscription reach the kernel
 	return c
+}
+
+// subscribe connects the iopub socket and subscribes to everything.
+func (c *client) subscribe() {
+	c.t.Helper()
+	if err := c.iopub.Dial(c.ci.Endpoint(c.ci.IOPubPort)); err != nil {
+		c.t.Fatal(err)
+	}
+	if err := c.iopub.SetOption(zmq4.OptionSubscribe, ""); err != nil {
+		c.t.Fatal(err)
+	}
+	go c.pump(c.iopub, c.pub)
 }
 
 func (c *client) pump(s zmq4.Socket, ch chan *wire.Message) {
@@ -189,6 +207,31 @@ func TestExecutePublishesSpecSequenceAndReplies(t *testing.T) {
 	want := "status:busy execute_input stream execute_result status:idle"
 	if got != want {
 		t.Fatalf("iopub = %s\nwant    %s", got, want)
+	}
+}
+
+// jupyter console sends its first cell as soon as kernel_info_reply arrives
+// and waits for that cell's idle status with no timeout; a zmq4 PUB drops
+// what it sends before the subscription is read. So the first reply must
+// wait until iopub has a subscriber, and its own statuses must be seen.
+func TestFirstReplyWaitsForAnIOPubSubscriber(t *testing.T) {
+	c := startKernelNoIOPub(t)
+	id := c.send(c.shell, c.codec, "kernel_info_request", map[string]any{})
+	time.Sleep(300 * time.Millisecond) // the subscriber is late
+	select {
+	case m := <-c.shellIn:
+		t.Fatalf("%s sent before iopub had a subscriber", m.Header.MsgType)
+	default:
+	}
+	c.subscribe()
+	c.reply(id, 5*time.Second)
+	if got := strings.Join(c.iopubFor(id), " "); got != "status:busy status:idle" {
+		t.Fatalf("iopub for kernel_info = %s, want status:busy status:idle", got)
+	}
+	id = c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "42"})
+	c.reply(id, 10*time.Second)
+	if got := c.iopubFor(id); got[len(got)-1] != "status:idle" {
+		t.Fatalf("first cell's iopub = %v, want it to end with status:idle", got)
 	}
 }
 
