@@ -26,6 +26,7 @@ func TestJupyterConsoleRunsCells(t *testing.T) {
 		`undefinedThing + 1`,
 		`fmt.Println("still here", x+1)`,
 		`strings.Repeat("go", 3)`,
+		`os.Stdout.WriteString("written to the os.File\n")`,
 	}, "\n") + "\n"
 	// The kernel's debug log goes into the output: if the console ever waits
 	// forever again, it shows which status went out with no iopub
@@ -50,6 +51,7 @@ func TestJupyterConsoleRunsCells(t *testing.T) {
 		{"an error names the undefined identifier", `CompileError: .*undefined: undefinedThing`},
 		{"the session survives the error", `still here 43`},
 		{"an auto-imported package's result", `Out\[5\]: gogogo`},
+		{"os.Stdout is still an *os.File in cells", `written to the os.File`},
 		{"the kernel shuts down at the end of input", `Shutting down kernel`},
 	}
 	for _, w := range wants {

@@ -25,13 +25,6 @@ func runExecutor(args []string) int {
 	if _, err := reqs.Stat(); err != nil {
 		return fail(fmt.Errorf("%s is started by `goaccel kernel`, not by hand", executorName))
 	}
-	// yaegi hands a cell its Options.Stdin as os.Stdin only in this mode
-	// (otherwise only when it is an *os.File); without it, reading os.Stdin in
-	// a cell would read the executor's /dev/null instead of asking the client.
-	// The cost: os.Stdin/Stdout/Stderr are typed io.Reader/io.Writer in cells.
-	if err := os.Setenv("YAEGI_SPECIAL_STDIO", "1"); err != nil {
-		return fail(err)
-	}
 	c := executor.NewChild(reqs, events, os.Stdout, os.Stderr)
 	displaysink.Set(c)
 	sess, err := repl.New(repl.Options{Stdout: os.Stdout, Stderr: os.Stderr})
