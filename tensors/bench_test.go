@@ -77,47 +77,35 @@ func loop(b *testing.B, fn func()) {
 // BenchmarkMLPStep is one training step of MLP 784-512-512-10 at batch 128 (forward, cross
 // entropy, backward, SGD). Compare with bench/tensors_torch.py's PyTorch step.
 func BenchmarkMLPStep(b *testing.B) {
-	m := newMLP()
-	x, y := Randn(128, 784), RandInt(0, 10, 128)
-	for range 3 {
-		m.step(x, y, false)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	c0 := cpuTime()
-	for range b.N {
-		m.step(x, y, false)
-	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+	benchMLPStep(b, func(step func()) { step() }, false)
 }
 
 // BenchmarkMLPStepZeroInPlace zeroes gradients in place instead of dropping them: the
 // backward pass then adds into the existing gradients and recycles its own buffers, so a
 // steady step allocates almost nothing.
 func BenchmarkMLPStepZeroInPlace(b *testing.B) {
-	m := newMLP()
-	x, y := Randn(128, 784), RandInt(0, 10, 128)
-	for range 3 {
-		m.step(x, y, true)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	c0 := cpuTime()
-	for range b.N {
-		m.step(x, y, true)
-	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+	benchMLPStep(b, func(step func()) { step() }, true)
 }
 
 // BenchmarkMLPStepBF16 is BenchmarkMLPStep under Autocast(BFloat16).
 func BenchmarkMLPStepBF16(b *testing.B) {
+	benchMLPStep(b, func(step func()) { Autocast(BFloat16, step) }, false)
+}
+
+// benchMLPStep warms an MLP up with three steps, then times b.N steps, each run through
+// wrap (e.g. under Autocast), reporting CPU milliseconds per step.
+func benchMLPStep(b *testing.B, wrap func(step func()), zeroInPlace bool) {
 	m := newMLP()
 	x, y := Randn(128, 784), RandInt(0, 10, 128)
+	step := func() { m.step(x, y, zeroInPlace) }
+	for range 3 {
+		wrap(step)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	c0 := cpuTime()
 	for range b.N {
-		Autocast(BFloat16, func() { m.step(x, y, false) })
+		wrap(step)
 	}
 	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
 }
