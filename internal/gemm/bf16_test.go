@@ -2,7 +2,6 @@ package gemm
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -29,21 +28,13 @@ func checkBF16(t *testing.T, f bf16Func, p problem, seed uint64) {
 	a, b, c := randF64(r, la), randF64(r, lb), randF64(r, lc)
 	a16, b16, c32 := toBF16(a), toBF16(b), toF32(c)
 	roundTo32(c, c32)
-	if p.beta == 0 {
-		for i := range c32 {
-			c32[i] = float32(math.NaN())
-		}
-	}
+	poisonUnlessBeta(p, c32)
 	want := append([]float64(nil), c...)
 	refGemm(p, a, lda, b, ldb, want, ldc)
 	f(p.transA, p.transB, p.m, p.n, p.k, float32(p.alpha), a16, lda, b16, ldb, float32(p.beta), c32, ldc)
 	for i := 0; i < p.m; i++ {
 		for j := 0; j < p.n; j++ {
-			got := float64(c32[i*ldc+j])
-			tol := 1e-6*sumAbs(p, a, lda, b, ldb, c, ldc, i, j)*float64(p.k+2) + 1e-30
-			if d := math.Abs(got - want[i*ldc+j]); !(d <= tol) {
-				t.Fatalf("%+v: C[%d,%d] = %v, want %v (diff %g > tol %g)", p, i, j, got, want[i*ldc+j], d, tol)
-			}
+			requireClose(t, p, i, j, float64(c32[i*ldc+j]), want, a, lda, b, ldb, c, ldc)
 		}
 	}
 }

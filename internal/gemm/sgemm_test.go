@@ -21,11 +21,7 @@ func checkSgemm(t *testing.T, f sgemmFunc, p problem, seed uint64) {
 	roundTo32(a, a32)
 	roundTo32(b, b32)
 	roundTo32(c, c32)
-	if p.beta == 0 {
-		for i := range c32 {
-			c32[i] = float32(math.NaN())
-		}
-	}
+	poisonUnlessBeta(p, c32)
 	want := append([]float64(nil), c...)
 	refGemm(p, a, lda, b, ldb, want, ldc)
 	f(p.transA, p.transB, p.m, p.n, p.k, float32(p.alpha), a32, lda, b32, ldb, float32(p.beta), c32, ldc)
@@ -42,11 +38,28 @@ func checkSgemm(t *testing.T, f sgemmFunc, p problem, seed uint64) {
 				}
 				continue
 			}
-			tol := 1e-6*sumAbs(p, a, lda, b, ldb, c, ldc, i, j)*float64(p.k+2) + 1e-30
-			if d := math.Abs(got - want[i*ldc+j]); !(d <= tol) {
-				t.Fatalf("%+v: C[%d,%d] = %v, want %v (diff %g > tol %g)", p, i, j, got, want[i*ldc+j], d, tol)
-			}
+			requireClose(t, p, i, j, got, want, a, lda, b, ldb, c, ldc)
 		}
+	}
+}
+
+// poisonUnlessBeta fills C with NaNs when beta is 0: Sgemm must then never read C.
+func poisonUnlessBeta(p problem, c32 []float32) {
+	if p.beta != 0 {
+		return
+	}
+	for i := range c32 {
+		c32[i] = float32(math.NaN())
+	}
+}
+
+// requireClose fails the test when got, the computed C[i,j], is further from the float64
+// reference want than the accumulation error bound for this element allows.
+func requireClose(t *testing.T, p problem, i, j int, got float64, want, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	t.Helper()
+	tol := 1e-6*sumAbs(p, a, lda, b, ldb, c, ldc, i, j)*float64(p.k+2) + 1e-30
+	if d := math.Abs(got - want[i*ldc+j]); !(d <= tol) {
+		t.Fatalf("%+v: C[%d,%d] = %v, want %v (diff %g > tol %g)", p, i, j, got, want[i*ldc+j], d, tol)
 	}
 }
 
