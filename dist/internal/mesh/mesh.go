@@ -58,6 +58,7 @@ type Mesh struct {
 	endErr  *PeerError
 	closing atomic.Bool
 	wg      sync.WaitGroup
+	notices sync.WaitGroup // loss notices still being written to peers
 }
 
 type peer struct {
@@ -217,7 +218,9 @@ func (m *Mesh) fail(e *PeerError) {
 		if p == nil || p.rank == e.Rank || p.rank == e.Reporter {
 			continue
 		}
+		m.notices.Add(1)
 		go func() {
+			defer m.notices.Done()
 			// An in-flight send finishes or times out first; give it a bound.
 			p.conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
 			p.wmu.Lock()
@@ -258,6 +261,11 @@ func (m *Mesh) Close() error {
 	}
 	close(m.done)
 	m.end(nil)
+	// A loss notice must reach the other peers before their connections
+	// close, or they would blame this rank (which merely exited after the
+	// loss) instead of the rank that was really lost. Writes are bounded by
+	// their deadlines.
+	m.notices.Wait()
 	var wg sync.WaitGroup
 	for _, p := range m.peers {
 		if p == nil {
