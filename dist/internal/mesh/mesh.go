@@ -281,10 +281,33 @@ func (m *Mesh) Close() error {
 				m.writeFrameLocked(p, kindBye, nil)
 			}
 			p.wmu.Unlock()
-			p.conn.Close()
+			// Half-close: what this rank wrote (a goodbye or a loss notice)
+			// is delivered before EOF, and the read loop keeps draining the
+			// peer's data. Closing outright with unread data would reset the
+			// connection, and the peer could lose the notice.
+			if hc, ok := p.conn.(interface{ CloseWrite() error }); ok {
+				hc.CloseWrite()
+			}
 		}()
 	}
 	wg.Wait()
+	drained := make(chan struct{})
+	go func() {
+		m.wg.Wait()
+		close(drained)
+	}()
+	select { // the peers close their side, or not in time
+	case <-drained:
+	case <-time.After(closeDrain):
+	}
+	for _, p := range m.peers {
+		if p != nil {
+			p.conn.Close()
+		}
+	}
 	m.wg.Wait()
 	return nil
 }
+
+// closeDrain bounds how long Close waits for peers to close their side.
+const closeDrain = 500 * time.Millisecond
