@@ -1,13 +1,24 @@
-// Package plots draws gonum/plot figures for notebooks: line plots of
-// metrics, rendering to PNG or SVG, and a live plot that redraws itself in
-// place while a training loop logs values.
+// Package plots draws charts for notebooks in one call, on gonum/plot: line
+// (several series, legend), scatter, histogram, bar, heat map, confusion
+// matrix and image grids, from []float64, []int (any slice of numbers) or
+// tensors; and Live, a figure of training metrics that redraws itself in
+// place while a loop logs values.
 //
-// In a goaccel notebook cell:
+// A figure left as a cell's last expression shows inline, as a PNG (AsSVG
+// for SVG); its setters chain:
 //
-//	fig := plots.Line("loss", nil, losses)
-//	plots.Show(fig) // shows the figure as a PNG under the cell
+//	plots.Line(trainLoss, valLoss).Legend("train", "val").Title("loss").XLabel("epoch").LogY()
+//	plots.Hist(model.Parameters()[0], 50)
+//	plots.Images(batch, 8).Captions(labels...)    // a [N, 784] or [N, 1, 28, 28] batch
+//	plots.Confusion(pred, truth, 10)
+//	fig.Save("loss.svg")                          // png, svg, pdf, eps, jpg, tiff
 //
-// A live plot of training metrics, redrawn at most every half second:
+// Bad arguments (a string series, lengths that differ, a tensor of the
+// wrong shape) panic with a message that says what to pass, as tensor ops
+// do; rendering and saving return errors.
+//
+// A live plot, one subplot per metric, redrawn at most twice a second and
+// never more than 2 % of the time, with a final redraw on Flush:
 //
 //	live := plots.NewLive("training")
 //	for step := range steps {
@@ -15,6 +26,8 @@
 //	}
 //	live.Flush()
 //
-// Outside a kernel, Show and Live draw nothing and return no error, so the
-// same code runs in a compiled program.
+// accelerate's "notebook" tracker is a Live. Outside a kernel, Show and Live
+// draw nothing and return no error, so the same code runs in a compiled
+// program. Figure.Plot gives the gonum plot underneath for anything the
+// setters do not cover; Of wraps a gonum plot built by hand.
 package plots

@@ -3,122 +3,334 @@ package plots
 import (
 	"encoding/base64"
 	"fmt"
+	"image/color"
 	"sort"
 	"sync"
 	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/goaccel/goaccel/display"
+	"github.com/goaccel/goaccel/internal/displaysink"
 )
 
-// DefaultRedraw is how often a Live plot redraws at most.
+// DefaultRedraw is the shortest time between two redraws of a Live plot:
+// at most two redraws a second.
 const DefaultRedraw = 500 * time.Millisecond
 
-// Live is a plot of named metrics against the step that redraws itself in
-// place under the cell (update_display_data) as values arrive. It is safe
-// for use by several goroutines.
+// maxDrawShare bounds the share of wall time a Live plot spends drawing:
+// after a redraw that took d, the next waits at least d/maxDrawShare.
+const maxDrawShare = 0.02
+
+// maxPoints is how many points of a series a redraw draws at most; longer
+// series are thinned evenly (the last point always kept).
+const maxPoints = 1000
+
+// Live is a figure of named metrics against the step, one subplot per
+// metric, that redraws itself in place under the running cell
+// (update_display_data) as values arrive: at most every Redraw and never
+// more than 2 % of the wall time, plus a final redraw on Flush. Several
+// runs (StartRun, or Start when the Live is a reused accelerate tracker)
+// share the figure, one line per run in each subplot. Outside a kernel it
+// records values and draws nothing. A Live is safe for use by several
+// goroutines.
+//
+// Live implements accelerate's Tracker interface (Start, Log, Finish), so
+// acc.AddTracker(live) draws a training run's logged metrics.
 type Live struct {
+	// Redraw is the shortest time between two redraws; DefaultRedraw when zero.
+	Redraw time.Duration
+	// Smoothing in [0, 1) draws an exponential moving average of each
+	// metric (TensorBoard's smoothing, bias-corrected) over a faint line of
+	// the raw values; 0 draws the raw values only.
+	Smoothing float64
+
 	mu     sync.Mutex
 	title  string
-	series map[string]plotter.XYs
+	runs   []*liveRun
 	handle *display.Handle
-	last   time.Time
+	last   time.Time     // when the last redraw ended
+	cost   time.Duration // how long it took
 	dirty  bool
-	// Redraw is the minimum time between two redraws; DefaultRedraw when zero.
-	Redraw time.Duration
+	draws  int
+	now    func() time.Time // time.Now unless a test replaces it
+}
+
+type liveRun struct {
+	name   string
+	series map[string]plotter.XYs
 }
 
 // NewLive returns an empty live plot with the given title. Nothing is shown
 // until the first Add.
-func NewLive(title string) *Live {
-	return &Live{title: title, series: map[string]plotter.XYs{}}
+func NewLive(title string) *Live { return &Live{title: title, now: time.Now} }
+
+// StartRun begins a new run named name: values added from now on form new
+// lines beside the earlier runs' in every subplot, and the figure shows
+// afresh under the running cell (the earlier output keeps its last image).
+func (l *Live) StartRun(name string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.startRun(name)
 }
 
-// Add records the metrics logged at step and redraws when the last redraw is
-// older than Redraw. Non-finite values are kept out of the plot.
+func (l *Live) startRun(name string) {
+	if len(l.runs) == 1 && len(l.runs[0].series) == 0 {
+		l.runs = l.runs[:0] // an empty first run is replaced, not kept
+	}
+	base, n := name, 2
+	for l.hasRun(name) {
+		name = fmt.Sprintf("%s (%d)", base, n)
+		n++
+	}
+	l.runs = append(l.runs, &liveRun{name: name, series: map[string]plotter.XYs{}})
+	l.handle = nil
+}
+
+func (l *Live) hasRun(name string) bool {
+	for _, r := range l.runs {
+		if r.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Add records the metrics logged at step and redraws when one is due.
+// NaN and infinite values are left out of the plot.
 func (l *Live) Add(step int, metrics map[string]float64) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(l.runs) == 0 {
+		l.startRun("")
+	}
+	run := l.runs[len(l.runs)-1]
 	for name, v := range metrics {
-		if v != v || v > 1e300 || v < -1e300 {
+		if !finite(v) {
 			continue
 		}
-		l.series[name] = append(l.series[name], plotter.XY{X: float64(step), Y: v})
+		run.series[name] = append(run.series[name], plotter.XY{X: float64(step), Y: v})
 		l.dirty = true
 	}
-	redraw := l.Redraw
-	if redraw == 0 {
-		redraw = DefaultRedraw
+	if !l.dirty || displaysink.Get() == nil {
+		return nil
 	}
-	if time.Since(l.last) < redraw {
+	wait := l.Redraw
+	if wait <= 0 {
+		wait = DefaultRedraw
+	}
+	wait = max(wait, time.Duration(float64(l.cost)/maxDrawShare))
+	if l.handle != nil && l.clock().Sub(l.last) < wait {
 		return nil
 	}
 	return l.draw()
 }
 
-// Flush redraws now if anything was added since the last redraw.
+// Flush redraws now if anything was added since the last redraw: the final
+// image of a run.
 func (l *Live) Flush() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.dirty {
+	if !l.dirty || displaysink.Get() == nil {
 		return nil
 	}
 	return l.draw()
 }
 
-// Values returns a copy of the points recorded for one metric.
-func (l *Live) Values(name string) []plotter.XY {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]plotter.XY(nil), l.series[name]...)
+// Start begins a run named after project (accelerate's Tracker.Start).
+func (l *Live) Start(project string, _ map[string]any) error {
+	l.StartRun(project)
+	return nil
 }
 
-// Plot builds the figure of every metric recorded so far, one line each, in
-// name order.
-func (l *Live) Plot() (*plot.Plot, error) {
+// Log is Add with accelerate's Tracker argument order.
+func (l *Live) Log(values map[string]float64, step int) error { return l.Add(step, values) }
+
+// Finish draws the run's final image (accelerate's Tracker.Finish).
+func (l *Live) Finish() error { return l.Flush() }
+
+// Values returns a copy of the points recorded for one metric in the
+// current run.
+func (l *Live) Values(metric string) []plotter.XY {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.plot()
+	if len(l.runs) == 0 {
+		return nil
+	}
+	return append([]plotter.XY(nil), l.runs[len(l.runs)-1].series[metric]...)
 }
 
-func (l *Live) plot() (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = l.title
-	p.X.Label.Text = "step"
-	p.Legend.Top = true
-	names := make([]string, 0, len(l.series))
-	for name := range l.series {
-		names = append(names, name)
+// Runs returns the names of the runs, oldest first.
+func (l *Live) Runs() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, len(l.runs))
+	for i, r := range l.runs {
+		out[i] = r.name
+	}
+	return out
+}
+
+// Draws returns how many times the figure was drawn under a cell.
+func (l *Live) Draws() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.draws
+}
+
+// Figure builds the figure of every metric recorded so far.
+func (l *Live) Figure() *Figure {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.figure()
+}
+
+func (l *Live) metrics() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range l.runs {
+		for m := range r.series {
+			if !seen[m] {
+				seen[m] = true
+				names = append(names, m)
+			}
+		}
 	}
 	sort.Strings(names)
-	for i, name := range names {
-		line, err := plotter.NewLine(l.series[name])
-		if err != nil {
-			return nil, fmt.Errorf("plots: live %q metric %q: %w", l.title, name, err)
-		}
-		line.Color = Color(i)
-		p.Add(line)
-		p.Legend.Add(name, line)
+	return names
+}
+
+func (l *Live) figure() *Figure {
+	metrics := l.metrics()
+	cols := min(max(len(metrics), 1), 3)
+	rows := max((len(metrics)+cols-1)/cols, 1)
+	panels := make([][]*plot.Plot, rows)
+	for r := range panels {
+		panels[r] = make([]*plot.Plot, cols)
 	}
-	return p, nil
+	var legended []plot.Thumbnailer // the first subplot's lines, one per run
+	for i, m := range metrics {
+		p := plot.New()
+		p.Title.Text = m
+		p.X.Label.Text = "step"
+		if len(l.runs) > 1 {
+			p.Legend.Top = true
+		}
+		for ri, run := range l.runs {
+			pts := run.series[m]
+			if len(pts) == 0 {
+				continue
+			}
+			if th := l.addSeries(p, run.name, ri, pts); th != nil && i == 0 {
+				legended = append(legended, th)
+			}
+		}
+		panels[i/cols][i%cols] = p
+	}
+	if len(metrics) == 0 {
+		panels[0][0] = plot.New()
+	}
+	w, h := 6.0, 3.5
+	if cols > 1 {
+		w, h = 4*float64(cols), 3
+	}
+	f := &Figure{panels: panels, format: "png", legended: legended,
+		width: vg.Length(w) * vg.Inch, height: vg.Length(h*float64(rows)) * vg.Inch}
+	if len(metrics) == 1 {
+		panels[0][0].Title.Text = l.title + ": " + metrics[0]
+	} else {
+		f.title = l.title
+	}
+	return f
+}
+
+// addSeries draws one run's values of a metric: the raw line, and over it
+// the smoothed line when Smoothing is set. It returns the line the legend
+// shows.
+func (l *Live) addSeries(p *plot.Plot, run string, i int, pts plotter.XYs) plot.Thumbnailer {
+	raw, err := plotter.NewLine(thin(pts))
+	if err != nil {
+		return nil
+	}
+	raw.Color = Color(i)
+	raw.Width = vg.Points(1.5)
+	legend := plot.Thumbnailer(raw)
+	if l.Smoothing > 0 && l.Smoothing < 1 {
+		raw.Color = faded(Color(i))
+		raw.Width = vg.Points(1)
+		p.Add(raw)
+		sm, err := plotter.NewLine(thin(smooth(pts, l.Smoothing)))
+		if err != nil {
+			return legend
+		}
+		sm.Color, sm.Width = Color(i), vg.Points(1.5)
+		p.Add(sm)
+		legend = sm
+	} else {
+		p.Add(raw)
+	}
+	if len(l.runs) > 1 {
+		p.Legend.Add(run, legend)
+	}
+	return legend
+}
+
+// smooth is TensorBoard's bias-corrected exponential moving average.
+func smooth(pts plotter.XYs, w float64) plotter.XYs {
+	out := make(plotter.XYs, len(pts))
+	avg, debias := 0.0, 1.0
+	for i, p := range pts {
+		avg = w*avg + (1-w)*p.Y
+		debias *= w
+		out[i] = plotter.XY{X: p.X, Y: avg / (1 - debias)}
+	}
+	return out
+}
+
+// thin keeps at most maxPoints evenly spaced points, the last included.
+func thin(pts plotter.XYs) plotter.XYs {
+	if len(pts) <= maxPoints {
+		return pts
+	}
+	out := make(plotter.XYs, 0, maxPoints)
+	stride := float64(len(pts)-1) / float64(maxPoints-1)
+	for i := range maxPoints {
+		out = append(out, pts[int(float64(i)*stride+0.5)])
+	}
+	out[len(out)-1] = pts[len(pts)-1]
+	return out
+}
+
+func faded(c color.Color) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 80}
+}
+
+// clock is l.now; a Live made as &Live{} uses time.Now.
+func (l *Live) clock() time.Time {
+	if l.now == nil {
+		return time.Now()
+	}
+	return l.now()
 }
 
 func (l *Live) draw() error {
-	l.last, l.dirty = time.Now(), false
-	p, err := l.plot()
-	if err != nil {
-		return err
-	}
-	b, err := PNG(p)
+	start := l.clock()
+	l.dirty = false
+	b, err := l.figure().renderPNGFast()
 	if err != nil {
 		return err
 	}
 	v := display.Bundle{"image/png": base64.StdEncoding.EncodeToString(b), "text/plain": fmt.Sprintf("<live plot %q>", l.title)}
 	if l.handle == nil {
 		l.handle = display.New(v)
-		return nil
+	} else if err := l.handle.Update(v); err != nil {
+		return err
 	}
-	return l.handle.Update(v)
+	l.draws++
+	l.last = l.clock()
+	l.cost = l.last.Sub(start)
+	return nil
 }

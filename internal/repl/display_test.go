@@ -65,7 +65,7 @@ func TestCellsPublishDisplaysThroughTheSink(t *testing.T) {
 
 func TestAFigureAsTheLastExpressionIsAPNG(t *testing.T) {
 	s, _ := newSession(t)
-	r := s.Execute(context.Background(), "p, _ := plots.Line(\"loss\", []float64{0, 1, 2}, []float64{1, 0.5, 0.25})\nplots.Figure{Plot: p}")
+	r := s.Execute(context.Background(), "plots.LineXY([]float64{0, 1, 2}, []float64{1, 0.5, 0.25}).Title(\"loss\")")
 	if r.Error != nil {
 		t.Fatalf("%s: %s", r.Error.Ename, r.Error.Evalue)
 	}

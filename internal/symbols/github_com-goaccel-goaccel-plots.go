@@ -10,15 +10,23 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/plots/plots"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Bar":           reflect.ValueOf(plots.Bar),
 		"Color":         reflect.ValueOf(plots.Color),
+		"Confusion":     reflect.ValueOf(plots.Confusion),
 		"DefaultHeight": reflect.ValueOf(plots.DefaultHeight),
 		"DefaultRedraw": reflect.ValueOf(plots.DefaultRedraw),
 		"DefaultWidth":  reflect.ValueOf(plots.DefaultWidth),
+		"Heatmap":       reflect.ValueOf(plots.Heatmap),
+		"Hist":          reflect.ValueOf(plots.Hist),
+		"Images":        reflect.ValueOf(plots.Images),
 		"Line":          reflect.ValueOf(plots.Line),
+		"LineXY":        reflect.ValueOf(plots.LineXY),
 		"NewLive":       reflect.ValueOf(plots.NewLive),
+		"Of":            reflect.ValueOf(plots.Of),
 		"PNG":           reflect.ValueOf(plots.PNG),
 		"Render":        reflect.ValueOf(plots.Render),
 		"SVG":           reflect.ValueOf(plots.SVG),
+		"Scatter":       reflect.ValueOf(plots.Scatter),
 		"Show":          reflect.ValueOf(plots.Show),
 
 		// type definitions
