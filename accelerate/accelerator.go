@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/goaccel/goaccel/plots"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -29,7 +30,8 @@ type Accelerator struct {
 	stepWasSkipped bool
 	saveIteration  int // next automatic checkpoint number
 	trackers       []Tracker
-	extra          []Tracker // added with AddTracker
+	extra          []Tracker   // added with AddTracker
+	notebook       *plots.Live // the "notebook" tracker's figure, shared by its runs
 }
 
 // New returns an Accelerator for cfg, joining the process group described by

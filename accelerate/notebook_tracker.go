@@ -5,33 +5,38 @@ import (
 	"github.com/goaccel/goaccel/plots"
 )
 
-// notebookTracker draws every logged metric as a live line plot under the
-// cell that runs the training (plots.Live, redrawn at most every half
-// second). Outside the kernel (no display sink) it does nothing, not even
-// render.
+// notebookTracker is the "notebook" tracker: every logged metric drawn live
+// under the cell that runs the training, one subplot per metric (a
+// plots.Live, redrawn at most twice a second plus once at the end). The
+// Accelerator keeps one Live, so a second InitTrackers draws its run beside
+// the first in the same figure. Outside the kernel (no display sink) it does
+// nothing, not even record.
 type notebookTracker struct {
-	live *plots.Live
+	acc  *Accelerator
+	live *plots.Live // nil outside a kernel
 }
 
-func newNotebookTracker() *notebookTracker { return &notebookTracker{} }
-
-func (n *notebookTracker) Start(project string, _ map[string]any) error {
-	if displaysink.Get() != nil {
-		n.live = plots.NewLive(project)
+func (n *notebookTracker) Start(project string, config map[string]any) error {
+	if displaysink.Get() == nil {
+		return nil
 	}
-	return nil
+	if n.acc.notebook == nil {
+		n.acc.notebook = plots.NewLive(project)
+	}
+	n.live = n.acc.notebook
+	return n.live.Start(project, config)
 }
 
 func (n *notebookTracker) Log(values map[string]float64, step int) error {
 	if n.live == nil {
 		return nil
 	}
-	return n.live.Add(step, values)
+	return n.live.Log(values, step)
 }
 
 func (n *notebookTracker) Finish() error {
 	if n.live == nil {
 		return nil
 	}
-	return n.live.Flush()
+	return n.live.Finish()
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/plots"
 )
 
 type recordingSink struct {
@@ -39,5 +40,42 @@ func TestNotebookTrackerDrawsUnderTheKernelOnly(t *testing.T) {
 	a.EndTraining()
 	if len(sink.msgs) == 0 || sink.msgs[0] != "display_data" {
 		t.Errorf("messages sent to the kernel = %v; want a display_data with the plot first", sink.msgs)
+	}
+}
+
+func TestNotebookTrackerDrawsASecondRunBesideTheFirst(t *testing.T) {
+	sink := &recordingSink{}
+	displaysink.Set(sink)
+	defer displaysink.Set(nil)
+	a := soloAcc(Config{LogWith: []string{"notebook"}})
+	for _, run := range []string{"lr=1e-3", "lr=1e-2"} {
+		if err := a.InitTrackers(run, nil); err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; step < 3; step++ {
+			a.Log(map[string]float64{"loss": 1 / float64(step+1)}, step)
+		}
+	}
+	a.EndTraining()
+	if got := a.notebook.Runs(); len(got) != 2 || got[1] != "lr=1e-2" {
+		t.Errorf("runs in the figure %v, want both", got)
+	}
+}
+
+func TestALiveAddedToSeveralAcceleratorsCollectsTheirRuns(t *testing.T) {
+	displaysink.Set(&recordingSink{})
+	defer displaysink.Set(nil)
+	live := plots.NewLive("sweep")
+	for _, lr := range []string{"a", "b", "c"} {
+		a := soloAcc(Config{})
+		a.AddTracker(live)
+		if err := a.InitTrackers("lr="+lr, nil); err != nil {
+			t.Fatal(err)
+		}
+		a.Log(map[string]float64{"loss": 1}, 0)
+		a.EndTraining()
+	}
+	if got := live.Runs(); len(got) != 3 {
+		t.Errorf("runs %v, want 3", got)
 	}
 }

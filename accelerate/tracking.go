@@ -10,7 +10,8 @@ import (
 
 // Tracker records experiment metrics (Accelerate's GeneralTracker). The
 // built-in ones are "jsonl" and "notebook" (Config.LogWith); AddTracker adds
-// any other.
+// any other. A *plots.Live is a Tracker too: add the same one to several
+// Accelerators (one per run of a sweep) to draw their runs in one figure.
 type Tracker interface {
 	// Start begins a run of project with its hyper-parameters.
 	Start(project string, config map[string]any) error
@@ -38,7 +39,7 @@ func (a *Accelerator) InitTrackers(project string, config map[string]any) error 
 			}
 			ts = append(ts, &jsonlTracker{dir: filepath.Join(a.cfg.ProjectDir, "logs")})
 		case "notebook":
-			ts = append(ts, newNotebookTracker())
+			ts = append(ts, &notebookTracker{acc: a})
 		}
 	}
 	ts = append(ts, a.extra...)
