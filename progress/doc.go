@@ -1,0 +1,28 @@
+// Package progress draws tqdm-like progress bars: count, percentage, rate,
+// elapsed time, time left and a postfix such as the loss.
+//
+// Where it draws is decided for you: under a notebook cell, an HTML bar
+// updated in place (update_display_data, so an executed notebook keeps one
+// output per bar); in a terminal, one line rewritten in place; in a log
+// (output that is not a terminal), a plain line every ten seconds and one
+// at the end. Under data parallelism only the local main process draws
+// (LOCAL_RANK, or RANK, 0 or unset), like Accelerate's
+// disable=not accelerator.is_local_main_process, without a line of code.
+//
+// Wrap a data.Loader (anything with Next() bool; its Len() gives the
+// total) or a count in one call, and nest bars for epochs × batches:
+//
+//	epochs := progress.Range(3, "epoch")
+//	for epochs.Next() {
+//		batches := epochs.Over(trainLoader, "train")
+//		for batches.Next() {
+//			xb, yb := trainLoader.Batch()
+//			…
+//			batches.Set("loss", loss.Item())
+//		}
+//	}
+//
+// A nested bar shows under its parent (in a terminal, after it on the same
+// line) and reuses its place from one epoch to the next. Breaking out of a
+// loop leaves the bar as it was; Close draws its final state.
+package progress
