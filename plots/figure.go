@@ -30,6 +30,9 @@ type Figure struct {
 	height   vg.Length
 	format   string             // "png" or "svg": how the figure shows inline
 	legended []plot.Thumbnailer // series of a one-panel chart, in Legend's order
+	// squareTiles sizes the height so each tile's image is square (an
+	// image grid whose size was not set).
+	squareTiles bool
 }
 
 // DefaultWidth and DefaultHeight are the size of a one-panel figure.
@@ -120,6 +123,7 @@ func (f *Figure) Size(widthInches, heightInches float64) *Figure {
 		panic(fmt.Sprintf("plots: Size(%v, %v): width and height are inches, each in (0, 100]", widthInches, heightInches))
 	}
 	f.width, f.height = vg.Length(widthInches)*vg.Inch, vg.Length(heightInches)*vg.Inch
+	f.squareTiles = false
 	return f
 }
 
@@ -152,7 +156,8 @@ func (f *Figure) Render(format string) (out []byte, err error) {
 	if err := f.checkLogAxes(); err != nil {
 		return nil, err
 	}
-	c, err := draw.NewFormattedCanvas(f.width, f.height, format)
+	w, h := f.size()
+	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
 		return nil, fmt.Errorf("plots: render %q: %w (use png, svg, pdf, eps, jpg or tiff)", format, err)
 	}
@@ -180,7 +185,7 @@ func (f *Figure) renderPNGFast() (out []byte, err error) {
 			out, err = nil, fmt.Errorf("plots: render png: %v", r)
 		}
 	}()
-	c := vgimg.New(f.width, f.height)
+	c := vgimg.New(f.size())
 	f.drawOn(draw.New(c))
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
@@ -188,6 +193,27 @@ func (f *Figure) renderPNGFast() (out []byte, err error) {
 		return nil, fmt.Errorf("plots: render png: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// size is the canvas size: width × height, or for an image grid, a height
+// that makes each tile square with room for its caption and the title.
+func (f *Figure) size() (w, h vg.Length) {
+	if !f.squareTiles {
+		return f.width, f.height
+	}
+	rows, cols := len(f.panels), len(f.panels[0])
+	tile := (f.width - vg.Length(cols+1)*vg.Millimeter) / vg.Length(cols)
+	caption := vg.Length(0)
+	for _, p := range f.each() {
+		if p.Title.Text != "" {
+			caption = p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding
+		}
+	}
+	h = vg.Length(rows)*(tile+caption) + vg.Length(rows+1)*vg.Millimeter
+	if f.title != "" {
+		h += titleHeight
+	}
+	return f.width, h
 }
 
 // titleHeight is the band above a grid that holds the figure's title.

@@ -157,8 +157,7 @@ func Images(batch any, cols int) *Figure {
 		panels[i/cols][i%cols] = p
 	}
 	cell := math.Min(1.2, 9/float64(cols))
-	return &Figure{panels: panels, width: vg.Length(cell*float64(cols)) * vg.Inch,
-		height: vg.Length(cell*float64(nrows)) * vg.Inch, format: "png"}
+	return &Figure{panels: panels, width: vg.Length(cell*float64(cols)) * vg.Inch, format: "png", squareTiles: true}
 }
 
 // Captions titles the subplots of a grid in order, e.g. "7 → 1" under each

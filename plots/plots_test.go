@@ -202,3 +202,18 @@ func keys(m map[string]any) []string {
 	}
 	return out
 }
+
+func TestAnImageGridKeepsItsImagesSquare(t *testing.T) {
+	b, err := Images(mnistLike(16), 8).Render("png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := decodePNG(t, b)
+	if want := w / 4; h < want-6 || h > want+6 {
+		t.Errorf("2 rows of 8 images: %d×%d pixels, want a height near %d (square tiles)", w, h, want)
+	}
+	b, _ = Images(mnistLike(16), 8).Size(4, 4).Render("png")
+	if w, h := decodePNG(t, b); w != h {
+		t.Errorf("Size(4, 4) gave %d×%d", w, h)
+	}
+}
