@@ -4,7 +4,6 @@ GO         ?= go
 PYTHON     ?= /usr/bin/python3
 JUPYTER    ?= /usr/bin/jupyter
 BIN        := bin/goaccel
-NOTEBOOK   := notebooks/quickstart.ipynb
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
 
@@ -22,13 +21,19 @@ deps:
 install: build
 	$(BIN) install
 
-# run: build, install what is missing, register the kernel, execute the quickstart notebook headless.
+# The notebooks `make run` executes, one line each (notebooks/NAME.ipynb).
+RUN_NOTEBOOKS := quickstart
+
+# run: build, install what is missing, register the kernel, execute RUN_NOTEBOOKS headless and
+# write each, with its outputs, as $(OUTDIR)/NAME.ipynb and $(OUTDIR)/NAME.html.
 run: deps install
 	@mkdir -p $(OUTDIR)
-	$(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \
-		--output-dir $(OUTDIR) --output quickstart $(NOTEBOOK)
-	$(JUPYTER) nbconvert --to html --output-dir $(OUTDIR) --output quickstart $(OUTDIR)/quickstart.ipynb
-	@echo "wrote $(OUTDIR)/quickstart.ipynb and $(OUTDIR)/quickstart.html"
+	@set -e; for nb in $(RUN_NOTEBOOKS); do \
+		$(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \
+			--ExecutePreprocessor.kernel_name=goaccel --output-dir $(OUTDIR) --output $$nb notebooks/$$nb.ipynb; \
+		$(JUPYTER) nbconvert --to html --output-dir $(OUTDIR) --output $$nb $(OUTDIR)/$$nb.ipynb; \
+		echo "wrote $(OUTDIR)/$$nb.ipynb and $(OUTDIR)/$$nb.html"; \
+	done
 
 # test: the whole suite (unit, multi-process, real Jupyter clients, nbconvert on every notebook).
 test: deps

@@ -2,18 +2,29 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
 
+// exampleNotebooks must exist; each is executed and its outputs checked.
+var exampleNotebooks = []string{"quickstart", "mnist", "accumulation_mixed_precision", "checkpoint_resume"}
+
+// maxNotebookBytes bounds an executed notebook: progress bars and live plots
+// update their output in place, so outputs must not pile up.
+const maxNotebookBytes = 2 << 20
+
 // TestEveryNotebookExecutesWithNbconvert runs
 // `jupyter nbconvert --to notebook --execute` on each notebooks/*.ipynb with
 // the freshly built kernel. Cells tagged raises-exception may fail; any other
-// error fails the test.
+// error (the notebooks end with Go checks that panic) fails the test. The
+// executed notebooks are then checked for what a reader should see.
 func TestEveryNotebookExecutesWithNbconvert(t *testing.T) {
 	requireJupyterClient(t)
 	if err := exec.Command(systemPython, "-c", "import nbconvert, nbclient").Run(); err != nil {
@@ -23,31 +34,126 @@ func TestEveryNotebookExecutesWithNbconvert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(notebooks) == 0 {
-		t.Fatal("no notebooks found in notebooks/*.ipynb: the suite must execute at least notebooks/quickstart.ipynb")
+	for _, want := range exampleNotebooks {
+		if !slices.Contains(notebooks, "../notebooks/"+want+".ipynb") {
+			t.Errorf("notebooks/%s.ipynb is missing", want)
+		}
 	}
 	dataDir := e2eKernel(t)
 	outDir := t.TempDir()
 	for _, nb := range notebooks {
 		name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
 		t.Run(name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
-			args := []string{"nbconvert", "--to", "notebook", "--execute",
-				"--ExecutePreprocessor.timeout=600", "--ExecutePreprocessor.kernel_name=goaccel",
-				"--output-dir", outDir, "--output", name, nb}
-			cmd := exec.CommandContext(ctx, "/usr/bin/jupyter", args...)
-			if _, err := os.Stat("/usr/bin/jupyter"); err != nil {
-				cmd = exec.CommandContext(ctx, systemPython, append([]string{"-m"}, args...)...)
+			start := time.Now()
+			out := executeNotebook(t, dataDir, nb, outDir)
+			t.Logf("%s executed in %v (%d bytes)", name, time.Since(start).Round(time.Millisecond), len(out))
+			if len(out) > maxNotebookBytes {
+				t.Errorf("the executed notebook is %d bytes, want ≤ %d: outputs pile up instead of updating in place", len(out), maxNotebookBytes)
 			}
-			cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1")
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("nbconvert --execute %s: %v\n%s", nb, err, out)
+			var doc executedNotebook
+			if err := json.Unmarshal(out, &doc); err != nil {
+				t.Fatalf("executed notebook is not JSON: %v", err)
 			}
-			if _, err := os.Stat(filepath.Join(outDir, name+".ipynb")); err != nil {
-				t.Fatalf("nbconvert wrote no executed notebook: %v\n%s", err, out)
+			if check := notebookChecks[name]; check != nil {
+				check(t, doc)
 			}
 		})
 	}
+}
+
+// executeNotebook runs nbconvert on nb and returns the executed notebook.
+func executeNotebook(t *testing.T, dataDir, nb, outDir string) []byte {
+	t.Helper()
+	name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	args := []string{"nbconvert", "--to", "notebook", "--execute",
+		"--ExecutePreprocessor.timeout=600", "--ExecutePreprocessor.kernel_name=goaccel",
+		"--output-dir", outDir, "--output", name, nb}
+	cmd := exec.CommandContext(ctx, "/usr/bin/jupyter", args...)
+	if _, err := os.Stat("/usr/bin/jupyter"); err != nil {
+		cmd = exec.CommandContext(ctx, systemPython, append([]string{"-m"}, args...)...)
+	}
+	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1")
+	log, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("nbconvert --execute %s: %v\n%s", nb, err, log)
+	}
+	out, err := os.ReadFile(filepath.Join(outDir, name+".ipynb"))
+	if err != nil {
+		t.Fatalf("nbconvert wrote no executed notebook: %v\n%s", err, log)
+	}
+	return out
+}
+
+// executedNotebook is the part of nbformat 4 the checks read.
+type executedNotebook struct {
+	Cells []struct {
+		CellType string          `json:"cell_type"`
+		Source   json.RawMessage `json:"source"` // a string or a list of lines
+		Outputs  []struct {
+			OutputType string         `json:"output_type"`
+			Data       map[string]any `json:"data"`
+			Text       any            `json:"text"`
+		} `json:"outputs"`
+	} `json:"cells"`
+}
+
+// cellWith returns the index of the first code cell whose source contains s.
+func (nb executedNotebook) cellWith(t *testing.T, s string) int {
+	t.Helper()
+	for i, c := range nb.Cells {
+		var src string
+		var lines []string
+		if json.Unmarshal(c.Source, &lines) == nil {
+			src = strings.Join(lines, "")
+		} else {
+			_ = json.Unmarshal(c.Source, &src)
+		}
+		if c.CellType == "code" && strings.Contains(src, s) {
+			return i
+		}
+	}
+	t.Fatalf("no code cell contains %q", s)
+	return -1
+}
+
+// outputs counts the cell's outputs that carry the MIME type and whose
+// content contains the text ("" matches any).
+func (nb executedNotebook) outputs(cell int, mime, text string) int {
+	n := 0
+	for _, o := range nb.Cells[cell].Outputs {
+		v, ok := o.Data[mime]
+		if ok && strings.Contains(fmt.Sprint(v), text) {
+			n++
+		}
+	}
+	return n
+}
+
+// notebookChecks are what each example notebook must show once executed.
+var notebookChecks = map[string]func(t *testing.T, nb executedNotebook){
+	"quickstart": func(t *testing.T, nb executedNotebook) {
+		if c := nb.cellWith(t, "plots.Line(losses)"); nb.outputs(c, "image/png", "") != 1 {
+			t.Errorf("the one-call plot cell shows %d PNG images, want 1", nb.outputs(c, "image/png", ""))
+		}
+		if c := nb.cellWith(t, "progress.Range"); nb.outputs(c, "text/html", "goaccel-progress") != 1 {
+			t.Errorf("the progress bar cell has %d HTML bars, want 1 updated in place", nb.outputs(c, "text/html", "goaccel-progress"))
+		}
+	},
+	"mnist": func(t *testing.T, nb executedNotebook) {
+		c := nb.cellWith(t, "epochs.Over(trainLoader")
+		if n := nb.outputs(c, "text/html", "goaccel-progress"); n != 2 {
+			t.Errorf("the training cell has %d progress bars, want 2 (epochs and batches), each updated in place", n)
+		}
+		if n := nb.outputs(c, "text/html", `value="2" max="2"`); n != 1 {
+			t.Errorf("the epochs bar did not end at 2/2 (%d bars do)", n)
+		}
+		if n := nb.outputs(c, "image/png", ""); n != 1 {
+			t.Errorf("the training cell has %d live plots, want 1 updated in place", n)
+		}
+		if c := nb.cellWith(t, "Captions(captions...)"); nb.outputs(c, "image/png", "") != 1 {
+			t.Error("the misclassified digits are not shown as an image")
+		}
+	},
 }
