@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
-# Installs the Debian packages goaccel's clients and tests need, when they are missing.
+# Installs what goaccel's clients and tests need, when it is missing: Debian packages (apt), and the
+# npm packages of the JupyterLab client test (tests/jupyterlab, pinned by its package-lock.json).
 # Set GOACCEL_BENCH_DEPS=1 to also install python3-torch (reference numerics and benchmarks).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 for p in jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel jupyter-notebook jupyter-console chromium; do
 	have "$p" || need+=("$p")
 done
+# Node (20 on the CI image; Debian's nodejs 18 also runs the client) and npm, unless a node is on PATH.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then need+=(nodejs npm); fi
 if [ "${GOACCEL_BENCH_DEPS:-0}" = 1 ]; then have python3-torch || need+=(python3-torch); fi
-[ ${#need[@]} -eq 0 ] && exit 0
-echo "installing: ${need[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+if [ ${#need[@]} -gt 0 ]; then
+	echo "installing: ${need[*]}"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"
+fi
+# npm ci only when the installed packages were not installed from this lock file.
+lock=tests/jupyterlab/package-lock.json
+if ! cmp -s "$lock" tests/jupyterlab/node_modules/.goaccel-lock; then
+	echo "installing the JupyterLab client test's npm packages (tests/jupyterlab)"
+	(cd tests/jupyterlab && npm ci --no-audit --no-fund --loglevel=error)
+	cp "$lock" tests/jupyterlab/node_modules/.goaccel-lock
+fi
