@@ -20,8 +20,10 @@ import (
 // at most two redraws a second.
 const DefaultRedraw = 500 * time.Millisecond
 
-// maxDrawShare bounds the share of wall time a Live plot spends drawing:
-// after a redraw that took d, the next waits at least d/maxDrawShare.
+// maxDrawShare bounds the share of wall time a Live plot spends drawing: a
+// redraw is due only while the time spent drawing, the next redraw
+// included (estimated by the last one), stays within this share of the
+// time since the first value.
 const maxDrawShare = 0.02
 
 // maxPoints is how many points of a series a redraw draws at most; longer
@@ -30,8 +32,9 @@ const maxPoints = 1000
 
 // Live is a figure of named metrics against the step, one subplot per
 // metric, that redraws itself in place under the running cell
-// (update_display_data) as values arrive: at most every Redraw and never
-// more than 2 % of the wall time, plus a final redraw on Flush. Several
+// (update_display_data) as values arrive: the first image after Redraw,
+// then at most every Redraw and never more than 2 % of the wall time, plus
+// a final redraw on Flush. Several
 // runs (StartRun, or Start when the Live is a reused accelerate tracker)
 // share the figure, one line per run in each subplot. Outside a kernel it
 // records values and draws nothing. A Live is safe for use by several
@@ -42,6 +45,9 @@ const maxPoints = 1000
 type Live struct {
 	// Redraw is the shortest time between two redraws; DefaultRedraw when zero.
 	Redraw time.Duration
+	// Format is how the figure is sent: "svg" (the default: a tenth of a
+	// PNG's drawing time, and smaller) or "png".
+	Format string
 	// Smoothing in [0, 1) draws an exponential moving average of each
 	// metric (TensorBoard's smoothing, bias-corrected) over a faint line of
 	// the raw values; 0 draws the raw values only.
@@ -51,8 +57,10 @@ type Live struct {
 	title  string
 	runs   []*liveRun
 	handle *display.Handle
+	first  time.Time     // when the first value arrived
 	last   time.Time     // when the last redraw ended
 	cost   time.Duration // how long it took
+	spent  time.Duration // drawing time in all
 	dirty  bool
 	draws  int
 	now    func() time.Time // time.Now unless a test replaces it
@@ -117,15 +125,29 @@ func (l *Live) Add(step int, metrics map[string]float64) error {
 	if !l.dirty || displaysink.Get() == nil {
 		return nil
 	}
+	now := l.clock()
+	if l.first.IsZero() {
+		l.first = now
+	}
+	if !l.due(now) {
+		return nil
+	}
+	return l.draw()
+}
+
+// due reports whether a redraw may happen now: Redraw after the previous
+// one (or after the first value), within the drawing budget.
+func (l *Live) due(now time.Time) bool {
 	wait := l.Redraw
 	if wait <= 0 {
 		wait = DefaultRedraw
 	}
-	wait = max(wait, time.Duration(float64(l.cost)/maxDrawShare))
-	if l.handle != nil && l.clock().Sub(l.last) < wait {
-		return nil
+	since := l.first
+	if l.last.After(since) {
+		since = l.last
 	}
-	return l.draw()
+	budget := time.Duration(maxDrawShare * float64(now.Sub(l.first)))
+	return now.Sub(since) >= wait && l.spent+l.cost <= budget
 }
 
 // Flush redraws now if anything was added since the last redraw: the final
@@ -319,11 +341,20 @@ func (l *Live) clock() time.Time {
 func (l *Live) draw() error {
 	start := l.clock()
 	l.dirty = false
-	b, err := l.figure().renderPNGFast()
-	if err != nil {
-		return err
+	v := display.Bundle{"text/plain": fmt.Sprintf("<live plot %q>", l.title)}
+	if l.Format == "png" {
+		b, err := l.figure().renderPNGFast()
+		if err != nil {
+			return err
+		}
+		v["image/png"] = base64.StdEncoding.EncodeToString(b)
+	} else {
+		b, err := l.figure().Render("svg")
+		if err != nil {
+			return err
+		}
+		v["image/svg+xml"] = string(b)
 	}
-	v := display.Bundle{"image/png": base64.StdEncoding.EncodeToString(b), "text/plain": fmt.Sprintf("<live plot %q>", l.title)}
 	if l.handle == nil {
 		l.handle = display.New(v)
 	} else if err := l.handle.Update(v); err != nil {
@@ -332,5 +363,6 @@ func (l *Live) draw() error {
 	l.draws++
 	l.last = l.clock()
 	l.cost = l.last.Sub(start)
+	l.spent += l.cost
 	return nil
 }

@@ -16,5 +16,8 @@ for s in bench/*.sh; do
 	run bash "$s"
 done
 run go test -run '^$' -bench . -benchmem -benchtime 2s ./tensors/... ./nn/... ./optim/... ./dist/... ./internal/gemm/...
+# The live loss plot's cost in an epoch of MNIST MLP training (tracker-%, bound 2 %), and one redraw.
+run go test -run '^$' -bench NotebookTrackerOverhead -benchtime 10x ./accelerate/
+run go test -run '^$' -bench LiveRedraw -benchtime 20x ./plots/
 echo "log: bench/out/bench.log"
 exit $status

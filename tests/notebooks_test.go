@@ -149,8 +149,8 @@ var notebookChecks = map[string]func(t *testing.T, nb executedNotebook){
 		if n := nb.outputs(c, "text/html", `value="2" max="2"`); n != 1 {
 			t.Errorf("the epochs bar did not end at 2/2 (%d bars do)", n)
 		}
-		if n := nb.outputs(c, "image/png", ""); n != 1 {
-			t.Errorf("the training cell has %d live plots, want 1 updated in place", n)
+		if n := nb.outputs(c, "image/svg+xml", "mnist-mlp: loss"); n != 1 {
+			t.Errorf("the training cell has %d live loss plots, want 1 updated in place", n)
 		}
 		if c := nb.cellWith(t, "Captions(captions...)"); nb.outputs(c, "image/png", "") != 1 {
 			t.Error("the misclassified digits are not shown as an image")
