@@ -45,6 +45,19 @@
       if (!indices) { indices = nb.get_cells().map((_, i) => i); }
       return indices.filter((i) => nb.get_cell(i).cell_type === 'code').map(cellState);
     },
+    // The index of the first code cell whose source contains text, or -1.
+    cellWith: (text) => nb.get_cells().findIndex((c) => c.cell_type === 'code' && c.get_text().includes(text)),
+    // A signature (length:hash of the markup) of each image output of cell i:
+    // an <svg> or <img> inside an output_subarea.
+    images: (i) => {
+      const out = nb.get_cell(i).output_area.element;
+      return out.find('.output_subarea').filter((_, o) => $(o).find('svg, img').length > 0).map((_, o) => {
+        const h = o.innerHTML;
+        let x = 0;
+        for (let k = 0; k < h.length; k++) { x = (x * 31 + h.charCodeAt(k)) | 0; }
+        return h.length + ':' + x;
+      }).get();
+    },
     appendAndRun: (src) => {
       const c = nb.insert_cell_at_bottom('code');
       c.set_text(src);
