@@ -151,7 +151,16 @@ func (f *Figure) AsPNG() *Figure { f.format = "png"; return f }
 
 // Render encodes the figure in a format gonum/plot writes: "png", "svg",
 // "pdf", "eps", "jpg", "jpeg", "tif" or "tiff".
-func (f *Figure) Render(format string) (out []byte, err error) {
+func (f *Figure) Render(format string) ([]byte, error) {
+	b, err := f.render(format)
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	return b, nil
+}
+
+// render is Render with errors that do not name the package.
+func (f *Figure) render(format string) (out []byte, err error) {
 	format = strings.ToLower(strings.TrimPrefix(format, "."))
 	if err := f.checkLogAxes(); err != nil {
 		return nil, err
@@ -159,17 +168,17 @@ func (f *Figure) Render(format string) (out []byte, err error) {
 	w, h := f.size()
 	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
-		return nil, fmt.Errorf("plots: render %q: %w (use png, svg, pdf, eps, jpg or tiff)", format, err)
+		return nil, fmt.Errorf("render %q: %w (use png, svg, pdf, eps, jpg or tiff)", format, err)
 	}
 	defer func() {
 		if r := recover(); r != nil { // gonum panics on some degenerate data
-			out, err = nil, fmt.Errorf("plots: render %s: %v", format, r)
+			out, err = nil, fmt.Errorf("render %s: %v", format, r)
 		}
 	}()
 	f.drawOn(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("plots: render %s: %w", format, err)
+		return nil, fmt.Errorf("render %s: %w", format, err)
 	}
 	return buf.Bytes(), nil
 }
@@ -178,7 +187,7 @@ func (f *Figure) Render(format string) (out []byte, err error) {
 // live plot, whose redraws count against the training they show.
 func (f *Figure) renderPNGFast() (out []byte, err error) {
 	if err := f.checkLogAxes(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("plots: %w", err)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -254,7 +263,7 @@ func (f *Figure) checkLogAxes() error {
 			a    *plot.Axis
 		}{{"x", &p.X}, {"y", &p.Y}} {
 			if _, ok := ax.a.Scale.(plot.LogScale); ok && !(ax.a.Min > 0) {
-				return fmt.Errorf("plots: the %s axis is logarithmic but its smallest value is %v; a log axis needs values > 0 (drop the others or use a linear axis)", ax.name, ax.a.Min)
+				return fmt.Errorf("the %s axis is logarithmic but its smallest value is %v; a log axis needs values > 0 (drop the others or use a linear axis)", ax.name, ax.a.Min)
 			}
 		}
 	}
@@ -268,7 +277,7 @@ func (f *Figure) Save(path string) error {
 	if ext == "" {
 		return fmt.Errorf("plots: save %s: the file name has no extension; end it in .png, .svg, .pdf, .eps, .jpg or .tiff", path)
 	}
-	b, err := f.Render(ext)
+	b, err := f.render(ext)
 	if err != nil {
 		return fmt.Errorf("plots: save %s: %w", path, err)
 	}
