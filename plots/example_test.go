@@ -47,8 +47,9 @@ func ExampleImages() {
 }
 
 func ExampleFigure_Save() {
-	path := filepath.Join(os.TempDir(), "goaccel-example-bars.svg")
-	defer os.Remove(path)
+	dir, _ := os.MkdirTemp("", "plots-example-")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "bars.svg")
 	err := plots.Bar([]int{3, 5, 2}, "cat", "dog", "bird").Title("counts").Save(path)
 	fmt.Println(err)
 	// Output: <nil>
