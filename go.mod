@@ -28,3 +28,5 @@ require (
 	golang.org/x/sync v0.16.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
+
+replace github.com/traefik/yaegi => ./third_party/yaegi

@@ -1,0 +1,9 @@
+package main
+
+import (
+	"guthib.com/baz"
+)
+
+func main() {
+	baz.Hello()
+}
