@@ -685,6 +685,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if sym == nil {
 						sym = &symbol{index: sc.add(dest.typ), kind: varSym, typ: dest.typ}
 						sc.sym[dest.ident] = sym
+						if sc.global && n.anc.kind == blockStmt && n.anc.anc == nil && sc.anc != nil {
+							// A statement at the top level of an evaluation
+							// that gta could not type (a generic call):
+							// the variable is global, as gta makes the others.
+							sym.global = true
+							sc.anc.sym[dest.ident] = sym
+						}
 					}
 					dest.val = src.val
 					dest.recv = src.recv

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"reflect"
 	"strings"
 	"sync/atomic"
 )
@@ -212,6 +213,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 	ftn := fun.typ.node
 	// Fill the map of parameter types, indexed by type param ident.
 	paramTypes := map[string]*itype{}
+	var names []string // type params, in declaration order
 	for _, c := range ftn.child[0].child {
 		typ, err := nodeType(fun.interp, sc, c.lastChild())
 		if err != nil {
@@ -219,86 +221,125 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		}
 		for _, cc := range c.child[:len(c.child)-1] {
 			paramTypes[cc.ident] = typ
+			names = append(names, cc.ident)
 		}
 	}
 
-	var inferTypes func(*itype, *itype) ([]*itype, error)
-	inferTypes = func(param, input *itype) ([]*itype, error) {
+	// Type params are inferred by name: the same param may occur several
+	// times in the arguments (func Map[T, U any](s []T, f func(T) U)), and a
+	// param may be known only through another one's core type constraint
+	// (func Max[S ~[]E, E cmp.Ordered](x S) E).
+	inferred := map[string]*itype{}
+	var inferTypes func(*itype, *itype)
+	inferTypes = func(param, input *itype) {
+		if param == nil || input == nil {
+			return
+		}
+		input = coreType(input)
 		switch param.cat {
-		case chanT, ptrT, sliceT:
-			return inferTypes(param.val, input.val)
+		case chanT, ptrT, sliceT, arrayT:
+			inferTypes(param.val, elemType(input))
 
 		case mapT:
-			k, err := inferTypes(param.key, input.key)
-			if err != nil {
-				return nil, err
+			if input.cat == mapT {
+				inferTypes(param.key, input.key)
+				inferTypes(param.val, input.val)
+			} else if input.cat == valueT && input.rtype.Kind() == reflect.Map {
+				inferTypes(param.key, valueTOf(input.rtype.Key()))
+				inferTypes(param.val, valueTOf(input.rtype.Elem()))
 			}
-			v, err := inferTypes(param.val, input.val)
-			if err != nil {
-				return nil, err
-			}
-			return append(k, v...), nil
 
 		case structT:
-			lt := []*itype{}
-			for i, f := range param.field {
-				nl, err := inferTypes(f.typ, input.field[i].typ)
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
+			if input.cat != structT {
+				return
 			}
-			return lt, nil
+			for i, f := range param.field {
+				if i < len(input.field) {
+					inferTypes(f.typ, input.field[i].typ)
+				}
+			}
 
 		case funcT:
-			lt := []*itype{}
+			if input.cat != funcT {
+				return
+			}
 			for i, t := range param.arg {
-				if i >= len(input.arg) {
-					break
+				if i < len(input.arg) {
+					inferTypes(t, input.arg[i])
 				}
-				nl, err := inferTypes(t, input.arg[i])
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
 			}
 			for i, t := range param.ret {
-				if i >= len(input.ret) {
-					break
+				if i < len(input.ret) {
+					inferTypes(t, input.ret[i])
 				}
-				nl, err := inferTypes(t, input.ret[i])
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
-			}
-			return lt, nil
-
-		case nilT:
-			if paramTypes[param.name] != nil {
-				return []*itype{input}, nil
 			}
 
-		case genericT:
-			return []*itype{input}, nil
+		case nilT, genericT:
+			constraint, isParam := paramTypes[param.name]
+			if param.cat == nilT && !isParam || inferred[param.name] != nil {
+				return
+			}
+			inferred[param.name] = input
+			if constraint != nil {
+				switch constraint.cat {
+				case chanT, ptrT, sliceT, arrayT, mapT, funcT, structT:
+					inferTypes(constraint, input)
+				}
+			}
 		}
-		return nil, nil
 	}
 
-	types := []*itype{}
-	for i, c := range ftn.child[1].child {
+	arg := 0
+	for _, c := range ftn.child[1].child {
 		typ, err := nodeType(fun.interp, sc, c.lastChild())
 		if err != nil {
 			return nil, err
 		}
-		lt, err := inferTypes(typ, args[i].typ)
-		if err != nil {
-			return nil, err
+		if typ.cat == variadicT {
+			for ; arg < len(args); arg++ {
+				inferTypes(typ.val, args[arg].typ)
+			}
+			break
 		}
-		types = append(types, lt...)
+		// Each name of a parameter group takes one argument.
+		for k := 0; k < max(len(c.child)-1, 1) && arg < len(args); k++ {
+			inferTypes(typ, args[arg].typ)
+			arg++
+		}
 	}
 
+	types := []*itype{}
+	for _, name := range names {
+		t := inferred[name]
+		if t == nil {
+			break // genAST reports the first type param it lacks
+		}
+		types = append(types, t)
+	}
 	return types, nil
+}
+
+// coreType returns the underlying type of a defined type, for inference.
+func coreType(t *itype) *itype {
+	for t.cat == linkedT && t.val != nil {
+		t = t.val
+	}
+	return t
+}
+
+// elemType returns the element type of a slice, array, pointer or channel
+// type, interpreted or binary; nil if t is none of them.
+func elemType(t *itype) *itype {
+	switch t.cat {
+	case chanT, ptrT, sliceT, arrayT, variadicT:
+		return t.val
+	case valueT:
+		switch t.rtype.Kind() {
+		case reflect.Slice, reflect.Array, reflect.Ptr, reflect.Chan:
+			return valueTOf(t.rtype.Elem())
+		}
+	}
+	return nil
 }
 
 func checkConstraint(it, ct *itype) error {

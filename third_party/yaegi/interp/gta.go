@@ -75,6 +75,11 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					}
 				}
 				typ := atyp
+				if typ == nil && isGenericCall(interp, sc, src) {
+					// The result type is known only once the call is
+					// instantiated: let cfg define the variable.
+					return false
+				}
 				if typ == nil {
 					if typ, err2 = nodeType(interp, sc, src); err2 != nil || typ == nil {
 						// The type does is not known yet, stash the error and come back
@@ -472,4 +477,18 @@ func equalNodes(a, b []*node) bool {
 		}
 	}
 	return true
+}
+
+// isGenericCall reports whether n calls a generic function, whose result
+// type gta cannot know before the call is instantiated.
+func isGenericCall(interp *Interpreter, sc *scope, n *node) bool {
+	if n.kind != callExpr || len(n.child) == 0 {
+		return false
+	}
+	fun := n.child[0]
+	if (fun.kind == indexExpr || fun.kind == indexListExpr) && len(fun.child) > 0 {
+		fun = fun.child[0] // explicitly instantiated: F[int](x)
+	}
+	t, err := nodeType(interp, sc, fun)
+	return err == nil && t != nil && isGeneric(t)
 }

@@ -180,6 +180,7 @@ type opt struct {
 	fastChan     bool              // disable cancellable chan operations
 	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
 	unrestricted bool              // allow use of non-sandboxed symbols
+	goStart      func(run func())  // starts the goroutine of a go statement (Options.Go)
 }
 
 // Interpreter contains global resources and state.
@@ -317,6 +318,14 @@ type Options struct {
 
 	// Unrestricted allows to run non sandboxed stdlib symbols such as os/exec and environment
 	Unrestricted bool
+
+	// Go, if set, starts the goroutine of each go statement in interpreted
+	// code: it is called on the goroutine executing the statement, with run
+	// the goroutine's body, and must arrange for run to be called on a new
+	// goroutine. It lets the embedding program recover a panic in such a
+	// goroutine, which otherwise ends the program as in compiled Go, or keep
+	// track of the goroutines. The default is go run().
+	Go func(run func())
 }
 
 // New returns a new interpreter.
@@ -364,6 +373,10 @@ func New(options Options) *Interpreter {
 				i.opt.env[a[0]] = ""
 			}
 		}
+	}
+
+	if i.opt.goStart = options.Go; i.opt.goStart == nil {
+		i.opt.goStart = func(run func()) { go run() }
 	}
 
 	if options.SourcecodeFilesystem != nil {

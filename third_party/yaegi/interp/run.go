@@ -1319,7 +1319,7 @@ func call(n *node) {
 					in[i].Set(value)
 				}
 
-				go callf(in)
+				n.interp.goStart(func() { callf(in) })
 				return tnext
 			}
 
@@ -1395,7 +1395,7 @@ func call(n *node) {
 
 		// Execute function body
 		if goroutine {
-			go runCfg(def.child[3].start, nf, def, n)
+			n.interp.goStart(func() { runCfg(def.child[3].start, nf, def, n) })
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
@@ -1562,7 +1562,8 @@ func callBin(n *node) {
 			for i, v := range values {
 				in[i] = getBinValue(getMapType, v, f)
 			}
-			go callFn(value(f), in)
+			fn := value(f)
+			n.interp.goStart(func() { callFn(fn, in) })
 			return tnext
 		}
 	case fnext != nil:
