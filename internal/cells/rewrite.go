@@ -141,7 +141,8 @@ func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []str
 	}
 	head := fmt.Sprintf("{ %s%s := %s; %s(func(%s) bool {%s", ret.decls(), seq, x, seq, strings.Join(decl, ", "), assign)
 	ed.add(ed.off(start), ed.off(rs.Body.Lbrace)+1, head)
-	ed.add(ed.off(rs.Body.Rbrace), ed.off(rs.Body.End()), "return true })"+ret.after()+" }")
+	// "; " ends a body written on one line ({ t += v }) before the added return.
+	ed.add(ed.off(rs.Body.Rbrace), ed.off(rs.Body.End()), "; return true })"+ret.after()+" }")
 	cx.funcLoops[rs] = true
 	return nil
 }
