@@ -31,7 +31,14 @@ func (s *Session) runCell(ctx context.Context, code string) Result {
 	s.sources[file] = code
 	needReset := s.reset
 	s.reset = false
+	prevRunning := s.running
+	s.running = file
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.running = prevRunning
+		s.mu.Unlock()
+	}()
 	if needReset {
 		s.clearAfterPanic()
 	}
@@ -372,7 +379,7 @@ func (s *Session) crashConstruct(panicValue, file string) string {
 	sort.Strings(generic)
 	switch {
 	case len(generic) > 0:
-		return fmt.Sprintf("a call of the generic function %s at the top level of a cell; call it inside a function (e.g. func() T { return %s(...) }()) or write a non-generic version", generic[0], generic[0])
+		return fmt.Sprintf("this use of the generic function %s; giving its type arguments explicitly (%s[int](...)) or a non-generic version usually works", generic[0], generic[0])
 	case panicValue == "nil type" && strings.Contains(src, "range"):
 		return "this range loop: goaccel rewrites range over an integer or a function iterator only when it can tell the type of the ranged expression; assign it to a typed variable first (n := int(...)) or write for i := 0; i < n; i++"
 	}

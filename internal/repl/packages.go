@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
+
+	"github.com/goaccel/goaccel/internal/stdgeneric"
 )
 
 // packageIndex knows every package cells can import: name → import paths,
@@ -85,5 +87,20 @@ func (ix packageIndex) names() []string {
 		out = append(out, n)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// genericIndex is the package index's entry for the generic standard
+// packages: the interpreter holds their functions as source, not as values,
+// so the index knows only their names (its values are invalid).
+func genericIndex() interp.Exports {
+	out := interp.Exports{}
+	for pkg, names := range stdgeneric.Names() {
+		syms := map[string]reflect.Value{}
+		for _, n := range names {
+			syms[n] = reflect.Value{}
+		}
+		out[pkg+"/"+pkg] = syms
+	}
 	return out
 }

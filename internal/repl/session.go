@@ -12,6 +12,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/goaccel/goaccel/internal/stdgeneric"
 	"github.com/goaccel/goaccel/internal/symbols"
 	"github.com/goaccel/goaccel/magics"
 )
@@ -65,6 +66,7 @@ type Session struct {
 	declSrc        map[string]string            // func, method ("T.M") or type name → its full source
 	pendingRenames map[string]string            // types the running cell redefines → their interpreter names
 	undefined      []string                     // names the running cell uses that nothing declares
+	running        string                       // the cell file being run, "" between cells
 	reset          bool                         // a panic or interrupt happened: clear yaegi's state before the next run
 }
 
@@ -87,13 +89,16 @@ func New(opts Options) (*Session, error) {
 		kinds: map[string]string{}, imported: map[string]string{}, renamed: map[string]string{},
 		methods: map[string]map[string]string{}, decls: map[string]string{}, declSrc: map[string]string{},
 	}
-	s.yaegi = interp.New(interp.Options{Stdin: s.in, Stdout: opts.Stdout, Stderr: s.stderr, Args: []string{"goaccel"}})
+	s.yaegi = interp.New(interp.Options{Stdin: s.in, Stdout: opts.Stdout, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine})
 	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.overrides()} {
 		if err := s.yaegi.Use(syms); err != nil {
 			return nil, fmt.Errorf("repl: load symbols: %w", err)
 		}
 	}
-	s.pkgs = newPackageIndex(stdlib.Symbols, symbols.Symbols, s.overrides())
+	if err := stdgeneric.Load(s.yaegi); err != nil {
+		return nil, fmt.Errorf("repl: %w", err)
+	}
+	s.pkgs = newPackageIndex(stdlib.Symbols, symbols.Symbols, s.overrides(), genericIndex())
 	if _, err := s.yaegi.Eval("var " + lineVar + " int"); err != nil {
 		return nil, fmt.Errorf("repl: set up the interpreter: %w", err)
 	}

@@ -24,12 +24,14 @@ type frame struct {
 	file      string
 	line, col int
 	fn        string
+	goroutine uint64 // the goroutine that unwound it
 }
 
 func (p *panicFilter) Write(b []byte) (int, error) {
 	if m := panicLine.FindSubmatch(b); m != nil {
+		f := frame{file: string(m[1]), line: atoi(string(m[2])), col: atoi(string(m[3])), fn: string(m[4]), goroutine: goroutineID()}
 		p.mu.Lock()
-		p.frames = append(p.frames, frame{file: string(m[1]), line: atoi(string(m[2])), col: atoi(string(m[3])), fn: string(m[4])})
+		p.frames = append(p.frames, f)
 		p.mu.Unlock()
 		return len(b), nil
 	}
@@ -43,6 +45,22 @@ func (p *panicFilter) take() []frame {
 	f := p.frames
 	p.frames = nil
 	return f
+}
+
+// takeFor returns and forgets the frames goroutine id unwound.
+func (p *panicFilter) takeFor(id uint64) []frame {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var mine, rest []frame
+	for _, f := range p.frames {
+		if f.goroutine == id {
+			mine = append(mine, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	p.frames = rest
+	return mine
 }
 
 func atoi(s string) int {

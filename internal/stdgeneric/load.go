@@ -3,10 +3,14 @@ package stdgeneric
 import (
 	_ "embed"
 	"fmt"
+	"go/ast"
 	"go/parser"
+	"go/token"
 	"reflect"
+	"sort"
 
 	"github.com/traefik/yaegi/interp"
+	gen "github.com/traefik/yaegi/stdlib/generic"
 )
 
 // ImportPath is the import path under which the interpreted sources reach
@@ -21,10 +25,6 @@ var (
 	//go:embed iter.go.txt
 	iterSource string
 )
-
-// Packages are the import paths whose generic functions Load completes:
-// cells can import each of them.
-var Packages = []string{"cmp", "iter", "maps", "slices"}
 
 // Load compiles the missing generic functions of slices and maps, and
 // package iter, into i, which must already use yaegi's stdlib symbols.
@@ -55,6 +55,57 @@ func Load(i *interp.Interpreter) error {
 		if err != nil {
 			return fmt.Errorf("stdgeneric: compile %s: %w", f.name, err)
 		}
+	}
+	return nil
+}
+
+// Names lists the exported names of the packages Load completes, by import
+// path: yaegi's own interpreted functions, Load's, and the packages' compiled
+// symbols. They are for a package index (completion, automatic imports).
+func Names() map[string][]string {
+	out := map[string][]string{}
+	seen := map[string]bool{}
+	sources := append([]string{iterSource, slicesSource, mapsSource}, gen.Sources[:]...)
+	for _, src := range sources {
+		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		pkg := f.Name.Name
+		for _, d := range f.Decls {
+			for _, name := range declNames(d) {
+				if ast.IsExported(name) && !seen[pkg+"."+name] {
+					seen[pkg+"."+name] = true
+					out[pkg] = append(out[pkg], name)
+				}
+			}
+		}
+	}
+	for _, names := range out {
+		sort.Strings(names)
+	}
+	return out
+}
+
+func declNames(d ast.Decl) []string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			return []string{d.Name.Name}
+		}
+	case *ast.GenDecl:
+		var names []string
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				names = append(names, sp.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					names = append(names, n.Name)
+				}
+			}
+		}
+		return names
 	}
 	return nil
 }

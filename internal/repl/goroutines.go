@@ -1,0 +1,91 @@
+package repl
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// goOrigin is where a go statement of interpreted code ran: the cell file
+// running at the time.
+type goOrigin struct {
+	file string // "" when no cell was running (a goroutine started by another goroutine after its cell ended)
+}
+
+// startGoroutine is the interpreter's go statement (interp.Options.Go): the
+// goroutine recovers its own panic and reports it on the session's stderr,
+// so that it ends only itself, as an exception in a thread of an ipykernel
+// session does, and the session keeps every variable.
+func (s *Session) startGoroutine(run func()) {
+	s.mu.Lock()
+	origin := goOrigin{file: s.running}
+	s.mu.Unlock()
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.reportGoroutinePanic(origin, r, s.stderr.takeFor(goroutineID()))
+			}
+		}()
+		run()
+	}()
+}
+
+// reportGoroutinePanic writes the panic of a goroutine a cell started, with
+// its interpreted frames, to the session's stderr: the running cell's output,
+// whichever cell that is.
+func (s *Session) reportGoroutinePanic(origin goOrigin, value any, frames []frame) {
+	var b strings.Builder
+	s.mu.Lock()
+	running := s.running
+	s.mu.Unlock()
+	switch {
+	case origin.file == "":
+		b.WriteString("panic in a goroutine")
+	case origin.file == running:
+		b.WriteString("panic in a goroutine this cell started")
+	default:
+		fmt.Fprintf(&b, "panic in a goroutine started by the cell %s", s.cellName(origin.file))
+	}
+	b.WriteString(" (the goroutine ended; the session and its variables are kept)\n")
+	fmt.Fprintf(&b, "panic: %v\n", value)
+	for _, f := range frames {
+		fn := strings.TrimPrefix(f.fn, "main.")
+		if strings.HasPrefix(fn, "func") {
+			fn = "func literal"
+		}
+		fmt.Fprintf(&b, "  in %s, line %d", fn, f.line-1)
+		if f.file != running {
+			fmt.Fprintf(&b, " of the cell %s", s.cellName(f.file))
+		}
+		fmt.Fprintf(&b, ": %s\n", strings.TrimSpace(s.lineText(f.file, f.line-1)))
+	}
+	fmt.Fprint(s.opts.Stderr, b.String())
+}
+
+// cellName names a cell file for users by its first line of code.
+func (s *Session) cellName(file string) string {
+	s.mu.Lock()
+	src := s.sources[file]
+	s.mu.Unlock()
+	for _, line := range strings.Split(src, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			if len(line) > 40 {
+				line = line[:37] + "..."
+			}
+			return "`" + line + "`"
+		}
+	}
+	return "(empty)"
+}
+
+// goroutineID returns the id of the calling goroutine, from the header line
+// of its stack ("goroutine 12 [running]:"). Only a panic's report needs it.
+func goroutineID() uint64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	field, _, _ := bytes.Cut(bytes.TrimPrefix(buf[:n], []byte("goroutine ")), []byte(" "))
+	id, _ := strconv.ParseUint(string(field), 10, 64)
+	return id
+}
