@@ -678,8 +678,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if dest.typ.incomplete {
 						return
 					}
-					if sc.global {
+					if sc.global && !inNestedBlock(n) {
 						// Do not overload existing symbols (defined in GTA) in global scope.
+						// A define in a block nested in a top-level statement declares
+						// a new variable, which may shadow a global one (x := x).
 						sym, _, _ = sc.lookup(dest.ident)
 					}
 					if sym == nil {
@@ -3159,4 +3161,15 @@ func sizeof(n *node) {
 	n.gen = nop
 	n.typ = n.scope.getType("uintptr")
 	n.rval = reflect.ValueOf(n.child[1].typ.TypeOf().Size())
+}
+
+// inNestedBlock reports whether n is inside a block other than the root of
+// its evaluation: gta does not define the variables of such blocks.
+func inNestedBlock(n *node) bool {
+	for a := n.anc; a != nil; a = a.anc {
+		if a.kind == blockStmt && a.anc != nil {
+			return true
+		}
+	}
+	return false
 }

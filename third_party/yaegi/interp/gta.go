@@ -489,6 +489,19 @@ func isGenericCall(interp *Interpreter, sc *scope, n *node) bool {
 	if (fun.kind == indexExpr || fun.kind == indexListExpr) && len(fun.child) > 0 {
 		fun = fun.child[0] // explicitly instantiated: F[int](x)
 	}
-	t, err := nodeType(interp, sc, fun)
-	return err == nil && t != nil && isGeneric(t)
+	var sym *symbol
+	switch {
+	case fun.kind == identExpr:
+		sym, _, _ = sc.lookup(fun.ident)
+	case fun.kind == selectorExpr && len(fun.child) == 2 && fun.child[0].kind == identExpr:
+		// A function of a package compiled from source: pkg.F(x).
+		pkg, _, ok := sc.lookup(filepath.Join(fun.child[0].ident, filepath.Base(interp.fset.Position(fun.pos).Filename)))
+		if !ok {
+			pkg, _, ok = sc.lookup(fun.child[0].ident)
+		}
+		if ok && pkg.kind == pkgSym && pkg.typ != nil && pkg.typ.cat == srcPkgT {
+			sym = interp.srcPkg[pkg.typ.path][fun.child[1].ident]
+		}
+	}
+	return sym != nil && sym.kind == funcSym && sym.typ != nil && isGeneric(sym.typ)
 }
