@@ -141,8 +141,11 @@ func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []str
 	}
 	head := fmt.Sprintf("{ %s%s := %s; %s(func(%s) bool {%s", ret.decls(), seq, x, seq, strings.Join(decl, ", "), assign)
 	ed.add(ed.off(start), ed.off(rs.Body.Lbrace)+1, head)
-	// "; " ends a body written on one line ({ t += v }) before the added return.
-	ed.add(ed.off(rs.Body.Rbrace), ed.off(rs.Body.End()), "; return true })"+ret.after()+" }")
+	end := "return true })" + ret.after() + " }"
+	if before := strings.TrimRight(ed.src[:ed.off(rs.Body.Rbrace)], " \t"); !strings.HasSuffix(before, "\n") && !strings.HasSuffix(before, "{") {
+		end = "; " + end // the body's last statement is on the brace's line: { t += v }
+	}
+	ed.add(ed.off(rs.Body.Rbrace), ed.off(rs.Body.End()), end)
 	cx.funcLoops[rs] = true
 	return nil
 }
@@ -342,6 +345,9 @@ func isIntType(t string) bool {
 // iteratorParams reports whether type source t is func(yield func(...) bool)
 // and returns yield's parameter types.
 func iteratorParams(t string) ([]string, bool) {
+	if strings.HasPrefix(t, "iter.Seq") {
+		return iterSeqParams(t)
+	}
 	if !strings.HasPrefix(t, "func") {
 		return nil, false
 	}
@@ -369,6 +375,34 @@ func iteratorParams(t string) ([]string, bool) {
 		for range n {
 			params = append(params, types.ExprString(f.Type))
 		}
+	}
+	return params, true
+}
+
+// iterSeqParams returns the yield parameter types of iter.Seq[V] ([V]) and
+// iter.Seq2[K, V] ([K V]).
+func iterSeqParams(t string) ([]string, bool) {
+	e, err := parser.ParseExpr(t)
+	if err != nil {
+		return nil, false
+	}
+	var x ast.Expr
+	var args []ast.Expr
+	switch e := e.(type) {
+	case *ast.IndexExpr:
+		x, args = e.X, []ast.Expr{e.Index}
+	case *ast.IndexListExpr:
+		x, args = e.X, e.Indices
+	default:
+		return nil, false
+	}
+	want := map[string]int{"iter.Seq": 1, "iter.Seq2": 2}[types.ExprString(x)]
+	if want == 0 || len(args) != want {
+		return nil, false
+	}
+	params := make([]string, len(args))
+	for i, a := range args {
+		params[i] = types.ExprString(a)
 	}
 	return params, true
 }

@@ -62,6 +62,7 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 	u := Unit{Kind: p.kind, Line: line, Col: col, Types: map[string]string{}, Kinds: map[string]string{}, Methods: map[string][]string{}}
 	ed := &edits{src: src, base: p.base, fset: p.fset}
 	cx.renameTypes(p, ed)
+	cx.loopVars(p, ed)
 	if err := cx.rewrite(p, ed); err != nil {
 		return Unit{}, err
 	}

@@ -129,6 +129,9 @@ func (cx *cellScope) callType(e *ast.CallExpr) string {
 		return singleResult(f.Type)
 	case *ast.SelectorExpr:
 		if chain := selectorText(f); chain != "" {
+			if t, ok := cx.genericResult(chain, e.Args); ok {
+				return t
+			}
 			return resultOf(cx.env.TypeOf(chain))
 		}
 	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType:
@@ -242,4 +245,64 @@ func selectorText(e ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// genericResult returns the result type of a call of a generic function of
+// slices or maps whose type the range rewrite needs (the iterators) or that
+// cells often keep (Max, Sorted, ...), instantiated from the arguments'
+// types; the symbol tables have no entry for generic functions. ok is false
+// for other functions.
+func (cx *cellScope) genericResult(fun string, args []ast.Expr) (string, bool) {
+	pkg, _, _ := strings.Cut(fun, ".")
+	if pkg != "slices" && pkg != "maps" || cx.declared(pkg) || len(args) == 0 {
+		return "", false
+	}
+	arg := cx.typeOf(args[0])
+	elem := elemOf(arg, "[]")
+	key, val := mapKey(arg), mapValue(arg)
+	seq := ""
+	if params, ok := iteratorParams(arg); ok && len(params) == 1 {
+		seq = params[0]
+	}
+	known := func(t string, parts ...string) (string, bool) {
+		for _, p := range parts {
+			if p == "" {
+				return "", true
+			}
+		}
+		return t, true
+	}
+	switch fun {
+	case "slices.All", "slices.Backward":
+		return known("func(yield func(int, "+elem+") bool)", elem)
+	case "slices.Values":
+		return known("func(yield func("+elem+") bool)", elem)
+	case "slices.Chunk":
+		return known("func(yield func("+arg+") bool)", arg)
+	case "slices.Max", "slices.Min", "slices.MaxFunc", "slices.MinFunc":
+		return known(elem, elem)
+	case "slices.Clone", "slices.Compact", "slices.CompactFunc", "slices.Concat", "slices.Delete", "slices.DeleteFunc",
+		"slices.Insert", "slices.Replace", "slices.Repeat", "slices.Clip", "slices.Grow", "slices.AppendSeq":
+		return known(arg, arg)
+	case "slices.Collect", "slices.Sorted", "slices.SortedFunc", "slices.SortedStableFunc":
+		return known("[]"+seq, seq)
+	case "maps.Keys":
+		return known("func(yield func("+key+") bool)", key)
+	case "maps.Values":
+		return known("func(yield func("+val+") bool)", val)
+	case "maps.All":
+		return known("func(yield func("+key+", "+val+") bool)", key, val)
+	case "maps.Clone":
+		return known(arg, key)
+	}
+	return "", false
+}
+
+// mapKey returns K of "map[K]V", minding brackets inside K.
+func mapKey(t string) string {
+	v := mapValue(t)
+	if v == "" {
+		return ""
+	}
+	return t[len("map[") : len(t)-len(v)-1]
 }
