@@ -254,7 +254,7 @@ func selectorText(e ast.Expr) string {
 // for other functions.
 func (cx *cellScope) genericResult(fun string, args []ast.Expr) (string, bool) {
 	pkg, _, _ := strings.Cut(fun, ".")
-	if pkg != "slices" && pkg != "maps" || cx.declared(pkg) || len(args) == 0 {
+	if _, shadowed := cx.types[pkg]; pkg != "slices" && pkg != "maps" || shadowed || cx.env.TypeOf(pkg) != "" || len(args) == 0 {
 		return "", false
 	}
 	arg := cx.typeOf(args[0])

@@ -499,7 +499,8 @@ func isGenericCall(interp *Interpreter, sc *scope, n *node) bool {
 		if !ok {
 			pkg, _, ok = sc.lookup(fun.child[0].ident)
 		}
-		if ok && pkg.kind == pkgSym && pkg.typ != nil && pkg.typ.cat == srcPkgT {
+		if ok && pkg.kind == pkgSym && pkg.typ != nil && (pkg.typ.cat == srcPkgT || pkg.typ.cat == binPkgT) {
+			// A binary package may have generic functions compiled from source (slices).
 			sym = interp.srcPkg[pkg.typ.path][fun.child[1].ident]
 		}
 	}
