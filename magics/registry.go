@@ -23,8 +23,9 @@ type Env interface {
 
 // Output is what a magic produced besides what it wrote to Env's writers.
 type Output struct {
-	Result any    // a RunGo result to report as the cell's (%time)
-	Page   string // text for the pager (%doc)
+	Result    any    // a RunGo result to report as the cell's (%time)
+	Page      string // text for the pager (%doc)
+	NextInput string // text to replace the cell with in the front end (%load)
 }
 
 // Magic is one registered magic.
@@ -44,7 +45,7 @@ type Registry struct {
 // NewRegistry returns a registry with the basic magics.
 func NewRegistry() *Registry {
 	r := &Registry{line: map[string]Magic{}, cell: map[string]Magic{}}
-	for _, m := range basics(r) {
+	for _, m := range append(basics(r), sessionMagics()...) {
 		if err := r.Register(m); err != nil {
 			panic(err) // the built-in table is fixed: a duplicate is a programming error
 		}

@@ -25,10 +25,16 @@ import (
 // from; yaegi scopes imports by file, so every file first imports all the
 // session's packages.
 func (s *Session) runCell(ctx context.Context, code string) Result {
+	return s.runCellShown(ctx, code, code)
+}
+
+// runCellShown is runCell for code a magic wrapped around the user's: errors
+// quote the lines of shown, the cell as the user wrote it.
+func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
 	s.mu.Lock()
 	s.files++
 	file := fmt.Sprintf("cell%d.go", s.files)
-	s.sources[file] = code
+	s.sources[file] = shown
 	needReset := s.reset
 	s.reset = false
 	prevRunning := s.running

@@ -10,7 +10,8 @@ import (
 )
 
 // runtimePath is the import path of the compiled helpers that rewritten cells
-// call (cells rewrites clear(x) to __goaccel.Clear(x)).
+// call (cells rewrites clear(x) to __goaccel.Clear(x)), %timeit's timer and
+// %%capture's binding.
 const runtimePath = "goaccel.internal/rt"
 
 // overrides are the symbols the session changes from yaegi's defaults:
@@ -31,18 +32,29 @@ func (s *Session) overrides() interp.Exports {
 	}
 	stdin := io.Reader(s.in)
 	osSyms["Stdin"] = reflect.ValueOf(&stdin).Elem()
-	if _, isFile := s.opts.Stdout.(*os.File); !isFile {
-		w := s.opts.Stdout
+	// os.Stdout and os.Stderr stay files when the session's are (programs
+	// test for *os.File), as variables %%capture can point at a pipe.
+	if s.stdoutFile != nil {
+		osSyms["Stdout"] = reflect.ValueOf(&s.stdoutFile).Elem()
+	} else {
+		w := io.Writer(s.out)
 		osSyms["Stdout"] = reflect.ValueOf(&w).Elem()
 	}
-	if _, isFile := s.opts.Stderr.(*os.File); !isFile {
-		w := s.opts.Stderr
+	if s.stderrFile != nil {
+		osSyms["Stderr"] = reflect.ValueOf(&s.stderrFile).Elem()
+	} else {
+		w := io.Writer(s.errOut)
 		osSyms["Stderr"] = reflect.ValueOf(&w).Elem()
 	}
 	return interp.Exports{
 		"os/os":                    osSyms,
 		"os/exec/exec":             unrestricted.Symbols["os/exec/exec"],
-		runtimePath + "/__goaccel": {"Clear": reflect.ValueOf(clearValue)},
+		runtimePath + "/__goaccel": {
+			"Clear":      reflect.ValueOf(clearValue),
+			"TimerStart": reflect.ValueOf(s.timer.Start),
+			"TimerStop":  reflect.ValueOf(s.timer.Stop),
+			"Captured":   reflect.ValueOf(s.lastCaptured),
+		},
 	}
 }
 

@@ -45,6 +45,11 @@ type Error struct {
 type Session struct {
 	opts   Options
 	in     *stdinSwitch
+	out    *switchWriter // interpreted code's stdout: opts.Stdout, or a %%capture buffer
+	errOut *switchWriter // interpreted code's stderr, under the panic filter
+	// os.Stdout and os.Stderr of interpreted code when the session's are
+	// files; %%capture swaps them for pipes.
+	stdoutFile, stderrFile *os.File
 	stderr *panicFilter
 	yaegi  *interp.Interpreter
 	magics *magics.Registry
@@ -68,6 +73,8 @@ type Session struct {
 	undefined      []string                     // names the running cell uses that nothing declares
 	running        string                       // the cell file being run, "" between cells
 	reset          bool                         // a panic or interrupt happened: clear yaegi's state before the next run
+	timer          cellTimer                    // %timeit's loop timing
+	captured       *magics.CapturedIO           // the last %%capture, for binding to its variable
 }
 
 // New starts an interpreter with the standard library and goaccel's packages.
@@ -83,26 +90,42 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("repl: change to initial directory: %w", err)
 		}
 	}
-	s := &Session{
-		opts: opts, in: &stdinSwitch{r: opts.Stdin}, stderr: &panicFilter{w: opts.Stderr},
-		magics: magics.NewRegistry(), sources: map[string]string{}, markers: map[string][]marker{}, compiled: map[string]string{}, names: map[string]string{},
-		kinds: map[string]string{}, imported: map[string]string{}, renamed: map[string]string{},
-		methods: map[string]map[string]string{}, decls: map[string]string{}, declSrc: map[string]string{},
-	}
-	s.yaegi = interp.New(interp.Options{Stdin: s.in, Stdout: opts.Stdout, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine})
-	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.overrides()} {
-		if err := s.yaegi.Use(syms); err != nil {
-			return nil, fmt.Errorf("repl: load symbols: %w", err)
-		}
-	}
-	if err := stdgeneric.Load(s.yaegi); err != nil {
-		return nil, fmt.Errorf("repl: %w", err)
-	}
-	s.pkgs = newPackageIndex(stdlib.Symbols, symbols.Symbols, s.overrides(), genericIndex())
-	if _, err := s.yaegi.Eval("var " + lineVar + " int"); err != nil {
-		return nil, fmt.Errorf("repl: set up the interpreter: %w", err)
+	s := &Session{opts: opts, in: &stdinSwitch{r: opts.Stdin}, magics: magics.NewRegistry(),
+		out: &switchWriter{w: opts.Stdout}, errOut: &switchWriter{w: opts.Stderr}}
+	s.stderr = &panicFilter{w: s.errOut}
+	s.stdoutFile, _ = opts.Stdout.(*os.File)
+	s.stderrFile, _ = opts.Stderr.(*os.File)
+	if err := s.start(); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// start gives the session a fresh interpreter with the standard library,
+// goaccel's packages and the generic standard packages, and forgets what the
+// session recorded of earlier cells: New, and %reset.
+func (s *Session) start() error {
+	yaegi := interp.New(interp.Options{Stdin: s.in, Stdout: s.out, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine})
+	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.overrides()} {
+		if err := yaegi.Use(syms); err != nil {
+			return fmt.Errorf("repl: load symbols: %w", err)
+		}
+	}
+	if err := stdgeneric.Load(yaegi); err != nil {
+		return fmt.Errorf("repl: %w", err)
+	}
+	if _, err := yaegi.Eval("var " + lineVar + " int"); err != nil {
+		return fmt.Errorf("repl: set up the interpreter: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.yaegi = yaegi
+	s.pkgs = newPackageIndex(stdlib.Symbols, symbols.Symbols, s.overrides(), genericIndex())
+	s.sources, s.markers, s.compiled = map[string]string{}, map[string][]marker{}, map[string]string{}
+	s.names, s.kinds, s.imported, s.renamed = map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
+	s.methods, s.decls, s.declSrc = map[string]map[string]string{}, map[string]string{}, map[string]string{}
+	s.pendingRenames, s.undefined, s.reset, s.captured = nil, nil, false, nil
+	return nil
 }
 
 // Magics returns the session's magic registry, where other packages add
@@ -141,6 +164,9 @@ func (s *Session) Execute(ctx context.Context, code string) Result {
 		}
 		if out.Page != "" {
 			res.Payload = append(res.Payload, pagePayload(out.Page))
+		}
+		if out.NextInput != "" {
+			res.Payload = append(res.Payload, map[string]any{"source": "set_next_input", "text": out.NextInput, "replace": true})
 		}
 		if r, ok := out.Result.(Result); ok {
 			r.Payload = append(res.Payload, r.Payload...)
