@@ -47,8 +47,8 @@ func (s *Session) overrides() interp.Exports {
 		osSyms["Stderr"] = reflect.ValueOf(&w).Elem()
 	}
 	return interp.Exports{
-		"os/os":                    osSyms,
-		"os/exec/exec":             unrestricted.Symbols["os/exec/exec"],
+		"os/os":        osSyms,
+		"os/exec/exec": unrestricted.Symbols["os/exec/exec"],
 		runtimePath + "/__goaccel": {
 			"Clear":      reflect.ValueOf(clearValue),
 			"TimerStart": reflect.ValueOf(s.timer.Start),

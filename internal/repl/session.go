@@ -50,11 +50,11 @@ type Session struct {
 	// os.Stdout and os.Stderr of interpreted code when the session's are
 	// files; %%capture swaps them for pipes.
 	stdoutFile, stderrFile *os.File
-	stderr *panicFilter
-	yaegi  *interp.Interpreter
-	magics *magics.Registry
-	pkgs   packageIndex
-	docs   docIndex
+	stderr                 *panicFilter
+	yaegi                  *interp.Interpreter
+	magics                 *magics.Registry
+	pkgs                   packageIndex
+	docs                   docIndex
 
 	mu             sync.Mutex
 	seq            int                          // executions so far
