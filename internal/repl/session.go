@@ -45,16 +45,18 @@ type Error struct {
 type Session struct {
 	opts   Options
 	in     *stdinSwitch
-	out    *switchWriter // interpreted code's stdout: opts.Stdout, or a %%capture buffer
-	errOut *switchWriter // interpreted code's stderr, under the panic filter
-	// os.Stdout and os.Stderr of interpreted code when the session's are
-	// files; %%capture swaps them for pipes.
+	stderr *panicFilter
+	yaegi  *interp.Interpreter
+	magics *magics.Registry
+	pkgs   packageIndex
+	docs   docIndex
+
+	// Interpreted code's stdout and stderr (under the panic filter): the
+	// session's writers, or a %%capture buffer. os.Stdout and os.Stderr of
+	// interpreted code are files when the session's are; %%capture swaps
+	// them for pipes.
+	out, errOut            *switchWriter
 	stdoutFile, stderrFile *os.File
-	stderr                 *panicFilter
-	yaegi                  *interp.Interpreter
-	magics                 *magics.Registry
-	pkgs                   packageIndex
-	docs                   docIndex
 
 	mu             sync.Mutex
 	seq            int                          // executions so far
