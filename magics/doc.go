@@ -1,7 +1,10 @@
 // Package magics parses the %, %% and ! lines of notebook cells and runs the
-// basic magics (%help, %env, %cd, %time, %%time, %who, %doc, %%writefile and
-// !shell commands). The session supplies an Env; other packages add their own
-// magics (e.g. %accelerate) to a Registry with Register.
+// built-in magics: %help, %env, %cd, %time, %%time, %timeit, %%timeit,
+// %who, %doc, %reset, %load, %%writefile, %%bash, %%sh, %%capture and
+// !shell commands. The session supplies an Env, and for %timeit, %reset and
+// %%capture the Timer, Resetter, Asker and Capturer it implements; other
+// packages add their own magics (e.g. %accelerate) to a Registry with
+// Register.
 //
 //	reg := magics.NewRegistry()
 //	calls, goCode := magics.Parse("%env DEBUG=1\nx := 1")
