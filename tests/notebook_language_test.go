@@ -1,0 +1,50 @@
+package tests
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func init() { notebookChecks["go_language"] = checkGoLanguageNotebook }
+
+// checkGoLanguageNotebook checks what go_language.ipynb's cells print: a
+// goroutine's panic report on stderr cannot fail its cell, so the notebook
+// alone cannot check it.
+func checkGoLanguageNotebook(t *testing.T, nb executedNotebook) {
+	for _, c := range []struct{ cell, want string }{
+		{"go func() {\n\tdefer close(done)", "panic in a goroutine this cell started"},
+		{"go func() {\n\tdefer close(done)", "assignment to entry in nil map"},
+		{"Everything declared before the panic is still here", "session intact: after 4"},
+		{"fs = append(fs, func() int { return i * 10 })", "0 10 20"},
+		{"names := slices.Sorted(maps.Keys(scores))", "[ada bo cy] 91.5 -1"},
+		{"%timeit -n 200 -r 3", "per loop (mean ± std. dev. of 3 runs, 200 loops each)"},
+	} {
+		i := nb.cellWith(t, c.cell)
+		if text := nb.text(i); !strings.Contains(text, c.want) {
+			t.Errorf("cell %d (%q): output %q lacks %q", i, c.cell, text, c.want)
+		}
+	}
+	if i := nb.cellWith(t, "%%capture quiet"); len(nb.Cells[i].Outputs) != 0 {
+		t.Errorf("the %%%%capture cell shows %d outputs, want none", len(nb.Cells[i].Outputs))
+	}
+}
+
+// text is everything a cell printed or showed as plain text.
+func (nb executedNotebook) text(cell int) string {
+	var b strings.Builder
+	for _, o := range nb.Cells[cell].Outputs {
+		switch t := o.Text.(type) {
+		case string:
+			b.WriteString(t)
+		case []any:
+			for _, s := range t {
+				b.WriteString(fmt.Sprint(s))
+			}
+		}
+		if v, ok := o.Data["text/plain"]; ok {
+			b.WriteString(fmt.Sprint(v))
+		}
+	}
+	return b.String()
+}
