@@ -23,7 +23,7 @@ func (cx *cellScope) loopVars(p *piece, ed *edits) {
 			}
 			var copies []string
 			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := e.(*ast.Ident); ok && id.Name != "_" && captured(n.Body, id.Obj) {
+				if id, ok := e.(*ast.Ident); ok && id.Name != "_" && captured(n.Body, id) {
 					copies = append(copies, fmt.Sprintf("%s := %s; ", id.Name, id.Name))
 				}
 			}
@@ -37,16 +37,14 @@ func (cx *cellScope) loopVars(p *piece, ed *edits) {
 				break
 			}
 			var head, tail []string
-			var names []*ast.Object
 			for _, e := range init.Lhs {
 				id, ok := e.(*ast.Ident)
-				if !ok || id.Name == "_" || !captured(n.Body, id.Obj) {
+				if !ok || id.Name == "_" || !captured(n.Body, id) {
 					continue
 				}
 				outer := cx.temp("loopvar")
 				head = append(head, fmt.Sprintf("%s := &%s; %s := *%s; ", outer, id.Name, id.Name, outer))
 				tail = append(tail, fmt.Sprintf("*%s = %s; ", outer, id.Name))
-				names = append(names, id.Obj)
 			}
 			if len(head) == 0 {
 				break
@@ -72,9 +70,11 @@ func (cx *cellScope) rangesOverFunc(rs *ast.RangeStmt) bool {
 	return ok
 }
 
-// captured reports whether a function literal in body uses the variable obj,
-// or body takes its address.
-func captured(body *ast.BlockStmt, obj *ast.Object) bool {
+// captured reports whether a function literal in body uses the variable v
+// declares, or body takes its address (go/parser's resolution: the uses
+// share v's object).
+func captured(body *ast.BlockStmt, v *ast.Ident) bool {
+	obj := v.Obj
 	if obj == nil {
 		return false
 	}
