@@ -6,7 +6,10 @@ import (
 	"testing"
 )
 
-func init() { notebookChecks["go_language"] = checkGoLanguageNotebook }
+func init() {
+	exampleNotebooks = append(exampleNotebooks, "go_language")
+	notebookChecks["go_language"] = checkGoLanguageNotebook
+}
 
 // checkGoLanguageNotebook checks what go_language.ipynb's cells print: a
 // goroutine's panic report on stderr cannot fail its cell, so the notebook
