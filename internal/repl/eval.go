@@ -18,6 +18,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/goaccel/goaccel/internal/cells"
+	"github.com/goaccel/goaccel/internal/stdgeneric"
 )
 
 // runCell parses, rewrites and evaluates Go code, one unit at a time. Each
@@ -67,6 +68,9 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
 			return errorResult("ImportError", fmt.Sprintf("cannot import %q: cells can import the standard library and the packages compiled into goaccel (internal/symbols/packages.txt), and this is neither", p))
 		}
 	}
+	if err := s.loadGenerics(cellImports); err != nil {
+		return errorResult("InterpreterError", err.Error())
+	}
 	imp := cells.Unit{Kind: cells.KindImport, Line: 1, Col: 1, Text: s.importText(cellImports)}
 	if _, err := s.run(ctx, file, imp); err != nil {
 		return s.failure(ctx, err, file)
@@ -87,6 +91,31 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
 		s.record(u)
 	}
 	return Result{}
+}
+
+// loadGenerics compiles the generic functions of slices, maps and iter that
+// yaegi lacks into the interpreter the first time a cell imports one of
+// those packages (written or automatic): it takes about 15 ms, which a
+// session that never uses them does not pay at start.
+func (s *Session) loadGenerics(imports map[string]string) error {
+	s.mu.Lock()
+	loaded := s.genericsLoaded
+	s.mu.Unlock()
+	if loaded {
+		return nil
+	}
+	for _, p := range imports {
+		if stdgeneric.Completes(p) {
+			if err := stdgeneric.Load(s.yaegi); err != nil {
+				return fmt.Errorf("load the generic standard packages: %w", err)
+			}
+			s.mu.Lock()
+			s.genericsLoaded = true
+			s.mu.Unlock()
+			return nil
+		}
+	}
+	return nil
 }
 
 // parseImports reads an import unit into package name → import path.

@@ -12,7 +12,6 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
-	"github.com/goaccel/goaccel/internal/stdgeneric"
 	"github.com/goaccel/goaccel/internal/symbols"
 	"github.com/goaccel/goaccel/magics"
 )
@@ -77,6 +76,7 @@ type Session struct {
 	reset          bool                         // a panic or interrupt happened: clear yaegi's state before the next run
 	timer          cellTimer                    // %timeit's loop timing
 	captured       *magics.CapturedIO           // the last %%capture, for binding to its variable
+	genericsLoaded bool                         // stdgeneric is compiled into the interpreter
 }
 
 // New starts an interpreter with the standard library and goaccel's packages.
@@ -103,18 +103,16 @@ func New(opts Options) (*Session, error) {
 	return s, nil
 }
 
-// start gives the session a fresh interpreter with the standard library,
-// goaccel's packages and the generic standard packages, and forgets what the
-// session recorded of earlier cells: New, and %reset.
+// start gives the session a fresh interpreter with the standard library and
+// goaccel's packages, and forgets what the session recorded of earlier
+// cells: New, and %reset. The rest of the generic standard packages is
+// compiled in when a cell first imports one (loadGenerics).
 func (s *Session) start() error {
 	yaegi := interp.New(interp.Options{Stdin: s.in, Stdout: s.out, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine})
 	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.overrides()} {
 		if err := yaegi.Use(syms); err != nil {
 			return fmt.Errorf("repl: load symbols: %w", err)
 		}
-	}
-	if err := stdgeneric.Load(yaegi); err != nil {
-		return fmt.Errorf("repl: %w", err)
 	}
 	if _, err := yaegi.Eval("var " + lineVar + " int"); err != nil {
 		return fmt.Errorf("repl: set up the interpreter: %w", err)
@@ -126,7 +124,7 @@ func (s *Session) start() error {
 	s.sources, s.markers, s.compiled = map[string]string{}, map[string][]marker{}, map[string]string{}
 	s.names, s.kinds, s.imported, s.renamed = map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
 	s.methods, s.decls, s.declSrc = map[string]map[string]string{}, map[string]string{}, map[string]string{}
-	s.pendingRenames, s.undefined, s.reset, s.captured = nil, nil, false, nil
+	s.pendingRenames, s.undefined, s.reset, s.captured, s.genericsLoaded = nil, nil, false, nil, false
 	return nil
 }
 

@@ -26,6 +26,16 @@ var (
 	iterSource string
 )
 
+// Completes reports whether Load adds to the package at importPath, so that
+// a session can load them when a cell first imports one of them.
+func Completes(importPath string) bool {
+	switch importPath {
+	case "cmp", "iter", "maps", "slices":
+		return true
+	}
+	return false
+}
+
 // Load compiles the missing generic functions of slices and maps, and
 // package iter, into i, which must already use yaegi's stdlib symbols.
 func Load(i *interp.Interpreter) error {
