@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func TestTimeitPicksTheLoopCountLikeIPython(t *testing.T) {
 	}
 	// 1, 2, 5, 10, 20, 50, 100 loops: 100 × 3 ms is the first ≥ 0.2 s; then 7 runs of 100.
 	want := []int{1, 2, 5, 10, 20, 50, 100, 100, 100, 100, 100, 100, 100, 100}
-	if !equalInts(env.timed, want) {
+	if !slices.Equal(env.timed, want) {
 		t.Errorf("loop counts %v, want %v", env.timed, want)
 	}
 	if got := env.out.String(); got != "3 ms ± 0 ns per loop (mean ± std. dev. of 7 runs, 100 loops each)\n" {
@@ -76,7 +77,7 @@ func TestTimeitOptionsAndCellForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !equalInts(env.timed, []int{1000, 1000}) {
+	if !slices.Equal(env.timed, []int{1000, 1000}) {
 		t.Errorf("loop counts %v, want two runs of 1000", env.timed)
 	}
 	if c := env.code[0]; c.Setup != "xs := load()" || c.Stmt != "sort(xs)" || c.Line != 3 || c.Shown != "\n%%timeit -n 1000 -r 2 xs := load()\nsort(xs)" {
@@ -233,16 +234,4 @@ func TestHelpDescribesEveryMagic(t *testing.T) {
 			t.Errorf("%%help lacks %s", m)
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
