@@ -29,4 +29,7 @@ require (
 	golang.org/x/text v0.28.0 // indirect
 )
 
-replace github.com/traefik/yaegi => ./third_party/yaegi
+replace (
+	github.com/go-zeromq/zmq4 => ./third_party/zmq4
+	github.com/traefik/yaegi => ./third_party/yaegi
+)

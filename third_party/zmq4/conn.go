@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"strings"
 	"sync"
@@ -17,6 +18,16 @@ import (
 )
 
 var ErrClosedConn = errors.New("zmq4: read/write on closed connection")
+
+// ErrMessageTooLarge is the error of a read that a peer's message would take
+// beyond the socket's maximum message size (WithMaxMessageSize); the
+// connection is closed.
+var ErrMessageTooLarge = errors.New("zmq4: message exceeds the maximum message size")
+
+// frameOverhead is what each frame of a message counts towards the maximum
+// message size on top of its bytes: roughly the memory a frame costs even
+// when it is empty.
+const frameOverhead = 32
 
 // Conn implements the ZeroMQ Message Transport Protocol as defined
 // in https://rfc.zeromq.org/spec:23/ZMTP/.
@@ -37,6 +48,9 @@ type Conn struct {
 
 	closed         int32
 	onCloseErrorCB func(c *Conn)
+
+	maxMsgSize int64       // largest inbound message; <= 0: no limit
+	log        *log.Logger // where a refused message is reported; nil: nowhere
 }
 
 func (c *Conn) Close() error {
@@ -65,6 +79,12 @@ func (c *Conn) Write(p []byte) (int, error) {
 // An optional onCloseErrorCB can be provided to inform the caller when this Conn is closed.
 // Open performs a complete ZMTP handshake.
 func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn)) (*Conn, error) {
+	return open(rw, sec, sockType, sockID, server, onCloseErrorCB, 0, nil)
+}
+
+// open is Open with a maximum inbound message size (<= 0: none), which also
+// applies to the handshake, and a logger for refused messages.
+func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn), maxMsgSize int64, logger *log.Logger) (*Conn, error) {
 	if rw == nil {
 		return nil, fmt.Errorf("zmq4: invalid nil read-writer")
 	}
@@ -82,6 +102,8 @@ func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity,
 		Meta:           make(Metadata),
 		topics:         make(map[string]struct{}),
 		onCloseErrorCB: onCloseErrorCB,
+		maxMsgSize:     maxMsgSize,
+		log:            logger,
 	}
 	conn.Meta[sysSockType] = string(conn.typ)
 	conn.Meta[sysSockID] = conn.id.String()
@@ -375,6 +397,7 @@ func (c *Conn) read() Msg {
 
 		hasMore = true
 		isCmd   = false
+		total   uint64 // what the message counts towards maxMsgSize so far
 	)
 
 	for hasMore {
@@ -413,8 +436,20 @@ func (c *Conn) read() Msg {
 			return msg
 		}
 
-		body := make([]byte, size)
-		_, msg.err = io.ReadFull(c.rw, body)
+		// size and total are below 2^63 here, so the sum cannot wrap.
+		total += size + frameOverhead
+		if c.maxMsgSize > 0 && total > uint64(c.maxMsgSize) {
+			msg.err = fmt.Errorf("%w (%d bytes) from %v: a frame announces %d bytes", ErrMessageTooLarge, c.maxMsgSize, c.rw.RemoteAddr(), size)
+			if c.log != nil {
+				c.log.Printf("closing the connection: %v", msg.err)
+			}
+			c.rw.Close()
+			c.SetClosed()
+			return msg
+		}
+
+		var body []byte
+		body, msg.err = readBody(c.rw, size)
 		if msg.err != nil {
 			c.checkIO(msg.err)
 			return msg
@@ -437,6 +472,32 @@ func (c *Conn) read() Msg {
 		msg.Type = CmdMsg
 	}
 	return msg
+}
+
+// readBody reads a frame body of size bytes. A body larger than a chunk is
+// allocated as its bytes arrive, never at once on the word of the frame
+// header, so a peer cannot make the socket reserve memory it does not fill.
+func readBody(r io.Reader, size uint64) ([]byte, error) {
+	const chunk = 1 << 20
+	if size <= chunk {
+		body := make([]byte, size)
+		_, err := io.ReadFull(r, body)
+		return body, err
+	}
+	body := make([]byte, 0, chunk)
+	for uint64(len(body)) < size {
+		if len(body) == cap(body) {
+			grown := make([]byte, len(body), min(size, 2*uint64(cap(body))))
+			copy(grown, body)
+			body = grown
+		}
+		n, err := io.ReadFull(r, body[len(body):cap(body)])
+		body = body[:len(body)+n]
+		if err != nil {
+			return body, err
+		}
+	}
+	return body, nil
 }
 
 func (conn *Conn) subscribe(msg Msg) {

@@ -74,6 +74,28 @@ func WithAutomaticReconnect(automaticReconnect bool) Option {
 	}
 }
 
+// WithMaxMessageSize sets the largest inbound message the socket accepts,
+// like libzmq's ZMQ_MAXMSGSIZE: the sum of its frames' sizes, each frame
+// counting frameOverhead bytes more, so that a message of countless empty
+// frames is bounded too. A peer that announces more is disconnected before
+// memory is allocated for it. Zero or a negative size means no limit (the
+// default).
+func WithMaxMessageSize(size int64) Option {
+	return func(s *socket) {
+		s.maxMsgSize = size
+	}
+}
+
+// WithHandshakeTimeout bounds the ZMTP greeting and security handshake of
+// every connection the socket dials or accepts, like libzmq's
+// ZMQ_HANDSHAKE_IVL; a peer that does not complete it in time is
+// disconnected. Zero disables the timeout. The default is 30 seconds.
+func WithHandshakeTimeout(timeout time.Duration) Option {
+	return func(s *socket) {
+		s.handshakeTimeout = timeout
+	}
+}
+
 /*
 // TODO(sbinet)
 

@@ -18,9 +18,14 @@ import (
 )
 
 const (
-	defaultRetry      = 250 * time.Millisecond
-	defaultTimeout    = 5 * time.Minute
-	defaultMaxRetries = 10
+	defaultRetry            = 250 * time.Millisecond
+	defaultTimeout          = 5 * time.Minute
+	defaultMaxRetries       = 10
+	defaultHandshakeTimeout = 30 * time.Second // libzmq's ZMQ_HANDSHAKE_IVL
+
+	// maxAcceptDelay caps the back-off after a failed Accept (such as
+	// "too many open files").
+	maxAcceptDelay = time.Second
 )
 
 var (
@@ -41,6 +46,9 @@ type socket struct {
 	subTopics     func() []string
 	autoReconnect bool
 	timeout       time.Duration
+
+	maxMsgSize       int64         // largest inbound message; <= 0: no limit
+	handshakeTimeout time.Duration // bound on each connection's handshake; 0: none
 
 	mu    sync.RWMutex
 	conns []*Conn // ZMTP connections
@@ -78,6 +86,8 @@ func newDefaultSocket(ctx context.Context, sockType SocketType) *socket {
 		cancel:     cancel,
 		dialer:     net.Dialer{Timeout: defaultTimeout},
 		reaperCond: sync.NewCond(&sync.Mutex{}),
+
+		handshakeTimeout: defaultHandshakeTimeout,
 	}
 }
 
@@ -206,31 +216,67 @@ func (sck *socket) Listen(endpoint string) error {
 	return nil
 }
 
+// accept accepts connections until the socket closes. Each handshake runs
+// on its own goroutine, bounded by the handshake timeout, so a peer that
+// connects and stays silent cannot lock other peers out.
 func (sck *socket) accept() {
 	ctx, cancel := context.WithCancel(sck.ctx)
 	defer cancel()
+	var delay time.Duration
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		default:
-			conn, err := sck.listener.Accept()
-			if err != nil {
-				// FIXME(sbinet): maybe bubble up this error to application code?
-				//sck.log.Printf("error accepting connection from %q: %+v", sck.ep, err)
-				continue
+		conn, err := sck.listener.Accept()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
 			}
-
-			zconn, err := Open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn)
-			if err != nil {
-				// FIXME(sbinet): maybe bubble up this error to application code?
-				sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
-				continue
+			// Back off as net/http does: a failure such as "too many open
+			// files" lasts a while, and retrying at once would spin.
+			delay = min(max(2*delay, 5*time.Millisecond), maxAcceptDelay)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(delay):
 			}
+			continue
+		}
+		delay = 0
+		go sck.handshake(ctx, conn)
+	}
+}
 
-			sck.addConn(zconn)
+// handshake opens a ZMTP connection over an accepted conn and adds it to the
+// socket, or closes conn.
+func (sck *socket) handshake(ctx context.Context, conn net.Conn) {
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	zconn, err := sck.open(conn, true)
+	if err != nil {
+		conn.Close()
+		if ctx.Err() == nil {
+			// FIXME(sbinet): maybe bubble up this error to application code?
+			sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
+		}
+		return
+	}
+	sck.addConn(zconn)
+}
+
+// open runs the ZMTP handshake over conn within the handshake timeout.
+func (sck *socket) open(conn net.Conn, server bool) (*Conn, error) {
+	if sck.handshakeTimeout > 0 {
+		if err := conn.SetDeadline(time.Now().Add(sck.handshakeTimeout)); err != nil {
+			return nil, fmt.Errorf("zmq4: could not set the handshake deadline: %w", err)
 		}
 	}
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, server, sck.scheduleRmConn, sck.maxMsgSize, sck.log)
+	if err != nil {
+		return nil, err
+	}
+	if sck.handshakeTimeout > 0 {
+		// A failure means the connection is gone; its reads will say so.
+		_ = conn.SetDeadline(time.Time{})
+	}
+	return zconn, nil
 }
 
 // Dial connects a remote endpoint to the Socket.
@@ -267,8 +313,9 @@ connect:
 		return fmt.Errorf("zmq4: got a nil dial-conn to %q", endpoint)
 	}
 
-	zconn, err := Open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn)
+	zconn, err := sck.open(conn, false)
 	if err != nil {
+		conn.Close()
 		return fmt.Errorf("zmq4: could not open a ZMTP connection: %w", err)
 	}
 	if zconn == nil {
@@ -287,6 +334,11 @@ connect:
 func (sck *socket) addConn(c *Conn) {
 	sck.mu.Lock()
 	defer sck.mu.Unlock()
+	if sck.ctx.Err() != nil {
+		// Close ran while the handshake did: it will not see this connection.
+		c.Close()
+		return
+	}
 	sck.conns = append(sck.conns, c)
 	if len(c.Peer.Meta[sysSockID]) == 0 {
 		switch c.typ {
