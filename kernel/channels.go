@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
+	"github.com/goaccel/goaccel/internal/ratelog"
 	"github.com/goaccel/goaccel/kernel/wire"
 )
 
@@ -21,6 +24,36 @@ type channel struct {
 	codec *wire.Codec
 	log   *slog.Logger
 	mu    sync.Mutex
+}
+
+// socketOptions are the options of every kernel socket: inbound messages
+// up to maxSize bytes, a bounded handshake, and zmq4's diagnostics (a refused
+// connection, an oversized message) in the kernel's log.
+func (k *Kernel) socketOptions(maxSize int64) []zmq4.Option {
+	return []zmq4.Option{
+		zmq4.WithMaxMessageSize(maxSize),
+		zmq4.WithHandshakeTimeout(k.cfg.HandshakeTimeout),
+		zmq4.WithLogger(log.New(k.zmqLog, "", 0)),
+	}
+}
+
+// zmqLog takes zmq4's diagnostics into the kernel's log, at most one line
+// per ten seconds: whoever can reach the ports could otherwise flood the log
+// with refused connections.
+type zmqLog struct {
+	log   *slog.Logger
+	limit ratelog.Limiter
+}
+
+func newZMQLog(l *slog.Logger) *zmqLog {
+	return &zmqLog{log: l.With("component", "zmq4"), limit: ratelog.Limiter{Every: 10 * time.Second}}
+}
+
+func (z *zmqLog) Write(p []byte) (int, error) {
+	if ok, skipped := z.limit.Allow(); ok {
+		z.log.Warn(strings.TrimSpace(string(p)), "similar_not_logged", skipped)
+	}
+	return len(p), nil
 }
 
 func bind(name string, sock zmq4.Socket, endpoint string, codec *wire.Codec, log *slog.Logger) (*channel, error) {

@@ -48,6 +48,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 	}
 	if !req.Silent {
 		k.publish("execute_input", &m.Header, map[string]any{"code": req.Code, "execution_count": shown})
+		k.outLimit.startCell()
 		k.setOutputParent(&m.Header)
 	} else {
 		// A silent cell publishes nothing; output that background goroutines
@@ -67,7 +68,11 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 	}
 	out := k.exec.Execute(ctx, ereq)
 	res := out.Result
+	if dropped := k.outLimit.endCell(); dropped > 0 && !req.Silent {
+		k.publish("stream", &m.Header, map[string]any{"name": "stderr", "text": droppedNote(dropped)})
+	}
 	if res.Error != nil {
+		res.Error = k.outLimit.error(res.Error)
 		if !req.Silent {
 			tb := res.Error.Traceback
 			if tb == nil {
@@ -78,6 +83,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 		k.replyExecuteError(m, res.Error)
 		return orDefault(req.StopOnError, true)
 	}
+	res.Data = k.outLimit.bundle(res.Data)
 	if text, ok := res.Data["text/plain"].(string); ok && storeHistory {
 		k.hist.SetOutput(k.count, text)
 	}
@@ -95,6 +101,13 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 	ue := out.UserExpressions
 	if ue == nil {
 		ue = map[string]any{}
+	}
+	for _, v := range ue {
+		if r, ok := v.(map[string]any); ok {
+			if data, ok := r["data"].(map[string]any); ok {
+				r["data"] = k.outLimit.bundle(data)
+			}
+		}
 	}
 	k.reply(k.shell, m, "execute_reply", map[string]any{
 		"status": "ok", "execution_count": k.count, "user_expressions": ue, "payload": payload,

@@ -30,9 +30,32 @@ type Config struct {
 	// InterruptGrace is how long an interrupted cell may take before the
 	// executor is killed and restarted (default 2 s).
 	InterruptGrace time.Duration
+	// MaxMessageSize is the largest message a client may send on shell,
+	// control or stdin (default DefaultMaxMessageSize), like libzmq's
+	// ZMQ_MAXMSGSIZE: a connection that announces more is closed before
+	// the kernel allocates it. iopub and heartbeat, which carry only
+	// subscriptions and pings inbound, accept at most 1 MiB.
+	MaxMessageSize int64
+	// HandshakeTimeout bounds each new connection's ZeroMQ handshake
+	// (default 10 s), so a silent connection cannot hold a port.
+	HandshakeTimeout time.Duration
+	// MaxOutput caps what one cell sends to the front end (default
+	// DefaultMaxOutput): its stream text in total, and each result or
+	// display bundle. Beyond it output is truncated with a note, as
+	// Jupyter's output limits do; the session is never affected.
+	MaxOutput int
 	// Log receives diagnostics (default slog.Default()).
 	Log *slog.Logger
 }
+
+// Defaults for Config's limits.
+const (
+	DefaultMaxMessageSize   = 256 << 20
+	DefaultHandshakeTimeout = 10 * time.Second
+	DefaultMaxOutput        = 32 << 20
+	// smallMessageSize bounds inbound messages on iopub and heartbeat.
+	smallMessageSize = 1 << 20
+)
 
 // Kernel serves one Jupyter connection.
 type Kernel struct {
@@ -52,6 +75,8 @@ type Kernel struct {
 
 	outMu     sync.Mutex
 	outParent *wire.Header // parent of stream output; nil drops it (silent cells)
+	outLimit  *outputLimit
+	zmqLog    *zmqLog
 
 	count    int       // execution_count; only the shell worker touches it
 	failedAt time.Time // when the last failed cell's reply was sent; shell worker only
@@ -68,14 +93,25 @@ func New(cfg Config) *Kernel {
 	if log == nil {
 		log = slog.Default()
 	}
+	if cfg.MaxMessageSize <= 0 {
+		cfg.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if cfg.MaxOutput <= 0 {
+		cfg.MaxOutput = DefaultMaxOutput
+	}
 	id := uuid.NewString()
 	k := &Kernel{
 		cfg: cfg, log: log, session: id,
-		codec:  wire.NewCodec([]byte(cfg.Conn.Key)),
-		hist:   history.New(id),
-		queue:  make(chan *wire.Message, 4096),
-		inputs: make(chan *wire.Message, 16),
-		done:   make(chan struct{}),
+		codec:    wire.NewCodec([]byte(cfg.Conn.Key)),
+		hist:     history.New(id),
+		queue:    make(chan *wire.Message, 4096),
+		inputs:   make(chan *wire.Message, 16),
+		done:     make(chan struct{}),
+		outLimit: &outputLimit{max: cfg.MaxOutput},
+		zmqLog:   newZMQLog(log),
 	}
 	k.exec = executor.NewSupervisor(executor.Config{
 		Command:        cfg.ExecutorCommand,
@@ -94,24 +130,30 @@ func (k *Kernel) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ci := k.cfg.Conn
+	if ci.Key == "" {
+		// As jupyter_client warns: anyone who can reach the ports can run code.
+		k.log.Warn("Message signing is disabled: the connection file has no key, so any local user who can reach the kernel's ports can run code in it. This is insecure and not recommended; let Jupyter write a key into the connection file.")
+	}
+	requests := k.socketOptions(k.cfg.MaxMessageSize)
+	small := k.socketOptions(min(k.cfg.MaxMessageSize, smallMessageSize))
 	var err error
-	if k.shell, err = bind("shell", zmq4.NewRouter(ctx), ci.Endpoint(ci.ShellPort), k.codec, k.log); err != nil {
+	if k.shell, err = bind("shell", zmq4.NewRouter(ctx, requests...), ci.Endpoint(ci.ShellPort), k.codec, k.log); err != nil {
 		return err
 	}
 	defer k.shell.sock.Close()
-	if k.control, err = bind("control", zmq4.NewRouter(ctx), ci.Endpoint(ci.ControlPort), k.codec, k.log); err != nil {
+	if k.control, err = bind("control", zmq4.NewRouter(ctx, requests...), ci.Endpoint(ci.ControlPort), k.codec, k.log); err != nil {
 		return err
 	}
 	defer k.control.sock.Close()
-	if k.stdin, err = bind("stdin", zmq4.NewRouter(ctx), ci.Endpoint(ci.StdinPort), k.codec, k.log); err != nil {
+	if k.stdin, err = bind("stdin", zmq4.NewRouter(ctx, requests...), ci.Endpoint(ci.StdinPort), k.codec, k.log); err != nil {
 		return err
 	}
 	defer k.stdin.sock.Close()
-	if k.iopub, err = bind("iopub", zmq4.NewPub(ctx), ci.Endpoint(ci.IOPubPort), k.codec, k.log); err != nil {
+	if k.iopub, err = bind("iopub", zmq4.NewPub(ctx, small...), ci.Endpoint(ci.IOPubPort), k.codec, k.log); err != nil {
 		return err
 	}
 	defer k.iopub.sock.Close()
-	k.hb = zmq4.NewRep(ctx)
+	k.hb = zmq4.NewRep(ctx, small...)
 	if err := k.hb.Listen(ci.Endpoint(ci.HBPort)); err != nil {
 		return fmt.Errorf("bind heartbeat channel: %w", err)
 	}
@@ -208,7 +250,13 @@ func (k *Kernel) streamOutput(stream, text string) {
 	if parent == nil {
 		return
 	}
-	k.publish("stream", parent, map[string]any{"name": stream, "text": text})
+	text, note := k.outLimit.stream(text)
+	if text != "" {
+		k.publish("stream", parent, map[string]any{"name": stream, "text": text})
+	}
+	if note != "" {
+		k.publish("stream", parent, map[string]any{"name": "stderr", "text": note})
+	}
 }
 
 // displayOutput publishes a display message from a cell.
@@ -227,6 +275,9 @@ func (k *Kernel) displayOutput(msgType string, content map[string]any) {
 			if _, ok := content[key]; !ok {
 				content[key] = map[string]any{}
 			}
+		}
+		if data, ok := content["data"].(map[string]any); ok {
+			content["data"] = k.outLimit.bundle(data)
 		}
 	}
 	k.publish(msgType, parent, content)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,12 @@ import (
 // these tests run the real kernel and supervisor without internal/repl.
 func TestMain(m *testing.M) {
 	if os.Getenv("GOACCEL_KERNEL_TEST_CHILD") == "1" {
-		c := executor.NewChild(os.NewFile(3, "requests"), os.NewFile(4, "events"), os.Stdout, os.Stderr)
+		reqs, events, err := executor.InheritedPipes()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		c := executor.NewChild(reqs, events, os.Stdout, os.Stderr)
 		if err := c.Serve(context.Background(), echoSession{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -37,11 +43,23 @@ type echoSession struct{}
 func (echoSession) SetStdin(io.Reader) {}
 
 func (echoSession) Execute(ctx context.Context, code string) executor.Result {
-	switch code {
+	cmd, arg, _ := strings.Cut(code, " ")
+	n, _ := strconv.Atoi(arg)
+	switch cmd {
 	case "fail":
 		return executor.Result{Error: &executor.Error{Ename: "Fail", Evalue: "failed", Traceback: []string{"line 1"}}}
 	case "sleep":
 		time.Sleep(time.Second)
+	case "spam": // n bytes of output in lines of 64
+		line := strings.Repeat("x", 63) + "\n"
+		for range n / 64 {
+			fmt.Print(line)
+		}
+		return executor.Result{}
+	case "bigresult": // a result whose text/plain and image/png are n bytes each
+		return executor.Result{Data: map[string]any{"text/plain": strings.Repeat("r", n), "image/png": strings.Repeat("A", n)}}
+	case "bigerror":
+		return executor.Result{Error: &executor.Error{Ename: "Big", Evalue: strings.Repeat("e", n), Traceback: []string{strings.Repeat("t", n), "last"}}}
 	}
 	fmt.Println("out:" + code)
 	return executor.Result{Data: map[string]any{"text/plain": code}}
@@ -85,20 +103,39 @@ func startKernel(t *testing.T) *client {
 // subscribe connects iopub.
 func startKernelNoIOPub(t *testing.T) *client {
 	t.Helper()
+	return startKernelWith(t, nil)
+}
+
+// startKernelWith is startKernelNoIOPub with configure applied to the
+// kernel's Config first (when not nil).
+func startKernelWith(t *testing.T, configure func(*Config)) *client {
+	t.Helper()
 	ci := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: "secret", SignatureScheme: "hmac-sha256",
 		ShellPort: freePort(t), ControlPort: freePort(t), IOPubPort: freePort(t), StdinPort: freePort(t), HBPort: freePort(t)}
 	ctx, cancel := context.WithCancel(context.Background())
-	k := New(Config{Conn: ci, ExecutorCommand: []string{os.Args[0]},
+	cfg := Config{Conn: ci, ExecutorCommand: []string{os.Args[0]},
 		ExecutorEnv:    append(os.Environ(), "GOACCEL_KERNEL_TEST_CHILD=1"),
-		InterruptGrace: 300 * time.Millisecond})
+		InterruptGrace: 300 * time.Millisecond}
+	if configure != nil {
+		configure(&cfg)
+		ci = cfg.Conn
+	}
+	k := New(cfg)
 	done := make(chan error, 1)
 	go func() { done <- k.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	c := &client{t: t, ci: ci, codec: wire.NewCodec([]byte(ci.Key)), shellIn: make(chan *wire.Message, 100), ctrlIn: make(chan *wire.Message, 10), pub: make(chan *wire.Message, 1000)}
-	c.shell = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client")))
-	c.ctrl = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("test-client")))
-	c.iopub = zmq4.NewSub(ctx)
 	time.Sleep(50 * time.Millisecond) // let the kernel bind
+	return connectClient(t, ctx, ci, "test-client")
+}
+
+// connectClient connects a client's shell and control to a running kernel;
+// subscribe connects its iopub.
+func connectClient(t *testing.T, ctx context.Context, ci ConnectionInfo, id string) *client {
+	t.Helper()
+	c := &client{t: t, ci: ci, codec: wire.NewCodec([]byte(ci.Key)), shellIn: make(chan *wire.Message, 100), ctrlIn: make(chan *wire.Message, 10), pub: make(chan *wire.Message, 1000)}
+	c.shell = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity(id)))
+	c.ctrl = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity(id)))
+	c.iopub = zmq4.NewSub(ctx)
 	for _, d := range []struct {
 		s    zmq4.Socket
 		port int
@@ -174,23 +211,37 @@ func (c *client) reply(id string, timeout time.Duration) *wire.Message {
 func (c *client) iopubFor(id string) []string {
 	c.t.Helper()
 	var types []string
-	deadline := time.After(5 * time.Second)
+	for _, m := range c.iopubMsgs(id, 5*time.Second) {
+		var st struct {
+			ExecutionState string `json:"execution_state"`
+		}
+		_ = json.Unmarshal(m.Content, &st)
+		types = append(types, m.Header.MsgType+strings.TrimSuffix(":"+st.ExecutionState, ":"))
+	}
+	return types
+}
+
+// iopubMsgs returns the messages published for parent id, busy through idle.
+func (c *client) iopubMsgs(id string, timeout time.Duration) []*wire.Message {
+	c.t.Helper()
+	var msgs []*wire.Message
+	deadline := time.After(timeout)
 	for {
 		select {
 		case m := <-c.pub:
 			if m.Parent == nil || m.Parent.MsgID != id {
 				continue
 			}
+			msgs = append(msgs, m)
 			var st struct {
 				ExecutionState string `json:"execution_state"`
 			}
 			_ = json.Unmarshal(m.Content, &st)
-			types = append(types, m.Header.MsgType+strings.TrimSuffix(":"+st.ExecutionState, ":"))
 			if st.ExecutionState == "idle" {
-				return types
+				return msgs
 			}
 		case <-deadline:
-			c.t.Fatalf("no idle for %s; got %v", id, types)
+			c.t.Fatalf("no idle for %s within %v; got %d messages", id, timeout, len(msgs))
 		}
 	}
 }

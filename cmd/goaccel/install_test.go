@@ -51,3 +51,21 @@ func TestKernelNeedsAConnectionFile(t *testing.T) {
 		t.Fatal("a missing connection file must fail")
 	}
 }
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"1000", 1000, true}, {"64MiB", 64 << 20, true}, {"1 GiB", 1 << 30, true}, {"2GB", 2e9, true},
+		{"512KiB", 512 << 10, true}, {"10B", 10, true},
+		{"", 0, false}, {"0", 0, false}, {"-5MiB", 0, false}, {"lots", 0, false}, {"9999999999GiB", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := parseSize(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
