@@ -17,13 +17,14 @@ import (
 const executorName = "__executor"
 
 // runExecutor is the executor child: one repl.Session served to the kernel
-// over fd 3 (requests) and fd 4 (events); fd 1 and 2 are the cell's output.
+// over fd 3 (requests) and fd 4 (events), which processes a cell starts do
+// not inherit; fd 1 and 2 are the cell's output.
 func runExecutor(args []string) int {
 	// The kernel forwards interrupts as messages; a stray SIGINT must not kill the session.
 	signal.Ignore(syscall.SIGINT)
-	reqs, events := os.NewFile(3, "requests"), os.NewFile(4, "events")
-	if _, err := reqs.Stat(); err != nil {
-		return fail(fmt.Errorf("%s is started by `goaccel kernel`, not by hand", executorName))
+	reqs, events, err := executor.InheritedPipes()
+	if err != nil {
+		return fail(fmt.Errorf("%s is started by `goaccel kernel`, not by hand: %w", executorName, err))
 	}
 	c := executor.NewChild(reqs, events, os.Stdout, os.Stderr)
 	displaysink.Set(c)

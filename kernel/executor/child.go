@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,8 +17,9 @@ type Child struct {
 	out            io.Writer
 	stdout, stderr io.Writer
 
-	mu     sync.Mutex // guards enc, sync, and the writes of markers
-	enc    *json.Encoder
+	mu     sync.Mutex // guards syncN, the writes of markers, curID and cancel
+	fw     *frameWriter
+	prefix []byte // sync markers' prefix, from the parent's hello
 	syncN  uint64
 	curID  uint64
 	cancel context.CancelFunc
@@ -31,7 +31,7 @@ type Child struct {
 func NewChild(in io.Reader, out io.Writer, stdout, stderr io.Writer) *Child {
 	return &Child{
 		in: in, out: out, stdout: stdout, stderr: stderr,
-		enc:    json.NewEncoder(out),
+		fw:     newFrameWriter(out),
 		inputs: make(chan request, 1),
 	}
 }
@@ -40,10 +40,10 @@ func NewChild(in io.Reader, out io.Writer, stdout, stderr io.Writer) *Child {
 func (c *Child) send(ev event, withSync bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if withSync {
+	if withSync && c.prefix != nil {
 		c.syncN++
 		ev.Sync = c.syncN
-		m := syncMarker(c.syncN)
+		m := syncMarker(c.prefix, c.syncN)
 		// Both writes matter: the parent waits for the marker on each pipe.
 		if _, err := c.stdout.Write(m); err != nil {
 			ev.Sync = 0
@@ -51,7 +51,7 @@ func (c *Child) send(ev event, withSync bool) error {
 			ev.Sync = 0
 		}
 	}
-	if err := c.enc.Encode(ev); err != nil {
+	if err := c.fw.write(ev); err != nil {
 		return fmt.Errorf("executor: send %s event: %w", ev.Kind, err)
 	}
 	return nil
@@ -71,18 +71,32 @@ func (c *Child) Send(msgType string, content map[string]any) {
 // returns nil) or ctx ends. Cells run one at a time; interrupts and input
 // replies are handled while a cell runs.
 func (c *Child) Serve(ctx context.Context, s Session) error {
+	hello, err := c.readRequest()
+	if err == io.EOF {
+		return nil // the kernel went away before saying anything
+	}
+	if err != nil {
+		return err
+	}
+	if hello.Op != opHello || hello.Value == "" {
+		return fmt.Errorf("executor: the kernel's first request is %q, not a hello (mismatched goaccel binaries?)", hello.Op)
+	}
+	c.mu.Lock()
+	c.prefix = syncPrefix(hello.Value)
+	c.mu.Unlock()
 	work := make(chan request, 16)
 	readErr := make(chan error, 1)
 	gone := make(chan struct{}) // the request pipe ended: the kernel is gone
 	go func() {
 		defer close(gone)
 		defer close(work)
-		sc := bufio.NewScanner(c.in)
-		sc.Buffer(make([]byte, 64*1024), 256<<20)
-		for sc.Scan() {
-			var r request
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				readErr <- fmt.Errorf("executor: bad request from kernel: %w", err)
+		for {
+			r, err := c.readRequest()
+			if err != nil {
+				if err == io.EOF {
+					err = nil
+				}
+				readErr <- err
 				return
 			}
 			switch r.Op {
@@ -97,7 +111,6 @@ func (c *Child) Serve(ctx context.Context, s Session) error {
 				work <- r
 			}
 		}
-		readErr <- sc.Err()
 	}()
 	for {
 		select {
@@ -122,6 +135,22 @@ func (c *Child) Serve(ctx context.Context, s Session) error {
 			}
 		}
 	}
+}
+
+// readRequest reads the next request; io.EOF means the kernel closed the pipe.
+func (c *Child) readRequest() (request, error) {
+	var r request
+	b, err := readFrame(c.in)
+	if err != nil {
+		if err == io.EOF {
+			return r, err
+		}
+		return r, fmt.Errorf("executor: read a request from the kernel: %w", err)
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, fmt.Errorf("executor: bad request from kernel: %w", err)
+	}
+	return r, nil
 }
 
 // interrupt cancels the running cell's context, if a cell runs.

@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"testing"
 	"time"
@@ -20,8 +19,11 @@ func TestChildLeavesWhenTheKernelGoesAwayDuringAStuckCell(t *testing.T) {
 	c := NewChild(inR, io.Discard, io.Discard, io.Discard)
 	done := make(chan error, 1)
 	go func() { done <- c.Serve(context.Background(), &stuckSession{}) }()
-	if err := json.NewEncoder(inW).Encode(request{ID: 1, Op: opExecute, Code: "stuck"}); err != nil {
-		t.Fatal(err)
+	fw := newFrameWriter(inW)
+	for _, r := range []request{{Op: opHello, Value: "secret"}, {ID: 1, Op: opExecute, Code: "stuck"}} {
+		if err := fw.write(r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	time.Sleep(50 * time.Millisecond)
 	inW.Close() // the kernel died

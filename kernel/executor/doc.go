@@ -4,10 +4,14 @@
 //
 // The kernel starts the child (its own binary, exec'd with a hidden
 // subcommand) through a Supervisor. The child serves one Session: requests
-// and events travel as JSON lines over two inherited pipes (fd 3 and 4); the
-// child's real stdout and stderr are pipes the Supervisor reads and hands on
-// in batches (every 50 ms or 8 KiB), so compiled code writing to os.Stdout
-// reaches the notebook live.
+// and events travel as length-prefixed JSON frames, of any size, over two
+// inherited pipes (fd 3 and 4, close-on-exec in the child so that processes
+// a cell starts do not inherit them); the child's real stdout and stderr are
+// pipes the Supervisor reads and hands on in batches (every 50 ms or 8 KiB),
+// so compiled code writing to os.Stdout reaches the notebook live. Before an
+// event that must follow the output printed so far (a display, a result),
+// the child writes a marker into both streams; markers carry a secret the
+// Supervisor gave that child, so printed text is never taken for one.
 //
 // Kernel side:
 //
@@ -19,7 +23,8 @@
 //
 // Child side (the hidden subcommand):
 //
-//	c := executor.NewChild(os.NewFile(3, "requests"), os.NewFile(4, "events"), os.Stdout, os.Stderr)
+//	reqs, events, err := executor.InheritedPipes()
+//	c := executor.NewChild(reqs, events, os.Stdout, os.Stderr)
 //	displaysink.Set(c)
 //	err := c.Serve(ctx, session)
 package executor

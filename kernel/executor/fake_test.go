@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +17,12 @@ import (
 // binary serves fakeSession over fd 3/4, as "goaccel __executor" serves repl.
 func TestMain(m *testing.M) {
 	if os.Getenv("GOACCEL_FAKE_CHILD") == "1" {
-		c := NewChild(os.NewFile(3, "requests"), os.NewFile(4, "events"), os.Stdout, os.Stderr)
+		reqs, events, err := InheritedPipes()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		c := NewChild(reqs, events, os.Stdout, os.Stderr)
 		f := &fakeSession{child: c}
 		if err := c.Serve(context.Background(), f); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -77,6 +84,19 @@ func (f *fakeSession) Execute(ctx context.Context, code string) Result {
 		fmt.Print("before")
 		f.child.Send("display_data", map[string]any{"data": map[string]any{"text/html": "<b>x</b>"}})
 		fmt.Print("after")
+	case "print": // verbatim, no newline
+		fmt.Print(arg)
+	case "len":
+		return Result{Data: map[string]any{"text/plain": strconv.Itoa(len(f.vars[arg]))}}
+	case "bigresult": // a result of N '<' characters
+		n, _ := strconv.Atoi(arg)
+		return Result{Data: map[string]any{"text/plain": strings.Repeat("<", n)}}
+	case "fds": // which of fd 3 and 4 a process started from the cell inherits
+		out, err := exec.Command("/bin/sh", "-c", `for fd in 3 4; do if [ -e /proc/self/fd/$fd ]; then echo "fd $fd: $(readlink /proc/self/fd/$fd)"; fi; done`).CombinedOutput()
+		if err != nil {
+			return Result{Error: &Error{Ename: "ShellError", Evalue: err.Error(), Traceback: []string{string(out)}}}
+		}
+		return Result{Data: map[string]any{"text/plain": string(out)}}
 	case "slow":
 		for i := range 6 {
 			fmt.Printf("tick %d\n", i)

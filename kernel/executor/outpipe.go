@@ -19,8 +19,9 @@ const (
 // outPipe reads one of the child's output pipes, hands text on in batches,
 // and tracks the sync markers the child writes into the stream.
 type outPipe struct {
-	name string
-	emit func(name, text string)
+	name   string
+	prefix []byte // the child's sync marker prefix (see syncPrefix)
+	emit   func(name, text string)
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -31,8 +32,8 @@ type outPipe struct {
 	timer    *time.Timer
 }
 
-func newOutPipe(name string, emit func(name, text string)) *outPipe {
-	p := &outPipe{name: name, emit: emit}
+func newOutPipe(name string, prefix []byte, emit func(name, text string)) *outPipe {
+	p := &outPipe{name: name, prefix: prefix, emit: emit}
 	p.cond = sync.NewCond(&p.mu)
 	return p
 }
@@ -63,7 +64,7 @@ func (p *outPipe) run(r io.Reader) {
 func (p *outPipe) scan(data []byte) []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	pfx := []byte(syncMarkerPfx)
+	pfx := p.prefix
 	for {
 		i := bytes.Index(data, pfx)
 		if i < 0 {

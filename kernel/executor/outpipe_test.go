@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// testPrefix is the sync marker prefix of the pipes under test.
+var testPrefix = syncPrefix("0123456789abcdef")
+
 // chunkReader returns its chunks one Read at a time.
 type chunkReader struct{ chunks []string }
 
@@ -24,7 +27,7 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 }
 
 func TestOutPipeStripsMarkersSplitAcrossReads(t *testing.T) {
-	m := string(syncMarker(7))
+	m := string(syncMarker(testPrefix, 7))
 	tests := []struct {
 		name   string
 		chunks []string
@@ -37,7 +40,7 @@ func TestOutPipeStripsMarkersSplitAcrossReads(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := &recorder{}
-			p := newOutPipe("stdout", rec.output)
+			p := newOutPipe("stdout", testPrefix, rec.output)
 			p.release(7) // the event for marker 7 was already handed on
 			p.run(&chunkReader{chunks: tt.chunks})
 			if got := rec.stream("stdout"); got != "abcd" {
@@ -52,9 +55,12 @@ func TestOutPipeStripsMarkersSplitAcrossReads(t *testing.T) {
 
 func TestOutPipeHoldsTextAfterAMarkerUntilItsEventIsOut(t *testing.T) {
 	rec := &recorder{}
-	p := newOutPipe("stdout", rec.output)
+	p := newOutPipe("stdout", testPrefix, rec.output)
 	done := make(chan struct{})
-	go func() { p.run(&chunkReader{chunks: []string{"a" + string(syncMarker(1)) + "b"}}); close(done) }()
+	go func() {
+		p.run(&chunkReader{chunks: []string{"a" + string(syncMarker(testPrefix, 1)) + "b"}})
+		close(done)
+	}()
 	if !p.waitSync(1, time.Second) {
 		t.Fatal("marker not seen")
 	}
@@ -71,7 +77,7 @@ func TestOutPipeHoldsTextAfterAMarkerUntilItsEventIsOut(t *testing.T) {
 
 func TestOutPipeNeverSplitsARune(t *testing.T) {
 	var got []string
-	p := newOutPipe("stdout", func(_, text string) { got = append(got, text) })
+	p := newOutPipe("stdout", testPrefix, func(_, text string) { got = append(got, text) })
 	p.mu.Lock()
 	p.pending = []byte("héllo 世"[:len("héllo 世")-1])
 	p.flushLocked(false)
@@ -83,7 +89,7 @@ func TestOutPipeNeverSplitsARune(t *testing.T) {
 
 func TestOutPipeFlushesLargeOutputInBatches(t *testing.T) {
 	var sizes []int
-	p := newOutPipe("stdout", func(_, text string) { sizes = append(sizes, len(text)) })
+	p := newOutPipe("stdout", testPrefix, func(_, text string) { sizes = append(sizes, len(text)) })
 	var chunks []string
 	for range 5 {
 		chunks = append(chunks, strings.Repeat("x", 4096))

@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +18,10 @@ import (
 func (s *Supervisor) spawn() (*child, error) {
 	if len(s.cfg.Command) == 0 {
 		return nil, errors.New("executor: no command configured")
+	}
+	secret, err := newSecret()
+	if err != nil {
+		return nil, err
 	}
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
@@ -55,17 +58,23 @@ func (s *Supervisor) spawn() (*child, error) {
 		return nil, fmt.Errorf("executor: start %s: %w", s.cfg.Command[0], startErr)
 	}
 	c := &child{
-		cmd: cmd, reqW: reqW, enc: json.NewEncoder(reqW),
+		cmd: cmd, reqW: reqW, fw: newFrameWriter(reqW),
 		pending: map[uint64]chan event{},
 		dead:    make(chan struct{}),
 		log:     s.cfg.Log,
 	}
 	c.tail = &tailWriter{max: 4 << 10}
-	c.out = newOutPipe("stdout", s.cfg.Output)
-	c.err = newOutPipe("stderr", func(name, text string) {
+	prefix := syncPrefix(secret)
+	c.out = newOutPipe("stdout", prefix, s.cfg.Output)
+	c.err = newOutPipe("stderr", prefix, func(name, text string) {
 		c.tail.Write([]byte(text))
 		s.cfg.Output(name, text)
 	})
+	// The pipe's buffer takes the hello at once; a child that dies before
+	// reading it is reported by wait like any other death.
+	if err := c.write(request{Op: opHello, Value: secret}); err != nil {
+		c.log.Warn("send hello to executor", "err", err)
+	}
 	go c.out.run(outR)
 	go c.err.run(errR)
 	go c.readEvents(evR, s)
@@ -78,9 +87,7 @@ type child struct {
 	cmd  *exec.Cmd
 	log  *slog.Logger
 	reqW io.WriteCloser
-
-	wmu sync.Mutex
-	enc *json.Encoder
+	fw   *frameWriter
 
 	mu         sync.Mutex
 	pending    map[uint64]chan event
@@ -110,9 +117,7 @@ func (c *child) isDead() bool {
 }
 
 func (c *child) write(r request) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if err := c.enc.Encode(r); err != nil {
+	if err := c.fw.write(r); err != nil {
 		return fmt.Errorf("executor: send %s: %w", r.Op, err)
 	}
 	return nil
@@ -172,11 +177,16 @@ func (c *child) kill(reason string) {
 
 // readEvents dispatches the child's events until its event pipe closes.
 func (c *child) readEvents(r io.Reader, s *Supervisor) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 256<<20)
-	for sc.Scan() {
+	for {
+		b, err := readFrame(r)
+		if err != nil {
+			if err != io.EOF {
+				c.log.Warn("executor event pipe broke", "err", err)
+			}
+			break
+		}
 		var ev event
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+		if err := json.Unmarshal(b, &ev); err != nil {
 			c.log.Warn("executor sent a malformed event", "err", err)
 			continue
 		}

@@ -1,7 +1,10 @@
 package executor
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strconv"
@@ -43,6 +46,7 @@ type Error struct {
 
 // Request operations, parent to child.
 const (
+	opHello       = "hello" // the first request: Value is the sync marker's secret
 	opExecute     = "execute"
 	opIsComplete  = "is_complete"
 	opComplete    = "complete"
@@ -55,7 +59,7 @@ const (
 	syncMarkerPfx = "\x00\x1bGOACCEL-SYNC:"
 )
 
-// request is one JSON line from the parent to the child.
+// request is one frame from the parent to the child.
 type request struct {
 	ID         uint64            `json:"id"`
 	Op         string            `json:"op"`
@@ -68,7 +72,7 @@ type request struct {
 	Err        string            `json:"err,omitempty"`
 }
 
-// event is one JSON line from the child to the parent. Sync, when non-zero,
+// event is one frame from the child to the parent. Sync, when non-zero,
 // is the number of the output marker the child wrote to stdout and stderr
 // just before this event: the parent publishes all output before the marker
 // first, so text printed before a display or a result appears before it.
@@ -93,9 +97,25 @@ type event struct {
 	Password bool           `json:"password,omitempty"`
 }
 
+// syncPrefix is what every sync marker of a child starts with: a fixed part
+// and the secret the parent sent the child in its hello, so output that
+// merely looks like a marker is never taken for one.
+func syncPrefix(secret string) []byte {
+	return []byte(syncMarkerPfx + secret + ":")
+}
+
 // syncMarker is the byte sequence written to stdout and stderr for marker n.
 // It is shorter than PIPE_BUF, so the write is atomic and never interleaves
 // with other writers.
-func syncMarker(n uint64) []byte {
-	return fmt.Appendf(nil, "%s%s\x00", syncMarkerPfx, strconv.FormatUint(n, 10))
+func syncMarker(prefix []byte, n uint64) []byte {
+	return fmt.Appendf(bytes.Clone(prefix), "%s\x00", strconv.FormatUint(n, 10))
+}
+
+// newSecret returns a random secret for a child's sync markers.
+func newSecret() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("executor: sync marker secret: %w", err)
+	}
+	return hex.EncodeToString(b), nil
 }
