@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -73,9 +74,9 @@ func username() string {
 }
 
 // NewMessage builds a message of msgType in session with parent as its parent
-// (nil for none); content is marshalled to JSON by Encode.
+// (nil for none); content is marshalled to JSON now.
 func NewMessage(msgType, session string, parent *Header, content any) (*Message, error) {
-	raw, err := json.Marshal(content)
+	raw, err := marshalContent(content)
 	if err != nil {
 		return nil, fmt.Errorf("marshal %s content: %w", msgType, err)
 	}
@@ -85,6 +86,19 @@ func NewMessage(msgType, session string, parent *Header, content any) (*Message,
 		Metadata: map[string]any{},
 		Content:  raw,
 	}, nil
+}
+
+// marshalContent encodes content as JSON without HTML escaping, as Python's
+// json.dumps does: escaping writes each of <, > and & as six bytes, so a
+// cell or an HTML output full of them would cross the wire six times larger.
+func marshalContent(content any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(content); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // NewReply builds the reply msgType to req: same routing identities, req's
