@@ -467,6 +467,104 @@ def bad_signatures_and_garbage_are_dropped(k):
     assert k.kc.hb_channel.is_beating(), "heartbeat stopped after garbage on the hb port"
 
 
+def raw_zmtp(k, port, ready_as=None):
+    """A TCP connection to port that sends a ZMTP 3.0 NULL greeting and, with
+    ready_as, completes the handshake as that socket type; no key involved."""
+    import socket
+    import struct
+    s = socket.create_connection((k.km.ip, port), timeout=10)
+    s.sendall(b"\xff" + b"\x00" * 8 + b"\x7f\x03\x00" + b"NULL".ljust(20, b"\x00") + b"\x00" * 32)
+    got = b""
+    while len(got) < 64:
+        got += s.recv(64 - len(got))
+    if ready_as:
+        body = b"\x05READY" + bytes([11]) + b"Socket-Type" + struct.pack(">I", len(ready_as)) + ready_as.encode()
+        s.sendall(bytes([0x04, len(body)]) + body)
+        hdr = s.recv(2)
+        s.recv(hdr[1])
+    return s
+
+
+def closed_by_peer(s, secs=10):
+    s.settimeout(secs)
+    try:
+        while s.recv(4096):
+            pass
+        return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except OSError:
+        return False
+
+
+@check
+def unauthenticated_peers_cannot_kill_or_block_the_kernel(k):
+    import struct
+    ports = {"shell": (k.km.shell_port, "DEALER"), "control": (k.km.control_port, "DEALER"),
+             "stdin": (k.km.stdin_port, "DEALER"), "iopub": (k.km.iopub_port, "SUB"), "hb": (k.km.hb_port, "REQ")}
+    # Connections that never finish the ZeroMQ handshake, on every port at once.
+    silent = []
+    import socket
+    for port, _ in ports.values():
+        silent.append(socket.create_connection((k.km.ip, port), timeout=10))
+    time.sleep(0.2)
+    kc = k.km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=20)  # "Kernel died before replying to kernel_info" before the fix
+        msg_id = kc.execute("1 + 1")
+        while True:
+            rep = kc.get_shell_msg(timeout=15)
+            if rep["parent_header"].get("msg_id") == msg_id:
+                break
+        assert rep["content"]["status"] == "ok", rep["content"]
+    finally:
+        kc.stop_channels()
+        for s in silent:
+            s.close()
+    # A frame header announcing 2^40 or 2^50 bytes, in the handshake and after it.
+    for name, (port, typ) in ports.items():
+        for ready in (None, typ):
+            for size in (1 << 40, 1 << 50):
+                s = raw_zmtp(k, port, ready)
+                flags = 0x02 | (0x04 if ready is None else 0)
+                s.sendall(bytes([flags]) + struct.pack(">Q", size))
+                assert closed_by_peer(s), f"{name}: the kernel kept a connection announcing {size} bytes"
+                s.close()
+    assert_alive(k)
+    time.sleep(3.5)
+    assert k.kc.hb_channel.is_beating(), "heartbeat stopped after huge frames"
+
+
+@check
+def huge_cell_keeps_the_session(k):
+    k.run("keep := 42")
+    n = 50 << 20  # a string of '<', 300 MB as escaped JSON: the old line-based pipe died on it
+    c, msgs = k.run('huge := "' + "<" * n + '"', timeout=180)
+    assert c["status"] == "ok", c
+    c, msgs = k.run("len(huge) + keep", timeout=60)
+    assert result_of(msgs) == str(n + 42), result_of(msgs)
+    k.run("huge = \"\"")
+
+
+@check
+def output_that_looks_like_a_sync_marker_is_printed(k):
+    c, msgs = k.run('fmt.Print("a\\x00\\x1bGOACCEL-SYNC:1\\x00b")')
+    assert c["status"] == "ok", c
+    assert text_of(msgs) == "a\x00\x1bGOACCEL-SYNC:1\x00b", repr(text_of(msgs))
+
+
+@check
+def processes_started_from_cells_do_not_inherit_kernel_pipes(k):
+    code = ('out, err := exec.Command("/bin/sh", "-c", `for fd in 3 4 5 6 7 8 9; do '
+            'if [ -e /proc/self/fd/$fd ]; then echo "fd $fd: $(readlink /proc/self/fd/$fd)"; fi; done`).CombinedOutput()\n'
+            'fmt.Printf("[%s] %v", out, err)')
+    c, msgs = k.run('import "os/exec"')
+    c, msgs = k.run(code)
+    assert c["status"] == "ok", c
+    assert text_of(msgs) == "[] <nil>", text_of(msgs)
+
+
 @check
 def display_data_from_cells(k):
     k.run('import "github.com/goaccel/goaccel/display"')
