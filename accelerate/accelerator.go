@@ -29,6 +29,9 @@ type Accelerator struct {
 
 	stepWasSkipped bool
 	saveIteration  int // next automatic checkpoint number
+	// checkpointHook, set by tests, is called at each step of SaveState
+	// that touches the file system (see internal/atomicdir.Folder.Hook).
+	checkpointHook func(step string)
 	trackers       []Tracker
 	extra          []Tracker   // added with AddTracker
 	notebook       *plots.Live // the "notebook" tracker's figure, shared by its runs

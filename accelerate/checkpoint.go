@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/goaccel/goaccel/internal/atomicdir"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -52,26 +52,34 @@ func indexed(base string, i int, ext string) string {
 // SaveState writes the training state of every prepared object to dir, or,
 // when dir is "" and AutomaticCheckpointNaming is on, to
 // ProjectDir/checkpoints/checkpoint_N (keeping at most TotalLimit of those).
-// Every process must call it. The files go to a temporary folder first, which
-// replaces dir only when complete, so an interrupted save never damages the
-// previous checkpoint. It returns the folder written.
+// Every process must call it. It returns the folder written.
+//
+// A kill at any instant never damages the previous checkpoint: the files go
+// to a temporary folder beside dir, each fsynced, with a manifest
+// (goaccel_manifest.json) written last; the folder then replaces dir by
+// renames that LoadState reads through and the next SaveState completes if
+// they were interrupted. Old automatic checkpoints are deleted only once the
+// new one is complete, and each is renamed aside before it is deleted.
 func (a *Accelerator) SaveState(dir string) (string, error) {
 	iteration := a.saveIteration
-	if dir == "" {
+	auto := dir == ""
+	if auto {
 		if !a.cfg.AutomaticCheckpointNaming {
 			return "", errors.New("accelerate: SaveState: give a folder, or set Config.AutomaticCheckpointNaming and ProjectDir")
 		}
-		dir = filepath.Join(a.cfg.ProjectDir, "checkpoints", "checkpoint_"+strconv.Itoa(iteration))
+		dir = a.checkpointFolder(iteration)
 	}
-	tmp := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".partial")
+	folder := atomicdir.Folder{Path: dir, Hook: a.checkpointHook}
+	tmp := folder.Staging()
 	var err error
 	if a.IsMainProcess() {
-		if a.cfg.AutomaticCheckpointNaming {
-			err = a.pruneCheckpoints()
+		if auto {
+			err = a.recoverCheckpoints()
+		} else {
+			err = folder.Recover()
 		}
 		if err == nil {
-			_ = os.RemoveAll(tmp)
-			err = os.MkdirAll(tmp, 0o755)
+			_, err = folder.Stage()
 		}
 	}
 	if err = a.agree(err); err != nil {
@@ -85,16 +93,9 @@ func (a *Accelerator) SaveState(dir string) (string, error) {
 		return "", fmt.Errorf("accelerate: SaveState %s: %w", dir, err)
 	}
 	if a.IsMainProcess() {
-		old := dir + ".old"
-		_ = os.RemoveAll(old)
-		if _, statErr := os.Stat(dir); statErr == nil {
-			err = os.Rename(dir, old)
-		}
-		if err == nil {
-			err = os.Rename(tmp, dir)
-		}
-		if err == nil {
-			_ = os.RemoveAll(old)
+		err = folder.Publish()
+		if err == nil && auto {
+			err = a.pruneCheckpoints(iteration)
 		}
 	}
 	if err = a.agree(err); err != nil {
@@ -131,13 +132,27 @@ func (a *Accelerator) writeRandomState(dir string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "random_states_"+strconv.Itoa(a.c.Rank())+".json"), b, 0o644)
+	return a.writeFile(dir, "random_states_"+strconv.Itoa(a.c.Rank())+".json", b)
+}
+
+// writeFile writes one checkpoint file and fsyncs it.
+func (a *Accelerator) writeFile(dir, name string, b []byte) error {
+	if a.checkpointHook != nil {
+		a.checkpointHook("write " + name)
+	}
+	return atomicdir.WriteFile(filepath.Join(dir, name), b, 0o644)
 }
 
 func (a *Accelerator) writeMainState(dir string, iteration int) error {
 	for i, m := range a.models {
 		path := filepath.Join(dir, indexed("model", i, ".safetensors"))
+		if a.checkpointHook != nil {
+			a.checkpointHook("write " + filepath.Base(path))
+		}
 		if err := nn.SaveSafetensors(path, nn.StateDict(m.inner), map[string]string{"format": "pt"}); err != nil {
+			return fmt.Errorf("save model %d: %w", i, err)
+		}
+		if err := atomicdir.Sync(path); err != nil {
 			return fmt.Errorf("save model %d: %w", i, err)
 		}
 	}
@@ -146,7 +161,7 @@ func (a *Accelerator) writeMainState(dir string, iteration int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		return os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		return a.writeFile(dir, name, b)
 	}
 	for i, o := range a.optimizers {
 		if err := save(indexed("optimizer", i, ".bin"), o.inner); err != nil {
@@ -174,37 +189,7 @@ func (a *Accelerator) writeMainState(dir string, iteration int) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "goaccel_state.json"), b, 0o644)
-}
-
-// checkpointNumbers lists the N of ProjectDir/checkpoints/checkpoint_N, ascending.
-func (a *Accelerator) checkpointNumbers() []int {
-	entries, _ := os.ReadDir(filepath.Join(a.cfg.ProjectDir, "checkpoints"))
-	var ns []int
-	for _, e := range entries {
-		if s, ok := strings.CutPrefix(e.Name(), "checkpoint_"); ok && e.IsDir() {
-			if n, err := strconv.Atoi(s); err == nil {
-				ns = append(ns, n)
-			}
-		}
-	}
-	sort.Ints(ns)
-	return ns
-}
-
-// pruneCheckpoints deletes the oldest automatic checkpoints so that, with the
-// one about to be written, at most TotalLimit remain.
-func (a *Accelerator) pruneCheckpoints() error {
-	ns := a.checkpointNumbers()
-	if a.cfg.TotalLimit == 0 || len(ns)+1 <= a.cfg.TotalLimit {
-		return nil
-	}
-	for _, n := range ns[:len(ns)+1-a.cfg.TotalLimit] {
-		if err := os.RemoveAll(filepath.Join(a.cfg.ProjectDir, "checkpoints", "checkpoint_"+strconv.Itoa(n))); err != nil {
-			return fmt.Errorf("remove old checkpoint: %w", err)
-		}
-	}
-	return nil
+	return a.writeFile(dir, "goaccel_state.json", b)
 }
 
 // LoadState restores what SaveState wrote in dir (or, when dir is "" with
@@ -214,16 +199,22 @@ func (a *Accelerator) pruneCheckpoints() error {
 // epoch from the beginning: to resume mid-epoch, call SkipFirstBatches with
 // the number of batches already done). Every process must call it after
 // Prepare. A checkpoint of a different model gives an error naming the
-// mismatched tensors.
+// mismatched tensors. A save that was interrupted is read through: LoadState
+// takes the newest complete checkpoint, never a partial one.
 func (a *Accelerator) LoadState(dir string) error {
+	from := dir
 	if dir == "" {
-		ns := a.checkpointNumbers()
-		if !a.cfg.AutomaticCheckpointNaming || len(ns) == 0 {
-			return fmt.Errorf("accelerate: LoadState: no folder given and no automatic checkpoint under %s", filepath.Join(a.cfg.ProjectDir, "checkpoints"))
+		if !a.cfg.AutomaticCheckpointNaming {
+			return errors.New("accelerate: LoadState: give a folder, or set Config.AutomaticCheckpointNaming and ProjectDir")
 		}
-		dir = filepath.Join(a.cfg.ProjectDir, "checkpoints", "checkpoint_"+strconv.Itoa(ns[len(ns)-1]))
+		var ok bool
+		if dir, from, ok = a.latestCheckpoint(); !ok {
+			return fmt.Errorf("accelerate: LoadState: no folder given and no automatic checkpoint under %s", a.checkpointRoot())
+		}
+	} else {
+		from, _ = atomicdir.Folder{Path: dir}.Resolve()
 	}
-	if err := a.loadState(dir); err != nil {
+	if err := a.loadState(from); err != nil {
 		return fmt.Errorf("accelerate: LoadState %s: %w", dir, err)
 	}
 	return nil

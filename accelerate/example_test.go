@@ -96,7 +96,7 @@ func ExampleAccelerator_SaveState() {
 	}
 	fmt.Println(acc.LoadState("") == nil)
 	// Output:
-	// checkpoint_1 [goaccel_state.json model.safetensors optimizer.bin random_states_0.json]
-	// checkpoint_2 [goaccel_state.json model.safetensors optimizer.bin random_states_0.json]
+	// checkpoint_1 [goaccel_manifest.json goaccel_state.json model.safetensors optimizer.bin random_states_0.json]
+	// checkpoint_2 [goaccel_manifest.json goaccel_state.json model.safetensors optimizer.bin random_states_0.json]
 	// true
 }
