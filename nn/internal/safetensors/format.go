@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 )
@@ -160,6 +161,29 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	b.Truncate(b.Len() - 1) // Encode appends a newline
 }
 
+// byteSize returns the bytes a tensor of shape and element size takes, with
+// every multiplication checked as the reference implementation does
+// (ValidationOverflow): a product that overflows 64 bits, or an int, is an
+// error, never a wrapped-around small number.
+func byteSize(shape []int, size int) (uint64, error) {
+	n := uint64(1)
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("negative dimension in shape %v", shape)
+		}
+		hi, lo := bits.Mul64(n, uint64(d))
+		if hi != 0 {
+			return 0, fmt.Errorf("shape %v has more elements than 64 bits count", shape)
+		}
+		n = lo
+	}
+	hi, lo := bits.Mul64(n, uint64(size))
+	if hi != 0 || lo > math.MaxInt {
+		return 0, fmt.Errorf("shape %v of %d-byte elements does not fit in 64 bits", shape, size)
+	}
+	return lo, nil
+}
+
 type headerEntry struct {
 	DType       string `json:"dtype"`
 	Shape       []int  `json:"shape"`
@@ -210,15 +234,9 @@ func Decode(b []byte) ([]Entry, map[string]string, error) {
 		if len(he.DataOffsets) != 2 || he.DataOffsets[0] < 0 || he.DataOffsets[1] < he.DataOffsets[0] {
 			return nil, nil, fmt.Errorf("safetensors: tensor %q: invalid data_offsets %v", name, he.DataOffsets)
 		}
-		n := uint64(size)
-		for _, s := range he.Shape {
-			if s < 0 {
-				return nil, nil, fmt.Errorf("safetensors: tensor %q: negative dimension in shape %v", name, he.Shape)
-			}
-			n *= uint64(s)
-			if n > math.MaxInt32*uint64(1<<16) {
-				return nil, nil, fmt.Errorf("safetensors: tensor %q: shape %v is too large", name, he.Shape)
-			}
+		n, err := byteSize(he.Shape, size)
+		if err != nil {
+			return nil, nil, fmt.Errorf("safetensors: tensor %q: %w", name, err)
 		}
 		if got := uint64(he.DataOffsets[1] - he.DataOffsets[0]); got != n {
 			return nil, nil, fmt.Errorf("safetensors: tensor %q: data_offsets %v span %d bytes but shape %v of %s needs %d",

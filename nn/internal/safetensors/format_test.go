@@ -86,6 +86,10 @@ func TestDecodeRejectsBadFiles(t *testing.T) {
 		{"trailing data", mk(`{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}}`, 3), "cover 1"},
 		{"bad metadata", mk(`{"__metadata__":{"a":1}}`, 0), "__metadata__"},
 		{"extra field", mk(`{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":1}}`, 1), "bad header entry"},
+		// Shapes whose byte count wraps around 2^64 to the data present.
+		{"overflow to 4 bytes", mk(`{"a":{"dtype":"F32","shape":[4611686018427387905],"data_offsets":[0,4]}}`, 4), "does not fit in 64 bits"},
+		{"overflow to 0 bytes", mk(`{"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,0]}}`, 0), "more elements than 64 bits"},
+		{"overflow before a zero", mk(`{"a":{"dtype":"U8","shape":[4294967296,4294967296,0],"data_offsets":[0,0]}}`, 0), "more elements than 64 bits"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
