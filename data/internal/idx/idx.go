@@ -1,6 +1,10 @@
 // Package idx reads the IDX files MNIST is distributed in (optionally gzip-compressed): a big-endian
 // magic number whose low byte is the number of dimensions and whose third byte is the element type
 // (0x08 = unsigned byte), one big-endian uint32 per dimension, then the elements.
+//
+// A file is untrusted input: the sizes its header claims are checked against the file before
+// anything is allocated, elements are allocated as they arrive, a gzip stream must end with its
+// checksum verified, and nothing may follow the elements.
 package idx
 
 import (
@@ -8,8 +12,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 )
 
 // File is a decoded IDX file of unsigned bytes.
@@ -18,9 +25,18 @@ type File struct {
 	Data []byte // row-major elements
 }
 
+// maxDeflateRatio bounds how much a deflate stream can expand: at best 258 bytes from one
+// 2-bit-ish code, 1032:1 (zlib's technical notes); a gzip file of n bytes cannot hold more.
+const maxDeflateRatio = 1032
+
+// readChunk is how many elements are allocated before they arrive.
+const readChunk = 1 << 20
+
 // Read decodes an IDX file of unsigned bytes from r, transparently gunzipping it when it starts
-// with the gzip magic number.
+// with the gzip magic number. When r knows how many bytes are left (an *os.File, a
+// *bytes.Reader), the element count in the header is checked against that first.
 func Read(r io.Reader) (*File, error) {
+	left, known := remaining(r)
 	br := bufio.NewReaderSize(r, 1<<16)
 	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -28,12 +44,73 @@ func Read(r io.Reader) (*File, error) {
 			return nil, fmt.Errorf("idx: gzip: %w", err)
 		}
 		defer zr.Close()
-		return readRaw(zr)
+		limit, what := int64(-1), ""
+		if known {
+			limit = left * maxDeflateRatio
+			what = fmt.Sprintf("a %d-byte gzip file holds at most %d", left, limit)
+		}
+		f, err := readRaw(zr, limit, what)
+		if err != nil {
+			return nil, err
+		}
+		// Reading to the end verifies the gzip checksum and length.
+		if err := expectEnd(zr); err != nil {
+			return nil, fmt.Errorf("idx: gzip: %w", err)
+		}
+		return f, nil
 	}
-	return readRaw(br)
+	limit, what := int64(-1), ""
+	if known {
+		limit, what = left, fmt.Sprintf("the file has %d", left)
+	}
+	f, err := readRaw(br, limit, what)
+	if err != nil {
+		return nil, err
+	}
+	if err := expectEnd(br); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
-func readRaw(r io.Reader) (*File, error) {
+// remaining reports how many bytes r has left, when r can tell.
+func remaining(r io.Reader) (int64, bool) {
+	switch v := r.(type) {
+	case interface{ Len() int }: // bytes.Reader, strings.Reader
+		return int64(v.Len()), true
+	case *os.File:
+		st, err := v.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return 0, false
+		}
+		pos, err := v.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, false
+		}
+		return st.Size() - pos, true
+	}
+	return 0, false
+}
+
+// expectEnd reads r to its end (a gzip reader checks its checksum there) and fails if anything
+// is left.
+func expectEnd(r io.Reader) error {
+	n, err := io.Copy(io.Discard, r)
+	if err != nil {
+		if errors.Is(err, gzip.ErrChecksum) {
+			return fmt.Errorf("the data does not match its checksum (corrupt file): %w", err)
+		}
+		return err
+	}
+	if n > 0 {
+		return fmt.Errorf("%d bytes follow the elements (not an IDX file of the shape its header gives)", n)
+	}
+	return nil
+}
+
+// readRaw decodes an uncompressed IDX stream. limit, when not negative, is the most bytes r can
+// hold, which what describes for errors.
+func readRaw(r io.Reader, limit int64, what string) (*File, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return nil, fmt.Errorf("idx: read magic number: %w", err)
@@ -64,11 +141,34 @@ func readRaw(r io.Reader) (*File, error) {
 			return nil, fmt.Errorf("idx: %v elements is too many", dims)
 		}
 	}
-	data := make([]byte, total)
-	if _, err := io.ReadFull(r, data); err != nil {
+	if need := int64(4+4*nd) + int64(total); limit >= 0 && need > limit {
+		return nil, fmt.Errorf("idx: the header gives shape %v, %d bytes with the header, but %s (truncated or corrupt file)", dims, need, what)
+	}
+	data, err := readElements(r, total)
+	if err != nil {
 		return nil, fmt.Errorf("idx: read %d elements of shape %v: %w", total, dims, err)
 	}
 	return &File{Dims: dims, Data: data}, nil
+}
+
+// readElements reads n bytes, allocating them as they arrive rather than all at once on the
+// word of the header.
+func readElements(r io.Reader, n int) ([]byte, error) {
+	data := make([]byte, 0, min(n, readChunk))
+	for len(data) < n {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, min(n-len(data), cap(data)))
+		}
+		k, err := io.ReadFull(r, data[len(data):min(cap(data), n)])
+		data = data[:len(data)+k]
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, fmt.Errorf("got %d: %w", len(data), err)
+		}
+	}
+	return data, nil
 }
 
 // Encode writes f as an uncompressed IDX file (used by tests to build small fixtures).
