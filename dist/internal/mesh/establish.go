@@ -6,16 +6,21 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/auth"
+	"github.com/goaccel/goaccel/internal/ratelog"
 )
 
 const purpose = "goaccel-mesh-v1"
 
 // Establish connects rank to every other rank: it accepts from higher ranks
 // on ln and dials lower ranks at addrs[r]. Connections with a wrong token or
-// an unexpected rank are refused and do not count. ln is closed on return.
+// an unexpected rank are refused and do not count. Each accepted connection
+// authenticates on its own goroutine (within auth's handshake timeout), so
+// connections that stay silent cannot delay the peers behind them. ln is
+// closed on return.
 func Establish(ctx context.Context, rank, size int, token []byte, ln net.Listener, addrs []string) (*Mesh, error) {
 	defer ln.Close()
 	conns := make([]net.Conn, size)
@@ -25,28 +30,47 @@ func Establish(ctx context.Context, rank, size int, token []byte, ln net.Listene
 		err  error
 	}
 	want := size - 1 - rank
-	acc := make(chan accepted, size)
+	acc := make(chan accepted) // unbuffered: a connection nobody takes is closed
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
+	done := make(chan struct{}) // Establish returned: late connections are closed
+	defer close(done)
 	go func() {
+		var mu sync.Mutex
 		got := map[int]bool{}
-		for len(got) < want {
+		refused := ratelog.Limiter{Every: 10 * time.Second}
+		for {
 			c, err := ln.Accept()
 			if err != nil {
-				acc <- accepted{err: err}
+				select {
+				case acc <- accepted{err: err}:
+				case <-done:
+				}
 				return
 			}
-			r, err := auth.Accept(c, token, purpose)
-			if err == nil && (r <= rank || r >= size || got[r]) {
-				err = fmt.Errorf("unexpected rank %d", r)
-			}
-			if err != nil {
-				slog.Warn("dist: refused a peer connection", "rank", rank, "err", err)
-				c.Close()
-				continue
-			}
-			got[r] = true
-			acc <- accepted{rank: r, conn: c}
+			go func() {
+				r, err := auth.Accept(c, token, purpose)
+				mu.Lock()
+				if err == nil && (r <= rank || r >= size || got[r]) {
+					err = fmt.Errorf("unexpected rank %d", r)
+				}
+				if err == nil {
+					got[r] = true
+				}
+				mu.Unlock()
+				if err != nil {
+					if ok, skipped := refused.Allow(); ok {
+						slog.Warn("dist: refused a peer connection", "rank", rank, "err", err, "similar_not_logged", skipped)
+					}
+					c.Close()
+					return
+				}
+				select {
+				case acc <- accepted{rank: r, conn: c}:
+				case <-done:
+					c.Close()
+				}
+			}()
 		}
 	}()
 	closeAll := func() {

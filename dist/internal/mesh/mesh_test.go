@@ -95,3 +95,57 @@ func TestGoodbyeEndsWaitsOnThatPeerOnly(t *testing.T) {
 		t.Fatalf("rank 1's message was lost after rank 2 left: %q %v", b, err)
 	}
 }
+
+// Connections that connect and stay silent do not hold up the group: each
+// accepted connection authenticates on its own, so the real peers behind
+// them join at once instead of after 10 s per silent connection.
+func TestSilentConnectionsDoNotDelayTheGroup(t *testing.T) {
+	const size = 3
+	lns := make([]net.Listener, size)
+	addrs := make([]string, size)
+	for i := range lns {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns[i], addrs[i] = ln, ln.Addr().String()
+	}
+	for range 3 {
+		for _, a := range addrs[:2] {
+			c, err := net.Dial("tcp", a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	start := time.Now()
+	ms := make([]*Mesh, size)
+	errs := make([]error, size)
+	var wg sync.WaitGroup
+	for r := range size {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ms[r], errs[r] = Establish(ctx, r, size, []byte("tok"), lns[r], addrs)
+		}()
+	}
+	wg.Wait()
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+		defer ms[r].Close()
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("3 silent connections per rank delayed the group by %v (authentication one at a time)", d)
+	}
+	if err := ms[2].Send(ctx, 0, []byte("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ms[0].Recv(ctx, 2); err != nil || string(b) != "hi" {
+		t.Fatalf("recv: %q %v", b, err)
+	}
+}

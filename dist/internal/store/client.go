@@ -30,10 +30,12 @@ type Client struct {
 	token []byte
 	rank  int
 
-	mu   sync.Mutex
-	conn net.Conn
-	r    *bufio.Reader
-	w    *bufio.Writer
+	mu       sync.Mutex
+	conn     net.Conn
+	r        *bufio.Reader
+	w        *bufio.Writer
+	lastUsed time.Time     // when conn last answered
+	maxIdle  time.Duration // redial a connection idle this long (the server closes idle ones)
 
 	live net.Conn // the registered liveness connection, if any
 }
@@ -41,7 +43,7 @@ type Client struct {
 // Dial connects to the store at addr, retrying until ctx ends (the server may
 // not be up yet). rank is only used in the handshake for diagnostics.
 func Dial(ctx context.Context, addr string, token []byte, rank int) (*Client, error) {
-	c := &Client{addr: addr, token: token, rank: rank}
+	c := &Client{addr: addr, token: token, rank: rank, maxIdle: clientMaxIdle}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.connectLocked(ctx); err != nil {
@@ -83,6 +85,7 @@ func (c *Client) connectLocked(ctx context.Context) error {
 		return err
 	}
 	c.conn, c.r, c.w = conn, bufio.NewReader(conn), bufio.NewWriter(conn)
+	c.lastUsed = time.Now()
 	return nil
 }
 
@@ -92,6 +95,11 @@ func (c *Client) connectLocked(ctx context.Context) error {
 func (c *Client) do(ctx context.Context, write func(w *bufio.Writer), read func(r *bufio.Reader) error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.conn != nil && time.Since(c.lastUsed) > c.maxIdle {
+		// The server drops connections idle for twice as long; start afresh.
+		c.conn.Close()
+		c.conn = nil
+	}
 	if c.conn == nil {
 		if err := c.connectLocked(ctx); err != nil {
 			return err
@@ -113,6 +121,7 @@ func (c *Client) do(ctx context.Context, write func(w *bufio.Writer), read func(
 		}
 		return fmt.Errorf("store %s: %w", c.addr, err)
 	}
+	c.lastUsed = time.Now()
 	return nil
 }
 

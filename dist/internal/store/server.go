@@ -12,12 +12,28 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/auth"
+	"github.com/goaccel/goaccel/internal/ratelog"
+)
+
+// Bounds on what an authenticated connection may hold: a request connection
+// that sends nothing for idleTimeout is closed (clients redial after
+// clientMaxIdle, well before), and a request must arrive whole within
+// requestTimeout of its first byte. A registered rank's liveness connection
+// is idle by design and has neither.
+const (
+	idleTimeout    = 10 * time.Minute
+	clientMaxIdle  = idleTimeout / 2
+	requestTimeout = time.Minute
 )
 
 // Server hosts the store. Create it with Serve.
 type Server struct {
 	ln    net.Listener
 	token []byte
+	log   *slog.Logger
+
+	idleTimeout, requestTimeout time.Duration
+	acceptWarn, refuseWarn      ratelog.Limiter
 
 	mu      sync.Mutex
 	data    map[string][]byte
@@ -36,18 +52,27 @@ func Serve(addr string, token []byte) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: listen on %s: %w", addr, err)
 	}
-	s := &Server{
-		ln: ln, token: token,
-		data:    map[string][]byte{},
-		changed: make(chan struct{}),
-		alive:   map[int]net.Conn{},
-		lost:    map[int]string{},
-		conns:   map[net.Conn]struct{}{},
-		done:    make(chan struct{}),
-	}
+	s := newServer(ln, token)
 	s.wg.Add(1)
 	go s.acceptLoop()
 	return s, nil
+}
+
+// newServer returns a Server on ln with the default bounds; the caller
+// starts acceptLoop.
+func newServer(ln net.Listener, token []byte) *Server {
+	return &Server{
+		ln: ln, token: token, log: slog.Default(),
+		idleTimeout: idleTimeout, requestTimeout: requestTimeout,
+		acceptWarn: ratelog.Limiter{Every: 10 * time.Second},
+		refuseWarn: ratelog.Limiter{Every: 10 * time.Second},
+		data:       map[string][]byte{},
+		changed:    make(chan struct{}),
+		alive:      map[int]net.Conn{},
+		lost:       map[int]string{},
+		conns:      map[net.Conn]struct{}{},
+		done:       make(chan struct{}),
+	}
 }
 
 // Addr is the address the server listens on.
@@ -71,13 +96,30 @@ func (s *Server) Close() error {
 	return err
 }
 
+// acceptLoop accepts connections until Close. A failed Accept (too many
+// open files during a flood of connections) is retried with a back-off of
+// up to a second, and warned about at most once per ten seconds.
 func (s *Server) acceptLoop() {
 	defer s.wg.Done()
+	var delay time.Duration
 	for {
 		c, err := s.ln.Accept()
 		if err != nil {
-			return
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			if ok, skipped := s.acceptWarn.Allow(); ok {
+				s.log.Warn("dist store: accepting a connection failed; retrying", "err", err, "retry_in", delay, "similar_not_logged", skipped)
+			}
+			select {
+			case <-s.done:
+				return
+			case <-time.After(delay):
+			}
+			continue
 		}
+		delay = 0
 		s.mu.Lock()
 		if s.closed {
 			s.mu.Unlock()
@@ -102,16 +144,20 @@ func (s *Server) serveConn(c net.Conn) {
 	defer s.wg.Done()
 	defer s.forget(c)
 	if _, err := auth.Accept(c, s.token, purpose); err != nil {
-		slog.Warn("dist store: refused a connection", "err", err)
+		if ok, skipped := s.refuseWarn.Allow(); ok {
+			s.log.Warn("dist store: refused a connection", "err", err, "similar_not_logged", skipped)
+		}
 		return
 	}
 	r := bufio.NewReader(c)
-	w := bufio.NewWriter(c)
+	w := bufio.NewWriter(deadlineWriter{c, s.requestTimeout})
 	for {
+		c.SetReadDeadline(time.Now().Add(s.idleTimeout))
 		op, err := r.ReadByte()
 		if err != nil {
 			return
 		}
+		c.SetReadDeadline(time.Now().Add(s.requestTimeout))
 		if op == opRegister {
 			s.liveness(c, r, w)
 			return
@@ -125,12 +171,25 @@ func (s *Server) serveConn(c net.Conn) {
 	}
 }
 
+// deadlineWriter gives every write to a connection its own deadline, so an
+// answer to a client that stopped reading fails instead of blocking.
+type deadlineWriter struct {
+	c       net.Conn
+	timeout time.Duration
+}
+
+func (d deadlineWriter) Write(p []byte) (int, error) {
+	d.c.SetWriteDeadline(time.Now().Add(d.timeout))
+	return d.c.Write(p)
+}
+
 // liveness keeps a registered rank's connection until goodbye or EOF.
 func (s *Server) liveness(c net.Conn, r *bufio.Reader, w *bufio.Writer) {
 	rank64, err := readInt(r)
 	if err != nil {
 		return
 	}
+	c.SetReadDeadline(time.Time{}) // idle until goodbye or the rank's death
 	rank := int(rank64)
 	s.mu.Lock()
 	if _, dup := s.alive[rank]; dup {

@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 )
 
 const purpose = "goaccel-store-v1"
@@ -33,8 +34,12 @@ const (
 	stError
 )
 
-// maxValue bounds one key or value so a corrupt length cannot exhaust memory.
+// maxValue bounds one key or value; it is allocated as its bytes arrive, so
+// a length alone reserves nothing.
 const maxValue = 1 << 30
+
+// readChunk is how much of a value is allocated before its bytes arrive.
+const readChunk = 64 << 10
 
 func writeBytes(w *bufio.Writer, b []byte) {
 	var n [4]byte
@@ -54,13 +59,22 @@ func readBytes(r *bufio.Reader) ([]byte, error) {
 	if _, err := io.ReadFull(r, n[:]); err != nil {
 		return nil, err
 	}
-	l := binary.LittleEndian.Uint32(n[:])
+	l := int(binary.LittleEndian.Uint32(n[:]))
 	if l > maxValue {
 		return nil, fmt.Errorf("value of %d bytes exceeds the %d limit", l, maxValue)
 	}
-	b := make([]byte, l)
-	_, err := io.ReadFull(r, b)
-	return b, err
+	b := make([]byte, 0, min(l, readChunk))
+	for len(b) < l {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, min(l-len(b), cap(b)))
+		}
+		k, err := io.ReadFull(r, b[len(b):min(cap(b), l)])
+		b = b[:len(b)+k]
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 func readInt(r *bufio.Reader) (int64, error) {
