@@ -32,12 +32,17 @@ func (f *launchFlags) register(fs *flag.FlagSet) {
 		fs.Var((*optInt)(p), name, "`N`: "+usage+" (default: the config file's)")
 		fs.Var((*optInt)(p), strings.ReplaceAll(name, "_", "-"), "same as --"+name)
 	}
+	count := func(p *int, name, usage string) {
+		*p = -1
+		fs.Var((*countFlag)(p), name, "`N`: "+usage+", at least 1 (default: the config file's)")
+		fs.Var((*countFlag)(p), strings.ReplaceAll(name, "_", "-"), "same as --"+name)
+	}
 	str(&f.configFile, "config_file", "YAML configuration (default "+DefaultConfigFile()+")")
 	str(&f.mixedPrecision, "mixed_precision", "no, fp16 or bf16")
 	str(&f.mainIP, "main_process_ip", "address of the machine with rank 0 (multi-node)")
 	str(&f.gpuIDs, "gpu_ids", "comma-separated GPU ids for this machine, or all")
-	num(&f.numProcesses, "num_processes", "total number of processes across all machines")
-	num(&f.numMachines, "num_machines", "number of machines")
+	count(&f.numProcesses, "num_processes", "total number of processes across all machines")
+	count(&f.numMachines, "num_machines", "number of machines")
 	num(&f.machineRank, "machine_rank", "rank of this machine")
 	num(&f.mainPort, "main_process_port", "rendezvous port (0: a free port on one machine)")
 	num(&f.maxRestarts, "max_restarts", "restarts of the whole group after a failure")
@@ -134,6 +139,10 @@ func (f *launchFlags) resolve() (nl.Options, []string, error) {
 	if c.NumMachines > 1 && (c.MainProcessIP == "" || c.MainProcessPort == 0) {
 		return nl.Options{}, nil, fmt.Errorf("with %d machines, give --main_process_ip and --main_process_port (the same on every machine)", c.NumMachines)
 	}
+	files, cores := machineLimits()
+	if err := checkResources(c.NumProcesses/c.NumMachines, c.NumProcesses, files, cores); err != nil {
+		return nl.Options{}, nil, fmt.Errorf("--num_processes %d: %w", c.NumProcesses, err)
+	}
 	opts := nl.Options{
 		NumProcesses: c.NumProcesses / c.NumMachines, NumNodes: c.NumMachines, NodeRank: c.MachineRank,
 		MasterAddr: c.MainProcessIP, Port: c.MainProcessPort, MaxRestarts: c.MaxRestarts,
@@ -182,6 +191,21 @@ func resolveProgram(ctx context.Context, target string, stderr io.Writer) (strin
 		return "", noop, fmt.Errorf("%s is neither an executable nor a Go package that builds (go build: %w)", target, err)
 	}
 	return bin, cleanup, nil
+}
+
+// countFlag is a count flag (processes, machines): a whole number of at
+// least 1; unset it is -1 and prints as nothing.
+type countFlag int
+
+func (c *countFlag) String() string { return (*optInt)(c).String() }
+
+func (c *countFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return fmt.Errorf("%q is not a count: give a whole number of at least 1", s)
+	}
+	*c = countFlag(n)
+	return nil
 }
 
 // optInt is an int flag whose unset value (-1) prints as nothing, so the

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDefaultConfigFileFollowsHFHome(t *testing.T) {
@@ -150,5 +151,54 @@ func TestLaunchThreadsFlagSetsEachWorkersGOMAXPROCS(t *testing.T) {
 	}
 	if strings.Count(out.String(), "GOMAXPROCS=3") != 2 {
 		t.Errorf("output %q; want GOMAXPROCS=3 on both ranks", out.String())
+	}
+}
+
+// `--num_processes 0` used to run one process silently and 10000 started
+// thousands of workers before running out of files: counts below 1 are
+// refused, and counts the machine cannot carry are refused before
+// anything is built or started.
+func TestLaunchRefusesProcessCountsBeforeStartingAnything(t *testing.T) {
+	t.Setenv("HF_HOME", t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--num_processes", "0"}, "at least 1"},
+		{[]string{"--num_processes=-2"}, "at least 1"},
+		{[]string{"--num-processes", "0"}, "at least 1"},
+		{[]string{"--num_machines", "0"}, "at least 1"},
+		{[]string{"--num_processes", "10000"}, "cores"},
+	} {
+		var out, errb bytes.Buffer
+		start := time.Now()
+		err := LaunchCommand(context.Background(), append(tc.args, "./testdata/hello"), &out, &errb)
+		if err == nil || !strings.Contains(err.Error()+errb.String(), tc.want) {
+			t.Errorf("launch %v = %v; want an error mentioning %q\n%s", tc.args, err, tc.want, errb.String())
+		}
+		if strings.Contains(out.String(), "rank=") || time.Since(start) > 10*time.Second {
+			t.Errorf("launch %v started workers or built the program before refusing:\n%s", tc.args, out.String())
+		}
+	}
+}
+
+func TestCheckResources(t *testing.T) {
+	for _, tc := range []struct {
+		local, world int
+		files        uint64
+		cores        int
+		want         string // "" = accepted
+	}{
+		{2, 2, 1024, 2, ""},
+		{32, 32, 1024, 2, ""},
+		{33, 33, 1 << 20, 2, "more than 2 cores"},
+		{10000, 10000, 4096, 1024, "open files in the launcher"},
+		{8, 2000, 1024, 8, "in each process"},
+		{200, 200, 512, 64, "launcher"},
+	} {
+		err := checkResources(tc.local, tc.world, tc.files, tc.cores)
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("checkResources(%d, %d, %d files, %d cores) = %v; want %q", tc.local, tc.world, tc.files, tc.cores, err, tc.want)
+		}
 	}
 }
