@@ -35,11 +35,13 @@ run: deps install
 		echo "wrote $(OUTDIR)/$$nb.ipynb and $(OUTDIR)/$$nb.html"; \
 	done
 
-# test: the whole suite (unit, multi-process, real Jupyter clients, nbconvert on every notebook).
+# test: the whole suite (unit, multi-process, real Jupyter clients, nbconvert on every notebook,
+# two hosts in network namespaces when run as root), and zmq4's own tests on the patched copy.
 test: deps
 	$(GO) vet ./...
 	$(GO) test $(GOFLAGS_T) ./...
 	$(GO) test -tags purego ./internal/gemm/ ./tensors/... ./optim/ ./dist/...
+	cd third_party/zmq4 && $(GO) test ./...
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }

@@ -67,6 +67,7 @@ func Init(ctx context.Context, cfg Config) (*Group, error) {
 	} else {
 		g.transport = cfg.Backend
 	}
+	slog.Debug("dist: joined the group", "rank", cfg.Rank, "size", cfg.WorldSize, "local_size", cfg.LocalWorldSize, "transport", g.transport)
 	return g, nil
 }
 

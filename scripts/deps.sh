@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel jupyter-notebook jupyter-console chromium; do
+# iproute2: the multi-node test (tests/netns_test.go) builds two hosts from network namespaces.
+for p in jupyter-client jupyter-nbconvert python3-nbclient python3-ipykernel jupyter-notebook jupyter-console chromium iproute2; do
 	have "$p" || need+=("$p")
 done
 # Node (20 on the CI image; Debian's nodejs 18 also runs the client) and npm, unless a node is on PATH.

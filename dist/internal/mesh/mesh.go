@@ -13,6 +13,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -24,6 +25,16 @@ const (
 )
 
 const headerLen = 8
+
+// A peer whose host vanishes (a cut link, a power loss) closes nothing; its
+// connections are declared lost after keepAliveIdle of silence plus
+// keepAliveCount unanswered probes keepAliveInterval apart, or after as
+// long without an acknowledgement of sent data.
+const (
+	keepAliveIdle     = 5 * time.Second
+	keepAliveInterval = 2 * time.Second
+	keepAliveCount    = 3
+)
 
 // SegmentSize is the largest frame the pooled buffers hold; collectives send
 // big buffers as a pipeline of frames of this size.
@@ -129,7 +140,10 @@ func newMesh(rank, size int, conns []net.Conn) *Mesh {
 		}
 		if tc, ok := c.(*net.TCPConn); ok {
 			tc.SetNoDelay(true)
-			tc.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: 5 * time.Second, Interval: 2 * time.Second, Count: 3})
+			tc.SetKeepAliveConfig(net.KeepAliveConfig{Enable: true, Idle: keepAliveIdle, Interval: keepAliveInterval, Count: keepAliveCount})
+			// Keep-alive probes only run on an idle connection; sent data
+			// that a vanished peer never acknowledges is bounded the same way.
+			setUserTimeout(tc, keepAliveIdle+keepAliveCount*keepAliveInterval)
 			tc.SetReadBuffer(4 << 20)
 			tc.SetWriteBuffer(4 << 20)
 		}
@@ -147,7 +161,7 @@ func (m *Mesh) readLoop(p *peer) {
 	for {
 		if _, err := readFull(p.conn, hdr[:]); err != nil {
 			if !m.closing.Load() {
-				m.fail(&PeerError{Rank: p.rank, Reason: "connection closed (process exited or was killed): " + err.Error(), Reporter: -1})
+				m.fail(&PeerError{Rank: p.rank, Reason: lossReason(err), Reporter: -1})
 			}
 			return
 		}
@@ -190,6 +204,14 @@ func (m *Mesh) readLoop(p *peer) {
 			m.fail(e)
 		}
 	}
+}
+
+// lossReason says why a peer's connection ended, for the error naming it.
+func lossReason(err error) string {
+	if errors.Is(err, syscall.ETIMEDOUT) {
+		return "its host stopped answering (network down or machine gone): " + err.Error()
+	}
+	return "connection closed (process exited or was killed): " + err.Error()
 }
 
 func readFull(c net.Conn, b []byte) (int, error) {
