@@ -32,4 +32,7 @@
 // the tensors default generator's state, base64), custom_checkpoint_K.bin for
 // objects given to RegisterForCheckpointing, and goaccel_state.json with the
 // checkpoint iteration, step counter, fp16 loss scale and the loaders' epochs.
+// goaccel_manifest.json, written last, lists the other files and their sizes:
+// a folder without a complete manifest is never loaded in place of a complete
+// one, so a save killed at any point leaves the previous checkpoint loadable.
 package accelerate
