@@ -58,7 +58,7 @@ func TestCheckpointSurvivesRandomKills(t *testing.T) {
 			last := -1
 			for k := 0; k < kills; k++ {
 				delay := time.Duration(rng.IntN(25_000)) * time.Microsecond
-				last = killChildAfter(t, layout, project, "loop", delay, last)
+				last = killChildAfter(t, layout, project, delay)
 				checkLoads(t, layout, project, last, fmt.Sprintf("kill %d after %v", k, delay))
 			}
 			checkCleanAfterASave(t, layout, project)
@@ -129,10 +129,10 @@ func killChildAtStep(t *testing.T, layout killLayout, project string, k int) (st
 
 // killChildAfter starts a child saving in a loop, kills it delay after its
 // first completed save, and returns the last save it reported complete.
-func killChildAfter(t *testing.T, layout killLayout, project, mode string, delay time.Duration, last int) int {
+func killChildAfter(t *testing.T, layout killLayout, project string, delay time.Duration) (last int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCheckpointSurvivesRandomKills$")
-	cmd.Env = append(os.Environ(), envKillChild+"="+strings.Join([]string{layout.name, project, mode}, "|"))
+	cmd.Env = append(os.Environ(), envKillChild+"="+strings.Join([]string{layout.name, project, "loop"}, "|"))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -56,8 +56,9 @@ func unquoteCorpus(b []byte) ([]byte, error) {
 	if len(lines) != 2 || lines[0] != "go test fuzz v1" {
 		return nil, fmt.Errorf("not a fuzz corpus file")
 	}
-	q, ok := strings.CutPrefix(lines[1], "[]byte(")
-	if q, ok = strings.CutSuffix(q, ")"); !ok {
+	q, ok1 := strings.CutPrefix(lines[1], "[]byte(")
+	q, ok2 := strings.CutSuffix(q, ")")
+	if !ok1 || !ok2 {
 		return nil, fmt.Errorf("not a []byte value: %s", lines[1])
 	}
 	s, err := strconv.Unquote(q)

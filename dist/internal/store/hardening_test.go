@@ -62,7 +62,6 @@ func TestAValueLengthAloneReservesNoMemory(t *testing.T) {
 	s := serve(t)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	var conns []net.Conn
 	for range 4 {
 		c := authedConn(t, s)
 		msg := []byte{opSet}
@@ -70,7 +69,6 @@ func TestAValueLengthAloneReservesNoMemory(t *testing.T) {
 		if _, err := c.Write(append(msg, "only a few bytes"...)); err != nil {
 			t.Fatal(err)
 		}
-		conns = append(conns, c)
 	}
 	time.Sleep(200 * time.Millisecond)
 	runtime.ReadMemStats(&after)
