@@ -10,11 +10,11 @@ import (
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
+	"github.com/goaccel/goaccel/internal/syncbuf"
 	"github.com/goaccel/goaccel/kernel/wire"
 )
 
@@ -110,7 +110,7 @@ func TestMessageOverTheLimitIsRefusedAndTheKernelStaysUp(t *testing.T) {
 // kernel says at start-up that it is insecure, as jupyter_client does.
 func TestEmptyKeyIsWarnedAtStartUp(t *testing.T) {
 	for _, key := range []string{"", "secret"} {
-		logs := &syncBuffer{}
+		logs := &syncbuf.Buffer{}
 		c := startKernelWith(t, func(cfg *Config) {
 			cfg.Conn.Key = key
 			cfg.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -123,24 +123,6 @@ func TestEmptyKeyIsWarnedAtStartUp(t *testing.T) {
 			t.Errorf("key %q: warned = %v; log:\n%s", key, warned, logs.String())
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // assertServing checks that the kernel answers kernel_info on shell and

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/syncbuf"
 )
 
 // hostPair is two "hosts" on this machine: two Linux network namespaces
@@ -115,7 +117,7 @@ func (h *hostPair) pids(t *testing.T, i int) string {
 // rank is one started process of a job.
 type rank struct {
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	done chan struct{}
 	err  error
 	end  time.Time
@@ -138,7 +140,7 @@ func startJob(t *testing.T, h *hostPair, bin string, world, localSize int, host 
 			"MASTER_ADDR=" + master, "MASTER_PORT=29500",
 		}, extra...)
 		cmd := h.command(host(r), env, append([]string{bin}, args...)...)
-		rk := &rank{cmd: cmd, out: &syncBuffer{}, done: make(chan struct{})}
+		rk := &rank{cmd: cmd, out: &syncbuf.Buffer{}, done: make(chan struct{})}
 		cmd.Stdout, cmd.Stderr = rk.out, rk.out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -310,22 +312,4 @@ func buildProgram(t *testing.T, dir string) string {
 		t.Fatalf("go build %s: %v\n%s", dir, err, out)
 	}
 	return bin
-}
-
-// syncBuffer is a bytes.Buffer safe for a process's output and the test to share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

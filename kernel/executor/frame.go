@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"sync"
+
+	"github.com/goaccel/goaccel/internal/readn"
 )
 
 // Requests and events travel as frames: the length of the JSON body as a
@@ -17,9 +18,6 @@ import (
 // characters costs one byte each rather than six ("\u003c").
 
 const frameHeaderLen = 8
-
-// readChunk is how much of a frame body is allocated before its bytes arrive.
-const readChunk = 1 << 20
 
 // frameWriter writes frames to w; it is safe for concurrent use.
 type frameWriter struct {
@@ -42,7 +40,7 @@ func (fw *frameWriter) write(v any) error {
 	defer fw.mu.Unlock()
 	defer func() {
 		// Do not keep a huge cell's buffer alive between frames.
-		if fw.buf.Cap() > 4*readChunk {
+		if fw.buf.Cap() > 4<<20 {
 			fw.buf = bytes.Buffer{}
 		}
 	}()
@@ -71,19 +69,12 @@ func readFrame(r io.Reader) ([]byte, error) {
 	if size > math.MaxInt {
 		return nil, fmt.Errorf("frame header announces %d bytes (a corrupt pipe?)", size)
 	}
-	body := make([]byte, 0, min(int(size), readChunk))
-	for len(body) < int(size) {
-		if len(body) == cap(body) {
-			body = slices.Grow(body, min(int(size)-len(body), cap(body)))
+	body, err := readn.Full(r, int(size))
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
 		}
-		n, err := io.ReadFull(r, body[len(body):min(cap(body), int(size))])
-		body = body[:len(body)+n]
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, fmt.Errorf("frame of %d bytes cut after %d: %w", size, len(body), err)
-		}
+		return nil, fmt.Errorf("frame of %d bytes cut after %d: %w", size, len(body), err)
 	}
 	return body, nil
 }

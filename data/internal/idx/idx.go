@@ -16,7 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
+
+	"github.com/goaccel/goaccel/internal/readn"
 )
 
 // File is a decoded IDX file of unsigned bytes.
@@ -28,9 +29,6 @@ type File struct {
 // maxDeflateRatio bounds how much a deflate stream can expand: at best 258 bytes from one
 // 2-bit-ish code, 1032:1 (zlib's technical notes); a gzip file of n bytes cannot hold more.
 const maxDeflateRatio = 1032
-
-// readChunk is how many elements are allocated before they arrive.
-const readChunk = 1 << 20
 
 // Read decodes an IDX file of unsigned bytes from r, transparently gunzipping it when it starts
 // with the gzip magic number. When r knows how many bytes are left (an *os.File, a
@@ -144,31 +142,15 @@ func readRaw(r io.Reader, limit int64, what string) (*File, error) {
 	if need := int64(4+4*nd) + int64(total); limit >= 0 && need > limit {
 		return nil, fmt.Errorf("idx: the header gives shape %v, %d bytes with the header, but %s (truncated or corrupt file)", dims, need, what)
 	}
-	data, err := readElements(r, total)
+	// Without a known size the elements are allocated as they arrive.
+	data, err := readn.Full(r, total)
 	if err != nil {
-		return nil, fmt.Errorf("idx: read %d elements of shape %v: %w", total, dims, err)
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("idx: read %d elements of shape %v: got %d: %w", total, dims, len(data), err)
 	}
 	return &File{Dims: dims, Data: data}, nil
-}
-
-// readElements reads n bytes, allocating them as they arrive rather than all at once on the
-// word of the header.
-func readElements(r io.Reader, n int) ([]byte, error) {
-	data := make([]byte, 0, min(n, readChunk))
-	for len(data) < n {
-		if len(data) == cap(data) {
-			data = slices.Grow(data, min(n-len(data), cap(data)))
-		}
-		k, err := io.ReadFull(r, data[len(data):min(cap(data), n)])
-		data = data[:len(data)+k]
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, fmt.Errorf("got %d: %w", len(data), err)
-		}
-	}
-	return data, nil
 }
 
 // Encode writes f as an uncompressed IDX file (used by tests to build small fixtures).

@@ -11,7 +11,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"slices"
+
+	"github.com/goaccel/goaccel/internal/readn"
 )
 
 const purpose = "goaccel-store-v1"
@@ -38,9 +39,6 @@ const (
 // a length alone reserves nothing.
 const maxValue = 1 << 30
 
-// readChunk is how much of a value is allocated before its bytes arrive.
-const readChunk = 64 << 10
-
 func writeBytes(w *bufio.Writer, b []byte) {
 	var n [4]byte
 	binary.LittleEndian.PutUint32(n[:], uint32(len(b)))
@@ -63,16 +61,9 @@ func readBytes(r *bufio.Reader) ([]byte, error) {
 	if l > maxValue {
 		return nil, fmt.Errorf("value of %d bytes exceeds the %d limit", l, maxValue)
 	}
-	b := make([]byte, 0, min(l, readChunk))
-	for len(b) < l {
-		if len(b) == cap(b) {
-			b = slices.Grow(b, min(l-len(b), cap(b)))
-		}
-		k, err := io.ReadFull(r, b[len(b):min(cap(b), l)])
-		b = b[:len(b)+k]
-		if err != nil {
-			return nil, err
-		}
+	b, err := readn.Full(r, l)
+	if err != nil {
+		return nil, err
 	}
 	return b, nil
 }
