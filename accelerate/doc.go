@@ -27,7 +27,8 @@
 //
 // Checkpoints (SaveState/LoadState) use Accelerate's folder layout:
 // model.safetensors (model_1.safetensors, … for further models),
-// optimizer.bin, scheduler.bin (the optim state dicts, JSON), one
+// optimizer.bin, scheduler.bin (the optim state dicts: JSON in the layout
+// of PyTorch's state_dict(), see package optim), one
 // random_states_N.json per process (our format: {"rank", "generator"} with
 // the tensors default generator's state, base64), custom_checkpoint_K.bin for
 // objects given to RegisterForCheckpointing, and goaccel_state.json with the

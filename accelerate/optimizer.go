@@ -1,6 +1,8 @@
 package accelerate
 
 import (
+	"fmt"
+
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -50,6 +52,27 @@ func (o *optimizer) SetLR(lr float64) { o.inner.SetLR(lr) }
 
 // Params returns the wrapped optimizer's parameters.
 func (o *optimizer) Params() []*tensors.Tensor { return o.inner.Params() }
+
+// ParamGroups returns the wrapped optimizer's parameter groups (one group of every parameter when
+// it has none).
+func (o *optimizer) ParamGroups() []optim.ParamGroup {
+	if g, ok := o.inner.(optim.Grouped); ok {
+		return g.ParamGroups()
+	}
+	return []optim.ParamGroup{{Params: o.inner.Params(), LR: o.inner.LR()}}
+}
+
+// SetGroupLR sets the learning rate of one of the wrapped optimizer's groups.
+func (o *optimizer) SetGroupLR(i int, lr float64) {
+	if g, ok := o.inner.(optim.Grouped); ok {
+		g.SetGroupLR(i, lr)
+		return
+	}
+	if i != 0 {
+		panic(fmt.Sprintf("accelerate: SetGroupLR: group %d out of range (the optimizer has 1 group)", i))
+	}
+	o.inner.SetLR(lr)
+}
 
 // StateDict serialises the wrapped optimizer.
 func (o *optimizer) StateDict() ([]byte, error) { return o.inner.StateDict() }

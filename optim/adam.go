@@ -54,12 +54,13 @@ func (c AdamConfig) withDefaults(op string) AdamConfig {
 //
 //	m ← β1·m + (1−β1)·g        v ← β2·v + (1−β2)·g²
 //	p ← p − lr/(1−β1ᵗ) · m / (√v/√(1−β2ᵗ) + ε)
+//
+// The learning rate and weight decay are per parameter group (NewAdamWGroups).
 type Adam struct {
-	params    params
+	groups
 	cfg       AdamConfig
 	decoupled bool
 	kind      string
-	decay     []float64 // per-parameter weight decay, cfg.WeightDecay unless set
 	m, v      [][]float32
 	steps     []int64
 
@@ -67,6 +68,7 @@ type Adam struct {
 	spans    []span
 	gs, ws   [][]float32 // gradient (nil: skip) and weights of each parameter this step
 	nss, bc2 []float32   // −lr/(1−β1ᵗ) and √(1−β2ᵗ) of each parameter this step
+	shrink   []float32   // AdamW's 1−lr·wd of each parameter this step (1 for Adam)
 	run      parallel.Runner
 	update   func(c int)
 }
@@ -74,30 +76,47 @@ type Adam struct {
 // NewAdam returns an Adam optimizer over ps (weight decay as an L2 term added to the gradient).
 // It panics on invalid hyper-parameters or parameters that are not float32 CPU tensors.
 func NewAdam(ps []*tensors.Tensor, cfg AdamConfig) *Adam {
-	return newAdam("Adam", ps, cfg, false)
+	return newAdam("Adam", false, nil, ps, cfg, false)
 }
 
 // NewAdamW returns an AdamW optimizer over ps (decoupled weight decay).
 func NewAdamW(ps []*tensors.Tensor, cfg AdamConfig) *Adam {
-	return newAdam("AdamW", ps, cfg, true)
+	return newAdam("AdamW", false, nil, ps, cfg, true)
 }
 
-func newAdam(kind string, ps []*tensors.Tensor, cfg AdamConfig, decoupled bool) *Adam {
-	cfg = cfg.withDefaults("New" + kind)
-	o := &Adam{params: checkParams("New"+kind, ps), cfg: cfg, decoupled: decoupled, kind: kind}
-	o.decay = fill(len(o.params), cfg.WeightDecay)
-	o.m = make([][]float32, len(o.params))
-	o.v = make([][]float32, len(o.params))
-	o.steps = make([]int64, len(o.params))
+// NewAdamGroups returns an Adam optimizer over parameter groups, each with its own learning rate
+// and weight decay (cfg.WeightDecay is not used: each group says its own); cfg gives the rest.
+func NewAdamGroups(groups []ParamGroup, cfg AdamConfig) *Adam {
+	return newAdam("Adam", true, groups, nil, cfg, false)
+}
+
+// NewAdamWGroups returns an AdamW optimizer over parameter groups, as torch.optim.AdamW given a
+// list of dicts:
+//
+//	opt := optim.NewAdamWGroups(optim.DecayGroups(model.Parameters(), 0.1), optim.AdamConfig{LR: 3e-4})
+func NewAdamWGroups(groups []ParamGroup, cfg AdamConfig) *Adam {
+	return newAdam("AdamW", true, groups, nil, cfg, true)
+}
+
+func newAdam(kind string, grouped bool, gs []ParamGroup, ps []*tensors.Tensor, cfg AdamConfig, decoupled bool) *Adam {
+	op := "New" + kind
+	cfg = cfg.withDefaults(op)
+	o := &Adam{cfg: cfg, decoupled: decoupled, kind: kind}
+	if grouped {
+		o.groups = newGroups(op+"Groups", gs, cfg.LR)
+	} else {
+		o.groups = single(op, ps, cfg.LR, cfg.WeightDecay)
+	}
+	n := len(o.params)
+	o.m, o.v = make([][]float32, n), make([][]float32, n)
+	o.steps = make([]int64, n)
 	for i, p := range o.params {
 		o.m[i] = make([]float32, p.Numel())
 		o.v[i] = make([]float32, p.Numel())
 	}
 	o.spans = o.params.spans()
-	o.gs = make([][]float32, len(o.params))
-	o.ws = make([][]float32, len(o.params))
-	o.nss = make([]float32, len(o.params))
-	o.bc2 = make([]float32, len(o.params))
+	o.gs, o.ws = make([][]float32, n), make([][]float32, n)
+	o.nss, o.bc2, o.shrink = make([]float32, n), make([]float32, n), make([]float32, n)
 	o.update = o.updateSpan
 	return o
 }
@@ -115,8 +134,13 @@ func (o *Adam) Step() {
 		o.ws[i] = p.Data32()
 		o.steps[i]++
 		t := float64(o.steps[i])
-		o.nss[i] = float32(-(c.LR / (1 - math.Pow(c.Beta1, t))))
+		lr := o.lr(i)
+		o.nss[i] = float32(-(lr / (1 - math.Pow(c.Beta1, t))))
 		o.bc2[i] = float32(math.Sqrt(1 - math.Pow(c.Beta2, t)))
+		o.shrink[i] = 1
+		if o.decoupled {
+			o.shrink[i] = float32(1 - lr*o.decay[i])
+		}
 	}
 	o.run.Run(len(o.spans), o.update)
 	for i := range o.gs {
@@ -141,14 +165,9 @@ func (o *Adam) updateSpan(k int) {
 	m := o.m[i][sp.lo:sp.hi]
 	v := o.v[i][sp.lo:sp.hi]
 	w, m, v = w[:len(g)], m[:len(g)], v[:len(g)]
-	shrink := float32(1)
 	wd := float32(o.decay[i])
-	if o.decoupled {
-		shrink = float32(1 - c.LR*o.decay[i])
-		wd = 0
-	}
-	if wd == 0 {
-		k := adamConsts{b1, ob1, b2, ob2, bc2, eps, nss, shrink}
+	if o.decoupled || wd == 0 {
+		k := adamConsts{b1, ob1, b2, ob2, bc2, eps, nss, o.shrink[i]}
 		adamUpdate(w, g, m, v, &k)
 		return
 	}
@@ -161,68 +180,96 @@ func (o *Adam) updateSpan(k int) {
 }
 
 // SetWeightDecay sets the weight decay of one parameter (e.g. 0 for biases and norm weights),
-// overriding Config().WeightDecay for it. It panics if p is not one of the parameters.
+// overriding its group's. It panics if p is not one of the parameters. Parameter groups
+// (NewAdamWGroups, DecayGroups) are the usual way to do this.
 func (o *Adam) SetWeightDecay(p *tensors.Tensor, wd float64) {
-	checkDecay(o.kind+".SetWeightDecay", wd)
-	o.decay[o.params.index(o.kind+".SetWeightDecay", p)] = wd
+	o.setWeightDecay(o.kind+".SetWeightDecay", p, wd)
 }
 
 // ZeroGrad drops every parameter's gradient.
 func (o *Adam) ZeroGrad() { o.params.zeroGrad() }
 
-// LR returns the learning rate.
-func (o *Adam) LR() float64 { return o.cfg.LR }
+// LR returns the learning rate (of the first group).
+func (o *Adam) LR() float64 { return o.lrs[0] }
 
-// SetLR sets the learning rate.
-func (o *Adam) SetLR(lr float64) { checkLR(o.kind+".SetLR", lr); o.cfg.LR = lr }
+// SetLR sets the learning rate of every group.
+func (o *Adam) SetLR(lr float64) { o.setLR(o.kind+".SetLR", lr) }
+
+// ParamGroups returns each group's parameters, learning rate and weight decay.
+func (o *Adam) ParamGroups() []ParamGroup { return o.paramGroups() }
+
+// SetGroupLR sets the learning rate of group i.
+func (o *Adam) SetGroupLR(i int, lr float64) { o.setGroupLR(o.kind+".SetGroupLR", i, lr) }
 
 // Params returns the optimised parameters.
 func (o *Adam) Params() []*tensors.Tensor { return o.params.list() }
 
-// Config returns the current hyper-parameters (LR included, defaults filled in).
-func (o *Adam) Config() AdamConfig { return o.cfg }
-
-// StateDict serialises the hyper-parameters, step counts and moment estimates.
-func (o *Adam) StateDict() ([]byte, error) {
-	st := newState(o.kind, o.params)
-	st.Decays = o.decay
-	st.Hyper = map[string]float64{"lr": o.cfg.LR, "beta1": o.cfg.Beta1, "beta2": o.cfg.Beta2,
-		"eps": o.cfg.Eps, "weight_decay": o.cfg.WeightDecay}
-	copy(st.Steps, o.steps)
-	for i := range o.params {
-		if o.steps[i] > 0 {
-			st.Buffers[i] = map[string][]float32{"exp_avg": o.m[i], "exp_avg_sq": o.v[i]}
-		}
-	}
-	return st.encode()
+// Config returns the current hyper-parameters, defaults filled in; LR and WeightDecay are the
+// first group's.
+func (o *Adam) Config() AdamConfig {
+	c := o.cfg
+	c.LR, c.WeightDecay = o.lrs[0], o.decays[0]
+	return c
 }
 
-// LoadStateDict restores a state saved by an optimizer of the same kind (Adam or AdamW) over
-// parameters of the same shapes.
+// StateDict serialises the groups' hyper-parameters and each parameter's step count and moment
+// estimates, in the layout of PyTorch's optimizer.state_dict() (see the package documentation).
+func (o *Adam) StateDict() ([]byte, error) {
+	sd := newStateDict(o.kind, &o.groups)
+	for gi := range sd.ParamGroups {
+		g := &sd.ParamGroups[gi]
+		g.Betas, g.Eps = []float64{o.cfg.Beta1, o.cfg.Beta2}, ptr(o.cfg.Eps)
+		g.Amsgrad, g.Capturable = ptr(false), ptr(false)
+	}
+	for i, p := range o.params {
+		if o.steps[i] > 0 {
+			sd.set(i, o.steps[i], p.Shape(), map[string][]float32{"exp_avg": o.m[i], "exp_avg_sq": o.v[i]})
+		}
+	}
+	return sd.encode()
+}
+
+// LoadStateDict restores a state saved by an optimizer of the same kind (Adam or AdamW) with the
+// same groups of parameters of the same shapes, or a PyTorch Adam/AdamW state dict in this
+// package's layout. Betas and eps come from the first group (they are per optimizer here).
 func (o *Adam) LoadStateDict(b []byte) error {
-	st, err := decodeState(b, o.kind, o.params)
+	ld, err := decodeState(b, o.kind, &o.groups)
 	if err != nil {
 		return err
 	}
-	m := make([][]float32, len(o.params))
-	v := make([][]float32, len(o.params))
-	for i, p := range o.params {
-		m[i] = make([]float32, p.Numel())
-		v[i] = make([]float32, p.Numel())
-		if st.Steps[i] == 0 {
-			continue
-		}
-		if err := copyBuf(m[i], st.Buffers[i]["exp_avg"], i, "exp_avg"); err != nil {
-			return err
-		}
-		if err := copyBuf(v[i], st.Buffers[i]["exp_avg_sq"], i, "exp_avg_sq"); err != nil {
-			return err
+	cfg := o.cfg
+	g0 := ld.groups[0]
+	if len(g0.Betas) == 2 {
+		cfg.Beta1, cfg.Beta2 = g0.Betas[0], g0.Betas[1]
+	}
+	if g0.Eps != nil {
+		cfg.Eps = *g0.Eps
+	}
+	for gi, gs := range ld.groups {
+		if (len(gs.Betas) == 2 && (gs.Betas[0] != cfg.Beta1 || gs.Betas[1] != cfg.Beta2)) || (gs.Eps != nil && *gs.Eps != cfg.Eps) {
+			return fmt.Errorf("optim: load %s state: group %d has other betas or eps than group 0; goaccel's Adam shares them across groups", o.kind, gi)
 		}
 	}
-	o.cfg = AdamConfig{LR: st.Hyper["lr"], Beta1: st.Hyper["beta1"], Beta2: st.Hyper["beta2"],
-		Eps: st.Hyper["eps"], WeightDecay: st.Hyper["weight_decay"]}
-	o.decay = st.decays(o.cfg.WeightDecay)
+	n := len(o.params)
+	m, v := make([][]float32, n), make([][]float32, n)
+	for i, p := range o.params {
+		var okM, okV bool
+		if m[i], okM, err = ld.buffer(i, "exp_avg", p.Shape(), p.Numel()); err != nil {
+			return err
+		}
+		if v[i], okV, err = ld.buffer(i, "exp_avg_sq", p.Shape(), p.Numel()); err != nil {
+			return err
+		}
+		if okM != okV || okM != (ld.steps[i] > 0) {
+			return fmt.Errorf("optim: load %s state: parameter %d has step %d but not both exp_avg and exp_avg_sq", o.kind, i, ld.steps[i])
+		}
+		if !okM {
+			m[i], v[i] = make([]float32, p.Numel()), make([]float32, p.Numel())
+		}
+	}
+	ld.apply(&o.groups)
+	o.cfg = cfg
 	o.m, o.v = m, v
-	copy(o.steps, st.Steps)
+	copy(o.steps, ld.steps)
 	return nil
 }

@@ -14,9 +14,33 @@
 //		opt.ZeroGrad()
 //	}
 //
-// Weight decay is set per optimizer and can be overridden per parameter, e.g. to exempt biases:
-// opt.SetWeightDecay(p, 0). Parameter groups with separate learning rates are not supported.
+// Parameter groups give sets of parameters their own learning rate and weight decay, as PyTorch's
+// param_groups do; the usual use exempts biases and LayerNorm weights from weight decay:
+//
+//	opt := optim.NewAdamWGroups(optim.DecayGroups(model.Parameters(), 0.1), optim.AdamConfig{LR: 3e-4})
+//
+// Schedulers set every group's learning rate from that group's initial one.
 //
 // Steps run compiled, in place on the parameters' float32 storage, and allocate nothing once the
-// optimizer state exists. State dicts (StateDict/LoadStateDict) are byte slices for checkpoints.
+// optimizer state exists.
+//
+// State dicts (StateDict/LoadStateDict, what accelerate writes to optimizer.bin and scheduler.bin)
+// are JSON in the layout of PyTorch's state_dict(): an optimizer's has "state" (per parameter
+// index: "step" and its buffers, exp_avg/exp_avg_sq or momentum_buffer) and "param_groups" (lr,
+// weight_decay, betas, eps or momentum, dampening, nesterov, … and the group's "params" indices);
+// a tensor is {"dtype": "F32", "shape": [...], "data": base64 of its little-endian float32 values},
+// and goaccel's own checks (kind, parameter shapes) sit under "goaccel". From Python:
+//
+//	sd = json.load(open("optimizer.bin"))
+//	for st in sd["state"].values():
+//	    for k, v in st.items():
+//	        if isinstance(v, dict):
+//	            st[k] = torch.frombuffer(bytearray(base64.b64decode(v["data"])), dtype=torch.float32).reshape(v["shape"])
+//	        elif k == "step":
+//	            st[k] = torch.tensor(float(v))
+//	sd["state"] = {int(k): v for k, v in sd["state"].items()}
+//	optimizer.load_state_dict(sd)
+//
+// A PyTorch state dict encoded the same way loads into the matching goaccel optimizer
+// (testdata/gen_optim.py does it). States written by earlier goaccel versions (gob) still load.
 package optim

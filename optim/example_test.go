@@ -39,3 +39,26 @@ func ExampleNewLinearScheduleWithWarmup() {
 	// step 5: lr 0.025
 	// step 6: lr 0.000
 }
+
+// The usual GPT recipe: weight decay on matrices only, a warm-up then cosine schedule that moves
+// both groups' learning rates together.
+func ExampleNewAdamWGroups() {
+	w := tensors.Zeros(2, 2).SetRequiresGrad(true) // a linear layer's weight: decays
+	b := tensors.Zeros(2).SetRequiresGrad(true)    // its bias: no decay
+	gain := tensors.Ones(2).SetRequiresGrad(true)  // a LayerNorm weight: no decay
+	groups := optim.DecayGroups([]*tensors.Tensor{w, b, gain}, 0.1)
+	groups[1].LR = 2e-3 // a group may also have its own learning rate
+	opt := optim.NewAdamWGroups(groups, optim.AdamConfig{LR: 1e-3})
+	sched := optim.NewCosineScheduleWithWarmup(opt, 2, 10)
+	for i, g := range opt.ParamGroups() {
+		fmt.Printf("group %d: %d tensors, weight decay %.1f\n", i, len(g.Params), g.WeightDecay)
+	}
+	for step := 0; step < 3; step++ {
+		sched.Step()
+	}
+	fmt.Printf("learning rates after 3 steps: %.6f %.6f\n", sched.LRs()[0], sched.LRs()[1])
+	// Output:
+	// group 0: 1 tensors, weight decay 0.1
+	// group 1: 2 tensors, weight decay 0.0
+	// learning rates after 3 steps: 0.000962 0.001924
+}

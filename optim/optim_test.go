@@ -92,8 +92,8 @@ func TestLoadStateDictRejectsMismatch(t *testing.T) {
 		b    []byte
 		want string
 	}{
-		{"other kind", NewAdam(newParams(1), AdamConfig{}), sd, "saved by a SGD optimizer"},
-		{"other count", NewSGD(newParams(1)[:1], SGDConfig{LR: 0.1}), sd, "saved for 2 parameters"},
+		{"other kind", NewAdam(newParams(1), AdamConfig{}), sd, "saved by an SGD optimizer"},
+		{"other count", NewSGD(newParams(1)[:1], SGDConfig{LR: 0.1}), sd, "saved with 2 parameters"},
 		{"other shape", NewSGD([]*tensors.Tensor{tensors.Zeros(3, 4), tensors.Zeros(3)}, SGDConfig{LR: 0.1}), sd, "shape [3 4]"},
 		{"garbage", NewSGD(newParams(1), SGDConfig{LR: 0.1}), []byte("not gob"), "not an optimizer state dict"},
 	}

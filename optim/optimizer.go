@@ -13,11 +13,11 @@ type Optimizer interface {
 	Step()
 	// ZeroGrad drops every parameter's gradient (PyTorch's zero_grad(set_to_none=True)).
 	ZeroGrad()
-	// LR returns the learning rate the next Step uses.
+	// LR returns the learning rate the next Step uses (of the first group when there are several).
 	LR() float64
-	// SetLR sets the learning rate (schedulers call it).
+	// SetLR sets the learning rate (of every group when there are several).
 	SetLR(lr float64)
-	// Params returns the parameters, in the order given at construction.
+	// Params returns the parameters, in the order given at construction (group by group).
 	Params() []*tensors.Tensor
 	// StateDict serialises the optimizer's hyper-parameters and per-parameter state.
 	StateDict() ([]byte, error)
@@ -41,7 +41,7 @@ func checkParams(op string, ps []*tensors.Tensor) params {
 			panic(fmt.Sprintf("optim: %s: parameter %d is nil", op, i))
 		}
 		if j, dup := seen[p]; dup {
-			panic(fmt.Sprintf("optim: %s: parameter %d is the same tensor as parameter %d (each parameter may appear once)", op, i, j))
+			panic(fmt.Sprintf("optim: %s: parameter %d is the same tensor as parameter %d (each parameter may appear once, in one group)", op, i, j))
 		}
 		seen[p] = i
 		if p.DType() != tensors.Float32 {
@@ -99,14 +99,6 @@ func (ps params) index(op string, p *tensors.Tensor) int {
 		}
 	}
 	panic(fmt.Sprintf("optim: %s: the tensor is not one of this optimizer's parameters", op))
-}
-
-func fill(n int, v float64) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
 }
 
 func checkDecay(op string, wd float64) {

@@ -32,16 +32,22 @@ type fixture struct {
 	}
 }
 
-func loadFixture(t *testing.T) *fixture {
+// readFixture decodes optim_parity.json into v.
+func readFixture(t *testing.T, v any) {
 	t.Helper()
 	b, err := os.ReadFile("testdata/optim_parity.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f fixture
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func loadFixture(t *testing.T) *fixture {
+	t.Helper()
+	var f fixture
+	readFixture(t, &f)
 	if len(f.Optimizers) == 0 || len(f.Schedules) == 0 {
 		t.Fatal("fixture holds no cases")
 	}

@@ -23,12 +23,13 @@ type SGDConfig struct {
 //	b ← g (first step), else b ← μ·b + (1−dampening)·g
 //	g ← g + μ·b (Nesterov) or b
 //	p ← p − lr·g
+//
+// The learning rate and weight decay are per parameter group (NewSGDGroups).
 type SGD struct {
-	params params
-	cfg    SGDConfig
-	decay  []float64   // per-parameter weight decay, cfg.WeightDecay unless set
-	bufs   [][]float32 // momentum buffers, allocated at construction when Momentum ≠ 0
-	has    []bool      // whether bufs[i] holds a value yet (PyTorch starts it at the first gradient)
+	groups
+	cfg  SGDConfig
+	bufs [][]float32 // momentum buffers, allocated at construction when Momentum ≠ 0
+	has  []bool      // whether bufs[i] holds a value yet (PyTorch starts it at the first gradient)
 
 	// Per-step working set, filled serially and then read by the parallel chunk updates.
 	spans  []span
@@ -41,26 +42,40 @@ type SGD struct {
 // NewSGD returns an SGD optimizer over ps. It panics on invalid hyper-parameters or parameters that
 // are not float32 CPU tensors.
 func NewSGD(ps []*tensors.Tensor, cfg SGDConfig) *SGD {
-	checkLR("NewSGD", cfg.LR)
+	return newSGD("NewSGD", false, nil, ps, cfg)
+}
+
+// NewSGDGroups returns an SGD optimizer over parameter groups, each with its own learning rate and
+// weight decay (cfg.WeightDecay is not used: each group says its own); cfg gives the rest.
+func NewSGDGroups(groups []ParamGroup, cfg SGDConfig) *SGD {
+	return newSGD("NewSGDGroups", true, groups, nil, cfg)
+}
+
+func newSGD(op string, grouped bool, gs []ParamGroup, ps []*tensors.Tensor, cfg SGDConfig) *SGD {
+	checkLR(op, cfg.LR)
 	if cfg.Momentum < 0 {
-		panic(fmt.Sprintf("optim: NewSGD: invalid Momentum %v (must be ≥ 0)", cfg.Momentum))
+		panic(fmt.Sprintf("optim: %s: invalid Momentum %v (must be ≥ 0)", op, cfg.Momentum))
 	}
 	if cfg.WeightDecay < 0 {
-		panic(fmt.Sprintf("optim: NewSGD: invalid WeightDecay %v (must be ≥ 0)", cfg.WeightDecay))
+		panic(fmt.Sprintf("optim: %s: invalid WeightDecay %v (must be ≥ 0)", op, cfg.WeightDecay))
 	}
 	if cfg.Nesterov && (cfg.Momentum <= 0 || cfg.Dampening != 0) {
-		panic("optim: NewSGD: Nesterov momentum requires Momentum > 0 and Dampening 0")
+		panic(fmt.Sprintf("optim: %s: Nesterov momentum requires Momentum > 0 and Dampening 0", op))
 	}
-	o := &SGD{params: checkParams("NewSGD", ps), cfg: cfg}
-	o.decay = fill(len(o.params), cfg.WeightDecay)
+	o := &SGD{cfg: cfg}
+	if grouped {
+		o.groups = newGroups(op, gs, cfg.LR)
+	} else {
+		o.groups = single(op, ps, cfg.LR, cfg.WeightDecay)
+	}
+	n := len(o.params)
 	o.spans = o.params.spans()
-	o.gs = make([][]float32, len(o.params))
-	o.ws = make([][]float32, len(o.params))
-	o.first = make([]bool, len(o.params))
+	o.gs, o.ws = make([][]float32, n), make([][]float32, n)
+	o.first = make([]bool, n)
 	o.update = o.updateSpan
 	if cfg.Momentum != 0 {
-		o.bufs = make([][]float32, len(o.params))
-		o.has = make([]bool, len(o.params))
+		o.bufs = make([][]float32, n)
+		o.has = make([]bool, n)
 		for i, p := range o.params {
 			o.bufs[i] = make([]float32, p.Numel())
 		}
@@ -99,7 +114,7 @@ func (o *SGD) updateSpan(k int) {
 	g = g[sp.lo:sp.hi]
 	w := o.ws[i][sp.lo:sp.hi]
 	w = w[:len(g)]
-	lr := float32(o.cfg.LR)
+	lr := float32(o.lr(i))
 	wd := float32(o.decay[i])
 	if o.bufs == nil {
 		for j, gj := range g {
@@ -134,62 +149,82 @@ func (o *SGD) updateSpan(k int) {
 }
 
 // SetWeightDecay sets the weight decay of one parameter (e.g. 0 for biases and norm weights),
-// overriding Config().WeightDecay for it. It panics if p is not one of the parameters.
+// overriding its group's. It panics if p is not one of the parameters. Parameter groups
+// (NewSGDGroups, DecayGroups) are the usual way to do this.
 func (o *SGD) SetWeightDecay(p *tensors.Tensor, wd float64) {
-	checkDecay("SGD.SetWeightDecay", wd)
-	o.decay[o.params.index("SGD.SetWeightDecay", p)] = wd
+	o.setWeightDecay("SGD.SetWeightDecay", p, wd)
 }
 
 // ZeroGrad drops every parameter's gradient.
 func (o *SGD) ZeroGrad() { o.params.zeroGrad() }
 
-// LR returns the learning rate.
-func (o *SGD) LR() float64 { return o.cfg.LR }
+// LR returns the learning rate (of the first group).
+func (o *SGD) LR() float64 { return o.lrs[0] }
 
-// SetLR sets the learning rate.
-func (o *SGD) SetLR(lr float64) { checkLR("SGD.SetLR", lr); o.cfg.LR = lr }
+// SetLR sets the learning rate of every group.
+func (o *SGD) SetLR(lr float64) { o.setLR("SGD.SetLR", lr) }
+
+// ParamGroups returns each group's parameters, learning rate and weight decay.
+func (o *SGD) ParamGroups() []ParamGroup { return o.paramGroups() }
+
+// SetGroupLR sets the learning rate of group i.
+func (o *SGD) SetGroupLR(i int, lr float64) { o.setGroupLR("SGD.SetGroupLR", i, lr) }
 
 // Params returns the optimised parameters.
 func (o *SGD) Params() []*tensors.Tensor { return o.params.list() }
 
-// Config returns the current hyper-parameters (LR included).
-func (o *SGD) Config() SGDConfig { return o.cfg }
-
-// StateDict serialises the hyper-parameters and momentum buffers.
-func (o *SGD) StateDict() ([]byte, error) {
-	st := newState("SGD", o.params)
-	st.Decays = o.decay
-	st.Hyper = map[string]float64{"lr": o.cfg.LR, "momentum": o.cfg.Momentum, "dampening": o.cfg.Dampening,
-		"weight_decay": o.cfg.WeightDecay, "nesterov": b2f(o.cfg.Nesterov)}
-	for i := range o.params {
-		if o.bufs != nil && o.has[i] {
-			st.Buffers[i] = map[string][]float32{"momentum_buffer": o.bufs[i]}
-		}
-	}
-	return st.encode()
+// Config returns the current hyper-parameters; LR and WeightDecay are the first group's.
+func (o *SGD) Config() SGDConfig {
+	c := o.cfg
+	c.LR, c.WeightDecay = o.lrs[0], o.decays[0]
+	return c
 }
 
-// LoadStateDict restores a state saved by an SGD optimizer over parameters of the same shapes.
+// StateDict serialises the groups' hyper-parameters and the momentum buffers, in the layout of
+// PyTorch's optimizer.state_dict() (see the package documentation).
+func (o *SGD) StateDict() ([]byte, error) {
+	sd := newStateDict("SGD", &o.groups)
+	for gi := range sd.ParamGroups {
+		g := &sd.ParamGroups[gi]
+		g.Momentum, g.Dampening, g.Nesterov = ptr(o.cfg.Momentum), ptr(o.cfg.Dampening), ptr(o.cfg.Nesterov)
+	}
+	for i, p := range o.params {
+		if o.bufs != nil && o.has[i] {
+			sd.set(i, -1, p.Shape(), map[string][]float32{"momentum_buffer": o.bufs[i]})
+		}
+	}
+	return sd.encode()
+}
+
+// LoadStateDict restores a state saved by an SGD optimizer with the same groups of parameters of
+// the same shapes, or a PyTorch SGD state dict in this package's layout. Momentum, dampening and
+// Nesterov come from the first group (they are per optimizer here).
 func (o *SGD) LoadStateDict(b []byte) error {
-	st, err := decodeState(b, "SGD", o.params)
+	ld, err := decodeState(b, "SGD", &o.groups)
 	if err != nil {
 		return err
 	}
-	cfg := SGDConfig{LR: st.Hyper["lr"], Momentum: st.Hyper["momentum"], Dampening: st.Hyper["dampening"],
-		WeightDecay: st.Hyper["weight_decay"], Nesterov: st.Hyper["nesterov"] != 0}
-	bufs := make([][]float32, len(o.params))
-	has := make([]bool, len(o.params))
-	for i, p := range o.params {
-		bufs[i] = make([]float32, p.Numel())
-		if mb, ok := st.Buffers[i]["momentum_buffer"]; ok {
-			if err := copyBuf(bufs[i], mb, i, "momentum_buffer"); err != nil {
-				return err
-			}
-			has[i] = true
+	g0 := ld.groups[0]
+	cfg := o.cfg
+	cfg.Momentum, cfg.Dampening, cfg.Nesterov = deref(g0.Momentum), deref(g0.Dampening), deref(g0.Nesterov)
+	for gi, gs := range ld.groups {
+		if deref(gs.Momentum) != cfg.Momentum || deref(gs.Dampening) != cfg.Dampening || deref(gs.Nesterov) != cfg.Nesterov {
+			return fmt.Errorf("optim: load SGD state: group %d has other momentum, dampening or nesterov than group 0; goaccel's SGD shares them across groups", gi)
 		}
 	}
+	n := len(o.params)
+	bufs := make([][]float32, n)
+	has := make([]bool, n)
+	for i, p := range o.params {
+		if bufs[i], has[i], err = ld.buffer(i, "momentum_buffer", p.Shape(), p.Numel()); err != nil {
+			return err
+		}
+		if !has[i] {
+			bufs[i] = make([]float32, p.Numel())
+		}
+	}
+	ld.apply(&o.groups)
 	o.cfg = cfg
-	o.decay = st.decays(cfg.WeightDecay)
 	if cfg.Momentum != 0 {
 		o.bufs, o.has = bufs, has
 	} else {
@@ -198,9 +233,11 @@ func (o *SGD) LoadStateDict(b []byte) error {
 	return nil
 }
 
-func b2f(b bool) float64 {
-	if b {
-		return 1
+// deref returns *p, or the zero value for nil (a key absent from a state dict).
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
 	}
-	return 0
+	return *p
 }

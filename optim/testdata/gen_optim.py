@@ -1,10 +1,14 @@
 #!/usr/bin/python3
 """Writes optim_parity.json: several steps of PyTorch's SGD, Adam and AdamW on fixed parameters and
-gradients, and the LR sequences of PyTorch's / transformers' schedulers.
+gradients, the LR sequences of PyTorch's / transformers' schedulers, and optimizers with parameter
+groups (per-group lr and weight_decay, schedulers acting on every group) with their state dicts
+mid-run and at the end, encoded in goaccel's layout (PyTorch's state_dict() with each tensor as
+{"dtype": "F32", "shape", "data": base64 of the little-endian values}).
 
 Run with Debian's interpreter (it has python3-torch): /usr/bin/python3 optim/testdata/gen_optim.py
 The Go tests read the JSON only; they never need torch.
 """
+import base64
 import json
 import math
 import os
@@ -126,7 +130,88 @@ schedules = [
                   lambda o: torch.optim.lr_scheduler.LambdaLR(o, lambda s: 0.9 ** s)),
 ]
 
-out = {"torch": torch.__version__, "steps": STEPS, "optimizers": optimizers, "schedules": schedules}
+def encode_state_dict(sd):
+    """An optimizer's state_dict() as JSON: the same keys, tensors as base64 float32, step a number."""
+    state = {}
+    for k, st in sd["state"].items():
+        enc = {}
+        for name, v in st.items():
+            if v is None:
+                enc[name] = None
+            elif name == "step":
+                enc[name] = float(v)
+            else:
+                data = v.detach().contiguous().to(torch.float32).numpy().astype("<f4").tobytes()
+                enc[name] = {"dtype": "F32", "shape": list(v.shape), "data": base64.b64encode(data).decode()}
+        state[str(k)] = enc
+    groups = []
+    for g in sd["param_groups"]:
+        g = dict(g)
+        if "betas" in g:
+            g["betas"] = list(g["betas"])
+        groups.append(g)
+    return {"state": state, "param_groups": groups}
+
+
+def make_optimizer(kind, groups, defaults):
+    if kind == "SGD":
+        return torch.optim.SGD(groups, **defaults)
+    return getattr(torch.optim, kind)(groups, **defaults)
+
+
+def group_case(name, kind, members, group_cfgs, defaults, sched=None, mid=3):
+    """Parameters SHAPES split into groups (members: lists of indices into SHAPES, group_cfgs: each
+    group's own keys), STEPS steps with an optional scheduler stepped after each optimizer step.
+    Records the parameters and every group's lr after each step, and the state dicts after step
+    `mid` and at the end."""
+    params0 = [torch.randn(s) for s in SHAPES]
+    grads = [[torch.randn(s) * (0.1 + st) for s in SHAPES] for st in range(STEPS)]
+    params = [p.clone().requires_grad_(True) for p in params0]
+    groups = [dict(cfg, params=[params[i] for i in idx]) for idx, cfg in zip(members, group_cfgs)]
+    opt = make_optimizer(kind, groups, defaults)
+    scheduler = sched(opt) if sched else None
+    order = [i for idx in members for i in idx]  # the optimizer's parameter order
+    after, lrs, mid_state, mid_params = [], [[g["lr"] for g in opt.param_groups]], None, None
+    for st in range(STEPS):
+        for p, g in zip(params, grads[st]):
+            p.grad = g.clone()
+        opt.step()
+        if scheduler:
+            scheduler.step()
+        after.append([f32(params[i]) for i in order])
+        lrs.append([g["lr"] for g in opt.param_groups])
+        if st + 1 == mid:
+            mid_state = encode_state_dict(opt.state_dict())
+            mid_params = [f32(params[i]) for i in order]
+    return {
+        "name": name, "kind": kind, "members": members, "group_config": group_cfgs, "config": defaults,
+        "shapes": [SHAPES[i] for i in order], "params": [f32(params0[i]) for i in order],
+        "grads": [[f32(gs[i]) for i in order] for gs in grads], "after": after, "group_lrs": lrs,
+        "mid": mid, "mid_params": mid_params, "mid_state": mid_state,
+        "final_state": encode_state_dict(opt.state_dict()),
+    }
+
+
+group_cases = [
+    group_case("adamw_decay_groups", "AdamW", [[0, 2], [1]],
+               [{"weight_decay": 0.1}, {"weight_decay": 0.0, "lr": 3e-2}],
+               {"lr": 1e-2, "betas": (0.85, 0.95)}),
+    group_case("adam_l2_groups", "Adam", [[0], [1, 2]],
+               [{"weight_decay": 0.05}, {"weight_decay": 0.0, "lr": 5e-3}], {"lr": 1e-2}),
+    group_case("sgd_momentum_groups", "SGD", [[0, 1], [2]],
+               [{"weight_decay": 0.01}, {"weight_decay": 0.0, "lr": 0.05}], {"lr": 0.1, "momentum": 0.9}),
+    group_case("sgd_plain_groups", "SGD", [[2], [0, 1]],
+               [{"weight_decay": 0.02}, {"weight_decay": 0.0, "lr": 0.3}], {"lr": 0.1}),
+    group_case("adamw_groups_cosine", "AdamW", [[0, 2], [1]],
+               [{"weight_decay": 0.1}, {"weight_decay": 0.0, "lr": 2e-2}], {"lr": 1e-2},
+               sched=lambda o: torch.optim.lr_scheduler.LambdaLR(o, cosine_warmup(2, 6))),
+    group_case("sgd_groups_steplr", "SGD", [[1], [0, 2]],
+               [{"weight_decay": 0.0}, {"weight_decay": 0.01, "lr": 0.02}], {"lr": 0.1, "momentum": 0.5},
+               sched=lambda o: torch.optim.lr_scheduler.StepLR(o, step_size=2, gamma=0.5)),
+]
+
+out = {"torch": torch.__version__, "steps": STEPS, "optimizers": optimizers, "schedules": schedules,
+       "groups": group_cases}
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "optim_parity.json")
 with open(path, "w") as f:
     json.dump(out, f)
