@@ -53,6 +53,8 @@ for r in range(rounds):
             res.setdefault(("bf16", name, t), []).append(go("BenchmarkSgemmBF16", name, t))
     print(f"round {r + 1}/{rounds} done, load average {load()}", flush=True)
 print(f"load average after: {load()}")
+print("PyTorch setting: torch.mm(a, b, out=c) on tensors without autograd (no graph, as on the Go side), "
+      "at 1 and 2 threads; best/best compares each side's better thread count")
 
 def table(title, stat):
     med = lambda key: (stat(statistics.median(v[0] for v in res[key]), max(v[1] for v in res[key]))

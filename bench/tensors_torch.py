@@ -1,15 +1,29 @@
 #!/usr/bin/python3
 """PyTorch baselines for the tensors benchmarks (run by bench/tensors.sh beside go test -bench).
 
-Prints Go-benchmark-style lines, e.g. "TorchMLPStep-threads1  6.30 ms/op", so one log compares
-BenchmarkMLPStep (forward + cross entropy + backward + SGD, MLP 784-512-512-10, batch 128) with
-the same step in PyTorch at each thread count.
+Every workload runs in PyTorch's fastest documented setting for it, at 1 and at 2 threads
+(tensors_compare.py takes the better of the two and says which):
+  - optimizers with foreach=True (the multi-tensor path; PyTorch 1.13's default on CPU is the
+    slower per-tensor loop), gradients dropped with zero_grad(set_to_none=True) as goaccel does;
+  - ops whose Go benchmark builds no autograd graph under torch.no_grad().
+
+Prints Go-benchmark-style lines, e.g. "TorchMLPStepADAMW-threads1  5.30 ms/op  5.28 cpu-ms/op",
+and one "# setting NAME: ..." line per workload naming its setting.
 """
 import sys
 import time
 
 import torch
 import torch.nn.functional as F
+
+SETTINGS = {
+    "TorchMLPStepSGD": "SGD(foreach=True), zero_grad(set_to_none=True)",
+    "TorchMLPStepADAMW": "AdamW(foreach=True, weight_decay=0.01), zero_grad(set_to_none=True)",
+    "TorchAdd1M": "torch.no_grad()",
+    "TorchSoftmax": "torch.no_grad()",
+    "TorchCrossEntropyForwardBackward": "autograd (the Go side builds a graph too)",
+    "TorchConv2dForwardBackward": "autograd (the Go side builds a graph too)",
+}
 
 
 def timeit(fn, min_time=2.0, reps=5):
@@ -33,12 +47,24 @@ def report(name, wall):
     print(f"{name}\t{wall * 1e9:.0f} ns/op\t{timeit.cpu * 1e6:.1f} cpu-us/op", flush=True)
 
 
+def no_grad(fn):
+    def run():
+        with torch.no_grad():
+            return fn()
+    return run
+
+
 def mlp_step(optim_name):
+    """One training step of MLP 784-512-512-10 at batch 128: BenchmarkMLPStep (SGD, lr 0.01) and
+    nn's BenchmarkMLPTrainStep (AdamW, lr 1e-3, weight decay 0.01)."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512),
                                 torch.nn.ReLU(), torch.nn.Linear(512, 10))
     x, y = torch.randn(128, 784), torch.randint(0, 10, (128,))
-    opt = torch.optim.SGD(model.parameters(), lr=0.01) if optim_name == "sgd" else torch.optim.AdamW(model.parameters(), lr=1e-3)
+    if optim_name == "sgd":
+        opt = torch.optim.SGD(model.parameters(), lr=0.01, foreach=True)
+    else:
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01, foreach=True)
 
     def step():
         opt.zero_grad(set_to_none=True)
@@ -50,15 +76,19 @@ def mlp_step(optim_name):
 
 def main():
     min_time = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
+    capability = [l.strip() for l in torch.__config__.show().splitlines() if "CPU capability" in l]
+    print(f"# torch {torch.__version__}; {capability[0] if capability else 'CPU capability unknown'}")
+    for name, setting in SETTINGS.items():
+        print(f"# setting {name}: {setting}")
     for threads in (1, 2):
         torch.set_num_threads(threads)
         for name in ("sgd", "adamw"):
             wall = timeit(mlp_step(name), min_time)
             print(f"TorchMLPStep{name.upper()}-threads{threads}\t{wall * 1e3:.3f} ms/op\t{timeit.cpu * 1e3:.3f} cpu-ms/op", flush=True)
         x, y = torch.randn(1024, 1024), torch.randn(1024, 1024)
-        report(f"TorchAdd1M-threads{threads}", timeit(lambda: x + y, min_time))
+        report(f"TorchAdd1M-threads{threads}", timeit(no_grad(lambda: x + y), min_time))
         s = torch.randn(128, 1000)
-        report(f"TorchSoftmax-threads{threads}", timeit(lambda: s.softmax(1), min_time))
+        report(f"TorchSoftmax-threads{threads}", timeit(no_grad(lambda: s.softmax(1)), min_time))
         lg, t = torch.randn(128, 1000, requires_grad=True), torch.randint(0, 1000, (128,))
 
         def ce():

@@ -63,7 +63,7 @@ func worker(procs, steps, warmup int) {
 	x := tensors.Randn(n, 784)
 	y := tensors.RandInt(0, 10, n)
 	var model nn.Module = nn.NewSequential(nn.NewLinear(784, 512), &nn.ReLU{}, nn.NewLinear(512, 512), &nn.ReLU{}, nn.NewLinear(512, 10))
-	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 1e-3})
+	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 1e-3, WeightDecay: 0.01})
 	loader := data.NewLoader(data.NewTensorDataset(x, y), data.LoaderConfig{BatchSize: 128 / procs, Shuffle: true})
 	mark("data+model")
 	acc.Prepare(&model, &opt, &loader)
