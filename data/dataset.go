@@ -73,11 +73,11 @@ func (d *TensorDataset) GetBatch(indices []int) (x, y *tensors.Tensor) {
 		idx[k] = int64(i)
 	}
 	it := tensors.FromInt64(idx, len(idx))
-	tensors.NoGrad(func() {
-		x = d.X.IndexSelect(0, it)
-		if d.Y != nil {
-			y = d.Y.IndexSelect(0, it)
-		}
-	})
+	// Detached rather than under tensors.NoGrad, which is process-wide: the Loader calls this on
+	// its prefetch goroutine while the training step records its graph.
+	x = d.X.Detach().IndexSelect(0, it)
+	if d.Y != nil {
+		y = d.Y.Detach().IndexSelect(0, it)
+	}
 	return x, y
 }

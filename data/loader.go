@@ -2,17 +2,22 @@ package data
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/goaccel/goaccel/tensors"
 )
 
 // LoaderConfig configures a Loader (torch.utils.data.DataLoader's batch_size, shuffle, drop_last,
-// and the generator seed).
+// the generator seed and prefetch_factor).
 type LoaderConfig struct {
 	BatchSize int    // samples per batch; 0 means 1
 	Shuffle   bool   // reshuffle every epoch
 	DropLast  bool   // drop the last batch when it is short
 	Seed      uint64 // shuffle seed; 0 draws one from tensors.DefaultGenerator() at NewLoader
+	// Prefetch is how many batches are prepared ahead, on a goroutine, while the caller trains on
+	// the current one; 0 means DefaultPrefetch (2), NoPrefetch (or any negative value) prepares
+	// each batch in Next. The order of batches does not depend on it.
+	Prefetch int
 }
 
 // Loader iterates a Dataset in batches. Each pass (Next until it returns false) is one epoch; the
@@ -21,6 +26,14 @@ type LoaderConfig struct {
 //	for loader.Next() {
 //		x, y := loader.Batch()
 //	}
+//
+// Batches are collated (the dataset's Get or GetBatch, and the stacking) on a goroutine a few
+// batches ahead of Next (LoaderConfig.Prefetch), so data preparation overlaps the training step.
+// The dataset is therefore read from that goroutine: its Get must not change state the training
+// loop uses, must not call tensors.NoGrad or tensors.Autocast (they switch the whole process), and
+// random augmentation should draw from its own tensors.Generator rather than the default one, which
+// the training step also draws from. A pass abandoned by breaking out of the loop keeps its
+// goroutine until Reset (or SetEpoch, or the Loader being garbage collected).
 type Loader struct {
 	ds      Dataset
 	cfg     LoaderConfig
@@ -34,6 +47,8 @@ type Loader struct {
 	cur     []int
 	x, y    *tensors.Tensor
 	tf      func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor)
+	pf      *prefetcher   // prepares the batches of the pass in progress; nil without prefetching
+	slot    *prefetchSlot // pf, for the cleanup that stops it when the Loader is collected
 }
 
 // NewLoader returns a Loader over ds. It panics on a nil dataset or a negative batch size.
@@ -50,9 +65,16 @@ func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
 	if cfg.Seed == 0 {
 		cfg.Seed = tensors.DefaultGenerator().Uint64()
 	}
-	l := &Loader{ds: ds, cfg: cfg}
+	switch {
+	case cfg.Prefetch == 0:
+		cfg.Prefetch = DefaultPrefetch
+	case cfg.Prefetch < 0:
+		cfg.Prefetch = NoPrefetch
+	}
+	l := &Loader{ds: ds, cfg: cfg, slot: &prefetchSlot{}}
 	l.sampler = &SequentialSampler{N: ds.Len(), BatchSize: cfg.BatchSize, Shuffle: cfg.Shuffle,
 		DropLast: cfg.DropLast, Seed: cfg.Seed}
+	runtime.AddCleanup(l, (*prefetchSlot).stop, l.slot)
 	return l
 }
 
@@ -60,10 +82,16 @@ func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
 // it returns false once; the following call starts the next epoch.
 func (l *Loader) Next() bool {
 	if !l.running {
+		// The batch sampler runs here, on the caller's goroutine: a prepared loader's sampler
+		// takes part in a collective, which every process must reach in the same order.
 		l.batches = l.sampler.Batches(l.epoch)
 		l.pos = min(l.skip, len(l.batches))
 		l.skip = 0
 		l.running = true
+		if l.cfg.Prefetch > 0 && l.pos < len(l.batches) {
+			l.pf = startPrefetch(l.ds, l.batches[l.pos:], l.cfg.Prefetch)
+			l.slot.set(l.pf)
+		}
 	}
 	if l.pos >= len(l.batches) {
 		l.endPass()
@@ -71,14 +99,39 @@ func (l *Loader) Next() bool {
 	}
 	l.cur = l.batches[l.pos]
 	l.pos++
-	l.x, l.y = l.collate(l.cur)
+	if l.pf != nil {
+		l.x, l.y = l.nextPrefetched()
+	} else {
+		l.x, l.y = collate(l.ds, l.cur, false)
+	}
 	if l.tf != nil {
 		l.x, l.y = l.tf(l.x, l.y)
 	}
 	return true
 }
 
+// nextPrefetched takes the next batch from the prefetcher. When preparing it panicked, the
+// prefetcher is stopped (the pass goes on without it) and the panic raised here.
+func (l *Loader) nextPrefetched() (x, y *tensors.Tensor) {
+	defer func() {
+		if r := recover(); r != nil {
+			l.stopPrefetch()
+			panic(r)
+		}
+	}()
+	return l.pf.next(l.pos - 1)
+}
+
+// stopPrefetch ends the prefetch goroutine of the pass in progress, if any.
+func (l *Loader) stopPrefetch() {
+	if l.pf != nil {
+		l.slot.stop()
+		l.pf = nil
+	}
+}
+
 func (l *Loader) endPass() {
+	l.stopPrefetch()
 	l.running = false
 	l.batches = nil
 	l.cur = nil
@@ -86,16 +139,26 @@ func (l *Loader) endPass() {
 	l.epoch++
 }
 
-// collate builds the batch tensors of indices.
-func (l *Loader) collate(indices []int) (x, y *tensors.Tensor) {
-	if bg, ok := l.ds.(BatchGetter); ok {
+// collate builds the batch tensors of indices. It records no autograd history (samples are
+// detached) without calling tensors.NoGrad, which would switch recording off for the whole
+// process while the training step runs on another goroutine.
+func collate(ds Dataset, indices []int, background bool) (x, y *tensors.Tensor) {
+	if bg, ok := ds.(BatchGetter); ok {
 		return bg.GetBatch(indices)
 	}
-	return collateGet(l.ds, indices)
+	return collateSamples(ds, indices, background)
 }
 
 // collateGet stacks ds.Get(i) over indices: the path for datasets without GetBatch.
 func collateGet(ds Dataset, indices []int) (x, y *tensors.Tensor) {
+	return collateSamples(ds, indices, false)
+}
+
+// collateSamples is collateGet. In the background (on the prefetch goroutine) it yields the
+// processor after each sample: the training step's parallel kernels fork work onto every
+// processor and wait for all of it, and Go would otherwise let a busy prefetch goroutine keep its
+// processor for a whole 10 ms time slice.
+func collateSamples(ds Dataset, indices []int, background bool) (x, y *tensors.Tensor) {
 	xs := make([]*tensors.Tensor, len(indices))
 	var ys []*tensors.Tensor
 	for k, i := range indices {
@@ -103,7 +166,10 @@ func collateGet(ds Dataset, indices []int) (x, y *tensors.Tensor) {
 		if xi == nil {
 			panic(fmt.Sprintf("data: Loader: dataset %T returned a nil input for sample %d", ds, i))
 		}
-		xs[k] = xi
+		if background {
+			runtime.Gosched()
+		}
+		xs[k] = xi.Detach()
 		if k == 0 && yi != nil {
 			ys = make([]*tensors.Tensor, len(indices))
 		}
@@ -111,15 +177,13 @@ func collateGet(ds Dataset, indices []int) (x, y *tensors.Tensor) {
 			panic(fmt.Sprintf("data: Loader: dataset %T returned a nil target for some samples and not others (sample %d)", ds, i))
 		}
 		if ys != nil {
-			ys[k] = yi
+			ys[k] = yi.Detach()
 		}
 	}
-	tensors.NoGrad(func() {
-		x = tensors.Stack(xs, 0)
-		if ys != nil {
-			y = tensors.Stack(ys, 0)
-		}
-	})
+	x = tensors.Stack(xs, 0)
+	if ys != nil {
+		y = tensors.Stack(ys, 0)
+	}
 	return x, y
 }
 
@@ -138,8 +202,9 @@ func (l *Loader) Indices() []int { return append([]int(nil), l.cur...) }
 // Len returns the number of batches per epoch.
 func (l *Loader) Len() int { return l.sampler.Len() }
 
-// Reset abandons the pass in progress, if any; the next Next starts the following epoch, as
-// breaking out of a PyTorch DataLoader loop and iterating again does.
+// Reset abandons the pass in progress, if any, and stops its prefetch goroutine; the next Next
+// starts the following epoch, as breaking out of a PyTorch DataLoader loop and iterating again
+// does. Call it after breaking out of a loop early when the Loader lives on.
 func (l *Loader) Reset() {
 	if l.running {
 		l.endPass()
@@ -179,7 +244,8 @@ func (l *Loader) Position() int {
 // Dataset returns the dataset.
 func (l *Loader) Dataset() Dataset { return l.ds }
 
-// Config returns the configuration, with defaults filled in (BatchSize ≥ 1, Seed chosen).
+// Config returns the configuration, with defaults filled in (BatchSize ≥ 1, Seed chosen,
+// Prefetch DefaultPrefetch or NoPrefetch when it was 0 or negative).
 func (l *Loader) Config() LoaderConfig { return l.cfg }
 
 // Sampler returns the batch sampler (a *SequentialSampler unless replaced).
