@@ -44,7 +44,7 @@ type Accelerator struct {
 // be joined.
 func New(cfg Config) *Accelerator {
 	r := cfg.resolve()
-	c, err := joinGroup()
+	c, err := joinGroup(r.InitProcessGroup.Timeout)
 	if err != nil {
 		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
 	}
@@ -53,8 +53,11 @@ func New(cfg Config) *Accelerator {
 
 func newWithComm(r resolved, c comm) *Accelerator {
 	a := &Accelerator{cfg: r, c: c, device: tensors.CPU, syncGradients: true}
-	if r.MixedPrecision == "fp16" {
-		a.scaler = newLossScaler()
+	if r.scaling {
+		a.scaler = newLossScaler(r.GradScaler)
+	}
+	if r.InitProcessGroup.Timeout > 0 {
+		c.SetTimeout(r.InitProcessGroup.Timeout)
 	}
 	return a
 }

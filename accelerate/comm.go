@@ -1,5 +1,7 @@
 package accelerate
 
+import "time"
+
 // comm is what the Accelerator needs from a process group. The dist adapter
 // implements it for several processes; solo implements it for one.
 type comm interface {
@@ -21,6 +23,8 @@ type comm interface {
 	// AllGatherBytes returns every process's b, in rank order.
 	AllGatherBytes(b []byte) ([][]byte, error)
 	Barrier() error
+	// SetTimeout bounds every later collective (InitProcessGroupKwargs.timeout).
+	SetTimeout(d time.Duration)
 	Close() error
 }
 
@@ -38,4 +42,5 @@ func (solo) Broadcast([]float32, int) error                 { return nil }
 func (solo) BroadcastBytes(b []byte, _ int) ([]byte, error) { return b, nil }
 func (solo) AllGatherBytes(b []byte) ([][]byte, error)      { return [][]byte{b}, nil }
 func (solo) Barrier() error                                 { return nil }
+func (solo) SetTimeout(time.Duration)                       {}
 func (solo) Close() error                                   { return nil }

@@ -2,9 +2,11 @@ package accelerate
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Toggle is a setting whose default is on: Auto keeps the default, On and Off force it.
@@ -58,12 +60,51 @@ type Config struct {
 	TotalLimit int
 	// LogWith names the trackers: "jsonl", "notebook", or "all".
 	LogWith []string
+
+	// DDP tunes the data-parallel gradient all-reduce (Accelerate's DistributedDataParallelKwargs).
+	DDP DistributedDataParallelKwargs
+	// GradScaler tunes fp16's dynamic loss scaling (Accelerate's GradScalerKwargs).
+	GradScaler GradScalerKwargs
+	// InitProcessGroup tunes the process group (Accelerate's InitProcessGroupKwargs).
+	InitProcessGroup InitProcessGroupKwargs
+}
+
+// DistributedDataParallelKwargs is what Accelerate's DistributedDataParallelKwargs sets that
+// goaccel's gradient synchronisation has.
+type DistributedDataParallelKwargs struct {
+	// BucketCapMB is the size of the buckets gradients are all-reduced in, in MiB, as DDP's
+	// bucket_cap_mb (0 means 25). Smaller buckets start the all-reduce earlier in the backward
+	// pass; larger ones make fewer, bigger collectives. The first bucket is at most 1 MiB, as
+	// in DDP.
+	BucketCapMB float64
+}
+
+// GradScalerKwargs configures fp16's loss scaler as torch's GradScaler arguments (Accelerate's
+// GradScalerKwargs). Zero fields take PyTorch's defaults; they do nothing without
+// MixedPrecision "fp16".
+type GradScalerKwargs struct {
+	InitScale      float64 // the first scale (0 means 65536)
+	GrowthFactor   float64 // the scale is multiplied by it after GrowthInterval good steps (0 means 2; must be > 1)
+	BackoffFactor  float64 // and by this after a step whose gradients overflowed (0 means 0.5; must be in (0, 1))
+	GrowthInterval int     // good steps in a row before the scale grows (0 means 2000)
+	// Enabled (default on) scales the loss; Off computes fp16 without loss scaling or skipped steps.
+	Enabled Toggle
+}
+
+// InitProcessGroupKwargs configures the process group (Accelerate's InitProcessGroupKwargs).
+type InitProcessGroupKwargs struct {
+	// Timeout bounds every collective (all-reduce, gather, WaitForEveryone, …), so a process
+	// whose peers stopped fails with an error instead of waiting for ever; raise it when one
+	// process may work alone for long (evaluation on the main process while the others wait).
+	// 0 keeps the group's: GOACCEL_DIST_TIMEOUT, else 30 minutes. A process's Accelerators share
+	// its group: the last one created with a Timeout sets it.
+	Timeout time.Duration
 }
 
 // resolved is a Config after defaults, environment overrides and validation.
 type resolved struct {
 	Config
-	evenBatches, stepWithOpt bool
+	evenBatches, stepWithOpt, scaling bool
 }
 
 var knownTrackers = []string{"jsonl", "notebook"}
@@ -120,7 +161,50 @@ func (c Config) resolve() resolved {
 		trackers = append(trackers, name)
 	}
 	c.LogWith = trackers
-	return resolved{Config: c, evenBatches: c.EvenBatches.or(true), stepWithOpt: c.StepSchedulerWithOptimizer.or(true)}
+	c.DDP = c.DDP.resolve()
+	c.GradScaler = c.GradScaler.resolve()
+	if c.InitProcessGroup.Timeout < 0 {
+		panic(fmt.Sprintf("accelerate: Config.InitProcessGroup.Timeout is %v; use a positive duration (or 0 for the group's default)", c.InitProcessGroup.Timeout))
+	}
+	return resolved{Config: c, evenBatches: c.EvenBatches.or(true), stepWithOpt: c.StepSchedulerWithOptimizer.or(true),
+		scaling: c.MixedPrecision == "fp16" && c.GradScaler.Enabled.or(true)}
+}
+
+func (k DistributedDataParallelKwargs) resolve() DistributedDataParallelKwargs {
+	if k.BucketCapMB == 0 {
+		k.BucketCapMB = 25
+	}
+	if !(k.BucketCapMB > 0) || math.IsInf(k.BucketCapMB, 0) {
+		panic(fmt.Sprintf("accelerate: Config.DDP.BucketCapMB is %v; use a positive size in MiB (or 0 for 25)", k.BucketCapMB))
+	}
+	return k
+}
+
+func (k GradScalerKwargs) resolve() GradScalerKwargs {
+	def := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&k.InitScale, 65536)
+	def(&k.GrowthFactor, 2)
+	def(&k.BackoffFactor, 0.5)
+	if k.GrowthInterval == 0 {
+		k.GrowthInterval = 2000
+	}
+	switch {
+	case !(k.InitScale > 0) || math.IsInf(k.InitScale, 0):
+		panic(fmt.Sprintf("accelerate: Config.GradScaler.InitScale is %v; use a positive scale (or 0 for 65536)", k.InitScale))
+	case !(k.GrowthFactor > 1) || math.IsInf(k.GrowthFactor, 0):
+		panic(fmt.Sprintf("accelerate: Config.GradScaler.GrowthFactor is %v; it must be greater than 1 (or 0 for 2)", k.GrowthFactor))
+	case !(k.BackoffFactor > 0 && k.BackoffFactor < 1):
+		panic(fmt.Sprintf("accelerate: Config.GradScaler.BackoffFactor is %v; it must be between 0 and 1 (or 0 for 0.5)", k.BackoffFactor))
+	case k.GrowthInterval < 0:
+		panic(fmt.Sprintf("accelerate: Config.GradScaler.GrowthInterval is %d; use a positive step count (or 0 for 2000)", k.GrowthInterval))
+	case k.Enabled < Auto || k.Enabled > Off:
+		panic(fmt.Sprintf("accelerate: Config.GradScaler.Enabled is %d; use accelerate.Auto, accelerate.On or accelerate.Off", k.Enabled))
+	}
+	return k
 }
 
 func checkChoice(field, v string, allowed ...string) {

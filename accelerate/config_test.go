@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func panicMessage(fn func()) (msg string) {
@@ -31,6 +32,13 @@ func TestInvalidConfigPanicsNamingFieldAndAllowedValues(t *testing.T) {
 		{Config{}, map[string]string{"ACCELERATE_MIXED_PRECISION": "fp8"}, []string{"ACCELERATE_MIXED_PRECISION", "bf16"}},
 		{Config{}, map[string]string{"ACCELERATE_GRADIENT_ACCUMULATION_STEPS": "two"}, []string{"ACCELERATE_GRADIENT_ACCUMULATION_STEPS"}},
 		{Config{}, map[string]string{"ACCELERATE_USE_CPU": "maybe"}, []string{"ACCELERATE_USE_CPU", "true or false"}},
+		{Config{DDP: DistributedDataParallelKwargs{BucketCapMB: -1}}, nil, []string{"Config.DDP.BucketCapMB", "positive"}},
+		{Config{GradScaler: GradScalerKwargs{InitScale: -2}}, nil, []string{"Config.GradScaler.InitScale"}},
+		{Config{GradScaler: GradScalerKwargs{GrowthFactor: 0.5}}, nil, []string{"Config.GradScaler.GrowthFactor", "greater than 1"}},
+		{Config{GradScaler: GradScalerKwargs{BackoffFactor: 1.5}}, nil, []string{"Config.GradScaler.BackoffFactor", "between 0 and 1"}},
+		{Config{GradScaler: GradScalerKwargs{GrowthInterval: -5}}, nil, []string{"Config.GradScaler.GrowthInterval"}},
+		{Config{GradScaler: GradScalerKwargs{Enabled: 9}}, nil, []string{"Config.GradScaler.Enabled", "accelerate.Off"}},
+		{Config{InitProcessGroup: InitProcessGroupKwargs{Timeout: -time.Second}}, nil, []string{"Config.InitProcessGroup.Timeout"}},
 	} {
 		for k, v := range tc.env {
 			t.Setenv(k, v)

@@ -57,15 +57,34 @@ func (a *Accelerator) Gather(t *tensors.Tensor) *tensors.Tensor {
 // loader, drops the samples that were repeated to even out the batches, so an
 // epoch of gathers yields exactly len(dataset) samples.
 func (a *Accelerator) GatherForMetrics(t *tensors.Tensor) *tensors.Tensor {
-	g := a.Gather(t)
-	s := a.active()
-	if s == nil || !s.atEnd() || !s.spec.even {
-		return g
+	return a.GatherForMetricsAll(t)[0]
+}
+
+// GatherForMetricsAll is GatherForMetrics of several tensors in one call,
+// Go's form of `preds, targets = accelerator.gather_for_metrics((preds, targets))`:
+// each is gathered and the same padded duplicates are dropped from every one,
+// so the results stay aligned sample by sample. They come back in the order
+// given:
+//
+//	g := acc.GatherForMetricsAll(preds, labels)
+//	preds, labels = g[0], g[1]
+func (a *Accelerator) GatherForMetricsAll(ts ...*tensors.Tensor) []*tensors.Tensor {
+	rem := -1 // samples of the last round to keep; -1 keeps all
+	if s := a.active(); s != nil && s.atEnd() && s.spec.even {
+		rem = s.spec.remainder(s.n)
 	}
-	if rem := s.spec.remainder(s.n); rem > 0 && rem < g.Size(0) {
-		return g.Slice(0, 0, rem)
+	out := make([]*tensors.Tensor, len(ts))
+	for i, t := range ts {
+		if t == nil {
+			panic(fmt.Sprintf("accelerate: GatherForMetricsAll: tensor %d is nil", i))
+		}
+		g := a.Gather(t)
+		if rem > 0 && rem < g.Size(0) {
+			g = g.Slice(0, 0, rem)
+		}
+		out[i] = g
 	}
-	return g
+	return out
 }
 
 // Reduce combines t across processes elementwise: op is "sum", "mean", "max" or "min".

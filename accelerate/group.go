@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/goaccel/goaccel/dist"
 )
@@ -17,8 +18,10 @@ var (
 	groupUsers int
 )
 
-// joinGroup joins the group the environment describes (one process: solo).
-func joinGroup() (comm, error) {
+// joinGroup joins the group the environment describes (one process: solo);
+// a positive timeout overrides the environment's bound on the rendezvous and
+// the collectives.
+func joinGroup(timeout time.Duration) (comm, error) {
 	groupMu.Lock()
 	defer groupMu.Unlock()
 	if groupComm != nil {
@@ -31,6 +34,9 @@ func joinGroup() (comm, error) {
 	}
 	if cfg.WorldSize <= 1 {
 		return solo{}, nil
+	}
+	if timeout > 0 {
+		cfg.Timeout = timeout
 	}
 	g, err := dist.Init(context.Background(), cfg)
 	if err != nil {
@@ -65,7 +71,9 @@ func (d distComm) Size() int      { return d.g.Size() }
 func (d distComm) LocalRank() int { return d.g.LocalRank() }
 func (d distComm) LocalSize() int { return d.g.LocalSize() }
 func (d distComm) Barrier() error { return d.g.Barrier(bg) }
-func (d distComm) Close() error   { return d.g.Close() }
+
+func (d distComm) SetTimeout(t time.Duration) { d.g.SetTimeout(t) }
+func (d distComm) Close() error               { return d.g.Close() }
 
 func (d distComm) AllReduce(buf []float32, op string) error {
 	o, err := distOp(op)

@@ -2,8 +2,11 @@ package accelerate
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"math"
+	"os"
+	"path/filepath"
 
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
@@ -45,12 +48,44 @@ func (m *model) Training() bool { return nn.IsTraining(m.inner) }
 // Unwrap returns the user's module.
 func (m *model) Unwrap() nn.Module { return m.inner }
 
-// UnwrapModel returns the module that Prepare wrapped (itself when it is not a prepared model).
+// UnwrapModel returns the module that Prepare wrapped (itself when it is not a
+// prepared model): the one to export, with the parameter names the user gave.
+// Export from the main process only, once every process is done:
+//
+//	acc.WaitForEveryone()
+//	if acc.IsMainProcess() {
+//		err = nn.SaveSafetensors("model.safetensors", nn.StateDict(acc.UnwrapModel(model)), nil)
+//	}
 func (a *Accelerator) UnwrapModel(m nn.Module) nn.Module {
 	if w, ok := m.(*model); ok {
 		return w.inner
 	}
 	return m
+}
+
+// SaveModel writes the unwrapped m's weights to dir/model.safetensors
+// (Accelerate's save_model, without sharding), on the main process only; the
+// other processes return nil at once, so every process may call it. The file is
+// written under a temporary name and renamed, so an interrupted save leaves a
+// previous model.safetensors whole.
+func (a *Accelerator) SaveModel(m nn.Module, dir string) error {
+	if !a.IsMainProcess() {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("accelerate: SaveModel: %w", err)
+	}
+	path := filepath.Join(dir, "model.safetensors")
+	tmp := filepath.Join(dir, ".model.safetensors.partial")
+	if err := nn.SaveSafetensors(tmp, nn.StateDict(a.UnwrapModel(m)), map[string]string{"format": "pt"}); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("accelerate: SaveModel: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("accelerate: SaveModel: %w", err)
+	}
+	return nil
 }
 
 // prepareModel broadcasts rank 0's parameters and wraps m.

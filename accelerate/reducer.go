@@ -6,12 +6,9 @@ import (
 	"github.com/goaccel/goaccel/tensors"
 )
 
-// Bucket sizes of PyTorch DDP: a small first bucket so the all-reduce starts
-// early in the backward pass, then about 25 MB.
-const (
-	firstBucketBytes = 1 << 20
-	bucketBytes      = 25 << 20
-)
+// firstBucketBytes is PyTorch DDP's first bucket: small, so the all-reduce
+// starts early in the backward pass. The others hold Config.DDP.BucketCapMB.
+const firstBucketBytes = 1 << 20
 
 // bucket is a group of parameters whose gradients are all-reduced together.
 type bucket struct {
@@ -43,7 +40,8 @@ type reducer struct {
 
 func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
 	r := &reducer{c: a.c, of: map[*tensors.Tensor]*bucket{}, slot: map[*tensors.Tensor]int{}}
-	limit := firstBucketBytes / 4
+	capFloats := max(1, int(a.cfg.DDP.BucketCapMB*(1<<20))/4)
+	limit := min(firstBucketBytes/4, capFloats)
 	var b *bucket
 	// Gradients become ready from the output side, roughly the reverse of
 	// declaration order, so buckets follow that order.
@@ -54,7 +52,7 @@ func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
 		}
 		if b == nil || (len(b.buf) > 0 && len(b.buf)+p.Numel() > limit) {
 			if b != nil {
-				limit = bucketBytes / 4
+				limit = capFloats
 			}
 			b = &bucket{}
 			r.buckets = append(r.buckets, b)

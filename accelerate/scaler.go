@@ -6,24 +6,21 @@ import (
 	"github.com/goaccel/goaccel/tensors"
 )
 
-// lossScaler is PyTorch's GradScaler with its defaults: the loss is multiplied
-// by scale before the backward pass; a step whose gradients hold inf/NaN is
-// skipped and halves the scale; 2000 good steps in a row double it.
+// lossScaler is PyTorch's GradScaler: the loss is multiplied by scale before
+// the backward pass; a step whose gradients hold inf/NaN is skipped and
+// multiplies the scale by the backoff factor (0.5 by default); GrowthInterval
+// good steps in a row (2000) multiply it by the growth factor (2).
 type lossScaler struct {
+	cfg      GradScalerKwargs // resolved
 	scale    float64
 	growth   int  // good steps since the last change
 	unscaled bool // gradients already divided by scale this step
 	foundInf bool
 }
 
-const (
-	initScale      = 65536
-	growthFactor   = 2
-	backoffFactor  = 0.5
-	growthInterval = 2000
-)
-
-func newLossScaler() *lossScaler { return &lossScaler{scale: initScale} }
+func newLossScaler(cfg GradScalerKwargs) *lossScaler {
+	return &lossScaler{cfg: cfg, scale: cfg.InitScale}
+}
 
 // unscale divides every gradient by the scale once per step and records whether any is inf/NaN.
 func (s *lossScaler) unscale(params []*tensors.Tensor) {
@@ -51,10 +48,10 @@ func (s *lossScaler) unscale(params []*tensors.Tensor) {
 // update adjusts the scale after a step and resets the per-step state.
 func (s *lossScaler) update() {
 	if s.foundInf {
-		s.scale *= backoffFactor
+		s.scale *= s.cfg.BackoffFactor
 		s.growth = 0
-	} else if s.growth++; s.growth == growthInterval {
-		s.scale *= growthFactor
+	} else if s.growth++; s.growth == s.cfg.GrowthInterval {
+		s.scale *= s.cfg.GrowthFactor
 		s.growth = 0
 	}
 	s.unscaled, s.foundInf = false, false

@@ -56,7 +56,7 @@ func TestPrepareWrapsInPlaceAndUnwrapModelReturnsTheOriginal(t *testing.T) {
 }
 
 func TestLossScalerBacksOffOnOverflowAndGrowsAfter2000Steps(t *testing.T) {
-	s := newLossScaler()
+	s := newLossScaler(GradScalerKwargs{}.resolve())
 	p := tensors.Zeros(2).SetRequiresGrad(true)
 	p.SetGrad(tensors.New([]float32{float32(math.Inf(1)), 1}, 2))
 	s.unscale([]*tensors.Tensor{p})

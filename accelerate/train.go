@@ -81,8 +81,12 @@ func (a *Accelerator) NoSync(m nn.Module, fn func()) {
 	fn()
 }
 
-// Autocast runs fn with matrix products in the configured mixed precision
-// (for computation outside a prepared model; its Forward already does this).
+// Autocast runs fn with matrix products in the configured mixed precision:
+// Go's form of `with accelerator.autocast():`, for computation outside a
+// prepared model (its Forward already runs under it). Without mixed precision
+// it just runs fn.
+//
+//	acc.Autocast(func() { logits = head.Forward(features) })
 func (a *Accelerator) Autocast(fn func()) {
 	switch a.cfg.MixedPrecision {
 	case "bf16":
@@ -96,7 +100,8 @@ func (a *Accelerator) Autocast(fn func()) {
 
 // ClipGradNorm scales the gradients of params so that their global L2 norm is
 // at most maxNorm, and returns the norm before clipping. Under fp16 the
-// gradients are unscaled first. It does nothing on steps that do not sync.
+// gradients of every prepared optimizer are unscaled first (Accelerate's
+// unscale_gradients). It does nothing on steps that do not sync.
 func (a *Accelerator) ClipGradNorm(params []*tensors.Tensor, maxNorm float64) float64 {
 	if !a.syncGradients {
 		return 0
@@ -104,9 +109,7 @@ func (a *Accelerator) ClipGradNorm(params []*tensors.Tensor, maxNorm float64) fl
 	if maxNorm <= 0 || math.IsNaN(maxNorm) {
 		panic(fmt.Sprintf("accelerate: ClipGradNorm: maxNorm is %v; use a positive number", maxNorm))
 	}
-	if a.scaler != nil {
-		a.scaler.unscale(params)
-	}
+	a.unscaleGradients(params)
 	var sum float64
 	for _, p := range params {
 		if g := p.Grad(); g != nil {
@@ -128,4 +131,47 @@ func (a *Accelerator) ClipGradNorm(params []*tensors.Tensor, maxNorm float64) fl
 		}
 	}
 	return norm
+}
+
+// ClipGradValue clamps each gradient of params to [−clipValue, clipValue]
+// (Accelerate's clip_grad_value_): under fp16 the gradients of every prepared
+// optimizer are unscaled first, so clipValue is in the gradients' true units.
+// It does nothing on steps that do not sync (the gradients are not complete
+// yet); use it between Backward and the optimizer's Step:
+//
+//	acc.Backward(loss)
+//	acc.ClipGradValue(model.Parameters(), 1.0)
+//	opt.Step()
+func (a *Accelerator) ClipGradValue(params []*tensors.Tensor, clipValue float64) {
+	if !(clipValue >= 0) {
+		panic(fmt.Sprintf("accelerate: ClipGradValue: clipValue is %v; use a value ≥ 0", clipValue))
+	}
+	if !a.syncGradients {
+		return
+	}
+	a.unscaleGradients(params)
+	nn.ClipGradValue(params, clipValue)
+}
+
+// unscaleGradients divides, under fp16, the gradients of every prepared
+// optimizer's parameters and of extra by the loss scale, once per step.
+func (a *Accelerator) unscaleGradients(extra []*tensors.Tensor) {
+	if a.scaler == nil || a.scaler.unscaled {
+		return
+	}
+	seen := map[*tensors.Tensor]bool{}
+	var ps []*tensors.Tensor
+	add := func(list []*tensors.Tensor) {
+		for _, p := range list {
+			if !seen[p] {
+				seen[p] = true
+				ps = append(ps, p)
+			}
+		}
+	}
+	for _, o := range a.optimizers {
+		add(o.inner.Params())
+	}
+	add(extra)
+	a.scaler.unscale(ps)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/mesh"
 	"github.com/goaccel/goaccel/dist/internal/store"
@@ -34,6 +35,7 @@ type Group struct {
 	broken  error
 	closed  bool
 	closing atomic.Bool
+	timeout atomic.Int64 // bound of each collective, as a time.Duration; 0 until SetTimeout
 }
 
 // Rank is this process's rank in [0, Size()).
@@ -48,8 +50,32 @@ func (g *Group) LocalRank() int { return g.cfg.LocalRank }
 // LocalSize is the number of the group's processes on this host.
 func (g *Group) LocalSize() int { return g.cfg.LocalWorldSize }
 
-// Config is the configuration the group was made with.
-func (g *Group) Config() Config { return g.cfg }
+// Config is the configuration the group was made with (Timeout as SetTimeout last set it).
+func (g *Group) Config() Config {
+	c := g.cfg
+	if d := g.timeout.Load(); d > 0 {
+		c.Timeout = time.Duration(d)
+	}
+	return c
+}
+
+// SetTimeout changes the bound of every later collective (0 restores the one the group was made
+// with: Config.Timeout, GOACCEL_DIST_TIMEOUT or DefaultTimeout). A collective in progress keeps
+// its bound.
+func (g *Group) SetTimeout(d time.Duration) {
+	if d < 0 {
+		d = 0
+	}
+	g.timeout.Store(int64(d))
+}
+
+// collectiveTimeout is the bound of one collective.
+func (g *Group) collectiveTimeout() time.Duration {
+	if d := g.timeout.Load(); d > 0 {
+		return time.Duration(d)
+	}
+	return g.cfg.timeout()
+}
 
 // Transport names how all-reduce travels: "shm", "tcp", "single" (one
 // process) or the backend's name.
@@ -69,7 +95,8 @@ func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("dist: %s: %w", name, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, g.cfg.timeout())
+	limit := g.collectiveTimeout()
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	err := f(ctx)
 	if err == nil {
@@ -80,7 +107,7 @@ func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context
 	}
 	err = peerLost(err)
 	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrPeerLost) {
-		err = fmt.Errorf("timed out after %v (Config.Timeout / %s): %w", g.cfg.timeout(), EnvTimeout, err)
+		err = fmt.Errorf("timed out after %v (raise it with dist.Config.Timeout, accelerate.Config.InitProcessGroup.Timeout or %s): %w", limit, EnvTimeout, err)
 	}
 	err = fmt.Errorf("dist: %s on rank %d: %w", name, g.cfg.Rank, err)
 	if g.mesh != nil {

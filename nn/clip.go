@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/goaccel/goaccel/tensors"
@@ -37,4 +38,19 @@ func ClipGradNorm(params []*tensors.Tensor, maxNorm float64) float64 {
 		}
 	}
 	return norm
+}
+
+// ClipGradValue clamps every gradient of params in place to [−clipValue, clipValue]
+// (torch.nn.utils.clip_grad_value_). Parameters without a gradient are skipped; a NaN gradient
+// stays NaN. It panics when clipValue is negative or NaN. The clamp is a tensor op, so it runs
+// wherever the gradients live.
+func ClipGradValue(params []*tensors.Tensor, clipValue float64) {
+	if !(clipValue >= 0) {
+		panic(fmt.Sprintf("nn: ClipGradValue: clipValue is %v; use a value ≥ 0 (gradients are clamped to [−clipValue, clipValue])", clipValue))
+	}
+	for _, p := range params {
+		if g := p.Grad(); g != nil {
+			g.CopyFrom(g.Clamp(-clipValue, clipValue))
+		}
+	}
 }
