@@ -19,11 +19,22 @@
 //
 // The rules are Accelerate's: Backward divides the loss by the accumulation
 // steps (and scales it under fp16); gradients are averaged across processes
-// only on sync steps, in ~25 MB buckets overlapped with the backward pass;
-// prepared optimizers and schedulers act only on sync steps; prepared loaders
-// give global batch i to process i % n, fill the last round from the start of
-// the epoch (EvenBatches) and share one shuffle order; GatherForMetrics drops
-// exactly the samples repeated by that filling.
+// only on sync steps, in 25 MiB buckets (Config.DDP) overlapped with the
+// backward pass; prepared optimizers and schedulers act only on sync steps;
+// prepared loaders give global batch i to process i % n, fill the last round
+// from the start of the epoch (EvenBatches) and share one shuffle order;
+// GatherForMetrics drops exactly the samples repeated by that filling.
+//
+// The rest of Accelerate's idioms have a Go form each: GatherForMetricsAll
+// gathers predictions and targets in one call with the same dedupe;
+// ClipGradNorm and ClipGradValue unscale fp16 gradients first; Autocast(fn) is
+// `with accelerator.autocast():` for work outside the model; UnwrapModel with
+// an IsMainProcess guard after WaitForEveryone (or SaveModel) exports the
+// model once; SetSeed seeds every process alike (or per rank). Accelerate's
+// kwargs handlers are Config fields: DDP (DistributedDataParallelKwargs:
+// BucketCapMB), GradScaler (GradScalerKwargs: InitScale, GrowthFactor,
+// BackoffFactor, GrowthInterval, Enabled) and InitProcessGroup
+// (InitProcessGroupKwargs: Timeout).
 //
 // Checkpoints (SaveState/LoadState) use Accelerate's folder layout:
 // model.safetensors (model_1.safetensors, … for further models),

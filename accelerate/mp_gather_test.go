@@ -27,6 +27,9 @@ func (g gatherCase) name() string {
 }
 
 // gatherEpoch gathers every batch of one epoch of a prepared loader and returns the samples seen.
+// Each batch is gathered alone (GatherForMetrics) and together with two companions, an int64 copy
+// and ten times the values (GatherForMetricsAll, as predictions and targets are): the three must
+// come back aligned sample by sample, with the same duplicates dropped.
 func gatherEpoch(c comm, gc gatherCase) []int {
 	acc := newWithComm(withCfg(Config{SplitBatches: gc.Split}), c)
 	batch := 8
@@ -41,11 +44,29 @@ func gatherEpoch(c comm, gc gatherCase) []int {
 	var seen []int
 	for loader.Next() {
 		x, _ := loader.Batch()
-		for _, v := range acc.GatherForMetrics(x).Float32s() {
+		alone := acc.GatherForMetrics(x).Float32s()
+		labels := tensors.FromInt64(int64s(x.Float32s()), x.Size(0))
+		g := acc.GatherForMetricsAll(x, labels, x.MulScalar(10))
+		xs, ls, tens := g[0].Float32s(), g[1].Int64s(), g[2].Float32s()
+		if len(xs) != len(alone) || len(ls) != len(xs) || len(tens) != len(xs) || g[1].DType() != tensors.Int64 {
+			panic(fmt.Sprintf("%s: GatherForMetricsAll gave %d, %d and %d samples, GatherForMetrics %d", gc.name(), len(xs), len(ls), len(tens), len(alone)))
+		}
+		for i, v := range xs {
+			if v != alone[i] || ls[i] != int64(v) || tens[i] != 10*v {
+				panic(fmt.Sprintf("%s: sample %d gathered as %v, %v and %v (alone: %v); not aligned", gc.name(), i, v, ls[i], tens[i], alone[i]))
+			}
 			seen = append(seen, int(v))
 		}
 	}
 	return seen
+}
+
+func int64s(v []float32) []int64 {
+	out := make([]int64, len(v))
+	for i, f := range v {
+		out[i] = int64(f)
+	}
+	return out
 }
 
 // checkGathered verifies that an epoch of GatherForMetrics yields exactly the

@@ -87,7 +87,8 @@ type runCfg struct {
 	Split   bool
 	GA      int
 	Epochs  int
-	MLP     bool // a two-layer MLP with AdamW instead of a linear model with SGD
+	MLP     bool    // a two-layer MLP with AdamW instead of a linear model with SGD
+	Bucket  float64 // Config.DDP.BucketCapMB
 }
 
 // train runs cfg on acc and returns the final parameters and the scheduler's step count.

@@ -18,7 +18,7 @@ func runCases(t *testing.T, n int, cases []runCfg) {
 	launch(t, n, func() {
 		c := group()
 		for _, rc := range cases {
-			acc := newWithComm(withCfg(Config{SplitBatches: rc.Split, GradientAccumulationSteps: rc.GA}), c)
+			acc := newWithComm(withCfg(Config{SplitBatches: rc.Split, GradientAccumulationSteps: rc.GA, DDP: DistributedDataParallelKwargs{BucketCapMB: rc.Bucket}}), c)
 			params, steps := train(acc, rc)
 			if c.Rank() == 0 {
 				writeJSON(resultPath(dir, rc.Name), trainResult{params, steps})
@@ -59,6 +59,7 @@ func TestTrainingOnTwoProcessesMatchesOneProcessWithDoubleBatch(t *testing.T) {
 		{Name: "split", Batch: 16, Split: true, Shuffle: true, Epochs: 2},
 		{Name: "accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
 		{Name: "mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
+		{Name: "mlp-one-parameter-per-bucket", Batch: 8, Shuffle: true, Epochs: 2, MLP: true, Bucket: 1e-5},
 	})
 }
 

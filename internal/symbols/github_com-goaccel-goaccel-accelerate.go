@@ -18,12 +18,15 @@ func init() {
 		"SetSeed":   reflect.ValueOf(accelerate.SetSeed),
 
 		// type definitions
-		"Accelerator":    reflect.ValueOf((*accelerate.Accelerator)(nil)),
-		"Checkpointable": reflect.ValueOf((*accelerate.Checkpointable)(nil)),
-		"Config":         reflect.ValueOf((*accelerate.Config)(nil)),
-		"Logger":         reflect.ValueOf((*accelerate.Logger)(nil)),
-		"Toggle":         reflect.ValueOf((*accelerate.Toggle)(nil)),
-		"Tracker":        reflect.ValueOf((*accelerate.Tracker)(nil)),
+		"Accelerator":                   reflect.ValueOf((*accelerate.Accelerator)(nil)),
+		"Checkpointable":                reflect.ValueOf((*accelerate.Checkpointable)(nil)),
+		"Config":                        reflect.ValueOf((*accelerate.Config)(nil)),
+		"DistributedDataParallelKwargs": reflect.ValueOf((*accelerate.DistributedDataParallelKwargs)(nil)),
+		"GradScalerKwargs":              reflect.ValueOf((*accelerate.GradScalerKwargs)(nil)),
+		"InitProcessGroupKwargs":        reflect.ValueOf((*accelerate.InitProcessGroupKwargs)(nil)),
+		"Logger":                        reflect.ValueOf((*accelerate.Logger)(nil)),
+		"Toggle":                        reflect.ValueOf((*accelerate.Toggle)(nil)),
+		"Tracker":                       reflect.ValueOf((*accelerate.Tracker)(nil)),
 
 		// interface wrapper definitions
 		"_Checkpointable": reflect.ValueOf((*_github_com_goaccel_goaccel_accelerate_Checkpointable)(nil)),

@@ -13,6 +13,7 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/data/data"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"DefaultPrefetch":  reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
 		"MNIST":            reflect.ValueOf(data.MNIST),
 		"MNISTDir":         reflect.ValueOf(data.MNISTDir),
 		"MNISTFromDir":     reflect.ValueOf(data.MNISTFromDir),
@@ -20,7 +21,9 @@ func init() {
 		"MNISTStd":         reflect.ValueOf(constant.MakeFromLiteral("0.3081000000000000000059847959921199844757211394608020782470703125", token.FLOAT, 0)),
 		"NewLoader":        reflect.ValueOf(data.NewLoader),
 		"NewTensorDataset": reflect.ValueOf(data.NewTensorDataset),
+		"NoPrefetch":       reflect.ValueOf(constant.MakeFromLiteral("-1", token.INT, 0)),
 		"RandomSplit":      reflect.ValueOf(data.RandomSplit),
+		"WithTransform":    reflect.ValueOf(data.WithTransform),
 
 		// type definitions
 		"BatchGetter":       reflect.ValueOf((*data.BatchGetter)(nil)),
@@ -31,6 +34,7 @@ func init() {
 		"SequentialSampler": reflect.ValueOf((*data.SequentialSampler)(nil)),
 		"Subset":            reflect.ValueOf((*data.Subset)(nil)),
 		"TensorDataset":     reflect.ValueOf((*data.TensorDataset)(nil)),
+		"Transformed":       reflect.ValueOf((*data.Transformed)(nil)),
 
 		// interface wrapper definitions
 		"_BatchGetter":  reflect.ValueOf((*_github_com_goaccel_goaccel_data_BatchGetter)(nil)),

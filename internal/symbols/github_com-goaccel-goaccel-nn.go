@@ -12,6 +12,7 @@ func init() {
 	Symbols["github.com/goaccel/goaccel/nn/nn"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ClipGradNorm":            reflect.ValueOf(nn.ClipGradNorm),
+		"ClipGradValue":           reflect.ValueOf(nn.ClipGradValue),
 		"CrossEntropy":            reflect.ValueOf(nn.CrossEntropy),
 		"DecodeSafetensors":       reflect.ValueOf(nn.DecodeSafetensors),
 		"EncodeSafetensors":       reflect.ValueOf(nn.EncodeSafetensors),

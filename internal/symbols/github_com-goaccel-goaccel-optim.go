@@ -11,8 +11,11 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/optim/optim"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"DecayGroups":                       reflect.ValueOf(optim.DecayGroups),
 		"NewAdam":                           reflect.ValueOf(optim.NewAdam),
+		"NewAdamGroups":                     reflect.ValueOf(optim.NewAdamGroups),
 		"NewAdamW":                          reflect.ValueOf(optim.NewAdamW),
+		"NewAdamWGroups":                    reflect.ValueOf(optim.NewAdamWGroups),
 		"NewConstantSchedule":               reflect.ValueOf(optim.NewConstantSchedule),
 		"NewConstantScheduleWithWarmup":     reflect.ValueOf(optim.NewConstantScheduleWithWarmup),
 		"NewCosineScheduleWithWarmup":       reflect.ValueOf(optim.NewCosineScheduleWithWarmup),
@@ -20,21 +23,67 @@ func init() {
 		"NewLambdaLR":                       reflect.ValueOf(optim.NewLambdaLR),
 		"NewLinearScheduleWithWarmup":       reflect.ValueOf(optim.NewLinearScheduleWithWarmup),
 		"NewSGD":                            reflect.ValueOf(optim.NewSGD),
+		"NewSGDGroups":                      reflect.ValueOf(optim.NewSGDGroups),
 		"NewStepLR":                         reflect.ValueOf(optim.NewStepLR),
 
 		// type definitions
 		"Adam":       reflect.ValueOf((*optim.Adam)(nil)),
 		"AdamConfig": reflect.ValueOf((*optim.AdamConfig)(nil)),
+		"Grouped":    reflect.ValueOf((*optim.Grouped)(nil)),
 		"LambdaLR":   reflect.ValueOf((*optim.LambdaLR)(nil)),
 		"Optimizer":  reflect.ValueOf((*optim.Optimizer)(nil)),
+		"ParamGroup": reflect.ValueOf((*optim.ParamGroup)(nil)),
 		"SGD":        reflect.ValueOf((*optim.SGD)(nil)),
 		"SGDConfig":  reflect.ValueOf((*optim.SGDConfig)(nil)),
 		"Scheduler":  reflect.ValueOf((*optim.Scheduler)(nil)),
 
 		// interface wrapper definitions
+		"_Grouped":   reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Grouped)(nil)),
 		"_Optimizer": reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Optimizer)(nil)),
 		"_Scheduler": reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Scheduler)(nil)),
 	}
+}
+
+// _github_com_goaccel_goaccel_optim_Grouped is an interface wrapper for Grouped type
+type _github_com_goaccel_goaccel_optim_Grouped struct {
+	IValue         interface{}
+	WLR            func() float64
+	WLoadStateDict func(state []byte) error
+	WParamGroups   func() []optim.ParamGroup
+	WParams        func() []*tensors.Tensor
+	WSetGroupLR    func(i int, lr float64)
+	WSetLR         func(lr float64)
+	WStateDict     func() ([]byte, error)
+	WStep          func()
+	WZeroGrad      func()
+}
+
+func (W _github_com_goaccel_goaccel_optim_Grouped) LR() float64 {
+	return W.WLR()
+}
+func (W _github_com_goaccel_goaccel_optim_Grouped) LoadStateDict(state []byte) error {
+	return W.WLoadStateDict(state)
+}
+func (W _github_com_goaccel_goaccel_optim_Grouped) ParamGroups() []optim.ParamGroup {
+	return W.WParamGroups()
+}
+func (W _github_com_goaccel_goaccel_optim_Grouped) Params() []*tensors.Tensor {
+	return W.WParams()
+}
+func (W _github_com_goaccel_goaccel_optim_Grouped) SetGroupLR(i int, lr float64) {
+	W.WSetGroupLR(i, lr)
+}
+func (W _github_com_goaccel_goaccel_optim_Grouped) SetLR(lr float64) {
+	W.WSetLR(lr)
+}
+func (W _github_com_goaccel_goaccel_optim_Grouped) StateDict() ([]byte, error) {
+	return W.WStateDict()
+}
+func (W _github_com_goaccel_goaccel_optim_Grouped) Step() {
+	W.WStep()
+}
+func (W _github_com_goaccel_goaccel_optim_Grouped) ZeroGrad() {
+	W.WZeroGrad()
 }
 
 // _github_com_goaccel_goaccel_optim_Optimizer is an interface wrapper for Optimizer type
