@@ -13,4 +13,10 @@
 // Each pass over a Loader is one epoch; with Shuffle, epoch e is ordered by a generator seeded
 // with Seed+e, so every process of a data-parallel job that shares Seed sees the same order. The
 // Accelerate layer shards a Loader by replacing its BatchSampler.
+//
+// A Loader collates the next batches on a goroutine while the caller trains on the current one
+// (LoaderConfig.Prefetch, 2 by default; NoPrefetch turns it off), in the same order either way.
+// Per-sample work such as augmentation goes in WithTransform and so runs on that goroutine too.
+// Breaking out of a loop early leaves the goroutine waiting until Reset (or until the Loader is
+// garbage collected).
 package data
