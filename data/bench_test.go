@@ -1,11 +1,10 @@
 package data_test
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/goaccel/goaccel/data"
+	"github.com/goaccel/goaccel/internal/cputime"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
@@ -64,20 +63,11 @@ func BenchmarkMNISTTrainingWithTransform(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			c0 := cpuTime()
+			c0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				step()
 			}
-			b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(cputime.Process()-c0)/1e6/float64(b.N), "cpu-ms/op")
 		})
 	}
-}
-
-// cpuTime is the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

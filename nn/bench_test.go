@@ -1,24 +1,13 @@
 package nn_test
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/goaccel/goaccel/internal/cputime"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
 )
-
-// cpuTime is the process's user+system CPU time, reported beside wall time because it is steadier
-// on a shared machine.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkMLPTrainStep is issue 3's reference step: MLP 784-512-512-10, batch 128, AdamW, cross
 // entropy (forward, backward, optimizer step, zero grad). bench/tensors.sh runs it beside the same
@@ -38,11 +27,11 @@ func BenchmarkMLPTrainStep(b *testing.B) {
 	step()
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for i := 0; i < b.N; i++ {
 		step()
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-c0)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkAdamWStepMLP times only the optimizer update over the MLP's 669,706 parameters.

@@ -268,7 +268,7 @@ func checkGroup(gs groupState) error {
 	case gs.Maximize != nil && *gs.Maximize:
 		return fmt.Errorf("maximize is on; goaccel's optimizers minimise")
 	case gs.Nesterov != nil && *gs.Nesterov && (gs.Momentum == nil || *gs.Momentum <= 0 || (gs.Dampening != nil && *gs.Dampening != 0)):
-		return fmt.Errorf("Nesterov momentum needs momentum > 0 and dampening 0")
+		return fmt.Errorf("nesterov is on, which needs momentum > 0 and dampening 0")
 	}
 	return nil
 }

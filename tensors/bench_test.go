@@ -2,20 +2,10 @@ package tensors
 
 import (
 	"math"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// cpuTime is the process's user+system CPU time: on a shared machine it is a steadier
-// measure than wall time (reported as cpu-ms/op beside ns/op).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/goaccel/goaccel/internal/cputime"
+)
 
 // mlp is the benchmark model: 784-512-512-10 with ReLU.
 type mlp struct{ w1, b1, w2, b2, w3, b3 *Tensor }
@@ -67,11 +57,11 @@ func (m *mlp) step(x, y *Tensor, inPlace bool) float64 {
 func loop(b *testing.B, fn func()) {
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for range b.N {
 		fn()
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e3/float64(b.N), "cpu-us/op")
+	b.ReportMetric(float64(cputime.Process()-c0)/1e3/float64(b.N), "cpu-us/op")
 }
 
 // BenchmarkMLPStep is one training step of MLP 784-512-512-10 at batch 128 (forward, cross
@@ -103,11 +93,11 @@ func benchMLPStep(b *testing.B, wrap func(step func()), zeroInPlace bool) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for range b.N {
 		wrap(step)
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-c0)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 func BenchmarkAdd1M(b *testing.B) {
@@ -164,9 +154,9 @@ func BenchmarkMatMul(b *testing.B) {
 			if c.dt != Float32 {
 				run = func() { Autocast(c.dt, func() { x.MatMul(y) }) }
 			}
-			c0 := cpuTime()
+			c0 := cputime.Process()
 			loop(b, run)
-			b.ReportMetric(flops*float64(b.N)/(float64(cpuTime()-c0)/1e9)/1e9, "cpu-GFLOP/s")
+			b.ReportMetric(flops*float64(b.N)/(float64(cputime.Process()-c0)/1e9)/1e9, "cpu-GFLOP/s")
 		})
 	}
 }
