@@ -103,11 +103,13 @@ func newStateDict(kind string, g *groups) *stateDict {
 		}
 		sd.ParamGroups = append(sd.ParamGroups, gs)
 	}
+	overridden := false
 	for i, p := range g.params {
 		sd.Goaccel.Shapes[i] = p.Shape()
-		if g.decay[i] != g.decays[g.of[i]] {
-			sd.Goaccel.WeightDecays = append([]float64(nil), g.decay...)
-		}
+		overridden = overridden || g.decay[i] != g.decays[g.of[i]]
+	}
+	if overridden {
+		sd.Goaccel.WeightDecays = append([]float64(nil), g.decay...)
 	}
 	return sd
 }
@@ -206,6 +208,11 @@ func decodeState(b []byte, kind string, g *groups) (*loadedState, error) {
 		ld.decay[i] = *sd.ParamGroups[g.of[i]].WeightDecay
 	}
 	if x := sd.Goaccel; x != nil && len(x.WeightDecays) == len(g.params) {
+		for i, wd := range x.WeightDecays {
+			if !(wd >= 0) {
+				return nil, fail("parameter %d: invalid weight decay %v (must be ≥ 0)", i, wd)
+			}
+		}
 		copy(ld.decay, x.WeightDecays)
 	}
 	for key, st := range sd.State {
