@@ -4,7 +4,7 @@
 //
 //	acc := accelerate.New(accelerate.Config{GradientAccumulationSteps: 2})
 //	var model nn.Module = nn.NewSequential(nn.NewLinear(784, 10))
-//	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), 1e-3)
+//	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 1e-3})
 //	loader := data.NewLoader(ds, data.LoaderConfig{BatchSize: 8, Shuffle: true})
 //	acc.Prepare(&model, &opt, &loader)
 //	for loader.Next() {

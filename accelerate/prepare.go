@@ -14,7 +14,7 @@ import (
 // in any order and number:
 //
 //	var model nn.Module = nn.NewSequential(...)
-//	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), 1e-3)
+//	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 1e-3})
 //	loader := data.NewLoader(ds, data.LoaderConfig{BatchSize: 8, Shuffle: true})
 //	acc.Prepare(&model, &opt, &loader)
 //
