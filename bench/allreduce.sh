@@ -39,4 +39,5 @@ for mb in 4 64; do
 	ratio=$(awk -v g="$g" -v b="$b" 'BEGIN { if (b > 0) printf "%.2fx", g / b; else print "n/a" }')
 	printf "%-8s %14s %14s %8s\n" "${mb}MB" "$g" "${b/#0.000/n/a}" "$ratio"
 done
+echo "gloo setting: dist.all_reduce (sum) of float32 CPU tensors, algbw; torch's thread count does not enter gloo's transfer"
 [ "$have_torch" = 1 ] || echo "(no torch for $PY: install python3-torch to get the gloo baseline)"
