@@ -107,11 +107,18 @@ func (c *Client) do(ctx context.Context, write func(w *bufio.Writer), read func(
 	}
 	conn := c.conn
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
-	defer stop()
 	write(c.w)
 	err := c.w.Flush()
 	if err == nil {
 		err = read(c.r)
+	}
+	if !stop() && err == nil {
+		// The context ended just as the answer arrived: the deadline that
+		// breaks a blocked read may be set, or about to be, on a connection
+		// that is otherwise fine. Keep the answer, drop the connection.
+		conn.Close()
+		c.conn = nil
+		return nil
 	}
 	if err != nil {
 		conn.Close()
