@@ -3,7 +3,7 @@ package tensors
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // broadcastShapes returns the NumPy broadcast of the shapes or panics naming op and both shapes.

@@ -3,7 +3,7 @@ package tensors
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // convColumns bounds the im2col buffer (elements) so large batches run in chunks of images.

@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
-	"github.com/goaccel/goaccel/tensors/internal/cpu"
+	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend/cpu"
 )
 
 // countingBackend is a stand-in accelerator: host memory, CPU kernels, and a count of the

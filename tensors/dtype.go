@@ -3,9 +3,9 @@ package tensors
 import (
 	"fmt"
 
+	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend/cpu"
 	"github.com/goaccel/goaccel/internal/half"
-	"github.com/goaccel/goaccel/tensors/internal/backend"
-	"github.com/goaccel/goaccel/tensors/internal/cpu"
 )
 
 // DType is a tensor's element type.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 func checkIndexTensor(op string, index *Tensor) {

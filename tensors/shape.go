@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // view returns a tensor sharing t's storage with a new layout.

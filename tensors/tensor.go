@@ -3,7 +3,7 @@ package tensors
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // Tensor is an n-dimensional array on a device with an optional autograd history. Tensors made

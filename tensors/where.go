@@ -3,7 +3,7 @@ package tensors
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // whereRaw selects a where cond is nonzero, else b, broadcasting all three (no autograd).

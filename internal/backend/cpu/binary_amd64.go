@@ -2,7 +2,7 @@
 
 package cpu
 
-import "github.com/goaccel/goaccel/tensors/internal/backend"
+import "github.com/goaccel/goaccel/internal/backend"
 
 //go:noescape
 func addVVF32(d, a, b *float32, n int)

@@ -4,7 +4,7 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // Reduce implements backend.Backend.

@@ -3,7 +3,7 @@ package cpu
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 func checkIndex(i int64, n int) int {

@@ -3,7 +3,7 @@ package cpu
 import (
 	"unsafe"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // Row helpers for the softmax-shaped kernels: float32 rows go through the AVX2 kernels

@@ -4,7 +4,7 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // expf is a float32 e^x (Cephes' range reduction and degree-6 polynomial, within 2 ulp),

@@ -2,7 +2,7 @@
 
 package cpu
 
-import "github.com/goaccel/goaccel/tensors/internal/backend"
+import "github.com/goaccel/goaccel/internal/backend"
 
 // vecF32 has no vector form on this platform: the scalar loops handle every element.
 func vecF32(backend.BinaryOp, []float32, []float32, []float32, float32) int { return 0 }

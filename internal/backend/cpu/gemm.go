@@ -1,9 +1,9 @@
 package cpu
 
 import (
+	"github.com/goaccel/goaccel/internal/backend"
 	"github.com/goaccel/goaccel/internal/gemm"
 	"github.com/goaccel/goaccel/internal/half"
-	"github.com/goaccel/goaccel/tensors/internal/backend"
 )
 
 // Gemm implements backend.Backend on top of internal/gemm.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/goaccel/goaccel/internal/backend"
 	"github.com/goaccel/goaccel/internal/half"
-	"github.com/goaccel/goaccel/tensors/internal/backend"
 )
 
 // CPU is the host backend. Its zero value is not usable; call New.

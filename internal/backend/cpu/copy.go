@@ -1,8 +1,8 @@
 package cpu
 
 import (
+	"github.com/goaccel/goaccel/internal/backend"
 	"github.com/goaccel/goaccel/internal/half"
-	"github.com/goaccel/goaccel/tensors/internal/backend"
 )
 
 // Copy implements backend.Backend: a strided copy with element-type conversion.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // LayerNorm implements backend.Backend.

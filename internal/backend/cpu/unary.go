@@ -3,7 +3,7 @@ package cpu
 import (
 	"math"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 type float interface{ ~float32 | ~float64 }

@@ -3,7 +3,7 @@ package cpu
 import (
 	"unsafe"
 
-	"github.com/goaccel/goaccel/tensors/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 type num interface {
