@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/goaccel/goaccel/optim/internal/parallel"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -61,20 +60,16 @@ type Adam struct {
 	cfg       AdamConfig
 	decoupled bool
 	kind      string
-	m, v      [][]float32
+	m, v      []*tensors.Tensor // moment estimates on each parameter's device, nil until its first step
 	steps     []int64
 
-	// Per-step working set, filled serially and then read by the parallel chunk updates.
-	spans    []span
-	gs, ws   [][]float32 // gradient (nil: skip) and weights of each parameter this step
-	nss, bc2 []float32   // −lr/(1−β1ᵗ) and √(1−β2ᵗ) of each parameter this step
-	shrink   []float32   // AdamW's 1−lr·wd of each parameter this step (1 for Adam)
-	run      parallel.Runner
-	update   func(c int)
+	// Per-step lists handed to tensors.AdamStep, reused between steps.
+	ps, gs, ms, vs []*tensors.Tensor
+	cs             []tensors.AdamStepConfig
 }
 
 // NewAdam returns an Adam optimizer over ps (weight decay as an L2 term added to the gradient).
-// It panics on invalid hyper-parameters or parameters that are not float32 CPU tensors.
+// It panics on invalid hyper-parameters or parameters that are not float32 tensors.
 func NewAdam(ps []*tensors.Tensor, cfg AdamConfig) *Adam {
 	return newAdam("Adam", false, nil, ps, cfg, false)
 }
@@ -108,75 +103,39 @@ func newAdam(kind string, grouped bool, gs []ParamGroup, ps []*tensors.Tensor, c
 		o.groups = single(op, ps, cfg.LR, cfg.WeightDecay)
 	}
 	n := len(o.params)
-	o.m, o.v = make([][]float32, n), make([][]float32, n)
+	o.m, o.v = make([]*tensors.Tensor, n), make([]*tensors.Tensor, n)
 	o.steps = make([]int64, n)
-	for i, p := range o.params {
-		o.m[i] = make([]float32, p.Numel())
-		o.v[i] = make([]float32, p.Numel())
-	}
-	o.spans = o.params.spans()
-	o.gs, o.ws = make([][]float32, n), make([][]float32, n)
-	o.nss, o.bc2, o.shrink = make([]float32, n), make([]float32, n), make([]float32, n)
-	o.update = o.updateSpan
 	return o
 }
 
-// Step applies one update to every parameter that has a gradient. Arithmetic is float32 with
-// float32-rounded scalars, in PyTorch's order of operations; large parameters are updated in
-// chunks on all cores (each element's update is independent, so the result does not depend on it).
+// Step applies one update to every parameter that has a gradient, as one fused update per device.
+// Arithmetic is float32 with float32-rounded scalars, in PyTorch's order of operations; on the CPU
+// large parameters are updated in chunks on all cores (each element's update is independent, so
+// the result does not depend on it).
 func (o *Adam) Step() {
 	c := o.cfg
+	ps, gs, ms, vs, cs := o.ps[:0], o.gs[:0], o.ms[:0], o.vs[:0], o.cs[:0]
 	for i, p := range o.params {
-		o.gs[i] = grad32(p)
-		if o.gs[i] == nil {
+		g := p.Grad()
+		if g == nil {
 			continue
 		}
-		o.ws[i] = p.Data32()
 		o.steps[i]++
 		t := float64(o.steps[i])
 		lr := o.lr(i)
-		o.nss[i] = float32(-(lr / (1 - math.Pow(c.Beta1, t))))
-		o.bc2[i] = float32(math.Sqrt(1 - math.Pow(c.Beta2, t)))
-		o.shrink[i] = 1
+		k := tensors.AdamStepConfig{Beta1: c.Beta1, Beta2: c.Beta2, Eps: c.Eps,
+			StepSize: -(lr / (1 - math.Pow(c.Beta1, t))), BiasCorrection2: math.Sqrt(1 - math.Pow(c.Beta2, t)), Shrink: 1}
 		if o.decoupled {
-			o.shrink[i] = float32(1 - lr*o.decay[i])
+			k.Shrink = 1 - lr*o.decay[i]
+		} else {
+			k.L2 = o.decay[i]
 		}
+		ps, gs, cs = append(ps, p), append(gs, g), append(cs, k)
+		ms, vs = append(ms, stateFor(&o.m[i], p)), append(vs, stateFor(&o.v[i], p))
 	}
-	o.run.Run(len(o.spans), o.update)
-	for i := range o.gs {
-		o.gs[i], o.ws[i] = nil, nil
-	}
-}
-
-// updateSpan updates one chunk of one parameter.
-func (o *Adam) updateSpan(k int) {
-	sp := o.spans[k]
-	i := sp.i
-	g := o.gs[i]
-	if g == nil {
-		return
-	}
-	c := o.cfg
-	b1, b2 := float32(c.Beta1), float32(c.Beta2)
-	ob1, ob2 := float32(1-c.Beta1), float32(1-c.Beta2)
-	eps, nss, bc2 := float32(c.Eps), o.nss[i], o.bc2[i]
-	g = g[sp.lo:sp.hi]
-	w := o.ws[i][sp.lo:sp.hi]
-	m := o.m[i][sp.lo:sp.hi]
-	v := o.v[i][sp.lo:sp.hi]
-	w, m, v = w[:len(g)], m[:len(g)], v[:len(g)]
-	wd := float32(o.decay[i])
-	if o.decoupled || wd == 0 {
-		k := adamConsts{b1, ob1, b2, ob2, bc2, eps, nss, o.shrink[i]}
-		adamUpdate(w, g, m, v, &k)
-		return
-	}
-	for j, gj := range g { // Adam's L2 term, folded into the gradient
-		gj += wd * w[j]
-		m[j] = m[j]*b1 + ob1*gj
-		v[j] = v[j]*b2 + ob2*gj*gj
-		w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
-	}
+	tensors.AdamStep(ps, gs, ms, vs, cs)
+	clear(gs) // do not keep this step's gradients alive
+	o.ps, o.gs, o.ms, o.vs, o.cs = ps, gs, ms, vs, cs
 }
 
 // SetWeightDecay sets the weight decay of one parameter (e.g. 0 for biases and norm weights),
@@ -222,8 +181,8 @@ func (o *Adam) StateDict() ([]byte, error) {
 		g.Amsgrad, g.Capturable = ptr(false), ptr(false)
 	}
 	for i, p := range o.params {
-		if o.steps[i] > 0 {
-			sd.set(i, o.steps[i], p.Shape(), map[string][]float32{"exp_avg": o.m[i], "exp_avg_sq": o.v[i]})
+		if o.steps[i] > 0 && o.m[i] != nil {
+			sd.set(i, o.steps[i], p.Shape(), map[string][]float32{"exp_avg": o.m[i].Float32s(), "exp_avg_sq": o.v[i].Float32s()})
 		}
 	}
 	return sd.encode()
@@ -251,20 +210,21 @@ func (o *Adam) LoadStateDict(b []byte) error {
 		}
 	}
 	n := len(o.params)
-	m, v := make([][]float32, n), make([][]float32, n)
+	m, v := make([]*tensors.Tensor, n), make([]*tensors.Tensor, n)
 	for i, p := range o.params {
-		var okM, okV bool
-		if m[i], okM, err = ld.buffer(i, "exp_avg", p.Shape(), p.Numel()); err != nil {
+		mv, okM, err := ld.buffer(i, "exp_avg", p.Shape(), p.Numel())
+		if err != nil {
 			return err
 		}
-		if v[i], okV, err = ld.buffer(i, "exp_avg_sq", p.Shape(), p.Numel()); err != nil {
+		vv, okV, err := ld.buffer(i, "exp_avg_sq", p.Shape(), p.Numel())
+		if err != nil {
 			return err
 		}
 		if okM != okV || okM != (ld.steps[i] > 0) {
 			return fmt.Errorf("optim: load %s state: parameter %d has step %d but not both exp_avg and exp_avg_sq", o.kind, i, ld.steps[i])
 		}
-		if !okM {
-			m[i], v[i] = make([]float32, p.Numel()), make([]float32, p.Numel())
+		if okM {
+			m[i], v[i] = stateTensor(p, mv), stateTensor(p, vv)
 		}
 	}
 	ld.apply(&o.groups)

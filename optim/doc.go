@@ -21,8 +21,11 @@
 //
 // Schedulers set every group's learning rate from that group's initial one.
 //
-// Steps run compiled, in place on the parameters' float32 storage, and allocate nothing once the
-// optimizer state exists.
+// Steps run compiled, in place, as one fused multi-tensor update per device (tensors.AdamStep,
+// tensors.SGDStep) on whatever device the parameters live: the state (moment estimates, momentum
+// buffers) is created on first use next to each parameter and follows it when the model moves
+// (nn.MoveTo, or Prepare of package accelerate). On the CPU a step allocates nothing once the
+// state exists.
 //
 // State dicts (StateDict/LoadStateDict, what accelerate writes to optimizer.bin and scheduler.bin)
 // are JSON in the layout of PyTorch's state_dict(): an optimizer's has "state" (per parameter

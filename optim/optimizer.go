@@ -30,7 +30,7 @@ type Optimizer interface {
 type params []*tensors.Tensor
 
 // checkParams panics with a clear message if ps cannot be optimised in place: optimizers update
-// float32 CPU storage directly.
+// float32 master weights, on whatever device each parameter lives (the state follows it).
 func checkParams(op string, ps []*tensors.Tensor) params {
 	if len(ps) == 0 {
 		panic(fmt.Sprintf("optim: %s: empty parameter list (pass model.Parameters())", op))
@@ -46,9 +46,6 @@ func checkParams(op string, ps []*tensors.Tensor) params {
 		seen[p] = i
 		if p.DType() != tensors.Float32 {
 			panic(fmt.Sprintf("optim: %s: parameter %d has dtype %v; optimizers update float32 master weights (keep parameters float32, use Autocast for lower precision)", op, i, p.DType()))
-		}
-		if p.Device().Type != "cpu" {
-			panic(fmt.Sprintf("optim: %s: parameter %d is on %v; this optimizer runs on CPU parameters only", op, i, p.Device()))
 		}
 	}
 	out := make(params, len(ps))
@@ -68,21 +65,21 @@ func (ps params) list() []*tensors.Tensor {
 	return out
 }
 
-// grad32 returns p's gradient as float32 values (the live storage when it is already contiguous
-// float32), or nil when p has no gradient.
-func grad32(p *tensors.Tensor) []float32 {
-	g := p.Grad()
-	if g == nil {
-		return nil
+// stateFor returns the optimizer state tensor *st of parameter p, created as zeros on first use
+// and moved to p's device when p moved since (a model prepared after the optimizer was made).
+func stateFor(st **tensors.Tensor, p *tensors.Tensor) *tensors.Tensor {
+	switch {
+	case *st == nil:
+		*st = tensors.ZerosLike(p)
+	case (*st).Device() != p.Device():
+		(*st).MoveTo(p.Device())
 	}
-	if g.DType() != tensors.Float32 {
-		g = g.AsType(tensors.Float32)
-	}
-	d := g.Contiguous().Data32()
-	if len(d) != p.Numel() {
-		panic(fmt.Sprintf("optim: gradient of shape %v does not match its parameter's shape %v", g.Shape(), p.Shape()))
-	}
-	return d
+	return *st
+}
+
+// stateTensor returns values saved in a state dict as a state tensor on p's device.
+func stateTensor(p *tensors.Tensor, vals []float32) *tensors.Tensor {
+	return tensors.New(vals, p.Shape()...).To(p.Device())
 }
 
 func checkLR(op string, lr float64) {
@@ -105,22 +102,4 @@ func checkDecay(op string, wd float64) {
 	if wd < 0 || wd != wd {
 		panic(fmt.Sprintf("optim: %s: invalid weight decay %v (must be ≥ 0)", op, wd))
 	}
-}
-
-// chunkElems is how many elements one unit of parallel work updates.
-var chunkElems = 1 << 14
-
-// span is a range of one parameter's elements: the unit of parallel work of a step.
-type span struct{ i, lo, hi int }
-
-// spans splits every parameter into chunks of at most chunkElems elements.
-func (ps params) spans() []span {
-	var out []span
-	for i, p := range ps {
-		n := p.Numel()
-		for lo := 0; lo < n; lo += chunkElems {
-			out = append(out, span{i, lo, min(lo+chunkElems, n)})
-		}
-	}
-	return out
 }

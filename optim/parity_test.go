@@ -68,14 +68,14 @@ func closeTo(got, want float32, rtol float64) bool {
 
 func TestOptimizersMatchPyTorch(t *testing.T) {
 	f := loadFixture(t)
-	defer func(n int) { chunkElems = n }(chunkElems)
-	for _, chunk := range []int{1 << 14, 5} { // one chunk per parameter; many chunks on all cores
-		chunkElems = chunk
+	// The CPU's fused kernels, the simulated device's composed updates ("sim") and its fused
+	// ones ("simfused") all go through the device boundary and must agree with PyTorch.
+	for _, dev := range testDevices {
 		for _, c := range f.Optimizers {
-			t.Run(fmt.Sprintf("%s/chunk%d", c.Name, chunk), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s", c.Name, dev), func(t *testing.T) {
 				ps := make([]*tensors.Tensor, len(c.Shapes))
 				for i, s := range c.Shapes {
-					ps[i] = tensors.New(c.Params[i], s...).SetRequiresGrad(true)
+					ps[i] = tensors.New(c.Params[i], s...).To(dev).SetRequiresGrad(true)
 				}
 				var opt Optimizer
 				switch c.Kind {
@@ -104,7 +104,7 @@ func TestOptimizersMatchPyTorch(t *testing.T) {
 						opt.SetLR(c.LRs[st])
 					}
 					for i, p := range ps {
-						p.SetGrad(tensors.New(c.Grads[st][i], c.Shapes[i]...))
+						p.SetGrad(tensors.New(c.Grads[st][i], c.Shapes[i]...).To(dev))
 					}
 					opt.Step()
 					for i, p := range ps {

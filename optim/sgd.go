@@ -3,7 +3,6 @@ package optim
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/optim/internal/parallel"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -28,19 +27,15 @@ type SGDConfig struct {
 type SGD struct {
 	groups
 	cfg  SGDConfig
-	bufs [][]float32 // momentum buffers, allocated at construction when Momentum ≠ 0
-	has  []bool      // whether bufs[i] holds a value yet (PyTorch starts it at the first gradient)
+	bufs []*tensors.Tensor // momentum buffers on each parameter's device, nil until its first step
 
-	// Per-step working set, filled serially and then read by the parallel chunk updates.
-	spans  []span
-	gs, ws [][]float32 // gradient (nil: skip) and weights of each parameter this step
-	first  []bool      // this step starts the momentum buffer
-	run    parallel.Runner
-	update func(c int)
+	// Per-step lists handed to tensors.SGDStep, reused between steps.
+	ps, gs, bs []*tensors.Tensor
+	cs         []tensors.SGDStepConfig
 }
 
 // NewSGD returns an SGD optimizer over ps. It panics on invalid hyper-parameters or parameters that
-// are not float32 CPU tensors.
+// are not float32 tensors.
 func NewSGD(ps []*tensors.Tensor, cfg SGDConfig) *SGD {
 	return newSGD("NewSGD", false, nil, ps, cfg)
 }
@@ -68,84 +63,31 @@ func newSGD(op string, grouped bool, gs []ParamGroup, ps []*tensors.Tensor, cfg 
 	} else {
 		o.groups = single(op, ps, cfg.LR, cfg.WeightDecay)
 	}
-	n := len(o.params)
-	o.spans = o.params.spans()
-	o.gs, o.ws = make([][]float32, n), make([][]float32, n)
-	o.first = make([]bool, n)
-	o.update = o.updateSpan
-	if cfg.Momentum != 0 {
-		o.bufs = make([][]float32, n)
-		o.has = make([]bool, n)
-		for i, p := range o.params {
-			o.bufs[i] = make([]float32, p.Numel())
-		}
-	}
+	o.bufs = make([]*tensors.Tensor, len(o.params))
 	return o
 }
 
-// Step applies one SGD update to every parameter that has a gradient (large parameters in chunks
-// on all cores).
+// Step applies one SGD update to every parameter that has a gradient, as one fused update per
+// device (large parameters in chunks on all cores on the CPU).
 func (o *SGD) Step() {
+	ps, gs, bs, cs := o.ps[:0], o.gs[:0], o.bs[:0], o.cs[:0]
 	for i, p := range o.params {
-		o.gs[i] = grad32(p)
-		if o.gs[i] == nil {
+		g := p.Grad()
+		if g == nil {
 			continue
 		}
-		o.ws[i] = p.Data32()
-		if o.bufs != nil {
-			o.first[i] = !o.has[i]
-			o.has[i] = true
+		c := tensors.SGDStepConfig{LR: o.lr(i), WeightDecay: o.decay[i]}
+		var b *tensors.Tensor
+		if o.cfg.Momentum != 0 {
+			c.First = o.bufs[i] == nil
+			c.Momentum, c.Dampening, c.Nesterov = o.cfg.Momentum, o.cfg.Dampening, o.cfg.Nesterov
+			b = stateFor(&o.bufs[i], p)
 		}
+		ps, gs, bs, cs = append(ps, p), append(gs, g), append(bs, b), append(cs, c)
 	}
-	o.run.Run(len(o.spans), o.update)
-	for i := range o.gs {
-		o.gs[i], o.ws[i] = nil, nil
-	}
-}
-
-// updateSpan updates one chunk of one parameter.
-func (o *SGD) updateSpan(k int) {
-	sp := o.spans[k]
-	i := sp.i
-	g := o.gs[i]
-	if g == nil {
-		return
-	}
-	g = g[sp.lo:sp.hi]
-	w := o.ws[i][sp.lo:sp.hi]
-	w = w[:len(g)]
-	lr := float32(o.lr(i))
-	wd := float32(o.decay[i])
-	if o.bufs == nil {
-		for j, gj := range g {
-			if wd != 0 {
-				gj += wd * w[j]
-			}
-			w[j] -= lr * gj
-		}
-		return
-	}
-	mom := float32(o.cfg.Momentum)
-	damp := float32(1 - o.cfg.Dampening)
-	b := o.bufs[i][sp.lo:sp.hi]
-	b = b[:len(g)]
-	first, nesterov := o.first[i], o.cfg.Nesterov
-	for j, gj := range g {
-		if wd != 0 {
-			gj += wd * w[j]
-		}
-		if first {
-			b[j] = gj
-		} else {
-			b[j] = b[j]*mom + damp*gj
-		}
-		if nesterov {
-			gj += mom * b[j]
-		} else {
-			gj = b[j]
-		}
-		w[j] -= lr * gj
-	}
+	tensors.SGDStep(ps, gs, bs, cs)
+	clear(gs) // do not keep this step's gradients alive
+	o.ps, o.gs, o.bs, o.cs = ps, gs, bs, cs
 }
 
 // SetWeightDecay sets the weight decay of one parameter (e.g. 0 for biases and norm weights),
@@ -189,8 +131,8 @@ func (o *SGD) StateDict() ([]byte, error) {
 		g.Momentum, g.Dampening, g.Nesterov = ptr(o.cfg.Momentum), ptr(o.cfg.Dampening), ptr(o.cfg.Nesterov)
 	}
 	for i, p := range o.params {
-		if o.bufs != nil && o.has[i] {
-			sd.set(i, -1, p.Shape(), map[string][]float32{"momentum_buffer": o.bufs[i]})
+		if b := o.bufs[i]; b != nil && o.cfg.Momentum != 0 {
+			sd.set(i, -1, p.Shape(), map[string][]float32{"momentum_buffer": b.Float32s()})
 		}
 	}
 	return sd.encode()
@@ -212,24 +154,19 @@ func (o *SGD) LoadStateDict(b []byte) error {
 			return fmt.Errorf("optim: load SGD state: group %d has other momentum, dampening or nesterov than group 0; goaccel's SGD shares them across groups", gi)
 		}
 	}
-	n := len(o.params)
-	bufs := make([][]float32, n)
-	has := make([]bool, n)
+	bufs := make([]*tensors.Tensor, len(o.params))
 	for i, p := range o.params {
-		if bufs[i], has[i], err = ld.buffer(i, "momentum_buffer", p.Shape(), p.Numel()); err != nil {
+		vals, has, err := ld.buffer(i, "momentum_buffer", p.Shape(), p.Numel())
+		if err != nil {
 			return err
 		}
-		if !has[i] {
-			bufs[i] = make([]float32, p.Numel())
+		if has && cfg.Momentum != 0 {
+			bufs[i] = stateTensor(p, vals)
 		}
 	}
 	ld.apply(&o.groups)
 	o.cfg = cfg
-	if cfg.Momentum != 0 {
-		o.bufs, o.has = bufs, has
-	} else {
-		o.bufs, o.has = nil, nil
-	}
+	o.bufs = bufs
 	return nil
 }
 

@@ -162,7 +162,6 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 	}()
 	t.bw.grad = grad
 	stack := []*Tensor{t}
-	be := t.be()
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -170,7 +169,7 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 		if x.node == nil {
 			if st.grad != nil {
 				if !x.accumulateLeaf(st.grad, st.owned) && st.owned {
-					be.Release(st.grad.buf) // added into an existing Grad; the buffer is free
+					st.grad.be().Release(st.grad.buf) // added into an existing Grad; the buffer is free
 				}
 				for _, h := range append([]*HookHandle(nil), x.hooks...) {
 					h.fn(x)
@@ -191,7 +190,7 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 				continue
 			}
 			if i < len(grads) && grads[i] != nil {
-				in.bw.add(grads[i], st.grad, grads, be, n.op, in)
+				in.bw.add(grads[i], st.grad, grads, n.op, in)
 			}
 			in.bw.deps--
 			if in.bw.deps == 0 {
@@ -199,7 +198,7 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 			}
 		}
 		if st.owned && st.grad != nil && !sharesBuffer(st.grad.buf, grads) {
-			be.Release(st.grad.buf)
+			st.grad.be().Release(st.grad.buf)
 		}
 		st.grad = nil
 		n.freed = true
@@ -260,7 +259,8 @@ func isFresh(gi, g *Tensor, grads []*Tensor) bool {
 }
 
 // add accumulates one gradient contribution.
-func (st *backwardState) add(gi, g *Tensor, grads []*Tensor, be backend.Backend, op string, in *Tensor) {
+// A gradient lives on its input's device (To's backward moves it there).
+func (st *backwardState) add(gi, g *Tensor, grads []*Tensor, op string, in *Tensor) {
 	if !sameShape(gi.shape, in.shape) {
 		panic(fmt.Sprintf("tensors: internal error: %s backward produced gradient %v for input %v", op, gi.shape, in.shape))
 	}
@@ -268,6 +268,7 @@ func (st *backwardState) add(gi, g *Tensor, grads []*Tensor, be backend.Backend,
 		gi = gi.convertTo(in.dtype)
 	}
 	fresh := isFresh(gi, g, grads)
+	be := gi.be()
 	switch {
 	case st.grad == nil:
 		st.grad, st.owned = gi, fresh

@@ -69,7 +69,7 @@ func sumTo(g *Tensor, shape []int) *Tensor {
 // promote brings two operands to a common dtype and checks they share a device.
 // float64 wins over float32; any float wins over int64; 16-bit floats compute in float32.
 func promote(op string, a, b *Tensor) (*Tensor, *Tensor) {
-	if a.dev.String() != b.dev.String() {
+	if !sameDevice(a.dev, b.dev) {
 		panic(fmt.Sprintf("tensors: %s: operands on different devices (%s and %s)", op, a.dev, b.dev))
 	}
 	if a.dtype == b.dtype && a.dtype != BFloat16 && a.dtype != Float16 {

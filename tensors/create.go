@@ -20,7 +20,7 @@ func checkValues(op string, n int, shape []int) []int {
 func New(values []float32, shape ...int) *Tensor {
 	shape = checkValues("New", len(values), shape)
 	t := empty(Float32, CPU, shape...)
-	copy(t.buf.F32, values)
+	copy(hostF32(t.buf), values)
 	return t
 }
 
@@ -28,7 +28,7 @@ func New(values []float32, shape ...int) *Tensor {
 func NewFloat64(values []float64, shape ...int) *Tensor {
 	shape = checkValues("NewFloat64", len(values), shape)
 	t := empty(Float64, CPU, shape...)
-	copy(t.buf.F64, values)
+	copy(hostF64(t.buf), values)
 	return t
 }
 
@@ -36,14 +36,14 @@ func NewFloat64(values []float64, shape ...int) *Tensor {
 func FromInt64(values []int64, shape ...int) *Tensor {
 	shape = checkValues("FromInt64", len(values), shape)
 	t := empty(Int64, CPU, shape...)
-	copy(t.buf.I64, values)
+	copy(hostI64(t.buf), values)
 	return t
 }
 
 // Scalar returns a 0-dimensional float32 tensor.
 func Scalar(v float64) *Tensor {
 	t := empty(Float32, CPU)
-	t.buf.F32[0] = float32(v)
+	hostF32(t.buf)[0] = float32(v)
 	return t
 }
 
@@ -74,8 +74,9 @@ func Arange(start, end, step float64) *Tensor {
 		n = 0
 	}
 	t := empty(Float32, CPU, n)
-	for i := range t.buf.F32 {
-		t.buf.F32[i] = float32(start + float64(i)*step)
+	d := hostF32(t.buf)
+	for i := range d {
+		d[i] = float32(start + float64(i)*step)
 	}
 	return t
 }

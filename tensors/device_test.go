@@ -1,12 +1,14 @@
 package tensors
 
 import (
+	"math"
 	"slices"
 	"sync/atomic"
 	"testing"
 
 	"github.com/goaccel/goaccel/internal/backend"
 	"github.com/goaccel/goaccel/internal/backend/cpu"
+	"github.com/goaccel/goaccel/internal/backend/sim"
 )
 
 // countingBackend is a stand-in accelerator: host memory, CPU kernels, and a count of the
@@ -33,7 +35,7 @@ func (c *countingBackend) Binary(op backend.BinaryOp, dst *backend.Buffer, a, b 
 var fake = &countingBackend{CPU: cpu.New()}
 
 func init() {
-	backend.Register("fake", func(int) (backend.Backend, error) { return fake, nil })
+	backend.Register("fake", func(int) (backend.Core, error) { return fake, nil }, func() int { return 1 })
 }
 
 // TestOpsDispatchToTheTensorsDevice pins the device abstraction: a tensor moved to another
@@ -64,4 +66,70 @@ func TestOpsDispatchToTheTensorsDevice(t *testing.T) {
 		t.Fatalf("grad %v, cpu reference %v", w.Grad().Float32s(), ref.Grad().Float32s())
 	}
 	mustPanic(t, "operands on different devices (fake:0 and cpu)", func() { x.Add(w) })
+}
+
+var simDev = Device{Type: "sim"}
+
+// TestDeviceTensorsKeepTheirMemoryOnTheDevice pins the boundary: a tensor on the strict
+// simulated device has no host storage (Data32 refuses it), moving it costs exactly one transfer
+// each way, and a result stays on the operands' device.
+func TestDeviceTensorsKeepTheirMemoryOnTheDevice(t *testing.T) {
+	s := sim.Lookup("sim", 0)
+	before := s.Stats()
+	x := New([]float32{1, 2, 3, 4}, 2, 2).To(simDev)
+	y := x.MatMul(x).Add(x).Exp().Sum()
+	if y.Device() != simDev {
+		t.Fatalf("result on %s", y.Device())
+	}
+	mid := s.Stats()
+	if mid.Uploads-before.Uploads != 1 || mid.Downloads != before.Downloads {
+		t.Fatalf("ops moved data: %d uploads, %d downloads; want 1 and 0", mid.Uploads-before.Uploads, mid.Downloads-before.Downloads)
+	}
+	if got := y.Item(); math.Abs(got-float64(cpuExpSum())) > 1e-3*math.Abs(got) {
+		t.Fatalf("sum %v", got)
+	}
+	if s.Stats().Downloads-mid.Downloads != 1 {
+		t.Fatalf("Item downloaded %d times", s.Stats().Downloads-mid.Downloads)
+	}
+	mustPanic(t, "Data32: need a contiguous float32 cpu tensor", func() { x.Data32() })
+	mustPanic(t, "Data64", func() { x.AsType(Float64).Data64() })
+	mustPanic(t, "operands on different devices (sim:0 and cpu)", func() { x.Add(Ones(2, 2)) })
+}
+
+// cpuExpSum is exp(x·x + x) summed for x = [[1 2] [3 4]], computed on the CPU.
+func cpuExpSum() float32 {
+	x := New([]float32{1, 2, 3, 4}, 2, 2)
+	return float32(x.MatMul(x).Add(x).Exp().Sum().Item())
+}
+
+func TestMoveToMovesALeafAndItsGradientInPlace(t *testing.T) {
+	p := New([]float32{1, 2}, 2).SetRequiresGrad(true)
+	p.MulScalar(3).Sum().Backward()
+	p.MoveTo(simDev)
+	if p.Device() != simDev || p.Grad().Device() != simDev || !p.RequiresGrad() {
+		t.Fatalf("after MoveTo: tensor on %s, grad on %s, requires grad %v", p.Device(), p.Grad().Device(), p.RequiresGrad())
+	}
+	p.MulScalar(2).Sum().Backward()
+	if got := p.Grad().Float32s(); !slices.Equal(got, []float32{5, 5}) {
+		t.Fatalf("accumulated grad on the device %v, want [5 5]", got)
+	}
+	p.MoveTo(CPU)
+	if got := p.Float32s(); p.Device() != CPU || !slices.Equal(got, []float32{1, 2}) {
+		t.Fatalf("back on %s with %v", p.Device(), got)
+	}
+	mustPanic(t, "only leaf tensors move in place", func() { p.MulScalar(1).MoveTo(simDev) })
+}
+
+func TestCopyFromAndFillCrossDevices(t *testing.T) {
+	d := Zeros(2, 3).To(simDev)
+	d.CopyFrom(Arange(0, 6, 1).Reshape(2, 3))
+	d.Slice(1, 0, 1).Fill(-1)
+	host := Zeros(2, 3)
+	host.CopyFrom(d)
+	if got := host.Float32s(); !slices.Equal(got, []float32{-1, 1, 2, -1, 4, 5}) {
+		t.Fatalf("got %v", got)
+	}
+	if got := d.To(Device{Type: "simfused"}).To(CPU).Float32s(); !slices.Equal(got, host.Float32s()) {
+		t.Fatalf("device to device: %v", got)
+	}
 }

@@ -18,4 +18,15 @@
 // Autocast runs matmul, Linear and Conv2d in bfloat16 or float16 with float32 accumulation.
 //
 // NoGrad and Autocast are process-wide switches (Go has no goroutine-local state).
+//
+// # Devices
+//
+// A tensor lives on a Device: the CPU, or a device registered by a backend (CUDA(i) for NVIDIA
+// GPUs). Ops run on their operands' device and keep results there; mixing devices panics with
+// both names. t.To(d) copies (differentiably), t.MoveTo(d) moves a parameter in place,
+// Float32s/Item read values back (waiting for the device's queued work), DeviceCount says what
+// the machine has. Data32 and Data64 expose CPU storage only: a device's memory never reaches
+// the host except through those read-backs. AdamStep, SGDStep, SumSquares, ScaleInPlace and
+// ScaleCheckFinite are the fused multi-tensor updates optimizers, gradient clipping and loss
+// scaling use, on any device.
 package tensors

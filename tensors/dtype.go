@@ -56,10 +56,34 @@ func CUDA(index int) Device { return Device{Type: "cuda", Index: index} }
 
 // String returns "cpu" or "cuda:N".
 func (d Device) String() string {
-	if d.Type == "cpu" || d.Type == "" {
+	if d.IsCPU() {
 		return "cpu"
 	}
 	return fmt.Sprintf("%s:%d", d.Type, d.Index)
+}
+
+// IsCPU reports whether d is the host (the zero Device counts as the CPU).
+func (d Device) IsCPU() bool { return d.Type == "cpu" || d.Type == "" }
+
+// DeviceCount returns how many devices of a type ("cuda") this machine has: 0 when the type's
+// driver or library is missing, or the type is not in this build (torch.cuda.device_count()).
+// The CPU counts as one.
+func DeviceCount(deviceType string) int {
+	if (Device{Type: deviceType}).IsCPU() {
+		return 1
+	}
+	return backend.Count(deviceType)
+}
+
+// sameDevice reports whether a and b name the same device.
+func sameDevice(a, b Device) bool { return a.norm() == b.norm() }
+
+// norm returns d with the CPU spelled one way.
+func (d Device) norm() Device {
+	if d.IsCPU() {
+		return CPU
+	}
+	return d
 }
 
 var cpuBackend = cpu.New()
@@ -67,7 +91,7 @@ var cpuBackend = cpu.New()
 // backendFor returns the kernels for a device: the CPU backend, or one registered by a device
 // package (internal/backend.Register) — the tensors API does not change when one is added.
 func backendFor(d Device) backend.Backend {
-	if d.Type == "cpu" || d.Type == "" {
+	if d.IsCPU() {
 		return cpuBackend
 	}
 	b, err := backend.Open(d.Type, d.Index)

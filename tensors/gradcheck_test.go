@@ -28,10 +28,18 @@ func awayFrom0(g *Generator, shape ...int) *Tensor {
 }
 
 // checkGrad compares autograd gradients of sum(f(xs) * r) (r a fixed random weight) with
-// central finite differences for every element of every input.
-func checkGrad(t *testing.T, f func(xs []*Tensor) *Tensor, xs []*Tensor) {
+// central finite differences for every element of every input. f runs on device d: the CPU
+// inputs move there with To, so their gradients come back through it.
+func checkGrad(t *testing.T, f func(xs []*Tensor, d Device) *Tensor, xs []*Tensor, d Device) {
 	t.Helper()
-	out := f(xs)
+	on := func() []*Tensor {
+		out := make([]*Tensor, len(xs))
+		for i, x := range xs {
+			out[i] = x.To(d)
+		}
+		return out
+	}
+	out := f(on(), d).To(CPU)
 	r := NewFloat64(NewGenerator(99).Rand(out.shape...).Float64s(), out.shape...)
 	for i, v := range r.Data64() {
 		r.Data64()[i] = v - 0.3
@@ -40,7 +48,7 @@ func checkGrad(t *testing.T, f func(xs []*Tensor) *Tensor, xs []*Tensor) {
 	loss.Backward()
 	eval := func() float64 {
 		var v float64
-		NoGrad(func() { v = f(xs).AsType(Float64).Mul(r).Sum().Item() })
+		NoGrad(func() { v = f(on(), d).To(CPU).AsType(Float64).Mul(r).Sum().Item() })
 		return v
 	}
 	const h = 1e-6
@@ -71,12 +79,12 @@ func checkGrad(t *testing.T, f func(xs []*Tensor) *Tensor, xs []*Tensor) {
 type gradCase struct {
 	name string
 	in   func(g *Generator) []*Tensor
-	f    func(xs []*Tensor) *Tensor
+	f    func(xs []*Tensor, d Device) *Tensor
 }
 
 func ins(ts ...*Tensor) []*Tensor { return ts }
 
-func idx(v ...int64) *Tensor { return FromInt64(v, len(v)) }
+func idx(d Device, v ...int64) *Tensor { return FromInt64(v, len(v)).To(d) }
 
 func gradCases() []gradCase {
 	u := func(lo, hi float64, shape ...int) func(g *Generator) []*Tensor {
@@ -89,120 +97,122 @@ func gradCases() []gradCase {
 		return func(g *Generator) []*Tensor { return ins(awayFrom0(g, shape...)) }
 	}
 	return []gradCase{
-		{"Add/broadcast", two([]int{2, 3}, []int{3}), func(x []*Tensor) *Tensor { return x[0].Add(x[1]) }},
-		{"Add/both-broadcast", two([]int{2, 1, 3}, []int{4, 1}), func(x []*Tensor) *Tensor { return x[0].Add(x[1]) }},
-		{"Sub/broadcast", two([]int{3}, []int{2, 3}), func(x []*Tensor) *Tensor { return x[0].Sub(x[1]) }},
-		{"Mul/broadcast", two([]int{2, 3}, []int{2, 1}), func(x []*Tensor) *Tensor { return x[0].Mul(x[1]) }},
-		{"Div/broadcast", two([]int{2, 3}, []int{1, 3}), func(x []*Tensor) *Tensor { return x[0].Div(x[1]) }},
-		{"Mul/same-input", u(-1, 1, 3), func(x []*Tensor) *Tensor { return x[0].Mul(x[0]) }},
-		{"AddScalar", u(-1, 1, 4), func(x []*Tensor) *Tensor { return x[0].AddScalar(2.5) }},
-		{"SubScalar", u(-1, 1, 4), func(x []*Tensor) *Tensor { return x[0].SubScalar(2.5) }},
-		{"MulScalar", u(-1, 1, 4), func(x []*Tensor) *Tensor { return x[0].MulScalar(-3) }},
-		{"DivScalar", u(-1, 1, 4), func(x []*Tensor) *Tensor { return x[0].DivScalar(4) }},
-		{"Pow", u(0.5, 2, 2, 3), func(x []*Tensor) *Tensor { return x[0].Pow(2.5) }},
-		{"Pow/square", u(-2, 2, 5), func(x []*Tensor) *Tensor { return x[0].Pow(2) }},
-		{"Neg", u(-1, 1, 4), func(x []*Tensor) *Tensor { return x[0].Neg() }},
-		{"Exp", u(-1, 1, 4), func(x []*Tensor) *Tensor { return x[0].Exp() }},
-		{"Log", u(0.5, 3, 4), func(x []*Tensor) *Tensor { return x[0].Log() }},
-		{"Sqrt", u(0.5, 3, 4), func(x []*Tensor) *Tensor { return x[0].Sqrt() }},
-		{"Abs", kink(2, 3), func(x []*Tensor) *Tensor { return x[0].Abs() }},
-		{"Tanh", u(-2, 2, 4), func(x []*Tensor) *Tensor { return x[0].Tanh() }},
-		{"Sigmoid", u(-2, 2, 4), func(x []*Tensor) *Tensor { return x[0].Sigmoid() }},
-		{"ReLU", kink(2, 3), func(x []*Tensor) *Tensor { return x[0].ReLU() }},
-		{"GELU", u(-3, 3, 6), func(x []*Tensor) *Tensor { return x[0].GELU() }},
-		{"SiLU", u(-3, 3, 6), func(x []*Tensor) *Tensor { return x[0].SiLU() }},
-		{"Clamp", kink(3, 3), func(x []*Tensor) *Tensor { return x[0].Clamp(-0.7, 0.65) }},
-		{"MaskedFill", u(-1, 1, 2, 3), func(x []*Tensor) *Tensor {
-			return x[0].MaskedFill(New([]float32{1, 0, 1}, 3), -5)
+		{"Add/broadcast", two([]int{2, 3}, []int{3}), func(x []*Tensor, d Device) *Tensor { return x[0].Add(x[1]) }},
+		{"Add/both-broadcast", two([]int{2, 1, 3}, []int{4, 1}), func(x []*Tensor, d Device) *Tensor { return x[0].Add(x[1]) }},
+		{"Sub/broadcast", two([]int{3}, []int{2, 3}), func(x []*Tensor, d Device) *Tensor { return x[0].Sub(x[1]) }},
+		{"Mul/broadcast", two([]int{2, 3}, []int{2, 1}), func(x []*Tensor, d Device) *Tensor { return x[0].Mul(x[1]) }},
+		{"Div/broadcast", two([]int{2, 3}, []int{1, 3}), func(x []*Tensor, d Device) *Tensor { return x[0].Div(x[1]) }},
+		{"Mul/same-input", u(-1, 1, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Mul(x[0]) }},
+		{"AddScalar", u(-1, 1, 4), func(x []*Tensor, d Device) *Tensor { return x[0].AddScalar(2.5) }},
+		{"SubScalar", u(-1, 1, 4), func(x []*Tensor, d Device) *Tensor { return x[0].SubScalar(2.5) }},
+		{"MulScalar", u(-1, 1, 4), func(x []*Tensor, d Device) *Tensor { return x[0].MulScalar(-3) }},
+		{"DivScalar", u(-1, 1, 4), func(x []*Tensor, d Device) *Tensor { return x[0].DivScalar(4) }},
+		{"Pow", u(0.5, 2, 2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Pow(2.5) }},
+		{"Pow/square", u(-2, 2, 5), func(x []*Tensor, d Device) *Tensor { return x[0].Pow(2) }},
+		{"Neg", u(-1, 1, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Neg() }},
+		{"Exp", u(-1, 1, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Exp() }},
+		{"Log", u(0.5, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Log() }},
+		{"Sqrt", u(0.5, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Sqrt() }},
+		{"Abs", kink(2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Abs() }},
+		{"Tanh", u(-2, 2, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Tanh() }},
+		{"Sigmoid", u(-2, 2, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Sigmoid() }},
+		{"ReLU", kink(2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].ReLU() }},
+		{"GELU", u(-3, 3, 6), func(x []*Tensor, d Device) *Tensor { return x[0].GELU() }},
+		{"SiLU", u(-3, 3, 6), func(x []*Tensor, d Device) *Tensor { return x[0].SiLU() }},
+		{"Clamp", kink(3, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Clamp(-0.7, 0.65) }},
+		{"MaskedFill", u(-1, 1, 2, 3), func(x []*Tensor, d Device) *Tensor {
+			return x[0].MaskedFill(New([]float32{1, 0, 1}, 3).To(d), -5)
 		}},
-		{"Where", two([]int{2, 3}, []int{3}), func(x []*Tensor) *Tensor {
-			return Where(FromInt64([]int64{0, 1, 1, 0, 0, 1}, 2, 3), x[0], x[1])
+		{"Where", two([]int{2, 3}, []int{3}), func(x []*Tensor, d Device) *Tensor {
+			return Where(FromInt64([]int64{0, 1, 1, 0, 0, 1}, 2, 3).To(d), x[0], x[1])
 		}},
-		{"MatMul/2d", two([]int{3, 4}, []int{4, 2}), func(x []*Tensor) *Tensor { return x[0].MatMul(x[1]) }},
-		{"MatMul/transposed", two([]int{4, 3}, []int{2, 4}), func(x []*Tensor) *Tensor { return x[0].T().MatMul(x[1].T()) }},
-		{"MatMul/batched-broadcast", two([]int{2, 3, 4}, []int{4, 2}), func(x []*Tensor) *Tensor { return x[0].MatMul(x[1]) }},
-		{"MatMul/batch-both", two([]int{2, 1, 2, 3}, []int{3, 3, 2}), func(x []*Tensor) *Tensor { return x[0].MatMul(x[1]) }},
-		{"MatMul/vec-mat", two([]int{3}, []int{3, 2}), func(x []*Tensor) *Tensor { return x[0].MatMul(x[1]) }},
-		{"MatMul/mat-vec", two([]int{2, 3}, []int{3}), func(x []*Tensor) *Tensor { return x[0].MatMul(x[1]) }},
-		{"MatMul/dot", two([]int{4}, []int{4}), func(x []*Tensor) *Tensor { return x[0].MatMul(x[1]) }},
-		{"Sum", u(-1, 1, 2, 3), func(x []*Tensor) *Tensor { return x[0].Sum() }},
-		{"SumDims/keep", u(-1, 1, 2, 3, 4), func(x []*Tensor) *Tensor { return x[0].SumDims(true, 0, 2) }},
-		{"SumDims/drop-adjacent", u(-1, 1, 2, 3, 4), func(x []*Tensor) *Tensor { return x[0].SumDims(false, 1, 2) }},
-		{"Mean", u(-1, 1, 2, 3), func(x []*Tensor) *Tensor { return x[0].Mean() }},
-		{"MeanDims", u(-1, 1, 2, 3), func(x []*Tensor) *Tensor { return x[0].MeanDims(false, -1) }},
-		{"Max", u(-1, 1, 2, 3), func(x []*Tensor) *Tensor { return x[0].Max() }},
-		{"Min", u(-1, 1, 2, 3), func(x []*Tensor) *Tensor { return x[0].Min() }},
-		{"MaxDim", u(-1, 1, 3, 4), func(x []*Tensor) *Tensor { return x[0].MaxDim(1, false) }},
-		{"MinDim/keep", u(-1, 1, 3, 4), func(x []*Tensor) *Tensor { return x[0].MinDim(0, true) }},
-		{"Var/unbiased", u(-1, 1, 3, 4), func(x []*Tensor) *Tensor { return x[0].Var(true, false, 1) }},
-		{"Var/all", u(-1, 1, 3, 4), func(x []*Tensor) *Tensor { return x[0].Var(false, false) }},
-		{"Softmax", u(-2, 2, 3, 4), func(x []*Tensor) *Tensor { return x[0].Softmax(1) }},
-		{"Softmax/dim0", u(-2, 2, 3, 4), func(x []*Tensor) *Tensor { return x[0].Softmax(0) }},
-		{"LogSoftmax", u(-2, 2, 3, 4), func(x []*Tensor) *Tensor { return x[0].LogSoftmax(-1) }},
-		{"Reshape", u(-1, 1, 2, 6), func(x []*Tensor) *Tensor { return x[0].Reshape(3, -1).Mul(x[0].Reshape(3, 4)) }},
-		{"Reshape/non-contiguous", u(-1, 1, 3, 4), func(x []*Tensor) *Tensor { return x[0].T().Reshape(12) }},
-		{"View", u(-1, 1, 2, 6), func(x []*Tensor) *Tensor { return x[0].View(4, 3).Exp() }},
-		{"Flatten", u(-1, 1, 2, 3, 2), func(x []*Tensor) *Tensor { return x[0].Flatten(1, 2).Exp() }},
-		{"Transpose", u(-1, 1, 2, 3, 4), func(x []*Tensor) *Tensor { return x[0].Transpose(0, 2).Exp() }},
-		{"T", u(-1, 1, 2, 3), func(x []*Tensor) *Tensor { return x[0].T().Contiguous() }},
-		{"Permute", u(-1, 1, 2, 3, 4), func(x []*Tensor) *Tensor { return x[0].Permute(2, 0, 1).Tanh() }},
-		{"Squeeze", u(-1, 1, 2, 1, 3), func(x []*Tensor) *Tensor { return x[0].Squeeze().Exp() }},
-		{"Unsqueeze", u(-1, 1, 2, 3), func(x []*Tensor) *Tensor { return x[0].Unsqueeze(1).Exp() }},
-		{"Slice", u(-1, 1, 4, 3), func(x []*Tensor) *Tensor { return x[0].Slice(0, 1, 3).Exp() }},
-		{"Slice/negative", u(-1, 1, 4, 5), func(x []*Tensor) *Tensor { return x[0].Slice(1, -3, -1).Exp() }},
-		{"IndexSelect", u(-1, 1, 4, 3), func(x []*Tensor) *Tensor { return x[0].IndexSelect(0, idx(2, 0, 2)) }},
-		{"IndexSelect/dim1", u(-1, 1, 2, 4), func(x []*Tensor) *Tensor { return x[0].IndexSelect(1, idx(3, 3, 1)) }},
-		{"Gather", u(-1, 1, 3, 4), func(x []*Tensor) *Tensor {
-			return x[0].Gather(1, FromInt64([]int64{0, 3, 1, 1, 2, 2}, 3, 2))
+		{"MatMul/2d", two([]int{3, 4}, []int{4, 2}), func(x []*Tensor, d Device) *Tensor { return x[0].MatMul(x[1]) }},
+		{"MatMul/transposed", two([]int{4, 3}, []int{2, 4}), func(x []*Tensor, d Device) *Tensor { return x[0].T().MatMul(x[1].T()) }},
+		{"MatMul/batched-broadcast", two([]int{2, 3, 4}, []int{4, 2}), func(x []*Tensor, d Device) *Tensor { return x[0].MatMul(x[1]) }},
+		{"MatMul/batch-both", two([]int{2, 1, 2, 3}, []int{3, 3, 2}), func(x []*Tensor, d Device) *Tensor { return x[0].MatMul(x[1]) }},
+		{"MatMul/vec-mat", two([]int{3}, []int{3, 2}), func(x []*Tensor, d Device) *Tensor { return x[0].MatMul(x[1]) }},
+		{"MatMul/mat-vec", two([]int{2, 3}, []int{3}), func(x []*Tensor, d Device) *Tensor { return x[0].MatMul(x[1]) }},
+		{"MatMul/dot", two([]int{4}, []int{4}), func(x []*Tensor, d Device) *Tensor { return x[0].MatMul(x[1]) }},
+		{"Sum", u(-1, 1, 2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Sum() }},
+		{"SumDims/keep", u(-1, 1, 2, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].SumDims(true, 0, 2) }},
+		{"SumDims/drop-adjacent", u(-1, 1, 2, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].SumDims(false, 1, 2) }},
+		{"Mean", u(-1, 1, 2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Mean() }},
+		{"MeanDims", u(-1, 1, 2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].MeanDims(false, -1) }},
+		{"Max", u(-1, 1, 2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Max() }},
+		{"Min", u(-1, 1, 2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Min() }},
+		{"MaxDim", u(-1, 1, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].MaxDim(1, false) }},
+		{"MinDim/keep", u(-1, 1, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].MinDim(0, true) }},
+		{"Var/unbiased", u(-1, 1, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Var(true, false, 1) }},
+		{"Var/all", u(-1, 1, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Var(false, false) }},
+		{"Softmax", u(-2, 2, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Softmax(1) }},
+		{"Softmax/dim0", u(-2, 2, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Softmax(0) }},
+		{"LogSoftmax", u(-2, 2, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].LogSoftmax(-1) }},
+		{"Reshape", u(-1, 1, 2, 6), func(x []*Tensor, d Device) *Tensor { return x[0].Reshape(3, -1).Mul(x[0].Reshape(3, 4)) }},
+		{"Reshape/non-contiguous", u(-1, 1, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].T().Reshape(12) }},
+		{"View", u(-1, 1, 2, 6), func(x []*Tensor, d Device) *Tensor { return x[0].View(4, 3).Exp() }},
+		{"Flatten", u(-1, 1, 2, 3, 2), func(x []*Tensor, d Device) *Tensor { return x[0].Flatten(1, 2).Exp() }},
+		{"Transpose", u(-1, 1, 2, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Transpose(0, 2).Exp() }},
+		{"T", u(-1, 1, 2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].T().Contiguous() }},
+		{"Permute", u(-1, 1, 2, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Permute(2, 0, 1).Tanh() }},
+		{"Squeeze", u(-1, 1, 2, 1, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Squeeze().Exp() }},
+		{"Unsqueeze", u(-1, 1, 2, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Unsqueeze(1).Exp() }},
+		{"Slice", u(-1, 1, 4, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Slice(0, 1, 3).Exp() }},
+		{"Slice/negative", u(-1, 1, 4, 5), func(x []*Tensor, d Device) *Tensor { return x[0].Slice(1, -3, -1).Exp() }},
+		{"IndexSelect", u(-1, 1, 4, 3), func(x []*Tensor, d Device) *Tensor { return x[0].IndexSelect(0, idx(d, 2, 0, 2)) }},
+		{"IndexSelect/dim1", u(-1, 1, 2, 4), func(x []*Tensor, d Device) *Tensor { return x[0].IndexSelect(1, idx(d, 3, 3, 1)) }},
+		{"Gather", u(-1, 1, 3, 4), func(x []*Tensor, d Device) *Tensor {
+			return x[0].Gather(1, FromInt64([]int64{0, 3, 1, 1, 2, 2}, 3, 2).To(d))
 		}},
-		{"Cat", two([]int{2, 3}, []int{2, 2}), func(x []*Tensor) *Tensor { return Cat([]*Tensor{x[0], x[1], x[0]}, 1) }},
-		{"Stack", two([]int{2, 3}, []int{2, 3}), func(x []*Tensor) *Tensor { return Stack([]*Tensor{x[0], x[1]}, 1) }},
-		{"Contiguous", u(-1, 1, 3, 2), func(x []*Tensor) *Tensor { return x[0].T().Contiguous() }},
-		{"Clone", u(-1, 1, 3), func(x []*Tensor) *Tensor { return x[0].Clone().Mul(x[0]) }},
+		{"Cat", two([]int{2, 3}, []int{2, 2}), func(x []*Tensor, d Device) *Tensor { return Cat([]*Tensor{x[0], x[1], x[0]}, 1) }},
+		{"Stack", two([]int{2, 3}, []int{2, 3}), func(x []*Tensor, d Device) *Tensor { return Stack([]*Tensor{x[0], x[1]}, 1) }},
+		{"Contiguous", u(-1, 1, 3, 2), func(x []*Tensor, d Device) *Tensor { return x[0].T().Contiguous() }},
+		{"Clone", u(-1, 1, 3), func(x []*Tensor, d Device) *Tensor { return x[0].Clone().Mul(x[0]) }},
 		{"Linear", func(g *Generator) []*Tensor {
 			return ins(randF64(g, -1, 1, 4, 3), randF64(g, -1, 1, 5, 3), randF64(g, -1, 1, 5))
-		}, func(x []*Tensor) *Tensor { return Linear(x[0], x[1], x[2]) }},
-		{"Linear/3d-no-bias", two([]int{2, 2, 3}, []int{4, 3}), func(x []*Tensor) *Tensor { return Linear(x[0], x[1], nil) }},
-		{"Dropout", u(-1, 1, 4, 5), func(x []*Tensor) *Tensor {
+		}, func(x []*Tensor, d Device) *Tensor { return Linear(x[0], x[1], x[2]) }},
+		{"Linear/3d-no-bias", two([]int{2, 2, 3}, []int{4, 3}), func(x []*Tensor, d Device) *Tensor { return Linear(x[0], x[1], nil) }},
+		{"Dropout", u(-1, 1, 4, 5), func(x []*Tensor, d Device) *Tensor {
 			ManualSeed(7)
 			return Dropout(x[0], 0.4, true)
 		}},
-		{"Embedding", u(-1, 1, 5, 3), func(x []*Tensor) *Tensor {
-			return Embedding(x[0], FromInt64([]int64{4, 0, 4, 2}, 2, 2))
+		{"Embedding", u(-1, 1, 5, 3), func(x []*Tensor, d Device) *Tensor {
+			return Embedding(x[0], FromInt64([]int64{4, 0, 4, 2}, 2, 2).To(d))
 		}},
 		{"LayerNorm", func(g *Generator) []*Tensor {
 			return ins(randF64(g, -1, 1, 3, 4), randF64(g, 0.5, 1.5, 4), randF64(g, -1, 1, 4))
-		}, func(x []*Tensor) *Tensor { return LayerNorm(x[0], []int{4}, x[1], x[2], 1e-5) }},
-		{"LayerNorm/2d-no-affine", u(-1, 1, 2, 2, 3), func(x []*Tensor) *Tensor {
+		}, func(x []*Tensor, d Device) *Tensor { return LayerNorm(x[0], []int{4}, x[1], x[2], 1e-5) }},
+		{"LayerNorm/2d-no-affine", u(-1, 1, 2, 2, 3), func(x []*Tensor, d Device) *Tensor {
 			return LayerNorm(x[0], []int{2, 3}, nil, nil, 1e-5)
 		}},
 		{"Conv2d", func(g *Generator) []*Tensor {
 			return ins(randF64(g, -1, 1, 2, 2, 5, 5), randF64(g, -1, 1, 3, 2, 3, 3), randF64(g, -1, 1, 3))
-		}, func(x []*Tensor) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) }},
-		{"Conv2d/stride2-nopad", two([]int{1, 1, 6, 5}, []int{2, 1, 2, 2}), func(x []*Tensor) *Tensor {
+		}, func(x []*Tensor, d Device) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) }},
+		{"Conv2d/stride2-nopad", two([]int{1, 1, 6, 5}, []int{2, 1, 2, 2}), func(x []*Tensor, d Device) *Tensor {
 			return Conv2d(x[0], x[1], nil, 2, 0)
 		}},
 		{"Conv2d/one-image-per-gemm", func(g *Generator) []*Tensor {
 			return ins(randF64(g, -1, 1, 2, 1, 16, 16), randF64(g, -1, 1, 2, 1, 3, 3), randF64(g, -1, 1, 2))
-		}, func(x []*Tensor) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) }},
-		{"MaxPool2d", u(-1, 1, 1, 2, 4, 4), func(x []*Tensor) *Tensor { return MaxPool2d(x[0], 2, 2) }},
-		{"MaxPool2d/overlap", u(-1, 1, 1, 1, 5, 5), func(x []*Tensor) *Tensor { return MaxPool2d(x[0], 3, 1) }},
-		{"CrossEntropy", u(-2, 2, 4, 5), func(x []*Tensor) *Tensor { return CrossEntropy(x[0], idx(0, 4, 2, 2)) }},
-		{"CrossEntropy/smooth-ignore-sum", u(-2, 2, 4, 5), func(x []*Tensor) *Tensor {
-			return CrossEntropyWith(x[0], idx(1, -100, 3, 0), CrossEntropyOptions{IgnoreIndex: -100, LabelSmoothing: 0.2, Reduction: "sum"})
+		}, func(x []*Tensor, d Device) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) }},
+		{"MaxPool2d", u(-1, 1, 1, 2, 4, 4), func(x []*Tensor, d Device) *Tensor { return MaxPool2d(x[0], 2, 2) }},
+		{"MaxPool2d/overlap", u(-1, 1, 1, 1, 5, 5), func(x []*Tensor, d Device) *Tensor { return MaxPool2d(x[0], 3, 1) }},
+		{"CrossEntropy", u(-2, 2, 4, 5), func(x []*Tensor, d Device) *Tensor { return CrossEntropy(x[0], idx(d, 0, 4, 2, 2)) }},
+		{"CrossEntropy/smooth-ignore-sum", u(-2, 2, 4, 5), func(x []*Tensor, d Device) *Tensor {
+			return CrossEntropyWith(x[0], idx(d, 1, -100, 3, 0), CrossEntropyOptions{IgnoreIndex: -100, LabelSmoothing: 0.2, Reduction: "sum"})
 		}},
-		{"CrossEntropy/none-3d", u(-2, 2, 2, 3, 2), func(x []*Tensor) *Tensor {
-			return CrossEntropyWith(x[0], FromInt64([]int64{0, 2, 1, 1}, 2, 2), CrossEntropyOptions{IgnoreIndex: -100, Reduction: "none"})
+		{"CrossEntropy/none-3d", u(-2, 2, 2, 3, 2), func(x []*Tensor, d Device) *Tensor {
+			return CrossEntropyWith(x[0], FromInt64([]int64{0, 2, 1, 1}, 2, 2).To(d), CrossEntropyOptions{IgnoreIndex: -100, Reduction: "none"})
 		}},
-		{"MSE", two([]int{3, 2}, []int{3, 2}), func(x []*Tensor) *Tensor { return MSE(x[0], x[1]) }},
+		{"MSE", two([]int{3, 2}, []int{3, 2}), func(x []*Tensor, d Device) *Tensor { return MSE(x[0], x[1]) }},
 	}
 }
 
 func TestGradientsMatchFiniteDifferences(t *testing.T) {
-	for _, c := range gradCases() {
-		t.Run(c.name, func(t *testing.T) {
-			checkGrad(t, c.f, c.in(NewGenerator(1)))
-		})
+	for _, d := range testDevices {
+		for _, c := range gradCases() {
+			t.Run(d.String()+"/"+c.name, func(t *testing.T) {
+				checkGrad(t, c.f, c.in(NewGenerator(1)), d)
+			})
+		}
 	}
 }
 
@@ -213,12 +223,12 @@ func TestGradCheckCatchesWrongGradient(t *testing.T) {
 	go func() {
 		defer func() { done <- true }()
 		x := randF64(NewGenerator(1), 0.5, 1, 3)
-		wrong := func(xs []*Tensor) *Tensor {
+		wrong := func(xs []*Tensor, _ Device) *Tensor {
 			out := xs[0].Detach().Exp()
 			record(out, "WrongExp", []*Tensor{xs[0]}, func(g *Tensor) []*Tensor { return []*Tensor{g} })
 			return out
 		}
-		checkGrad(ft, wrong, []*Tensor{x})
+		checkGrad(ft, wrong, []*Tensor{x}, CPU)
 	}()
 	<-done
 	if !ft.Failed() {

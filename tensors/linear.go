@@ -3,6 +3,8 @@ package tensors
 import (
 	"fmt"
 	"slices"
+
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // Linear returns x·weightᵀ + bias for x [..., in], weight [out, in] and bias [out] (or nil),
@@ -102,23 +104,15 @@ func Dropout(x *Tensor, p float64, train bool) *Tensor {
 		return x
 	}
 	xc := x.computable()
-	mask := empty(xc.dtype, xc.dev, xc.shape...)
 	keep, scale := 1-p, 0.0
 	if keep > 0 {
 		scale = 1 / keep
 	}
-	u := defaultGen.Rand(xc.shape...)
-	for i, v := range u.buf.F32 {
-		m := 0.0
-		if float64(v) < keep {
-			m = scale
-		}
-		if mask.dtype == Float64 {
-			mask.buf.F64[i] = m
-		} else {
-			mask.buf.F32[i] = float32(m)
-		}
-	}
+	// The uniform draws come from the host generator (so a seed gives the same mask on every
+	// device) and move to x's device once; the mask is computed there.
+	u := defaultGen.Rand(xc.shape...).To(xc.dev)
+	mask := binary(backend.Lt, "Dropout", u, FullLike(zeros(Float32, xc.dev), keep)).AsType(xc.dtype)
+	mask.be().Unary(backend.MulScalar, mask.buf, mask.buf, scale, 0)
 	return xc.Mul(mask)
 }
 

@@ -3,6 +3,8 @@ package tensors
 import (
 	"fmt"
 	"slices"
+
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // CrossEntropyOptions configures CrossEntropyWith, mirroring torch.nn.functional.cross_entropy.
@@ -63,27 +65,23 @@ func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor 
 	loss := empty(x.dtype, x.dev, rows)
 	prob := empty(x.dtype, x.dev, rows, classes)
 	be.CrossEntropy(loss.buf, prob.buf, x.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
-	count := 0
-	for _, t := range tg.buf.I64[tg.offset : tg.offset+rows] {
-		if t != opts.IgnoreIndex {
-			count++
-		}
-	}
-	var out *Tensor
+	var out, count *Tensor
 	switch opts.Reduction {
 	case "none":
 		out = loss.view(slices.Clone(want), contiguousStrides(want), 0)
 	default:
-		s := sumRaw(loss, []int{0}).Item()
+		// The sum and the count of real targets stay on the device: no read-back per step.
+		out = sumRaw(loss, []int{0}).view([]int{}, []int{}, 0)
 		if opts.Reduction == "mean" {
-			s /= float64(count)
+			ign := FullLike(zeros(Int64, x.dev), float64(opts.IgnoreIndex))
+			count = sumRaw(binary(backend.Ne, "CrossEntropy", tg.view([]int{rows}, []int{1}, 0), ign), []int{0}).convertTo(x.dtype)
+			out = binary(backend.Div, "CrossEntropy", out, count.view([]int{}, []int{}, 0))
 		}
-		out = FullLike(zeros(x.dtype, x.dev), s)
 	}
 	record(out, "CrossEntropy", []*Tensor{lg}, func(g *Tensor) []*Tensor {
 		gl := g.contig()
 		if opts.Reduction == "mean" {
-			gl = gl.MulScalar(1 / float64(count))
+			gl = binary(backend.Div, "CrossEntropy", gl, count.view([]int{}, []int{}, 0))
 		}
 		dx := empty(x.dtype, x.dev, rows, classes)
 		be.CrossEntropyGrad(dx.buf, gl.AsType(x.dtype).buf, prob.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)

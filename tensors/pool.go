@@ -22,7 +22,7 @@ func MaxPool2d(x *Tensor, kernel, stride int) *Tensor {
 	xc.be().MaxPool2d(out.buf, arg.buf, xc.buf, nb*c, h, w, kernel, stride, oh, ow)
 	record(out, "MaxPool2d", []*Tensor{x}, func(g *Tensor) []*Tensor {
 		gx := zeros(g.dtype, g.dev, xc.shape...)
-		g.be().MaxPool2dGrad(gx.buf, g.contig().buf, arg.buf, nb*c, h, w, oh, ow)
+		g.be().MaxPool2dGrad(gx.buf, g.contig().buf, arg.buf, nb*c, h, w, kernel, stride, oh, ow)
 		return []*Tensor{gx}
 	})
 	return out

@@ -31,7 +31,7 @@ func (t *Tensor) String() string {
 	if t.dtype != Float32 && t.dtype != Int64 {
 		extra = append(extra, "dtype=torch."+t.dtype.String())
 	}
-	if t.dev.Type != "cpu" && t.dev.Type != "" {
+	if !t.dev.IsCPU() {
 		extra = append(extra, fmt.Sprintf("device='%s'", t.dev))
 	}
 	if t.requiresGrad {

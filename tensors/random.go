@@ -67,8 +67,9 @@ func (g *Generator) Randn(shape ...int) *Tensor {
 	t := empty(Float32, CPU, shape...)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for i := range t.buf.F32 {
-		t.buf.F32[i] = float32(g.rng.NormFloat64())
+	d := hostF32(t.buf)
+	for i := range d {
+		d[i] = float32(g.rng.NormFloat64())
 	}
 	return t
 }
@@ -79,8 +80,9 @@ func (g *Generator) Rand(shape ...int) *Tensor {
 	t := empty(Float32, CPU, shape...)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for i := range t.buf.F32 {
-		t.buf.F32[i] = g.rng.Float32()
+	d := hostF32(t.buf)
+	for i := range d {
+		d[i] = g.rng.Float32()
 	}
 	return t
 }
@@ -94,8 +96,9 @@ func (g *Generator) RandInt(low, high int64, shape ...int) *Tensor {
 	t := empty(Int64, CPU, shape...)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for i := range t.buf.I64 {
-		t.buf.I64[i] = low + g.rng.Int64N(high-low)
+	d := hostI64(t.buf)
+	for i := range d {
+		d[i] = low + g.rng.Int64N(high-low)
 	}
 	return t
 }

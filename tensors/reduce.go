@@ -159,8 +159,8 @@ func (t *Tensor) extreme(op backend.ReduceOp, name string) *Tensor {
 	out := r.view([]int{}, []int{}, 0)
 	record(out, name, []*Tensor{t}, func(g *Tensor) []*Tensor {
 		mask := binary(backend.Eq, name, t.computable(), out)
-		count := sumRaw(mask, mask.normDims(name, nil)).Item()
-		return []*Tensor{binary(backend.Mul, name, mask, g.MulScalar(1/count))}
+		count := sumRaw(mask, mask.normDims(name, nil)).view([]int{}, []int{}, 0)
+		return []*Tensor{binary(backend.Mul, name, mask, binary(backend.Div, name, g, count))}
 	})
 	return out
 }

@@ -138,50 +138,86 @@ func (t *Tensor) Contiguous() *Tensor {
 // To returns the tensor on device d (t itself when it is already there). The copy is
 // differentiable: the gradient moves back to t's device.
 func (t *Tensor) To(d Device) *Tensor {
-	if d.String() == t.dev.String() {
+	if sameDevice(d, t.dev) {
 		return t
 	}
-	dst := backendFor(d)
-	host := t.host()
-	var buf *backend.Buffer
-	if tr, ok := dst.(backend.Transfer); ok {
-		buf = tr.Upload(host.buf)
-	} else {
-		buf = host.buf
-	}
-	out := &Tensor{buf: buf, dev: d, dtype: t.dtype, shape: host.shape, strides: host.strides}
+	out := t.moved(d)
 	src := t.dev
 	record(out, "To", []*Tensor{t}, func(g *Tensor) []*Tensor { return []*Tensor{g.To(src)} })
 	return out
 }
 
-// host returns t's elements as a contiguous tensor in host memory (no autograd).
+// moved returns a contiguous copy of t's elements on device d (no autograd): a download when t
+// is on a device, an upload when d is one, both through the host between two devices.
+func (t *Tensor) moved(d Device) *Tensor {
+	var h *Tensor
+	if t.onDevice() {
+		h = t.host()
+	} else {
+		h = t.contig() // may share t's storage: the upload copies it
+	}
+	buf := h.buf
+	if tr, ok := backendFor(d).(backend.Transfer); ok {
+		buf = tr.Upload(h.buf)
+	} else if h.buf == t.buf {
+		buf = t.convertTo(t.dtype).buf
+	}
+	return &Tensor{buf: buf, dev: d.norm(), dtype: t.dtype, shape: h.shape, strides: h.strides}
+}
+
+// MoveTo moves the storage of the leaf tensor t to device d in place, keeping t's identity, so
+// that every holder of t (a module, an optimizer) sees it on d, as PyTorch's module.to(device)
+// moves parameters. Its gradient, if any, moves too. It panics for a tensor computed by an op
+// (use To for those).
+func (t *Tensor) MoveTo(d Device) {
+	if t.node != nil {
+		panic("tensors: MoveTo: the tensor was computed by an op; only leaf tensors move in place (use To)")
+	}
+	if sameDevice(d, t.dev) {
+		return
+	}
+	m := t.moved(d)
+	t.buf, t.dev, t.shape, t.strides, t.offset = m.buf, m.dev, m.shape, m.strides, 0
+	if t.grad != nil {
+		t.grad = t.grad.moved(d)
+	}
+}
+
+// onDevice reports whether t's storage is device memory the host cannot address.
+func (t *Tensor) onDevice() bool {
+	_, ok := t.be().(backend.Transfer)
+	return ok
+}
+
+// host returns t's elements as a contiguous tensor in host memory that the caller owns (no
+// autograd): a download from a device, a private copy on the CPU.
 func (t *Tensor) host() *Tensor {
 	c := t.contig()
 	if tr, ok := c.be().(backend.Transfer); ok {
 		return &Tensor{buf: tr.Download(c.buf), dev: CPU, dtype: c.dtype, shape: c.shape, strides: c.strides}
 	}
 	if c == t {
-		c = t.convertTo(t.dtype) // a private copy: the caller owns the result
+		c = t.convertTo(t.dtype)
 	}
 	return c
 }
 
 // Data32 returns the live storage of a contiguous float32 CPU tensor (no copy). Writes change
-// the tensor; autograd does not see them.
+// the tensor; autograd does not see them. Tensors on other devices have no host storage: read
+// them with Float32s.
 func (t *Tensor) Data32() []float32 {
-	if t.dtype != Float32 || !t.isContiguous() || t.dev.Type != "cpu" {
-		panic(fmt.Sprintf("tensors: Data32: need a contiguous float32 cpu tensor, have %s %v on %s (use Contiguous or AsType(Float32))", t.dtype, t.shape, t.dev))
+	if t.dtype != Float32 || !t.isContiguous() || t.onDevice() {
+		panic(fmt.Sprintf("tensors: Data32: need a contiguous float32 cpu tensor, have %s %v on %s (use Contiguous, AsType(Float32), or Float32s for a copy)", t.dtype, t.shape, t.dev))
 	}
-	return t.buf.F32[t.offset : t.offset+t.Numel()]
+	return hostF32(t.buf)[t.offset : t.offset+t.Numel()]
 }
 
 // Data64 is Data32 for float64 tensors.
 func (t *Tensor) Data64() []float64 {
-	if t.dtype != Float64 || !t.isContiguous() || t.dev.Type != "cpu" {
-		panic(fmt.Sprintf("tensors: Data64: need a contiguous float64 cpu tensor, have %s %v on %s", t.dtype, t.shape, t.dev))
+	if t.dtype != Float64 || !t.isContiguous() || t.onDevice() {
+		panic(fmt.Sprintf("tensors: Data64: need a contiguous float64 cpu tensor, have %s %v on %s (or Float64s for a copy)", t.dtype, t.shape, t.dev))
 	}
-	return t.buf.F64[t.offset : t.offset+t.Numel()]
+	return hostF64(t.buf)[t.offset : t.offset+t.Numel()]
 }
 
 // convertTo returns a contiguous copy of t with element type dt (no autograd).
@@ -191,31 +227,33 @@ func (t *Tensor) convertTo(dt DType) *Tensor {
 	return out
 }
 
-// Float32s returns the elements in row-major order as float32 (a copy).
-func (t *Tensor) Float32s() []float32 {
+// hostAs returns t's elements as a contiguous host tensor of type dt, sharing t's storage when
+// t already is one (callers copy what they hand out).
+func (t *Tensor) hostAs(dt DType) *Tensor {
 	c := t.onHost()
-	if c.dtype != Float32 || !c.isContiguous() {
-		c = c.convertTo(Float32)
+	if c.dtype != dt || !c.isContiguous() {
+		c = c.convertTo(dt)
 	}
-	return append([]float32(nil), c.buf.F32[c.offset:c.offset+c.Numel()]...)
+	return c
+}
+
+// Float32s returns the elements in row-major order as float32 (a copy; from a device, a
+// download that waits for the work queued on the tensor).
+func (t *Tensor) Float32s() []float32 {
+	c := t.hostAs(Float32)
+	return append([]float32(nil), hostF32(c.buf)[c.offset:c.offset+c.Numel()]...)
 }
 
 // Float64s returns the elements in row-major order as float64 (a copy).
 func (t *Tensor) Float64s() []float64 {
-	c := t.onHost()
-	if c.dtype != Float64 || !c.isContiguous() {
-		c = c.convertTo(Float64)
-	}
-	return append([]float64(nil), c.buf.F64[c.offset:c.offset+c.Numel()]...)
+	c := t.hostAs(Float64)
+	return append([]float64(nil), hostF64(c.buf)[c.offset:c.offset+c.Numel()]...)
 }
 
 // Int64s returns the elements in row-major order as int64 (a copy; floats truncate).
 func (t *Tensor) Int64s() []int64 {
-	c := t.onHost()
-	if c.dtype != Int64 || !c.isContiguous() {
-		c = c.convertTo(Int64)
-	}
-	return append([]int64(nil), c.buf.I64[c.offset:c.offset+c.Numel()]...)
+	c := t.hostAs(Int64)
+	return append([]int64(nil), hostI64(c.buf)[c.offset:c.offset+c.Numel()]...)
 }
 
 // Item returns the value of a one-element tensor.
@@ -226,10 +264,14 @@ func (t *Tensor) Item() float64 {
 	return t.Float64s()[0]
 }
 
-// CopyFrom copies src's values into t (same shape; dtype converted), outside autograd.
+// CopyFrom copies src's values into t (same shape; dtype converted; from any device), outside
+// autograd.
 func (t *Tensor) CopyFrom(src *Tensor) {
 	if !sameShape(t.shape, src.shape) {
 		panic(fmt.Sprintf("tensors: CopyFrom: shapes %v and %v differ", t.shape, src.shape))
+	}
+	if !sameDevice(src.dev, t.dev) {
+		src = src.moved(t.dev)
 	}
 	t.be().Copy(t.strided(), src.strided(), t.shape)
 }
@@ -240,7 +282,9 @@ func (t *Tensor) Fill(v float64) {
 		t.be().Fill(t.buf, v)
 		return
 	}
-	t.CopyFrom(Full(v, t.shape...).AsType(t.dtype))
+	f := FullLike(t, v)
+	t.be().Copy(t.strided(), f.strided(), t.shape)
+	t.be().Release(f.buf)
 }
 
 func sameShape(a, b []int) bool {
@@ -264,7 +308,7 @@ func bufOf(t *Tensor) *backend.Buffer {
 
 // onHost is t itself for host-addressable storage, else a host copy.
 func (t *Tensor) onHost() *Tensor {
-	if _, ok := t.be().(backend.Transfer); ok {
+	if t.onDevice() {
 		return t.host()
 	}
 	return t

@@ -9,7 +9,7 @@ import (
 // whereRaw selects a where cond is nonzero, else b, broadcasting all three (no autograd).
 func whereRaw(name string, cond, a, b *Tensor) *Tensor {
 	a, b = promote(name, a, b)
-	if cond.dev.String() != a.dev.String() {
+	if !sameDevice(cond.dev, a.dev) {
 		panic(fmt.Sprintf("tensors: %s: condition on %s, values on %s", name, cond.dev, a.dev))
 	}
 	shape := broadcastShapes(name, cond.shape, a.shape, b.shape)

@@ -1,10 +1,21 @@
 // Package backend is the driver interface between package tensors and the devices that run its
-// kernels. Package tensors owns shapes, broadcasting rules and autograd; a Backend only moves and
-// computes numbers in buffers it allocated. The CPU backend lives in internal/cpu; an accelerator
-// backend implements the same interface over device memory (Buffer.Ptr) without API changes.
+// kernels. Package tensors owns shapes, broadcasting rules and autograd; a backend only moves and
+// computes numbers in buffers it allocated.
+//
+// The interface is split by level, as gonum's blas is: every device implements Core (memory,
+// copies, elementwise ops, reductions, gemm); the fused ops (softmax, layer norm, cross entropy,
+// indexing, convolution helpers, pooling, optimizer updates, gradient checks) are optional
+// interfaces a device adds when it has faster kernels. Complete turns a Core into the full Backend
+// that tensors calls, taking each fused op from the device when it has one and composing it from
+// Core ops otherwise, so a new device starts small. A device whose memory the host cannot address
+// also implements Transfer.
+//
+// The CPU backend lives in cpu; devices register themselves with Register.
 //
 // Conventions: every kernel writes a contiguous destination; "outer, n, inner" describe a
-// contiguous tensor viewed as [outer, n, inner] with the operated axis in the middle.
+// contiguous tensor viewed as [outer, n, inner] with the operated axis in the middle. A
+// destination may be the same buffer as an operand that is read at the same positions (in-place
+// elementwise updates); nothing else may overlap.
 package backend
 
 // DType numbers the element types; the values match tensors.DType.
@@ -19,8 +30,36 @@ const (
 	I64
 )
 
+// Size returns the width of one element in bytes.
+func (d DType) Size() int {
+	switch d {
+	case F32:
+		return 4
+	case BF16, F16:
+		return 2
+	}
+	return 8
+}
+
+func (d DType) String() string {
+	switch d {
+	case F32:
+		return "f32"
+	case F64:
+		return "f64"
+	case BF16:
+		return "bf16"
+	case F16:
+		return "f16"
+	case I64:
+		return "i64"
+	}
+	return "dtype?"
+}
+
 // Buffer is one allocation on a device. Host backends fill exactly one of the slices for the
-// buffer's DType (U16 holds bfloat16 and float16 bits); accelerator backends set Ptr.
+// buffer's DType (U16 holds bfloat16 and float16 bits); other devices leave them nil and keep
+// their handle in Ptr. Only the backend that allocated a buffer reads its contents.
 type Buffer struct {
 	DType DType
 	Len   int
@@ -91,9 +130,12 @@ type Strided struct {
 	Strides []int
 }
 
-// Backend runs kernels on one device.
-type Backend interface {
-	// Name is the device type, "cpu" or "cuda".
+// Core is what every device implements. Element types: Unary and UnaryGrad take F32 and F64;
+// Binary, Where and Reduce also I64 (Binary's Div is then integer division); Fill and Copy take
+// every type, Copy converting between them; Gemm multiplies F32 or F64 buffers, or rounds them to
+// BF16/F16 first (lowp).
+type Core interface {
+	// Name is the device type, e.g. "cpu" or "cuda".
 	Name() string
 	// Alloc returns a zeroed buffer of n elements.
 	Alloc(dt DType, n int) *Buffer
@@ -105,59 +147,28 @@ type Backend interface {
 	Fill(b *Buffer, v float64)
 	// Copy copies a strided view of shape into another strided view, converting element types.
 	Copy(dst, src Strided, shape []int)
-	// Unary computes dst = op(x; p, q) elementwise over contiguous buffers.
+	// Unary computes dst = op(x; p, q) elementwise over contiguous buffers of x.Len elements.
 	Unary(op UnaryOp, dst, x *Buffer, p, q float64)
 	// UnaryGrad computes dx = gy * op'(x) (y = op(x) is given for ops whose derivative uses it).
 	UnaryGrad(op UnaryOp, dx, gy, x, y *Buffer, p, q float64)
 	// Binary computes contiguous dst of shape from two strided (broadcast: stride 0) operands.
 	Binary(op BinaryOp, dst *Buffer, a, b Strided, shape []int)
-	// Where computes dst = cond != 0 ? a : b over broadcast strided operands.
+	// Where computes dst = cond != 0 ? a : b over broadcast strided operands (cond any type).
 	Where(dst *Buffer, cond, a, b Strided, shape []int)
 	// Reduce reduces the middle axis of contiguous src viewed as [outer, n, inner] into dst
-	// [outer, inner]; ArgMax/ArgMin write int64 indices.
+	// [outer, inner]; ArgMax/ArgMin write int64 indices of the first extreme (NaN counts as one).
 	Reduce(op ReduceOp, dst, src *Buffer, outer, n, inner int)
-	// Softmax computes softmax (or log-softmax) over the middle axis.
-	Softmax(dst, src *Buffer, outer, n, inner int, log bool)
-	// SoftmaxGrad computes the input gradient of Softmax given its output y and upstream gy.
-	SoftmaxGrad(dx, gy, y *Buffer, outer, n, inner int, log bool)
 	// Gemm computes C = alpha*op(A)*op(B) + beta*C for batch matrices; the k-th matrices start at
 	// offsets aOff+k*strideA and so on. lowp (BF16 or F16) rounds A and B to that type first and
 	// accumulates in float32; lowp = F32/F64 means the buffers' own type.
 	Gemm(lowp DType, transA, transB bool, batch, m, n, k int, alpha float64,
 		a *Buffer, aOff, lda, strideA int, b *Buffer, bOff, ldb, strideB int,
 		beta float64, c *Buffer, cOff, ldc, strideC int)
-	// IndexSelect gathers rows: dst[o, j, i] = src[o, idx[j], i] for src [outer, n, inner].
-	IndexSelect(dst, src, idx *Buffer, outer, n, inner int)
-	// IndexAdd scatters rows back: dst[o, idx[j], i] += src[o, j, i].
-	IndexAdd(dst, src, idx *Buffer, outer, n, inner int)
-	// Gather: dst[o, j, i] = src[o, idx[o, j, i], i], src [outer, n, inner], idx [outer, m, inner].
-	Gather(dst, src, idx *Buffer, outer, n, m, inner int)
-	// ScatterAdd is the adjoint of Gather: dst[o, idx[o, j, i], i] += src[o, j, i].
-	ScatterAdd(dst, src, idx *Buffer, outer, n, m, inner int)
-	// LayerNorm normalises the rows of x [rows, n]; it writes y and the per-row mean and
-	// reciprocal standard deviation (float64 rows for float64 tensors, float32 otherwise).
-	LayerNorm(y, mean, rstd, x, w, b *Buffer, rows, n int, eps float64)
-	// LayerNormGrad computes dx, and accumulates dw, db when they are non-nil.
-	LayerNormGrad(dx, dw, db, gy, x, mean, rstd, w *Buffer, rows, n int)
-	// CrossEntropy computes per-row losses of logits [rows, classes] against int64 targets and
-	// the row softmax (kept for the backward pass). Rows whose target is ignore get loss 0.
-	CrossEntropy(loss, prob, logits, target *Buffer, rows, classes int, ignore int64, smoothing float64)
-	// CrossEntropyGrad writes dlogits given per-row upstream gradients gl.
-	CrossEntropyGrad(dlogits, gl, prob, target *Buffer, rows, classes int, ignore int64, smoothing float64)
-	// Im2col unfolds the CHW image at xOff into a [C*KH*KW, OH*OW] block of col starting at
-	// colOff with row stride ldCol (several images side by side share one gemm).
-	Im2col(col *Buffer, colOff, ldCol int, x *Buffer, xOff, c, h, w, kh, kw, stride, pad, oh, ow int)
-	// Col2im accumulates such a block back into the image gradient (adjoint of Im2col).
-	Col2im(dx *Buffer, xOff int, col *Buffer, colOff, ldCol, c, h, w, kh, kw, stride, pad, oh, ow int)
-	// MaxPool2d pools NCHW planes, recording the argmax position of each output.
-	MaxPool2d(y, arg, x *Buffer, planes, h, w, k, stride, oh, ow int)
-	// MaxPool2dGrad routes gy to the recorded positions.
-	MaxPool2dGrad(dx, gy, arg *Buffer, planes, h, w, oh, ow int)
 }
 
-// Transfer is implemented by device backends that hold memory the host cannot address.
-// Upload copies a host buffer (any host backend's) into a new device buffer; Download copies a
-// device buffer into a new host buffer.
+// Transfer is implemented by devices whose memory the host cannot address. Upload copies a host
+// buffer (any host backend's) into a new device buffer; Download copies a device buffer into a
+// new host buffer, waiting for the work queued on it.
 type Transfer interface {
 	Upload(host *Buffer) *Buffer
 	Download(dev *Buffer) *Buffer

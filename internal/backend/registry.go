@@ -5,26 +5,48 @@ import (
 	"sync"
 )
 
-// Opener returns the backend for one device index of a device type.
-type Opener func(index int) (Backend, error)
+// Opener returns the device of one index of a device type.
+type Opener func(index int) (Core, error)
 
 var (
 	mu      sync.Mutex
 	openers = map[string]Opener{}
+	counts  = map[string]func() int{}
 	opened  = map[string]Backend{}
 )
 
-// Register makes a device type ("cuda") available; a backend package calls it from init.
-func Register(deviceType string, open Opener) {
+// Register makes a device type ("cuda") available; a device package calls it from init. count
+// reports how many devices of the type this machine has (0 when its driver is missing).
+func Register(deviceType string, open Opener, count func() int) {
 	mu.Lock()
 	defer mu.Unlock()
 	openers[deviceType] = open
+	counts[deviceType] = count
 	for k := range opened {
 		delete(opened, k)
 	}
 }
 
-// Open returns the (cached) backend for deviceType:index.
+// Count returns the number of devices of a type (0 for a type not registered).
+func Count(deviceType string) int {
+	mu.Lock()
+	count := counts[deviceType]
+	mu.Unlock()
+	if count == nil {
+		return 0
+	}
+	return count()
+}
+
+// Registered reports whether a device type is available in this build.
+func Registered(deviceType string) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	_, ok := openers[deviceType]
+	return ok
+}
+
+// Open returns the (cached, completed) backend for deviceType:index.
 func Open(deviceType string, index int) (Backend, error) {
 	key := fmt.Sprintf("%s:%d", deviceType, index)
 	mu.Lock()
@@ -36,10 +58,11 @@ func Open(deviceType string, index int) (Backend, error) {
 	if !ok {
 		return nil, fmt.Errorf("device type %q is not available in this build", deviceType)
 	}
-	b, err := open(index)
+	c, err := open(index)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", key, err)
 	}
+	b := Complete(c)
 	opened[key] = b
 	return b, nil
 }

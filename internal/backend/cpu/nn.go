@@ -336,7 +336,7 @@ func maxPool[T float](y []T, arg []int64, x []T, planes, h, w, k, stride, oh, ow
 }
 
 // MaxPool2dGrad implements backend.Backend.
-func (c *CPU) MaxPool2dGrad(dx, gy, arg *backend.Buffer, planes, h, w, oh, ow int) {
+func (c *CPU) MaxPool2dGrad(dx, gy, arg *backend.Buffer, planes, h, w, _, _, oh, ow int) {
 	if dx.DType == backend.F64 {
 		maxPoolGrad(dx.F64, gy.F64, arg.I64, planes, h, w, oh, ow)
 		return

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package optim
+package cpu
 
 import "golang.org/x/sys/cpu"
 

@@ -1,4 +1,4 @@
-package optim
+package cpu
 
 import "math"
 

@@ -1,0 +1,140 @@
+package backend
+
+// The composed optimizer updates use one Core op per float32 operation of the fused kernels,
+// in the same order, so they round exactly as the fused kernels do.
+
+// mulScalar returns a·p in a new buffer.
+func (x *completed) mulScalar(a *Buffer, p float32) *Buffer {
+	return x.unaryNew(MulScalar, a, float64(p))
+}
+
+func (x *completed) adamStep(wv, gv, mv, vv Vec, s AdamScalars) {
+	n := wv.Len
+	w, ow := x.load(wv)
+	g, og := x.load(gv)
+	m, om := x.load(mv)
+	v, ov := x.load(vv)
+	if s.L2 != 0 {
+		t := x.mulScalar(w, s.L2)
+		if !og {
+			g, og = x.tmp(F32, n), true
+			x.binaryFlat(Add, g, gv.Buf, t, n, false)
+		} else {
+			x.binaryFlat(Add, g, g, t, n, false)
+		}
+		x.Release(t)
+	}
+	t := x.mulScalar(g, s.OneMinusBeta1) // (1−β1)·g
+	x.Unary(MulScalar, m, m, float64(s.Beta1), 0)
+	x.binaryFlat(Add, m, m, t, n, false)
+	x.Unary(MulScalar, t, g, float64(s.OneMinusBeta2), 0) // (1−β2)·g·g
+	x.binaryFlat(Mul, t, t, g, n, false)
+	x.Unary(MulScalar, v, v, float64(s.Beta2), 0)
+	x.binaryFlat(Add, v, v, t, n, false)
+	bc2 := x.scalar(F32, float64(s.BC2))
+	x.Unary(Sqrt, t, v, 0, 0) // √v/bc2 + ε
+	x.binaryFlat(Div, t, t, bc2, n, true)
+	x.Unary(AddScalar, t, t, float64(s.Eps), 0)
+	x.binaryFlat(Div, t, m, t, n, false) // StepSize·(m/d)
+	x.Unary(MulScalar, t, t, float64(s.StepSize), 0)
+	x.Unary(MulScalar, w, w, float64(s.Shrink), 0)
+	x.binaryFlat(Add, w, w, t, n, false)
+	x.release(t, bc2)
+	x.store(wv, w, ow)
+	x.store(mv, m, om)
+	x.store(vv, v, ov)
+	if og {
+		x.Release(g)
+	}
+}
+
+func (x *completed) sgdStep(wv, gv, bv Vec, s SGDScalars) {
+	n := wv.Len
+	w, ow := x.load(wv)
+	g, og := x.load(gv)
+	if s.WeightDecay != 0 {
+		t := x.mulScalar(w, s.WeightDecay)
+		if !og {
+			g, og = x.tmp(F32, n), true
+			x.binaryFlat(Add, g, gv.Buf, t, n, false)
+		} else {
+			x.binaryFlat(Add, g, g, t, n, false)
+		}
+		x.Release(t)
+	}
+	if bv.Buf != nil {
+		b, ob := x.load(bv)
+		if s.First {
+			x.Copy(whole(b, n), whole(g, n), []int{n})
+		} else {
+			t := x.mulScalar(g, s.OneMinusDampening)
+			x.Unary(MulScalar, b, b, float64(s.Momentum), 0)
+			x.binaryFlat(Add, b, b, t, n, false)
+			x.Release(t)
+		}
+		if s.Nesterov {
+			t := x.mulScalar(b, s.Momentum)
+			if !og {
+				g, og = x.tmp(F32, n), true
+				x.binaryFlat(Add, g, gv.Buf, t, n, false)
+			} else {
+				x.binaryFlat(Add, g, g, t, n, false)
+			}
+			x.Release(t)
+		} else {
+			if og {
+				x.Release(g)
+			}
+			g, og = x.tmp(F32, n), true
+			x.Copy(whole(g, n), whole(b, n), []int{n})
+		}
+		x.store(bv, b, ob)
+	}
+	t := x.mulScalar(g, s.LR)
+	x.binaryFlat(Sub, w, w, t, n, false)
+	x.Release(t)
+	x.store(wv, w, ow)
+	if og {
+		x.Release(g)
+	}
+}
+
+// sumSquares adds each vector's float64 sum of squares into one float64 total.
+func (x *completed) sumSquares(dst *Buffer, xs []Vec) {
+	total := x.Alloc(F64, 1)
+	r := x.tmp(F64, 1)
+	for _, v := range xs {
+		if v.Len == 0 {
+			continue
+		}
+		d := x.tmp(F64, v.Len)
+		x.Copy(whole(d, v.Len), at(v.Buf, v.Off, 1), []int{v.Len})
+		x.binaryFlat(Mul, d, d, d, v.Len, false)
+		x.Reduce(Sum, r, d, 1, v.Len, 1)
+		x.binaryFlat(Add, total, total, r, 1, false)
+		x.Release(d)
+	}
+	x.Copy(whole(dst, 1), whole(total, 1), []int{1})
+	x.release(total, r)
+}
+
+// scaleCheck flags a non-finite element through Σ 0·x, which is NaN exactly when some x is inf
+// or NaN, without reading anything back.
+func (x *completed) scaleCheck(xs []Vec, s float64, found *Buffer) {
+	r := x.tmp(F32, 1)
+	nan := x.tmp(F32, 1)
+	for _, v := range xs {
+		if v.Len == 0 {
+			continue
+		}
+		b, owned := x.load(v)
+		z := x.unaryNew(MulScalar, b, 0)
+		x.Reduce(Sum, r, z, 1, v.Len, 1)
+		x.binaryFlat(Ne, nan, r, r, 1, false)
+		x.binaryFlat(Max2, found, found, nan, 1, false)
+		x.Unary(MulScalar, b, b, float64(float32(s)), 0)
+		x.store(v, b, owned)
+		x.Release(z)
+	}
+	x.release(r, nan)
+}

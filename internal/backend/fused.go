@@ -1,0 +1,126 @@
+package backend
+
+// The optional fused ops. Each interface is all-or-nothing: a device that implements one runs
+// both directions of its op (their saved state, like MaxPool2d's argmax positions, is private to
+// the device's own pair of kernels).
+
+// SoftmaxOps computes softmax and log-softmax over the middle axis.
+type SoftmaxOps interface {
+	// Softmax computes softmax (or log-softmax) over the middle axis of [outer, n, inner].
+	Softmax(dst, src *Buffer, outer, n, inner int, log bool)
+	// SoftmaxGrad computes the input gradient of Softmax given its output y and upstream gy.
+	SoftmaxGrad(dx, gy, y *Buffer, outer, n, inner int, log bool)
+}
+
+// LayerNormOps normalises rows.
+type LayerNormOps interface {
+	// LayerNorm normalises the rows of x [rows, n]; it writes y and the per-row mean and
+	// reciprocal standard deviation (float64 rows for float64 tensors, float32 otherwise). w and b
+	// may be nil.
+	LayerNorm(y, mean, rstd, x, w, b *Buffer, rows, n int, eps float64)
+	// LayerNormGrad computes dx, and accumulates dw, db when they are non-nil.
+	LayerNormGrad(dx, dw, db, gy, x, mean, rstd, w *Buffer, rows, n int)
+}
+
+// CrossEntropyOps is the fused log-softmax + negative log likelihood.
+type CrossEntropyOps interface {
+	// CrossEntropy computes per-row losses of logits [rows, classes] against int64 targets and
+	// the row softmax (kept for the backward pass). Rows whose target is ignore get loss 0; a
+	// target outside [0, classes) panics.
+	CrossEntropy(loss, prob, logits, target *Buffer, rows, classes int, ignore int64, smoothing float64)
+	// CrossEntropyGrad writes dlogits given per-row upstream gradients gl (one element: the same
+	// for every row).
+	CrossEntropyGrad(dlogits, gl, prob, target *Buffer, rows, classes int, ignore int64, smoothing float64)
+}
+
+// IndexOps gathers and scatters along an axis with int64 indices; an index out of range panics.
+type IndexOps interface {
+	// IndexSelect gathers rows: dst[o, j, i] = src[o, idx[j], i] for src [outer, n, inner].
+	IndexSelect(dst, src, idx *Buffer, outer, n, inner int)
+	// IndexAdd scatters rows back: dst[o, idx[j], i] += src[o, j, i].
+	IndexAdd(dst, src, idx *Buffer, outer, n, inner int)
+	// Gather: dst[o, j, i] = src[o, idx[o, j, i], i], src [outer, n, inner], idx [outer, m, inner].
+	Gather(dst, src, idx *Buffer, outer, n, m, inner int)
+	// ScatterAdd is the adjoint of Gather: dst[o, idx[o, j, i], i] += src[o, j, i].
+	ScatterAdd(dst, src, idx *Buffer, outer, n, m, inner int)
+}
+
+// ConvOps unfolds images for convolution as a gemm.
+type ConvOps interface {
+	// Im2col unfolds the CHW image at xOff into a [C*KH*KW, OH*OW] block of col starting at
+	// colOff with row stride ldCol (several images side by side share one gemm).
+	Im2col(col *Buffer, colOff, ldCol int, x *Buffer, xOff, c, h, w, kh, kw, stride, pad, oh, ow int)
+	// Col2im accumulates such a block back into the image gradient (adjoint of Im2col).
+	Col2im(dx *Buffer, xOff int, col *Buffer, colOff, ldCol, c, h, w, kh, kw, stride, pad, oh, ow int)
+}
+
+// PoolOps is 2-D max pooling.
+type PoolOps interface {
+	// MaxPool2d pools NCHW planes with a k×k window, recording each output's source in arg.
+	MaxPool2d(y, arg, x *Buffer, planes, h, w, k, stride, oh, ow int)
+	// MaxPool2dGrad routes gy to the positions MaxPool2d recorded.
+	MaxPool2dGrad(dx, gy, arg *Buffer, planes, h, w, k, stride, oh, ow int)
+}
+
+// Vec is a contiguous run of Len elements of a buffer starting at Off.
+type Vec struct {
+	Buf      *Buffer
+	Off, Len int
+}
+
+// AdamScalars are one parameter's constants for an Adam step, in float32 as the update
+// computes, in PyTorch's order of operations (no fused multiply-adds):
+//
+//	g ← g + L2·w (only when L2 ≠ 0)
+//	m ← β1·m + (1−β1)·g        v ← β2·v + (1−β2)·g·g
+//	w ← w·Shrink + StepSize·(m / (√v/BC2 + Eps))
+//
+// StepSize is −lr/(1−β1ᵗ), BC2 is √(1−β2ᵗ) and Shrink AdamW's 1−lr·wd (1 for Adam).
+type AdamScalars struct {
+	Beta1, OneMinusBeta1, Beta2, OneMinusBeta2, BC2, Eps, StepSize, Shrink, L2 float32
+}
+
+// SGDScalars are one parameter's constants for an SGD step (torch.optim.SGD):
+//
+//	g ← g + WeightDecay·w
+//	b ← g (First), else b ← Momentum·b + OneMinusDampening·g
+//	g ← g + Momentum·b (Nesterov) or b
+//	w ← w − LR·g
+//
+// Without momentum (Momentum 0 and no buffer) only the first and last lines apply.
+type SGDScalars struct {
+	LR, WeightDecay, Momentum, OneMinusDampening float32
+	Nesterov, First                              bool
+}
+
+// OptimizerOps are fused multi-tensor optimizer updates over float32 vectors; the i-th entries
+// of each slice belong together. They update w (and the state vectors) in place.
+type OptimizerOps interface {
+	AdamStep(w, g, m, v []Vec, s []AdamScalars)
+	// SGDStep's buf entries have a nil Buf when the parameter has no momentum buffer.
+	SGDStep(w, g, buf []Vec, s []SGDScalars)
+}
+
+// ForeachOps are the multi-tensor reductions and updates of gradient clipping and loss scaling,
+// over float32 vectors.
+type ForeachOps interface {
+	// SumSquares writes Σ x² over every element of xs, accumulated in float64, into the one
+	// element of the F64 buffer dst.
+	SumSquares(dst *Buffer, xs []Vec)
+	// ScaleCheck multiplies every element of xs by s (rounded to float32) in place, and sets the
+	// one element of the F32 buffer found to 1 if any element was inf or NaN (it never resets it).
+	ScaleCheck(xs []Vec, s float64, found *Buffer)
+}
+
+// Backend is the full set of kernels package tensors calls: Core plus every fused op.
+type Backend interface {
+	Core
+	SoftmaxOps
+	LayerNormOps
+	CrossEntropyOps
+	IndexOps
+	ConvOps
+	PoolOps
+	OptimizerOps
+	ForeachOps
+}
