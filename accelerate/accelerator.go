@@ -52,7 +52,7 @@ func New(cfg Config) *Accelerator {
 }
 
 func newWithComm(r resolved, c comm) *Accelerator {
-	a := &Accelerator{cfg: r, c: c, device: tensors.CPU, syncGradients: true}
+	a := &Accelerator{cfg: r, c: c, device: pickDevice(r, c), syncGradients: true}
 	if r.scaling {
 		a.scaler = newLossScaler(r.GradScaler)
 	}
@@ -85,8 +85,10 @@ func (a *Accelerator) LocalProcessIndex() int { return a.c.LocalRank() }
 // NumProcesses is the number of processes in the group.
 func (a *Accelerator) NumProcesses() int { return a.c.Size() }
 
-// Device is where prepared models and batches live: the CPU until a GPU
-// backend is registered with tensors (Config.CPU then keeps training on the CPU).
+// Device is where prepared models and batches live: cuda:LOCAL_RANK when this
+// machine has a usable NVIDIA GPU (LOCAL_RANK modulo the GPU count when there
+// are more processes than GPUs), the CPU otherwise or with Config.CPU.
+// GOACCEL_DEVICE names the device type to use instead ("cpu", "cuda").
 func (a *Accelerator) Device() tensors.Device { return a.device }
 
 // MixedPrecision is the resolved precision: "no", "fp16" or "bf16".

@@ -1,6 +1,10 @@
 package accelerate
 
-import "time"
+import (
+	"time"
+
+	"github.com/goaccel/goaccel/tensors"
+)
 
 // comm is what the Accelerator needs from a process group. The dist adapter
 // implements it for several processes; solo implements it for one.
@@ -14,6 +18,9 @@ type comm interface {
 	// AllReduceCoalesced combines several buffers in place as one collective
 	// (the AllReduce of their concatenation); op is "sum", "mean" or "max".
 	AllReduceCoalesced(bufs [][]float32, op string) error
+	// AllReduceTensor combines the contiguous float32 tensor t across
+	// processes in place, on its device; op is "sum", "mean" or "max".
+	AllReduceTensor(t *tensors.Tensor, op string) error
 	// AllGatherV concatenates every process's buf (lengths may differ) in rank order.
 	AllGatherV(buf []float32) ([]float32, error)
 	// Broadcast copies root's buf into every process's buf.
@@ -37,6 +44,7 @@ func (solo) LocalRank() int                                 { return 0 }
 func (solo) LocalSize() int                                 { return 1 }
 func (solo) AllReduce([]float32, string) error              { return nil }
 func (solo) AllReduceCoalesced([][]float32, string) error   { return nil }
+func (solo) AllReduceTensor(*tensors.Tensor, string) error  { return nil }
 func (solo) AllGatherV(b []float32) ([]float32, error)      { return append([]float32(nil), b...), nil }
 func (solo) Broadcast([]float32, int) error                 { return nil }
 func (solo) BroadcastBytes(b []byte, _ int) ([]byte, error) { return b, nil }

@@ -88,6 +88,7 @@ func (a *Accelerator) GatherForMetricsAll(ts ...*tensors.Tensor) []*tensors.Tens
 }
 
 // Reduce combines t across processes elementwise: op is "sum", "mean", "max" or "min".
+// The result is a new tensor on t's device.
 func (a *Accelerator) Reduce(t *tensors.Tensor, op string) *tensors.Tensor {
 	checkChoice("Reduce op", op, "sum", "mean", "max", "min")
 	vals := t.Float32s()
@@ -117,7 +118,7 @@ func (a *Accelerator) Reduce(t *tensors.Tensor, op string) *tensors.Tensor {
 	if t.DType() != tensors.Float32 {
 		out = out.AsType(t.DType())
 	}
-	return out
+	return out.To(t.Device())
 }
 
 // PadAcrossProcesses pads t along dim with value to the largest size any
@@ -142,6 +143,7 @@ func (a *Accelerator) PadAcrossProcesses(t *tensors.Tensor, dim int, value float
 	if t.DType() != tensors.Float32 {
 		pad = pad.AsType(t.DType())
 	}
+	pad = pad.To(t.Device())
 	if padFirst {
 		return tensors.Cat([]*tensors.Tensor{pad, t}, dim)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/dist"
+	"github.com/goaccel/goaccel/tensors"
 )
 
 // The process group is shared by every Accelerator of the process, as
@@ -102,6 +103,14 @@ func distOp(op string) (dist.Op, error) {
 		return dist.Max, nil
 	}
 	return 0, fmt.Errorf("all-reduce: unknown op %q", op)
+}
+
+func (d distComm) AllReduceTensor(t *tensors.Tensor, op string) error {
+	o, err := distOp(op)
+	if err != nil {
+		return err
+	}
+	return d.g.AllReduceTensor(bg, t, o)
 }
 
 func (d distComm) AllGatherV(buf []float32) ([]float32, error) {

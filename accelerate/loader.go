@@ -37,6 +37,15 @@ func (a *Accelerator) prepareLoader(l *data.Loader) *data.Loader {
 			split: a.cfg.SplitBatches, even: a.cfg.evenBatches}}
 	s.length = len(s.spec.shard(batchesOf(identity(n), bs, cfg.DropLast)))
 	l.SetSampler(s)
+	if !a.device.IsCPU() {
+		prev, dev := l.BatchTransform(), a.device
+		l.SetBatchTransform(func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor) {
+			if prev != nil {
+				x, y = prev(x, y)
+			}
+			return toDevice(x, dev), toDevice(y, dev)
+		})
+	}
 	a.samplers = append(a.samplers, s)
 	return l
 }

@@ -88,7 +88,8 @@ func (a *Accelerator) SaveModel(m nn.Module, dir string) error {
 	return nil
 }
 
-// prepareModel broadcasts rank 0's parameters and wraps m.
+// prepareModel moves m to the Accelerator's device, broadcasts rank 0's
+// parameters and wraps m.
 func (a *Accelerator) prepareModel(m nn.Module) *model {
 	if w, ok := m.(*model); ok {
 		return w
@@ -100,6 +101,7 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 	case "fp16":
 		w.autocast, w.autoDT = true, tensors.Float16
 	}
+	nn.MoveTo(m, a.device)
 	params := m.Parameters()
 	if a.c.Size() > 1 {
 		broadcastParams(a.c, params)

@@ -3,7 +3,10 @@ package accelerate
 import (
 	"fmt"
 	"math"
+	"os"
 	"testing"
+
+	"github.com/goaccel/goaccel/tensors"
 )
 
 type trainResult struct {
@@ -19,6 +22,9 @@ func runCases(t *testing.T, n int, cases []runCfg) {
 		c := group()
 		for _, rc := range cases {
 			acc := newWithComm(withCfg(Config{SplitBatches: rc.Split, GradientAccumulationSteps: rc.GA, DDP: DistributedDataParallelKwargs{BucketCapMB: rc.Bucket}}), c)
+			if want := os.Getenv(EnvDevice); want != "" && acc.Device() != (tensors.Device{Type: want, Index: c.LocalRank()}) {
+				panic(fmt.Sprintf("rank %d trains on %s, want %s:%d", c.Rank(), acc.Device(), want, c.LocalRank()))
+			}
 			params, steps := train(acc, rc)
 			if c.Rank() == 0 {
 				writeJSON(resultPath(dir, rc.Name), trainResult{params, steps})
@@ -33,7 +39,7 @@ func runCases(t *testing.T, n int, cases []runCfg) {
 			if !rc.Split {
 				ref.Batch = rc.Batch * n
 			}
-			want, wantSteps := train(newWithComm(withCfg(Config{GradientAccumulationSteps: rc.GA}), solo{}), ref)
+			want, wantSteps := train(newWithComm(withCfg(Config{GradientAccumulationSteps: rc.GA, CPU: true}), solo{}), ref)
 			for i := range want {
 				if d := math.Abs(float64(got.Params[i] - want[i])); d > 1e-5 {
 					t.Errorf("parameter %d: %d processes %v, one process %v (|Δ| %.2g > 1e-5)", i, n, got.Params[i], want[i], d)
@@ -60,6 +66,19 @@ func TestTrainingOnTwoProcessesMatchesOneProcessWithDoubleBatch(t *testing.T) {
 		{Name: "accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
 		{Name: "mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
 		{Name: "mlp-one-parameter-per-bucket", Batch: 8, Shuffle: true, Epochs: 2, MLP: true, Bucket: 1e-5},
+	})
+}
+
+// TestTrainingOnTwoSimulatedDevicesMatchesOneCPUProcess runs data-parallel training with each
+// process on its own strict simulated device (GOACCEL_DEVICE=sim): models and batches live on
+// the devices, the bucketed gradient all-reduce moves the device buckets through the host, and
+// the result equals one CPU process with the double batch.
+func TestTrainingOnTwoSimulatedDevicesMatchesOneCPUProcess(t *testing.T) {
+	t.Setenv(EnvDevice, "sim")
+	runCases(t, 2, []runCfg{
+		{Name: "sim-shuffled", Batch: 8, Shuffle: true, Epochs: 2},
+		{Name: "sim-accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
+		{Name: "sim-mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
 	})
 }
 

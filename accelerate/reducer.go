@@ -14,20 +14,27 @@ const firstBucketBytes = 1 << 20
 type bucket struct {
 	params  []*tensors.Tensor
 	offsets []int
-	buf     []float32
-	grads   [][]float32 // each parameter's gradient storage, reduced in place
-	direct  bool        // every gradient so far is plain float32 storage
-	pending int         // parameters whose gradient is not ready yet in this pass
-	sent    bool        // handed to the all-reduce worker in this pass
+	size    int             // elements of every parameter together
+	buf     []float32       // host bucket buffer (CPU parameters), made on first use
+	flat    *tensors.Tensor // device bucket buffer (parameters on a device), made on first use
+	grads   [][]float32     // each parameter's gradient storage, reduced in place
+	direct  bool            // every gradient so far is plain float32 CPU storage
+	pending int             // parameters whose gradient is not ready yet in this pass
+	sent    bool            // handed to the all-reduce worker in this pass
 }
+
+// onDevice reports whether the bucket's parameters live on a device.
+func (b *bucket) onDevice() bool { return !b.params[0].Device().IsCPU() }
 
 // reducer averages gradients across processes during the backward pass: the
 // engine reports each parameter's gradient final (OnGradReady); once a
 // bucket's gradients are all final a worker goroutine all-reduces them while
-// the backward pass goes on; finish waits. The gradients are averaged where
-// they are (one coalesced collective per bucket); only a bucket with a
-// missing or unusual gradient (not plain float32 storage) is copied into the
-// bucket's buffer and the averages written back.
+// the backward pass goes on; finish waits. CPU gradients are averaged where
+// they are (one coalesced collective per bucket); gradients on a device are
+// copied into the bucket's flat device tensor, all-reduced there as one
+// tensor (the group moves it through the host when its backend cannot reach
+// the device) and copied back. Only a CPU bucket with a missing or unusual
+// gradient (not plain float32 storage) goes through the host bucket buffer.
 type reducer struct {
 	c       comm
 	buckets []*bucket
@@ -50,7 +57,7 @@ func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
 		if p.DType() != tensors.Float32 {
 			panic(fmt.Sprintf("accelerate: Prepare: parameter %d has dtype %v; keep parameters float32 (mixed precision computes in lower precision under autocast)", i, p.DType()))
 		}
-		if b == nil || (len(b.buf) > 0 && len(b.buf)+p.Numel() > limit) {
+		if b == nil || (b.size > 0 && b.size+p.Numel() > limit) || p.Device() != b.params[0].Device() {
 			if b != nil {
 				limit = capFloats
 			}
@@ -58,9 +65,9 @@ func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
 			r.buckets = append(r.buckets, b)
 		}
 		r.of[p], r.slot[p] = b, len(b.params)
-		b.offsets = append(b.offsets, len(b.buf))
+		b.offsets = append(b.offsets, b.size)
 		b.params = append(b.params, p)
-		b.buf = append(b.buf, make([]float32, p.Numel())...)
+		b.size += p.Numel()
 		b.grads = append(b.grads, nil)
 		p.OnGradReady(r.ready)
 	}
@@ -81,9 +88,12 @@ func (r *reducer) begin() {
 			if err != nil {
 				continue
 			}
-			if b.direct {
+			switch {
+			case b.direct:
 				err = r.c.AllReduceCoalesced(b.grads, "mean")
-			} else {
+			case b.flat != nil:
+				err = r.c.AllReduceTensor(b.flat, "mean")
+			default:
 				err = r.c.AllReduceCoalesced([][]float32{b.buf}, "mean")
 			}
 		}
@@ -111,18 +121,41 @@ func (r *reducer) ready(p *tensors.Tensor) {
 func (r *reducer) send(b *bucket) {
 	if !b.direct || b.pending > 0 {
 		b.direct = false
-		for i, p := range b.params {
-			copyGrad(b.buf[b.offsets[i]:][:p.Numel()], p)
+		if b.onDevice() {
+			b.fillFlat()
+		} else {
+			if b.buf == nil {
+				b.buf = make([]float32, b.size)
+			}
+			for i, p := range b.params {
+				copyGrad(b.buf[b.offsets[i]:][:p.Numel()], p)
+			}
 		}
 	}
 	b.sent = true
 	r.work <- b
 }
 
-// plainGrad returns p's gradient storage when it is plain float32, nil otherwise.
+// fillFlat copies the gradients into the device bucket tensor (zeros for a
+// parameter without one), on the device.
+func (b *bucket) fillFlat() {
+	if b.flat == nil {
+		b.flat = tensors.Zeros(b.size).To(b.params[0].Device())
+	}
+	for i, p := range b.params {
+		part := b.flat.Slice(0, b.offsets[i], b.offsets[i]+p.Numel())
+		if g := p.Grad(); g != nil {
+			part.CopyFrom(g.Reshape(-1))
+		} else {
+			part.Fill(0)
+		}
+	}
+}
+
+// plainGrad returns p's gradient storage when it is plain float32 on the CPU, nil otherwise.
 func plainGrad(p *tensors.Tensor) []float32 {
 	g := p.Grad()
-	if g == nil || g.DType() != tensors.Float32 || g.Contiguous() != g {
+	if g == nil || g.DType() != tensors.Float32 || !g.Device().IsCPU() || g.Contiguous() != g {
 		return nil
 	}
 	return g.Data32()[:p.Numel()]
@@ -147,7 +180,11 @@ func (r *reducer) finish() error {
 	for _, b := range r.buckets {
 		if !b.direct {
 			for i, p := range b.params {
-				setGrad(p, b.buf[b.offsets[i]:][:p.Numel()])
+				if b.flat != nil {
+					setGradFrom(p, b.flat.Slice(0, b.offsets[i], b.offsets[i]+p.Numel()))
+				} else {
+					setGrad(p, b.buf[b.offsets[i]:][:p.Numel()])
+				}
 			}
 		}
 		clear(b.grads)
@@ -155,7 +192,7 @@ func (r *reducer) finish() error {
 	return nil
 }
 
-// copyGrad copies p's gradient into dst.
+// copyGrad copies the CPU parameter p's gradient into dst.
 func copyGrad(dst []float32, p *tensors.Tensor) {
 	g := p.Grad()
 	if g == nil {
@@ -171,11 +208,22 @@ func copyGrad(dst []float32, p *tensors.Tensor) {
 	copy(dst, g.Float32s())
 }
 
-// setGrad overwrites p's gradient with vals, in place when it can.
+// setGrad overwrites the CPU parameter p's gradient with vals, in place when it can.
 func setGrad(p *tensors.Tensor, vals []float32) {
 	if g := p.Grad(); g != nil && g.DType() == tensors.Float32 && g.Contiguous() == g {
 		copy(g.Data32(), vals)
 		return
 	}
 	p.SetGrad(tensors.New(vals, p.Shape()...))
+}
+
+// setGradFrom overwrites p's gradient with the values of src (a slice of a
+// bucket tensor on p's device), in place when p has a gradient.
+func setGradFrom(p *tensors.Tensor, src *tensors.Tensor) {
+	src = src.Reshape(p.Shape()...)
+	if g := p.Grad(); g != nil {
+		g.CopyFrom(src)
+		return
+	}
+	p.SetGrad(src.Clone())
 }

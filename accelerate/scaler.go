@@ -1,8 +1,7 @@
 package accelerate
 
 import (
-	"math"
-
+	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -22,26 +21,15 @@ func newLossScaler(cfg GradScalerKwargs) *lossScaler {
 	return &lossScaler{cfg: cfg, scale: cfg.InitScale}
 }
 
-// unscale divides every gradient by the scale once per step and records whether any is inf/NaN.
+// unscale divides every gradient by the scale once per step, on the gradients'
+// device, and records whether any is inf/NaN (one value read back).
 func (s *lossScaler) unscale(params []*tensors.Tensor) {
 	if s.unscaled {
 		return
 	}
 	s.unscaled = true
-	inv := float32(1 / s.scale)
-	for _, p := range params {
-		g := p.Grad()
-		if g == nil {
-			continue
-		}
-		vals := g.Float32s()
-		for i, v := range vals {
-			if math.IsInf(float64(v), 0) || v != v {
-				s.foundInf = true
-			}
-			vals[i] = v * inv
-		}
-		setGrad(p, vals)
+	if !tensors.ScaleCheckFinite(nn.Grads(params), 1/s.scale) {
+		s.foundInf = true
 	}
 }
 

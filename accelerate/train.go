@@ -110,26 +110,7 @@ func (a *Accelerator) ClipGradNorm(params []*tensors.Tensor, maxNorm float64) fl
 		panic(fmt.Sprintf("accelerate: ClipGradNorm: maxNorm is %v; use a positive number", maxNorm))
 	}
 	a.unscaleGradients(params)
-	var sum float64
-	for _, p := range params {
-		if g := p.Grad(); g != nil {
-			for _, v := range g.Float32s() {
-				sum += float64(v) * float64(v)
-			}
-		}
-	}
-	norm := math.Sqrt(sum)
-	if coef := maxNorm / (norm + 1e-6); coef < 1 {
-		for _, p := range params {
-			if g := p.Grad(); g != nil {
-				vals := g.Float32s()
-				for i := range vals {
-					vals[i] *= float32(coef)
-				}
-				setGrad(p, vals)
-			}
-		}
-	}
+	norm := nn.ClipGradNorm(params, maxNorm)
 	return norm
 }
 

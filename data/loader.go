@@ -260,6 +260,11 @@ func (l *Loader) SetSampler(s BatchSampler) {
 	l.sampler = s
 }
 
+// BatchTransform returns the function installed with SetBatchTransform (nil when none is).
+func (l *Loader) BatchTransform() func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor) {
+	return l.tf
+}
+
 // SetBatchTransform installs fn to run on every collated batch before Batch returns it (nil removes
 // it): the hook for moving batches to a device or slicing them per process.
 func (l *Loader) SetBatchTransform(fn func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor)) {

@@ -12,9 +12,6 @@ func checkTensor(what string, t *tensors.Tensor) error {
 	if t == nil {
 		return fmt.Errorf("dist: %s: nil tensor", what)
 	}
-	if t.Device().Type != "cpu" {
-		return fmt.Errorf("dist: %s: tensor is on %s; the cpu backend needs CPU tensors (move it with To(tensors.CPU))", what, t.Device())
-	}
 	if !t.IsContiguous() {
 		return fmt.Errorf("dist: %s: tensor %v is not contiguous; call Contiguous() first", what, t.Shape())
 	}
@@ -25,25 +22,41 @@ func checkTensor(what string, t *tensors.Tensor) error {
 	return fmt.Errorf("dist: %s: dtype %s is not supported; use float32, float64 or int64 (AsType)", what, t.DType())
 }
 
+// onHost returns t itself when its storage is host memory (the CPU), else a host copy; done
+// copies the copy's values back into t.
+func onHost(t *tensors.Tensor) (h *tensors.Tensor, done func()) {
+	if t.Device().IsCPU() {
+		return t, func() {}
+	}
+	h = t.To(tensors.CPU)
+	return h, func() { t.CopyFrom(h) }
+}
+
 // AllReduceTensor reduces t element-wise across ranks with op, in place.
-// t must be a contiguous CPU tensor of float32, float64 or int64 with the
-// same shape on every rank.
+// t must be a contiguous tensor of float32, float64 or int64 with the same
+// shape on every rank. A tensor on a device travels through a host copy
+// unless the backend runs collectives on that device itself.
 func (g *Group) AllReduceTensor(ctx context.Context, t *tensors.Tensor, op Op) error {
 	if err := checkTensor("all-reduce", t); err != nil {
 		return err
 	}
+	h, done := onHost(t)
+	var err error
 	switch t.DType() {
 	case tensors.Float32:
-		return g.AllReduce(ctx, t.Data32(), op)
+		err = g.AllReduce(ctx, h.Data32(), op)
 	case tensors.Float64:
-		return g.AllReduceFloat64(ctx, t.Data64(), op)
+		err = g.AllReduceFloat64(ctx, h.Data64(), op)
+	default:
+		v := h.Int64s()
+		if err = g.AllReduceInt64(ctx, v, op); err == nil {
+			h.CopyFrom(tensors.FromInt64(v, t.Shape()...))
+		}
 	}
-	v := t.Int64s()
-	if err := g.AllReduceInt64(ctx, v, op); err != nil {
-		return err
+	if err == nil {
+		done()
 	}
-	t.CopyFrom(tensors.FromInt64(v, t.Shape()...))
-	return nil
+	return err
 }
 
 // BroadcastTensor copies root's t into t on every other rank.
@@ -51,27 +64,41 @@ func (g *Group) BroadcastTensor(ctx context.Context, t *tensors.Tensor, root int
 	if err := checkTensor("broadcast", t); err != nil {
 		return err
 	}
+	h, done := onHost(t)
+	var err error
 	switch t.DType() {
 	case tensors.Float32:
-		return g.Broadcast(ctx, t.Data32(), root)
+		err = g.Broadcast(ctx, h.Data32(), root)
 	case tensors.Float64:
-		return g.BroadcastFloat64(ctx, t.Data64(), root)
+		err = g.BroadcastFloat64(ctx, h.Data64(), root)
+	default:
+		v := h.Int64s()
+		if err = g.BroadcastInt64(ctx, v, root); err == nil {
+			h.CopyFrom(tensors.FromInt64(v, t.Shape()...))
+		}
 	}
-	v := t.Int64s()
-	if err := g.BroadcastInt64(ctx, v, root); err != nil {
-		return err
+	if err == nil {
+		done()
 	}
-	t.CopyFrom(tensors.FromInt64(v, t.Shape()...))
-	return nil
+	return err
 }
 
 // AllGatherTensor concatenates every rank's t along the first dimension, in
 // rank order; first dimensions may differ between ranks, the others must
-// match. A 0-dimensional t counts as one element.
+// match. A 0-dimensional t counts as one element. The result is on t's device.
 func (g *Group) AllGatherTensor(ctx context.Context, t *tensors.Tensor) (*tensors.Tensor, error) {
 	if err := checkTensor("all-gather", t); err != nil {
 		return nil, err
 	}
+	out, err := g.allGatherHost(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return out.To(t.Device()), nil
+}
+
+func (g *Group) allGatherHost(ctx context.Context, t *tensors.Tensor) (*tensors.Tensor, error) {
+	t, _ = onHost(t)
 	shape := t.Shape()
 	if len(shape) == 0 {
 		shape = []int{1}

@@ -9,33 +9,13 @@ import (
 
 // ClipGradNorm scales the gradients of params in place so that their joint L2 norm is at most
 // maxNorm, and returns the norm before clipping (torch.nn.utils.clip_grad_norm_: the scale is
-// maxNorm/(norm+1e-6), applied only when below 1). Parameters without a gradient are skipped.
+// maxNorm/(norm+1e-6), applied only when below 1). Parameters without a gradient are skipped. The
+// work runs on the gradients' device; only the norm is read back.
 func ClipGradNorm(params []*tensors.Tensor, maxNorm float64) float64 {
-	var sq float64
-	for _, p := range params {
-		if g := p.Grad(); g != nil {
-			for _, v := range g.Float32s() {
-				sq += float64(v) * float64(v)
-			}
-		}
-	}
-	norm := math.Sqrt(sq)
-	coef := maxNorm / (norm + 1e-6)
-	if coef >= 1 {
-		return norm
-	}
-	for _, p := range params {
-		if g := p.Grad(); g != nil {
-			if g.DType() == tensors.Float32 && g.IsContiguous() {
-				d := g.Data32()
-				c := float32(coef)
-				for i := range d {
-					d[i] *= c
-				}
-			} else {
-				tensors.NoGrad(func() { g.CopyFrom(g.MulScalar(coef)) })
-			}
-		}
+	grads := Grads(params)
+	norm := math.Sqrt(tensors.SumSquares(grads))
+	if coef := maxNorm / (norm + 1e-6); coef < 1 {
+		tensors.ScaleInPlace(grads, coef)
 	}
 	return norm
 }
@@ -53,4 +33,13 @@ func ClipGradValue(params []*tensors.Tensor, clipValue float64) {
 			g.CopyFrom(g.Clamp(-clipValue, clipValue))
 		}
 	}
+}
+
+// Grads returns the gradients of params (nil where a parameter has none).
+func Grads(params []*tensors.Tensor) []*tensors.Tensor {
+	out := make([]*tensors.Tensor, len(params))
+	for i, p := range params {
+		out[i] = p.Grad()
+	}
+	return out
 }

@@ -13,4 +13,7 @@
 // package's process-wide generator (tensors.ManualSeed makes them reproducible). StateDict names
 // parameters as PyTorch does ("0.weight", "fc1.bias"), and SaveSafetensors writes files that
 // PyTorch's safetensors loader reads.
+//
+// Layers run on the device of their parameters: nn.MoveTo(model, tensors.CUDA(0)) moves a model
+// in place (model.to("cuda:0")), and its inputs must be on the same device.
 package nn

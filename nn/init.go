@@ -10,12 +10,8 @@ import (
 // generator (PyTorch's kaiming_uniform_(a=√5) for weights and its bias rule both reduce to
 // bound = 1/√fan_in).
 func uniformParam(bound float64, shape ...int) *tensors.Tensor {
-	t := tensors.Rand(shape...)
-	d := t.Data32()
-	lo, w := float32(-bound), float32(2*bound)
-	for i := range d {
-		d[i] = lo + w*d[i]
-	}
+	var t *tensors.Tensor
+	tensors.NoGrad(func() { t = tensors.Rand(shape...).MulScalar(2 * bound).AddScalar(-bound) })
 	return t.SetRequiresGrad(true)
 }
 

@@ -4,6 +4,8 @@ package symbols
 
 import (
 	"github.com/goaccel/goaccel/accelerate"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
@@ -11,6 +13,7 @@ func init() {
 	Symbols["github.com/goaccel/goaccel/accelerate/accelerate"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Auto":      reflect.ValueOf(accelerate.Auto),
+		"EnvDevice": reflect.ValueOf(constant.MakeFromLiteral("\"GOACCEL_DEVICE\"", token.STRING, 0)),
 		"GetLogger": reflect.ValueOf(accelerate.GetLogger),
 		"New":       reflect.ValueOf(accelerate.New),
 		"Off":       reflect.ValueOf(accelerate.Off),

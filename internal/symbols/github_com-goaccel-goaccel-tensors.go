@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/tensors/tensors"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AdamStep":                   reflect.ValueOf(tensors.AdamStep),
 		"Arange":                     reflect.ValueOf(tensors.Arange),
 		"Autocast":                   reflect.ValueOf(tensors.Autocast),
 		"BFloat16":                   reflect.ValueOf(tensors.BFloat16),
@@ -21,6 +22,7 @@ func init() {
 		"CrossEntropyWith":           reflect.ValueOf(tensors.CrossEntropyWith),
 		"DefaultCrossEntropyOptions": reflect.ValueOf(tensors.DefaultCrossEntropyOptions),
 		"DefaultGenerator":           reflect.ValueOf(tensors.DefaultGenerator),
+		"DeviceCount":                reflect.ValueOf(tensors.DeviceCount),
 		"Dropout":                    reflect.ValueOf(tensors.Dropout),
 		"Embedding":                  reflect.ValueOf(tensors.Embedding),
 		"Float16":                    reflect.ValueOf(tensors.Float16),
@@ -47,18 +49,24 @@ func init() {
 		"Randn":                      reflect.ValueOf(tensors.Randn),
 		"RoundBFloat16":              reflect.ValueOf(tensors.RoundBFloat16),
 		"RoundFloat16":               reflect.ValueOf(tensors.RoundFloat16),
+		"SGDStep":                    reflect.ValueOf(tensors.SGDStep),
 		"Scalar":                     reflect.ValueOf(tensors.Scalar),
+		"ScaleCheckFinite":           reflect.ValueOf(tensors.ScaleCheckFinite),
+		"ScaleInPlace":               reflect.ValueOf(tensors.ScaleInPlace),
 		"Stack":                      reflect.ValueOf(tensors.Stack),
+		"SumSquares":                 reflect.ValueOf(tensors.SumSquares),
 		"Where":                      reflect.ValueOf(tensors.Where),
 		"Zeros":                      reflect.ValueOf(tensors.Zeros),
 		"ZerosLike":                  reflect.ValueOf(tensors.ZerosLike),
 
 		// type definitions
+		"AdamStepConfig":      reflect.ValueOf((*tensors.AdamStepConfig)(nil)),
 		"CrossEntropyOptions": reflect.ValueOf((*tensors.CrossEntropyOptions)(nil)),
 		"DType":               reflect.ValueOf((*tensors.DType)(nil)),
 		"Device":              reflect.ValueOf((*tensors.Device)(nil)),
 		"Generator":           reflect.ValueOf((*tensors.Generator)(nil)),
 		"HookHandle":          reflect.ValueOf((*tensors.HookHandle)(nil)),
+		"SGDStepConfig":       reflect.ValueOf((*tensors.SGDStepConfig)(nil)),
 		"Tensor":              reflect.ValueOf((*tensors.Tensor)(nil)),
 	}
 }
