@@ -1,0 +1,99 @@
+// Package fakelib builds, for tests, a stand-in for NVIDIA's libraries (libcuda.so.1,
+// libcublas.so, libnccl.so.2) from fakecuda.c with the C compiler, so the purego bindings can be
+// exercised on machines without a GPU: memory is host memory, cuBLAS products are naive loops,
+// NCCL has one rank, kernel launches are recorded but not run, and every call is logged.
+package fakelib
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+//go:embed csrc/fakecuda.c
+var source []byte
+
+// Names are the file names the library is installed under in the folder Build returns.
+var Names = []string{"libcuda.so.1", "libcublas.so.13", "libcublasLt.so.13", "libnccl.so.2"}
+
+// Build compiles the fake into dir (with extra C flags, e.g. -DOMIT_X) and installs it under
+// every name of Names. It needs a C compiler (cc, or $CC).
+func Build(dir string, cflags ...string) error {
+	cc := os.Getenv("CC")
+	if cc == "" {
+		cc = "cc"
+	}
+	src := filepath.Join(dir, "fakecuda.c")
+	if err := os.WriteFile(src, source, 0o644); err != nil {
+		return err
+	}
+	out := filepath.Join(dir, "libfakecuda.so")
+	args := append([]string{"-shared", "-fPIC", "-O1", "-Wl,-soname,libfakecuda.so", "-o", out, src}, cflags...)
+	if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("build the fake CUDA library: %v\n%s", err, b)
+	}
+	for _, n := range Names {
+		if err := os.Symlink("libfakecuda.so", filepath.Join(dir, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Control reaches the fake's test hooks in an opened copy.
+type Control struct{ log, reset, initErr, params uintptr }
+
+// Open opens the fake in dir and returns its hooks.
+func Open(dir string) (*Control, error) {
+	h, err := purego.Dlopen(filepath.Join(dir, "libfakecuda.so"), purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil {
+		return nil, err
+	}
+	c := &Control{}
+	for p, name := range map[*uintptr]string{&c.log: "fake_log", &c.reset: "fake_reset", &c.initErr: "fake_set_init_error", &c.params: "fake_set_launch_params"} {
+		if *p, err = purego.Dlsym(h, name); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Log returns the calls recorded since the last Reset, one per line.
+func (c *Control) Log() string {
+	p, _, _ := purego.SyscallN(c.log)
+	s := *(**byte)(unsafe.Pointer(&p))
+	var b []byte
+	for i := 0; ; i++ {
+		ch := *(*byte)(unsafe.Add(unsafe.Pointer(s), i))
+		if ch == 0 {
+			break
+		}
+		b = append(b, ch)
+	}
+	return string(b)
+}
+
+// Reset clears the log.
+func (c *Control) Reset() { purego.SyscallN(c.reset) }
+
+// SetInitError makes cuInit return code (0: success).
+func (c *Control) SetInitError(code int) { purego.SyscallN(c.initErr, uintptr(code)) }
+
+// SetLaunchParams makes cuLaunchKernel log the first 8 bytes of its first n parameters.
+func (c *Control) SetLaunchParams(n int) { purego.SyscallN(c.params, uintptr(n)) }
+
+// Env returns a Getenv for lib.Finder that points GOACCEL_CUDA_LIBRARY_PATH at dir and hides
+// the rest of the environment.
+func Env(dir string) func(string) string {
+	return func(k string) string {
+		if k == "GOACCEL_CUDA_LIBRARY_PATH" {
+			return dir
+		}
+		return ""
+	}
+}
