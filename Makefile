@@ -7,7 +7,7 @@ BIN        := bin/goaccel
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
 
-.PHONY: all build run deps install test test-unit test-e2e lint bench generate clean
+.PHONY: all build run deps install test test-unit test-e2e lint bench generate ptx clean
 
 all: build
 
@@ -50,6 +50,11 @@ lint:
 
 generate:
 	$(GO) generate ./...
+
+# ptx: recompile the CUDA kernels (cuda/internal/kernels/src) to the embedded PTX; needs nvcc
+# (Debian's nvidia-cuda-toolkit, which scripts/deps.sh installs).
+ptx:
+	cuda/internal/kernels/genptx.sh
 
 # bench: speed and memory, side by side with the named baselines measured in the same run.
 bench: build
