@@ -3,6 +3,7 @@ package tensors
 import (
 	"fmt"
 
+	_ "github.com/goaccel/goaccel/cuda" // registers the "cuda" device type; loads nothing until asked
 	"github.com/goaccel/goaccel/internal/backend"
 	"github.com/goaccel/goaccel/internal/backend/cpu"
 	"github.com/goaccel/goaccel/internal/half"

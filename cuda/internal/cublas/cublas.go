@@ -56,6 +56,9 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Call, e.Name) }
 
+// call runs one cuBLAS entry point (arguments as for driver.Driver.call).
+//
+//go:uintptrescapes
 func (c *Library) call(name string, fn uintptr, args ...uintptr) error {
 	r, _, _ := purego.SyscallN(fn, args...)
 	if st := int32(r); st != 0 {

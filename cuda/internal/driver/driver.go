@@ -107,7 +107,12 @@ func LoadFrom(l *lib.Library) (*Driver, error) {
 	return d, nil
 }
 
-// call runs one driver entry point and turns a CUresult into an error.
+// call runs one driver entry point and turns a CUresult into an error. Its arguments may be
+// pointers converted to uintptr in the call expression: uintptrescapes moves what they point to
+// to the heap and keeps it alive, as for purego.SyscallN (a stack variable's address would go
+// stale if the stack moved on the way to C).
+//
+//go:uintptrescapes
 func (d *Driver) call(name string, fn uintptr, args ...uintptr) error {
 	r, _, _ := purego.SyscallN(fn, args...)
 	if code := int32(r); code != 0 {
@@ -377,14 +382,13 @@ func (d *Driver) Function(module uintptr, name string) (uintptr, error) {
 // kernel parameter, each to that parameter's value (cuLaunchKernel's kernelParams); the values
 // must stay alive until Launch returns (the driver copies them).
 func (d *Driver) Launch(f uintptr, blocks, threads [3]uint32, sharedBytes uint32, stream uintptr, params []unsafe.Pointer) error {
-	var pp uintptr
-	if len(params) > 0 {
-		pp = uintptr(unsafe.Pointer(&params[0]))
+	if len(params) == 0 {
+		params = []unsafe.Pointer{nil}
 	}
 	err := d.call("cuLaunchKernel", d.f.LaunchKernel, f,
 		uintptr(blocks[0]), uintptr(blocks[1]), uintptr(blocks[2]),
 		uintptr(threads[0]), uintptr(threads[1]), uintptr(threads[2]),
-		uintptr(sharedBytes), stream, pp, 0)
+		uintptr(sharedBytes), stream, uintptr(unsafe.Pointer(&params[0])), 0)
 	runtime.KeepAlive(params)
 	return err
 }

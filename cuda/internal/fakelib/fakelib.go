@@ -46,7 +46,7 @@ func Build(dir string, cflags ...string) error {
 }
 
 // Control reaches the fake's test hooks in an opened copy.
-type Control struct{ log, reset, initErr, params uintptr }
+type Control struct{ log, reset, initErr, params, paramBytes uintptr }
 
 // Open opens the fake in dir and returns its hooks.
 func Open(dir string) (*Control, error) {
@@ -55,7 +55,7 @@ func Open(dir string) (*Control, error) {
 		return nil, err
 	}
 	c := &Control{}
-	for p, name := range map[*uintptr]string{&c.log: "fake_log", &c.reset: "fake_reset", &c.initErr: "fake_set_init_error", &c.params: "fake_set_launch_params"} {
+	for p, name := range map[*uintptr]string{&c.log: "fake_log", &c.reset: "fake_reset", &c.initErr: "fake_set_init_error", &c.params: "fake_set_launch_params", &c.paramBytes: "fake_set_param_bytes"} {
 		if *p, err = purego.Dlsym(h, name); err != nil {
 			return nil, err
 		}
@@ -86,6 +86,10 @@ func (c *Control) SetInitError(code int) { purego.SyscallN(c.initErr, uintptr(co
 
 // SetLaunchParams makes cuLaunchKernel log the first 8 bytes of its first n parameters.
 func (c *Control) SetLaunchParams(n int) { purego.SyscallN(c.params, uintptr(n)) }
+
+// SetParamBytes makes cuLaunchKernel log bytes (a multiple of 8) of each parameter as decimal
+// 64-bit words instead (8: one hexadecimal word).
+func (c *Control) SetParamBytes(bytes int) { purego.SyscallN(c.paramBytes, uintptr(bytes)) }
 
 // Env returns a Getenv for lib.Finder that points GOACCEL_CUDA_LIBRARY_PATH at dir and hides
 // the rest of the environment.

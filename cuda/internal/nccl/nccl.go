@@ -82,6 +82,9 @@ func (n *Library) errorOf(call string, r int) error {
 	return e
 }
 
+// call runs one NCCL entry point (arguments as for driver.Driver.call).
+//
+//go:uintptrescapes
 func (n *Library) call(name string, fn uintptr, args ...uintptr) error {
 	r, _, _ := purego.SyscallN(fn, args...)
 	if res := int32(r); res != 0 {

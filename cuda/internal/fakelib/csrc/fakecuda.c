@@ -13,6 +13,7 @@ static char logbuf[1 << 20];
 static size_t loglen;
 static int init_error = -1;
 static int launch_params;
+static int param_bytes = 8;
 
 static void rec(const char *fmt, ...) {
 	va_list ap;
@@ -30,6 +31,7 @@ const char *fake_log(void) { return logbuf; }
 void fake_reset(void) { loglen = 0; logbuf[0] = 0; }
 void fake_set_init_error(int code) { init_error = code; }
 void fake_set_launch_params(int n) { launch_params = n; }
+void fake_set_param_bytes(int n) { param_bytes = n; }
 
 /* ---- driver ---- */
 typedef int CUresult;
@@ -132,11 +134,19 @@ CUresult cuModuleGetFunction(void **f, void *m, const char *name) {
 }
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
 		unsigned shared, void *stream, void **params, void **extra) {
-	char buf[1024];
+	char buf[8192];
 	int n = snprintf(buf, sizeof buf, "cuLaunchKernel %s grid=%u,%u,%u block=%u,%u,%u shared=%u",
 		((struct fakefn *)f)->name, gx, gy, gz, bx, by, bz, shared);
-	for (int i = 0; i < launch_params && n < (int)sizeof buf - 32; i++)
-		n += snprintf(buf + n, sizeof buf - n, " p%d=%llx", i, *(unsigned long long *)params[i]);
+	for (int i = 0; i < launch_params && n < (int)sizeof buf - 32; i++) {
+		if (param_bytes == 8) {
+			n += snprintf(buf + n, sizeof buf - n, " p%d=%llx", i, *(unsigned long long *)params[i]);
+			continue;
+		}
+		/* param_bytes/8 little-endian 64-bit words, in decimal (Shape and View structs) */
+		n += snprintf(buf + n, sizeof buf - n, " p%d=", i);
+		for (int w = 0; w < param_bytes / 8 && n < (int)sizeof buf - 32; w++)
+			n += snprintf(buf + n, sizeof buf - n, "%s%lld", w ? "," : "", ((long long *)params[i])[w]);
+	}
 	rec("%s", buf);
 	return 0;
 }

@@ -1,0 +1,66 @@
+package cuda_test
+
+import (
+	"math"
+	"os"
+	"testing"
+
+	"github.com/goaccel/goaccel/cuda"
+	"github.com/goaccel/goaccel/cuda/internal/fakelib"
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// The tests here see the fake driver, cuBLAS and NCCL of package fakelib (memory and cuBLAS work,
+// kernels are not run): they pin what works without a GPU through package tensors' own API —
+// registration, devices, transfers and cuBLAS products.
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fakecuda")
+	if err == nil {
+		err = fakelib.Build(dir)
+	}
+	if err != nil {
+		println(err.Error())
+		os.Exit(1)
+	}
+	os.Setenv("GOACCEL_CUDA_LIBRARY_PATH", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func TestTensorsSeeTheGPUsAndMoveDataToThem(t *testing.T) {
+	if n := tensors.DeviceCount("cuda"); n != 2 || cuda.DeviceCount() != 2 || cuda.Err() != nil {
+		t.Fatalf("DeviceCount = %d (%v), want the fake's 2", n, cuda.Err())
+	}
+	dev := tensors.CUDA(1)
+	x := tensors.New([]float32{1, 2, 3, 4, 5, 6}, 2, 3).To(dev)
+	if x.Device() != dev || x.Device().String() != "cuda:1" {
+		t.Fatalf("tensor on %s", x.Device())
+	}
+	if got := x.Float32s(); got[5] != 6 {
+		t.Fatalf("round trip %v", got)
+	}
+	w := tensors.New([]float32{1, 0, -1, 2, 1, 0}, 3, 2)
+	got := x.MatMul(w.To(dev))
+	want := tensors.New([]float32{1, 2, 3, 4, 5, 6}, 2, 3).MatMul(w)
+	if got.Device() != dev {
+		t.Fatalf("product on %s", got.Device())
+	}
+	for i, v := range want.Float32s() {
+		if g := got.Float32s()[i]; math.Abs(float64(g-v)) > 1e-6 {
+			t.Fatalf("product %v, CPU %v", got.Float32s(), want.Float32s())
+		}
+	}
+	// A transposed operand is handed to cuBLAS as such, without a copy kernel.
+	tt := w.To(dev).T().MatMul(x.T())
+	if v := tt.Float32s(); v[0] != w.T().MatMul(tensors.New([]float32{1, 2, 3, 4, 5, 6}, 2, 3).T()).Float32s()[0] {
+		t.Fatalf("transposed product %v", v)
+	}
+	defer func() {
+		if msg, _ := recover().(string); msg == "" {
+			t.Fatal("cuda:5 on a two-GPU machine did not panic")
+		}
+	}()
+	tensors.Ones(1).To(tensors.CUDA(5))
+}

@@ -1,0 +1,156 @@
+// Package alloc is the caching allocator of device memory: freed blocks are kept by size class
+// and handed out again, so a training step does not call cuMemAlloc and cuMemFree for every
+// temporary (each is slow and synchronises the device). All work of a device runs on one stream,
+// so a block freed there can be reused by the next operation in stream order.
+package alloc
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Raw allocates device memory (cuMemAlloc, cuMemFree).
+type Raw interface {
+	Alloc(bytes int) (uintptr, error)
+	Free(p uintptr) error
+}
+
+// ErrOutOfMemory is what Raw.Alloc wraps when the device is full.
+var ErrOutOfMemory = errors.New("out of memory")
+
+// Stats counts the allocator's work.
+type Stats struct {
+	RawAllocs, RawFrees int   // calls to Raw
+	Hits                int   // allocations served from the cache
+	LiveBytes           int64 // handed out and not yet freed
+	CachedBytes         int64 // held for reuse
+}
+
+// Cache is a caching allocator over Raw; it is safe for concurrent use.
+type Cache struct {
+	raw Raw
+	// Reclaim, when set, is called once before giving up on an allocation the device cannot
+	// satisfy even after the cache is emptied: it should make unreachable buffers return their
+	// blocks (the device layer runs the garbage collector).
+	Reclaim func()
+
+	mu    sync.Mutex
+	free  map[int][]uintptr
+	stats Stats
+}
+
+// New returns an empty cache over raw.
+func New(raw Raw) *Cache { return &Cache{raw: raw, free: map[int][]uintptr{}} }
+
+// Class returns the size a request of bytes is served with: multiples of 512 bytes up to
+// 1 MiB, then steps of a quarter of the power of two below (at most 25% unused).
+func Class(bytes int) int {
+	if bytes <= 0 {
+		return 512
+	}
+	if bytes <= 1<<20 {
+		return (bytes + 511) &^ 511
+	}
+	p := 1 << 20
+	for p*2 <= bytes {
+		p *= 2
+	}
+	step := p / 4
+	return (bytes + step - 1) / step * step
+}
+
+// Alloc returns a block of at least bytes and its class size (pass it back to Free).
+func (c *Cache) Alloc(bytes int) (uintptr, int, error) {
+	size := Class(bytes)
+	c.mu.Lock()
+	if l := c.free[size]; len(l) > 0 {
+		p := l[len(l)-1]
+		c.free[size] = l[:len(l)-1]
+		c.stats.Hits++
+		c.stats.CachedBytes -= int64(size)
+		c.stats.LiveBytes += int64(size)
+		c.mu.Unlock()
+		return p, size, nil
+	}
+	c.mu.Unlock()
+	p, err := c.raw.Alloc(size)
+	if errors.Is(err, ErrOutOfMemory) {
+		// Give the cached blocks of other sizes back to the device, then, once, unreachable
+		// buffers, and try again.
+		if terr := c.Trim(); terr != nil {
+			return 0, 0, terr
+		}
+		p, err = c.raw.Alloc(size)
+		if errors.Is(err, ErrOutOfMemory) && c.Reclaim != nil {
+			c.Reclaim()
+			if p2, _, err2 := c.fromCache(size); err2 == nil {
+				return p2, size, nil
+			}
+			if terr := c.Trim(); terr != nil {
+				return 0, 0, terr
+			}
+			p, err = c.raw.Alloc(size)
+		}
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("allocate %d bytes of device memory (%d in use, %d cached): %w", size, c.Stats().LiveBytes, c.Stats().CachedBytes, err)
+	}
+	c.mu.Lock()
+	c.stats.RawAllocs++
+	c.stats.LiveBytes += int64(size)
+	c.mu.Unlock()
+	return p, size, nil
+}
+
+func (c *Cache) fromCache(size int) (uintptr, int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l := c.free[size]
+	if len(l) == 0 {
+		return 0, 0, ErrOutOfMemory
+	}
+	p := l[len(l)-1]
+	c.free[size] = l[:len(l)-1]
+	c.stats.Hits++
+	c.stats.CachedBytes -= int64(size)
+	c.stats.LiveBytes += int64(size)
+	return p, size, nil
+}
+
+// Free hands a block of the given class size back for reuse.
+func (c *Cache) Free(p uintptr, size int) {
+	c.mu.Lock()
+	c.free[size] = append(c.free[size], p)
+	c.stats.LiveBytes -= int64(size)
+	c.stats.CachedBytes += int64(size)
+	c.mu.Unlock()
+}
+
+// Trim returns every cached block to the device.
+func (c *Cache) Trim() error {
+	c.mu.Lock()
+	free := c.free
+	c.free = map[int][]uintptr{}
+	c.stats.CachedBytes = 0
+	c.mu.Unlock()
+	var first error
+	for _, l := range free {
+		for _, p := range l {
+			if err := c.raw.Free(p); err != nil && first == nil {
+				first = err
+			}
+			c.mu.Lock()
+			c.stats.RawFrees++
+			c.mu.Unlock()
+		}
+	}
+	return first
+}
+
+// Stats returns the counters.
+func (c *Cache) Stats() Stats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stats
+}

@@ -1,0 +1,308 @@
+package device
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/goaccel/goaccel/cuda/internal/fakelib"
+	"github.com/goaccel/goaccel/cuda/internal/kernels"
+	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend/cpu"
+	"github.com/goaccel/goaccel/internal/half"
+)
+
+// These tests run the backend on the fake driver, cuBLAS and NCCL of package fakelib (device
+// memory is host memory, products are naive loops, kernels are logged, not run), so they check
+// everything but the kernels' arithmetic: library loading, contexts, the allocator, transfers,
+// the cuBLAS call mapping and the kernels' parameters.
+
+var ctl *fakelib.Control
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fakecuda")
+	if err == nil {
+		err = fakelib.Build(dir)
+	}
+	if err == nil {
+		ctl, err = fakelib.Open(dir)
+	}
+	if err != nil {
+		println("build the fake CUDA library:", err.Error())
+		os.Exit(1)
+	}
+	os.Setenv("GOACCEL_CUDA_LIBRARY_PATH", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func open(t *testing.T) *Device {
+	t.Helper()
+	if n := Count(); n != 2 {
+		t.Fatalf("Count = %d (%v), want the fake's 2", n, Err())
+	}
+	d, err := Open(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func upload(d *Device, dt backend.DType, vals []float64) *backend.Buffer {
+	h := backend.NewHost(dt, len(vals))
+	for i, v := range vals {
+		switch dt {
+		case backend.F32:
+			h.F32[i] = float32(v)
+		case backend.F64:
+			h.F64[i] = v
+		case backend.I64:
+			h.I64[i] = int64(v)
+		case backend.BF16:
+			h.U16[i] = half.F32ToBF16(float32(v))
+		}
+	}
+	return d.Upload(h)
+}
+
+func TestTransfersAndFillsRoundTrip(t *testing.T) {
+	d := open(t)
+	for _, dt := range []backend.DType{backend.F32, backend.F64, backend.I64, backend.BF16} {
+		b := upload(d, dt, []float64{1, -2, 3.5, 4})
+		h := d.Download(b)
+		c := cpu.New()
+		got := backend.NewHost(backend.F64, 4)
+		c.Copy(backend.Strided{Buf: got, Strides: []int{1}}, backend.Strided{Buf: h, Strides: []int{1}}, []int{4})
+		want := []float64{1, -2, 3.5, 4}
+		if dt == backend.I64 {
+			want[2] = 3
+		}
+		for i := range want {
+			if got.F64[i] != want[i] {
+				t.Fatalf("%s round trip: %v, want %v", dt, got.F64, want)
+			}
+		}
+	}
+	f := d.Alloc(backend.F32, 5)
+	d.Fill(f, 2.5)
+	if got := d.Download(f).F32; got[0] != 2.5 || got[4] != 2.5 {
+		t.Fatalf("Fill: %v", got)
+	}
+	z := d.Alloc(backend.F32, 3)
+	if got := d.Download(z).F32; got[0] != 0 || got[2] != 0 {
+		t.Fatalf("Alloc is not zeroed: %v", got)
+	}
+}
+
+// TestGemmMapsRowMajorProductsOntoColumnMajorCuBLAS compares the backend's products (through
+// the fake cuBLAS) with the CPU's for every transpose, batches with broadcast and offset
+// operands, alpha and beta, in float32, float64 and bfloat16.
+func TestGemmMapsRowMajorProductsOntoColumnMajorCuBLAS(t *testing.T) {
+	d := open(t)
+	c := cpu.New()
+	r := rand.New(rand.NewPCG(1, 1))
+	rnd := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(int(r.IntN(9)) - 4) // small integers: exact in every type
+		}
+		return v
+	}
+	for _, dt := range []backend.DType{backend.F32, backend.F64, backend.BF16} {
+		for _, ta := range []bool{false, true} {
+			for _, tb := range []bool{false, true} {
+				m, n, k, batch := 3, 4, 5, 2
+				lda, ldb := k+1, n+2
+				if ta {
+					lda = m + 1
+				}
+				if tb {
+					ldb = k + 2
+				}
+				rowsA, rowsB := m, k
+				if ta {
+					rowsA = k
+				}
+				if tb {
+					rowsB = n
+				}
+				strideA, strideB, strideC := rowsA*lda, 0, m*n+3 // B broadcast over the batch
+				aOff, bOff, cOff := 2, 1, 4
+				av, bv := rnd(aOff+batch*strideA), rnd(bOff+rowsB*ldb)
+				cv := rnd(cOff + batch*strideC)
+				cdt := dt
+				if dt == backend.BF16 {
+					cdt = backend.F32
+				}
+				ha, hb, hc := host(dt, av), host(dt, bv), host(cdt, cv)
+				c.Gemm(backend.F32, ta, tb, batch, m, n, k, 2, ha, aOff, lda, strideA, hb, bOff, ldb, strideB, 0.5, hc, cOff, n, strideC)
+				da, db, dc := upload(d, dt, av), upload(d, dt, bv), upload(d, cdt, cv)
+				d.Gemm(backend.F32, ta, tb, batch, m, n, k, 2, da, aOff, lda, strideA, db, bOff, ldb, strideB, 0.5, dc, cOff, n, strideC)
+				got, want := asF64(d.Download(dc)), asF64(hc)
+				for i := range want {
+					if math.Abs(got[i]-want[i]) > 1e-9 {
+						t.Fatalf("%s transA=%v transB=%v: C[%d] = %v, CPU %v", dt, ta, tb, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func host(dt backend.DType, v []float64) *backend.Buffer {
+	h := backend.NewHost(dt, len(v))
+	for i, x := range v {
+		switch dt {
+		case backend.F32:
+			h.F32[i] = float32(x)
+		case backend.F64:
+			h.F64[i] = x
+		case backend.BF16:
+			h.U16[i] = half.F32ToBF16(float32(x))
+		}
+	}
+	return h
+}
+
+func asF64(h *backend.Buffer) []float64 {
+	out := make([]float64, h.Len)
+	for i := range out {
+		if h.DType == backend.F32 {
+			out[i] = float64(h.F32[i])
+		} else {
+			out[i] = h.F64[i]
+		}
+	}
+	return out
+}
+
+var launchRE = regexp.MustCompile(`cuLaunchKernel (\w+) grid=(\d+),1,1 block=256,1,1 shared=0((?: p\d+=\S+)*)`)
+
+// lastLaunch returns the name and parameters (64-bit words, decimal) of the last launch logged.
+func lastLaunch(t *testing.T) (string, [][]int64) {
+	t.Helper()
+	ms := launchRE.FindAllStringSubmatch(ctl.Log(), -1)
+	if len(ms) == 0 {
+		t.Fatalf("no kernel launched:\n%s", ctl.Log())
+	}
+	m := ms[len(ms)-1]
+	var params [][]int64
+	for _, p := range strings.Fields(m[3]) {
+		_, v, _ := strings.Cut(p, "=")
+		var words []int64
+		for _, w := range strings.Split(v, ",") {
+			x, _ := strconv.ParseInt(w, 10, 64)
+			words = append(words, x)
+		}
+		params = append(params, words)
+	}
+	return m[1], params
+}
+
+// TestBroadcastBinaryOpsPassCoalescedShapesAndViews checks the Shape and View structs a strided
+// kernel receives: a [2, 3, 4] + [3, 1] broadcast (b offset 5) keeps three dimensions for b and
+// merges nothing it must not.
+func TestBroadcastBinaryOpsPassCoalescedShapesAndViews(t *testing.T) {
+	d := open(t)
+	a, b, dst := d.Alloc(backend.F32, 24), d.Alloc(backend.F32, 8), d.Alloc(backend.F32, 24)
+	ctl.Reset()
+	ctl.SetLaunchParams(8)
+	ctl.SetParamBytes(72)
+	defer ctl.SetLaunchParams(0)
+	d.Binary(backend.Mul, dst, backend.Strided{Buf: a, Strides: []int{12, 4, 1}}, backend.Strided{Buf: b, Offset: 5, Strides: []int{0, 1, 0}}, []int{2, 3, 4})
+	name, p := lastLaunch(t)
+	if name != "binary_f32" {
+		t.Fatalf("launched %s, want the strided binary_f32", name)
+	}
+	if p[0][0]&0xffffffff != int64(backend.Mul) {
+		t.Fatalf("op %d", p[0][0])
+	}
+	av, bv, sh := p[3], p[5], p[6]
+	if sh[0] != 2 || sh[1] != 3 || sh[2] != 4 || sh[8] != 3 {
+		t.Fatalf("shape %v, want [2 3 4] with nd 3", sh)
+	}
+	if av[0] != 0 || av[1] != 12 || av[2] != 4 || av[3] != 1 || bv[0] != 5 || bv[1] != 0 || bv[2] != 1 || bv[3] != 0 {
+		t.Fatalf("views a %v, b %v", av[:4], bv[:4])
+	}
+	// A contiguous operand and a scalar take the flat kernel with the addresses offset.
+	ctl.Reset()
+	ctl.SetLaunchParams(6)
+	ctl.SetParamBytes(8)
+	d.Binary(backend.Add, dst, backend.Strided{Buf: a, Offset: 0, Strides: []int{4, 1}}, backend.Strided{Buf: b, Offset: 2, Strides: []int{0, 0}}, []int{6, 4})
+	if log := ctl.Log(); !strings.Contains(log, "cuLaunchKernel binary_flat_f32 grid=1,1,1") || !strings.Contains(log, " p5=18") {
+		t.Fatalf("flat launch not as expected (p5 = n = 24 = 0x18):\n%s", log)
+	}
+}
+
+// TestEveryKernelTheBackendLaunchesIsInThePTX guards the names used in Go against the module.
+func TestEveryKernelTheBackendLaunchesIsInThePTX(t *testing.T) {
+	ptx := string(kernels.PTX)
+	var names []string
+	for _, base := range []string{"unary", "unary_grad", "binary_flat", "softmax", "softmax_grad", "layernorm", "layernorm_grad_dx", "layernorm_grad_wb",
+		"xent", "xent_grad", "index_add", "scatter_add", "im2col", "col2im", "maxpool", "maxpool_grad"} {
+		names = append(names, base+"_f32", base+"_f64")
+	}
+	for _, base := range []string{"binary", "where", "reduce"} {
+		names = append(names, base+"_f32", base+"_f64", base+"_i64")
+	}
+	for _, base := range []string{"copy", "index_select", "gather"} {
+		names = append(names, base+"_2", base+"_4", base+"_8")
+	}
+	names = append(names, "copy_convert", "fill_8", "adam_f32", "sgd_f32", "sumsq_f32", "scale_check_f32")
+	for _, n := range names {
+		if !strings.Contains(ptx, ".entry "+n+"(") {
+			t.Errorf("kernel %s is not in the PTX", n)
+		}
+	}
+}
+
+func TestABadIndexFoundOnTheDevicePanicsAtTheNextReadBack(t *testing.T) {
+	d := open(t)
+	x := d.Alloc(backend.F32, 4)
+	rep := []int64{2, 7, 3, 5} // ERR_TARGET: target 7 at row 3, 5 classes
+	if err := d.Do(func() error { return d.drv.CopyHtoD(d.errBuf, unsafe.Pointer(&rep[0]), 32, d.stream) }); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			msg, _ := recover().(string)
+			if !strings.Contains(msg, "CrossEntropy: target 7 at row 3 is outside [0, 5)") || !strings.Contains(msg, "cuda:1") {
+				t.Fatalf("panic %q", msg)
+			}
+		}()
+		d.Download(x)
+	}()
+	d.Download(x) // reported once, then cleared
+}
+
+func TestReleasedAndUnreachableBuffersReturnToTheCache(t *testing.T) {
+	d := open(t)
+	b := d.Alloc(backend.F32, 1000)
+	before := d.CacheStats()
+	d.Release(b)
+	c := d.Alloc(backend.F32, 900)
+	if c.Ptr != b.Ptr || d.CacheStats().Hits != before.Hits+1 {
+		t.Fatal("a released block was not reused")
+	}
+	live := d.CacheStats().LiveBytes
+	for i := 0; i < 10; i++ {
+		d.Alloc(backend.F32, 5000) // dropped at once
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for d.CacheStats().LiveBytes > live && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := d.CacheStats().LiveBytes; got > live {
+		t.Fatalf("%d bytes still live after the buffers became unreachable (was %d)", got, live)
+	}
+	runtime.KeepAlive(c)
+}
