@@ -44,7 +44,7 @@ type Accelerator struct {
 // be joined.
 func New(cfg Config) *Accelerator {
 	r := cfg.resolve()
-	c, err := joinGroup(r.InitProcessGroup.Timeout)
+	c, err := joinGroup(r)
 	if err != nil {
 		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
 	}

@@ -18,9 +18,11 @@ type comm interface {
 	// AllReduceCoalesced combines several buffers in place as one collective
 	// (the AllReduce of their concatenation); op is "sum", "mean" or "max".
 	AllReduceCoalesced(bufs [][]float32, op string) error
-	// AllReduceTensor combines the contiguous float32 tensor t across
-	// processes in place, on its device; op is "sum", "mean" or "max".
-	AllReduceTensor(t *tensors.Tensor, op string) error
+	// StartAllReduceTensor combines the contiguous float32 tensor t across
+	// processes in place, on its device (op "sum", "mean" or "max"); later
+	// work sees the result after wait (with NCCL the collective runs
+	// alongside the work queued before then).
+	StartAllReduceTensor(t *tensors.Tensor, op string) (wait func() error, err error)
 	// AllGatherV concatenates every process's buf (lengths may differ) in rank order.
 	AllGatherV(buf []float32) ([]float32, error)
 	// Broadcast copies root's buf into every process's buf.
@@ -38,13 +40,15 @@ type comm interface {
 // solo is the process group of a single process: every collective is the identity.
 type solo struct{}
 
-func (solo) Rank() int                                      { return 0 }
-func (solo) Size() int                                      { return 1 }
-func (solo) LocalRank() int                                 { return 0 }
-func (solo) LocalSize() int                                 { return 1 }
-func (solo) AllReduce([]float32, string) error              { return nil }
-func (solo) AllReduceCoalesced([][]float32, string) error   { return nil }
-func (solo) AllReduceTensor(*tensors.Tensor, string) error  { return nil }
+func (solo) Rank() int                                    { return 0 }
+func (solo) Size() int                                    { return 1 }
+func (solo) LocalRank() int                               { return 0 }
+func (solo) LocalSize() int                               { return 1 }
+func (solo) AllReduce([]float32, string) error            { return nil }
+func (solo) AllReduceCoalesced([][]float32, string) error { return nil }
+func (solo) StartAllReduceTensor(*tensors.Tensor, string) (func() error, error) {
+	return func() error { return nil }, nil
+}
 func (solo) AllGatherV(b []float32) ([]float32, error)      { return append([]float32(nil), b...), nil }
 func (solo) Broadcast([]float32, int) error                 { return nil }
 func (solo) BroadcastBytes(b []byte, _ int) ([]byte, error) { return b, nil }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/goaccel/goaccel/cuda/nccl"
+	"github.com/goaccel/goaccel/dist"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -46,4 +48,26 @@ func toDevice(t *tensors.Tensor, d tensors.Device) *tensors.Tensor {
 		return nil
 	}
 	return t.To(d)
+}
+
+// pickBackend chooses the collective backend: "nccl" when the processes
+// train on GPUs and each has one of its own and NCCL loads, else "cpu" (which
+// moves device tensors through the host), saying why on the launch output.
+func pickBackend(r resolved, cfg dist.Config) string {
+	if r.CPU {
+		return "cpu"
+	}
+	if typ := strings.ToLower(strings.TrimSpace(os.Getenv(EnvDevice))); typ != "" && typ != "cuda" {
+		return "cpu"
+	}
+	if tensors.DeviceCount("cuda") == 0 {
+		return "cpu"
+	}
+	if err := nccl.Available(cfg.LocalWorldSize); err != nil {
+		if cfg.LocalRank == 0 {
+			fmt.Fprintf(os.Stderr, "accelerate: the collectives run on the CPU with device↔host copies: %v\n", err)
+		}
+		return "cpu"
+	}
+	return "nccl"
 }

@@ -19,10 +19,12 @@ var (
 	groupUsers int
 )
 
-// joinGroup joins the group the environment describes (one process: solo);
-// a positive timeout overrides the environment's bound on the rendezvous and
-// the collectives.
-func joinGroup(timeout time.Duration) (comm, error) {
+// joinGroup joins the group the environment describes (one process: solo):
+// with NCCL for the collectives when every process of a machine has a GPU of
+// its own and the Accelerator trains on GPUs (GOACCEL_DIST_BACKEND chooses
+// otherwise); Config.InitProcessGroup.Timeout, when positive, overrides the
+// environment's bound on the rendezvous and the collectives.
+func joinGroup(r resolved) (comm, error) {
 	groupMu.Lock()
 	defer groupMu.Unlock()
 	if groupComm != nil {
@@ -36,8 +38,11 @@ func joinGroup(timeout time.Duration) (comm, error) {
 	if cfg.WorldSize <= 1 {
 		return solo{}, nil
 	}
-	if timeout > 0 {
-		cfg.Timeout = timeout
+	if r.InitProcessGroup.Timeout > 0 {
+		cfg.Timeout = r.InitProcessGroup.Timeout
+	}
+	if cfg.Backend == "" {
+		cfg.Backend = pickBackend(r, cfg)
 	}
 	g, err := dist.Init(context.Background(), cfg)
 	if err != nil {
@@ -105,12 +110,12 @@ func distOp(op string) (dist.Op, error) {
 	return 0, fmt.Errorf("all-reduce: unknown op %q", op)
 }
 
-func (d distComm) AllReduceTensor(t *tensors.Tensor, op string) error {
+func (d distComm) StartAllReduceTensor(t *tensors.Tensor, op string) (func() error, error) {
 	o, err := distOp(op)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return d.g.AllReduceTensor(bg, t, o)
+	return d.g.StartAllReduceTensor(bg, t, o)
 }
 
 func (d distComm) AllGatherV(buf []float32) ([]float32, error) {

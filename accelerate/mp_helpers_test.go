@@ -43,7 +43,7 @@ func launch(t *testing.T, n int, fn func()) {
 
 // group joins the launched group once per worker process.
 var group = sync.OnceValue(func() comm {
-	c, err := joinGroup(0)
+	c, err := joinGroup(withCfg(Config{}))
 	if err != nil {
 		panic(err)
 	}

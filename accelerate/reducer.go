@@ -17,6 +17,7 @@ type bucket struct {
 	size    int             // elements of every parameter together
 	buf     []float32       // host bucket buffer (CPU parameters), made on first use
 	flat    *tensors.Tensor // device bucket buffer (parameters on a device), made on first use
+	wait    func() error    // makes later device work see flat's all-reduce
 	grads   [][]float32     // each parameter's gradient storage, reduced in place
 	direct  bool            // every gradient so far is plain float32 CPU storage
 	pending int             // parameters whose gradient is not ready yet in this pass
@@ -32,8 +33,9 @@ func (b *bucket) onDevice() bool { return !b.params[0].Device().IsCPU() }
 // the backward pass goes on; finish waits. CPU gradients are averaged where
 // they are (one coalesced collective per bucket); gradients on a device are
 // copied into the bucket's flat device tensor, all-reduced there as one
-// tensor (the group moves it through the host when its backend cannot reach
-// the device) and copied back. Only a CPU bucket with a missing or unusual
+// tensor (by NCCL on a stream of its own, alongside the rest of the backward
+// pass; through the host when the group's backend cannot reach the device)
+// and copied back. Only a CPU bucket with a missing or unusual
 // gradient (not plain float32 storage) goes through the host bucket buffer.
 type reducer struct {
 	c       comm
@@ -92,7 +94,7 @@ func (r *reducer) begin() {
 			case b.direct:
 				err = r.c.AllReduceCoalesced(b.grads, "mean")
 			case b.flat != nil:
-				err = r.c.AllReduceTensor(b.flat, "mean")
+				b.wait, err = r.c.StartAllReduceTensor(b.flat, "mean")
 			default:
 				err = r.c.AllReduceCoalesced([][]float32{b.buf}, "mean")
 			}
@@ -178,6 +180,13 @@ func (r *reducer) finish() error {
 		return fmt.Errorf("gradient all-reduce: %w", err)
 	}
 	for _, b := range r.buckets {
+		if b.wait != nil {
+			err := b.wait()
+			b.wait = nil
+			if err != nil {
+				return fmt.Errorf("gradient all-reduce: %w", err)
+			}
+		}
 		if !b.direct {
 			for i, p := range b.params {
 				if b.flat != nil {

@@ -40,6 +40,13 @@ func (g *Group) AllReduceTensor(ctx context.Context, t *tensors.Tensor, op Op) e
 	if err := checkTensor("all-reduce", t); err != nil {
 		return err
 	}
+	if _, ok := g.deviceFor(t); ok {
+		wait, err := g.StartAllReduceTensor(ctx, t, op)
+		if err != nil {
+			return err
+		}
+		return wait()
+	}
 	h, done := onHost(t)
 	var err error
 	switch t.DType() {
@@ -63,6 +70,9 @@ func (g *Group) AllReduceTensor(ctx context.Context, t *tensors.Tensor, op Op) e
 func (g *Group) BroadcastTensor(ctx context.Context, t *tensors.Tensor, root int) error {
 	if err := checkTensor("broadcast", t); err != nil {
 		return err
+	}
+	if db, ok := g.deviceFor(t); ok {
+		return g.run(ctx, "broadcast", func(ctx context.Context) error { return db.BroadcastTensor(ctx, t, root) })
 	}
 	h, done := onHost(t)
 	var err error
@@ -98,7 +108,6 @@ func (g *Group) AllGatherTensor(ctx context.Context, t *tensors.Tensor) (*tensor
 }
 
 func (g *Group) allGatherHost(ctx context.Context, t *tensors.Tensor) (*tensors.Tensor, error) {
-	t, _ = onHost(t)
 	shape := t.Shape()
 	if len(shape) == 0 {
 		shape = []int{1}
@@ -111,8 +120,9 @@ func (g *Group) allGatherHost(ctx context.Context, t *tensors.Tensor) (*tensors.
 	if err != nil {
 		return nil, err
 	}
-	rows := 0
+	rows, equal := 0, true
 	for r, d := range descs {
+		equal = equal && d[2] == desc[2]
 		if d[0] != desc[0] || d[1] != desc[1] || !equalInts(d[3:], desc[3:]) {
 			return nil, fmt.Errorf("dist: all-gather: rank %d has a %s tensor of shape %v, rank %d a %s tensor of shape %v; only the first dimension may differ",
 				r, tensors.DType(d[0]), d[2:], g.Rank(), t.DType(), desc[2:])
@@ -120,6 +130,12 @@ func (g *Group) allGatherHost(ctx context.Context, t *tensors.Tensor) (*tensors.
 		rows += int(d[2])
 	}
 	out := append([]int{rows}, shape[1:]...)
+	if db, ok := g.deviceFor(t); ok && equal {
+		recv := tensors.Zeros(out...).AsType(t.DType()).To(t.Device())
+		err := g.run(ctx, "all-gather", func(ctx context.Context) error { return db.AllGatherTensor(ctx, t.Contiguous(), recv) })
+		return recv, err
+	}
+	t, _ = onHost(t)
 	switch t.DType() {
 	case tensors.Float32:
 		parts, err := g.AllGatherV(ctx, t.Data32())

@@ -212,6 +212,17 @@ func (t *Tensor) Data32() []float32 {
 	return hostF32(t.buf)[t.offset : t.offset+t.Numel()]
 }
 
+// DataPtr returns the device address of the first element of t, a contiguous tensor on a GPU, for
+// libraries that read and write device memory themselves (NCCL), as PyTorch's data_ptr(). Work
+// queued on the device before is ordered before theirs only on the device's stream. It panics
+// for CPU tensors (Data32 exposes their storage) and non-contiguous ones.
+func (t *Tensor) DataPtr() uintptr {
+	if !t.onDevice() || !t.isContiguous() {
+		panic(fmt.Sprintf("tensors: DataPtr: need a contiguous tensor on a GPU, have %v on %s", t.shape, t.dev))
+	}
+	return t.buf.Ptr + uintptr(t.offset*t.dtype.be().Size())
+}
+
 // Data64 is Data32 for float64 tensors.
 func (t *Tensor) Data64() []float64 {
 	if t.dtype != Float64 || !t.isContiguous() || t.onDevice() {
