@@ -9,6 +9,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/goaccel/goaccel/cuda"
+	"github.com/goaccel/goaccel/cuda/discover"
 )
 
 // EnvCommand runs `goaccel env [--config_file PATH]`: what a bug report needs.
@@ -32,10 +35,17 @@ func EnvCommand(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "- Platform: %s %s/%s\n", osName(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(out, "- CPU: %s (%d logical cores)\n", cpuModel(), runtime.NumCPU())
 	fmt.Fprintf(out, "- RAM: %s\n", memTotal())
-	if gpus := FindGPUs(); len(gpus) == 0 {
-		fmt.Fprintln(out, "- GPUs: none found (no NVIDIA driver device under /proc/driver/nvidia/gpus)")
+	if _, err := discover.GPUs(); err == nil {
+		fmt.Fprintf(out, "- GPUs: %s\n", discover.Report())
+	} else if gpus := FindGPUs(); len(gpus) == 0 {
+		fmt.Fprintf(out, "- GPUs: none found (%v; no device under /proc/driver/nvidia/gpus)\n", err)
 	} else {
-		fmt.Fprintf(out, "- GPUs: %d: %s\n", len(gpus), strings.Join(gpus, "; "))
+		fmt.Fprintf(out, "- GPUs: %d: %s (%v)\n", len(gpus), strings.Join(gpus, "; "), err)
+	}
+	if n := cuda.DeviceCount(); n > 0 {
+		fmt.Fprintf(out, "- CUDA for goaccel: %d usable GPU(s)\n", n)
+	} else {
+		fmt.Fprintf(out, "- CUDA for goaccel: not usable (%v); training runs on the CPU\n", cuda.Err())
 	}
 	for _, k := range []string{"CUDA_VISIBLE_DEVICES", "HF_HOME", "ACCELERATE_MIXED_PRECISION"} {
 		if v, ok := os.LookupEnv(k); ok {
@@ -110,9 +120,16 @@ func memTotal() string {
 	return fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
 }
 
-// FindGPUs lists NVIDIA GPUs from the driver's /proc entries (no NVML call,
-// which kills the process when the driver library is absent).
+// FindGPUs lists the NVIDIA GPUs, through NVML when it works, else from the
+// driver's /proc entries: the default number of processes of `goaccel config`.
 func FindGPUs() []string {
+	if gpus, err := discover.GPUs(); err == nil {
+		out := make([]string, len(gpus))
+		for i, g := range gpus {
+			out[i] = fmt.Sprintf("%s (%s)", g.Name, g.UUID)
+		}
+		return out
+	}
 	dirs, _ := filepath.Glob("/proc/driver/nvidia/gpus/*")
 	var out []string
 	for _, d := range dirs {
