@@ -1,0 +1,66 @@
+package tests
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEnableNonfreeAddsCUDAsComponentsToDebianSources runs scripts/enable-nonfree.sh (how CI
+// gets nvidia-cuda-toolkit) on copies of both apt source formats: Debian entries with main gain
+// contrib and non-free once, everything else is left alone.
+func TestEnableNonfreeAddsCUDAsComponentsToDebianSources(t *testing.T) {
+	dir := t.TempDir()
+	list := filepath.Join(dir, "sources.list")
+	deb822 := filepath.Join(dir, "debian.sources")
+	os.WriteFile(list, []byte(`deb http://deb.debian.org/debian bookworm main non-free-firmware
+deb-src http://deb.debian.org/debian bookworm main contrib
+# deb http://deb.debian.org/debian bookworm main
+deb https://apt.example.com/stable ./
+deb http://security.debian.org/debian-security bookworm-security main contrib non-free
+`), 0o644)
+	os.WriteFile(deb822, []byte(`Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: https://repo.example.com/apt
+Suites: stable
+Components: main
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main non-free-firmware
+`), 0o644)
+	for run := 0; run < 2; run++ {
+		out, err := exec.Command("bash", "../scripts/enable-nonfree.sh", list, deb822).CombinedOutput()
+		if err != nil {
+			t.Fatalf("enable-nonfree.sh: %v\n%s", err, out)
+		}
+		if run == 1 && len(out) != 0 {
+			t.Fatalf("second run changed files again:\n%s", out)
+		}
+	}
+	got, _ := os.ReadFile(list)
+	want := `deb http://deb.debian.org/debian bookworm main non-free-firmware contrib non-free
+deb-src http://deb.debian.org/debian bookworm main contrib non-free
+# deb http://deb.debian.org/debian bookworm main
+deb https://apt.example.com/stable ./
+deb http://security.debian.org/debian-security bookworm-security main contrib non-free
+`
+	if string(got) != want {
+		t.Errorf("sources.list:\n%s\nwant\n%s", got, want)
+	}
+	got, _ = os.ReadFile(deb822)
+	for _, w := range []string{"Suites: bookworm bookworm-updates\nComponents: main contrib non-free\n", "Suites: stable\nComponents: main\n",
+		"Components: main non-free-firmware contrib non-free\n"} {
+		if !strings.Contains(string(got), w) {
+			t.Errorf("debian.sources lacks %q:\n%s", w, got)
+		}
+	}
+}
