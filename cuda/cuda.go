@@ -35,3 +35,14 @@ func Err() error { return device.Err() }
 // SetAllowTF32 lets float32 matrix products use TF32 tensor cores (about 10 mantissa bits per
 // product, several times faster), as PyTorch's torch.backends.cuda.matmul.allow_tf32 does.
 func SetAllowTF32(on bool) { device.SetTF32(on) }
+
+// Synchronize waits for the work queued on GPU index (for timing); it reports a bad input a
+// kernel found by panicking, as a read-back does.
+func Synchronize(index int) error {
+	d, err := device.Open(index)
+	if err != nil {
+		return err
+	}
+	d.Synchronize()
+	return nil
+}

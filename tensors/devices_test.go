@@ -3,6 +3,7 @@ package tensors
 import (
 	"os"
 	"strings"
+	"testing"
 
 	_ "github.com/goaccel/goaccel/internal/backend/sim" // the simulated devices
 )
@@ -30,3 +31,22 @@ var testDevices = func() []Device {
 	}
 	return out
 }()
+
+// TestRequestedDevicesArePresent fails when GOACCEL_TEST_DEVICES names a device type this machine
+// cannot run (tests/gpu/check.sh sets it to cuda), so that the suite never passes on no device.
+func TestRequestedDevicesArePresent(t *testing.T) {
+	want := os.Getenv("GOACCEL_TEST_DEVICES")
+	if want == "" {
+		t.Skip("GOACCEL_TEST_DEVICES is not set: the suite runs on every device present")
+	}
+	for _, w := range strings.Split(want, ",") {
+		w = strings.TrimSpace(w)
+		found := false
+		for _, d := range testDevices {
+			found = found || d.Type == w
+		}
+		if !found {
+			t.Errorf("GOACCEL_TEST_DEVICES names %q, but this machine has no usable %s device (DeviceCount %d)", w, w, DeviceCount(w))
+		}
+	}
+}

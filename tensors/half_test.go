@@ -185,3 +185,31 @@ func TestAutocastBackwardUsesRoundedOperands(t *testing.T) {
 		})
 	}
 }
+
+// TestBFloat16OperandsUnderAutocastMultiplyWithoutConversion pins the direct bfloat16 product:
+// the same values and gradients as float32 operands rounded to bfloat16.
+func TestBFloat16OperandsUnderAutocastMultiplyWithoutConversion(t *testing.T) {
+	g := NewGenerator(4)
+	a32, b32 := g.Randn(3, 5), g.Randn(5, 4)
+	for _, d := range testDevices {
+		a := a32.AsType(BFloat16).To(d).SetRequiresGrad(true)
+		b := b32.AsType(BFloat16).To(d).SetRequiresGrad(true)
+		ra := a32.AsType(BFloat16).AsType(Float32).SetRequiresGrad(true)
+		rb := b32.AsType(BFloat16).AsType(Float32).SetRequiresGrad(true)
+		var out, ref *Tensor
+		Autocast(BFloat16, func() { out, ref = a.MatMul(b), ra.MatMul(rb) })
+		if out.DType() != Float32 {
+			t.Fatalf("%s: product dtype %s, want float32", d, out.DType())
+		}
+		out.Sum().Backward()
+		ref.Sum().Backward()
+		for i, v := range ref.Float32s() {
+			if out.Float32s()[i] != v {
+				t.Fatalf("%s: product %v, want %v", d, out.Float32s(), ref.Float32s())
+			}
+		}
+		if a.Grad().DType() != BFloat16 || a.Grad().Float32s()[0] != ra.Grad().AsType(BFloat16).Float32s()[0] {
+			t.Fatalf("%s: gradient %s %v, want bfloat16 %v", d, a.Grad().DType(), a.Grad().Float32s(), ra.Grad().Float32s())
+		}
+	}
+}

@@ -101,8 +101,12 @@ func (t *Tensor) MatMul(o *Tensor) *Tensor {
 
 // matmulCore is the differentiable batched product of ≥2-D operands.
 func matmulCore(a, b *Tensor) *Tensor {
-	a, b = promote("MatMul", a.gemmOperand(), b.gemmOperand())
 	lowp := autocastType()
+	if lowp == BFloat16 && a.dtype == BFloat16 && b.dtype == BFloat16 && sameDevice(a.dev, b.dev) {
+		// Already in the autocast type: multiply as they are, without a round trip through float32.
+		return matmulLowp(a, b)
+	}
+	a, b = promote("MatMul", a.gemmOperand(), b.gemmOperand())
 	if a.dtype == Float64 {
 		lowp = Float64
 	}
@@ -136,6 +140,25 @@ func matmulCore(a, b *Tensor) *Tensor {
 		a.be().Release(al.buf)
 		a.be().Release(bl.buf)
 	}
+	return out
+}
+
+// matmulLowp multiplies two bfloat16 operands under bfloat16 autocast (float32 result and
+// accumulation); the gradients are float32, converted to the operands' type by autograd.
+func matmulLowp(a, b *Tensor) *Tensor {
+	out := matmulRaw(a, b, BFloat16)
+	record(out, "MatMul", []*Tensor{a, b}, func(g *Tensor) []*Tensor {
+		gl := g.convertTo(BFloat16)
+		var ga, gb *Tensor
+		if a.requiresGrad {
+			ga = sumTo(matmulRaw(gl, b.Transpose(-1, -2), BFloat16), a.shape)
+		}
+		if b.requiresGrad {
+			gb = sumTo(matmulRaw(a.Transpose(-1, -2), gl, BFloat16), b.shape)
+		}
+		g.be().Release(gl.buf)
+		return []*Tensor{ga, gb}
+	})
 	return out
 }
 
