@@ -36,6 +36,12 @@
 // BackoffFactor, GrowthInterval, Enabled) and InitProcessGroup
 // (InitProcessGroupKwargs: Timeout).
 //
+// Device returns where prepared models and batches live: cuda:LOCAL_RANK on a
+// machine with GPUs (the model moves there at Prepare, each batch as the
+// loader yields it), the CPU otherwise or with Config.CPU; GOACCEL_DEVICE
+// names another device type. With GPUs the gradient all-reduce runs in NCCL
+// (package cuda/nccl) when every process has a GPU of its own.
+//
 // Checkpoints (SaveState/LoadState) use Accelerate's folder layout:
 // model.safetensors (model_1.safetensors, … for further models),
 // optimizer.bin, scheduler.bin (the optim state dicts: JSON in the layout

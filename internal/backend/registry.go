@@ -12,8 +12,14 @@ var (
 	mu      sync.Mutex
 	openers = map[string]Opener{}
 	counts  = map[string]func() int{}
-	opened  = map[string]Backend{}
+	opened  = map[deviceKey]Backend{}
 )
+
+// deviceKey names one device (a struct key: Open runs on every op and must not allocate).
+type deviceKey struct {
+	typ   string
+	index int
+}
 
 // Register makes a device type ("cuda") available; a device package calls it from init. count
 // reports how many devices of the type this machine has (0 when its driver is missing).
@@ -48,12 +54,13 @@ func Registered(deviceType string) bool {
 
 // Open returns the (cached, completed) backend for deviceType:index.
 func Open(deviceType string, index int) (Backend, error) {
-	key := fmt.Sprintf("%s:%d", deviceType, index)
+	k := deviceKey{deviceType, index}
 	mu.Lock()
 	defer mu.Unlock()
-	if b, ok := opened[key]; ok {
+	if b, ok := opened[k]; ok {
 		return b, nil
 	}
+	key := fmt.Sprintf("%s:%d", deviceType, index)
 	open, ok := openers[deviceType]
 	if !ok {
 		return nil, fmt.Errorf("device type %q is not available in this build", deviceType)
@@ -63,6 +70,6 @@ func Open(deviceType string, index int) (Backend, error) {
 		return nil, fmt.Errorf("open %s: %w", key, err)
 	}
 	b := Complete(c)
-	opened[key] = b
+	opened[k] = b
 	return b, nil
 }

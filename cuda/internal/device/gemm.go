@@ -16,6 +16,10 @@ func (d *Device) Gemm(lowp backend.DType, transA, transB bool, batch, m, n, k in
 	if batch == 0 || m == 0 || n == 0 {
 		return
 	}
+	if k == 0 {
+		// C = β·C; cuBLAS checks the leading dimensions of the empty operands all the same.
+		lda, ldb = max(lda, m, n, 1), max(ldb, m, n, 1)
+	}
 	d.run("matrix product", func() error {
 		g := cublas.GemmBatch{TransA: op(transB), TransB: op(transA), M: n, N: m, K: k,
 			LDA: ldb, StrideA: int64(strideB), LDB: lda, StrideB: int64(strideA),
