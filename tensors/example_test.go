@@ -2,6 +2,7 @@ package tensors_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -97,4 +98,30 @@ func ExampleAutocast() {
 	})
 	// Output:
 	// 3 float32
+}
+
+// ExampleTensor_To moves a tensor to the machine's first GPU when it has one: the same code runs
+// on the CPU otherwise.
+func ExampleTensor_To() {
+	dev := tensors.CPU
+	if tensors.DeviceCount("cuda") > 0 {
+		dev = tensors.CUDA(0)
+	}
+	x := tensors.New([]float32{1, 2, 3}, 3).To(dev)
+	y := x.Mul(x).Sum() // runs on dev; Item reads the result back
+	fmt.Println(y.Item())
+	// Output:
+	// 14
+}
+
+// ExampleSumSquares clips gradients to a global norm of 1, as nn.ClipGradNorm does, on the
+// gradients' device.
+func ExampleSumSquares() {
+	g1, g2 := tensors.New([]float32{3, 0}, 2), tensors.New([]float32{0, 4}, 2)
+	grads := []*tensors.Tensor{g1, g2}
+	norm := math.Sqrt(tensors.SumSquares(grads))
+	tensors.ScaleInPlace(grads, 1/norm)
+	fmt.Println(norm, g1.Float32s(), g2.Float32s())
+	// Output:
+	// 5 [0.6 0] [0 0.8]
 }
