@@ -66,6 +66,24 @@ func sumTo(g *Tensor, shape []int) *Tensor {
 	return s.Reshape(shape...)
 }
 
+// checkDevices panics, naming op and the devices, unless every non-nil tensor of ts is on ts[0]'s
+// device.
+func checkDevices(op string, ts ...*Tensor) {
+	var first *Tensor
+	for _, t := range ts {
+		if t == nil {
+			continue
+		}
+		if first == nil {
+			first = t
+			continue
+		}
+		if !sameDevice(t.dev, first.dev) {
+			panic(fmt.Sprintf("tensors: %s: operands on different devices (%s and %s); move them with To", op, first.dev, t.dev))
+		}
+	}
+}
+
 // promote brings two operands to a common dtype and checks they share a device.
 // float64 wins over float32; any float wins over int64; 16-bit floats compute in float32.
 func promote(op string, a, b *Tensor) (*Tensor, *Tensor) {

@@ -28,6 +28,7 @@ func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	if bias != nil && (bias.Dim() != 1 || bias.shape[0] != o) {
 		panic(fmt.Sprintf("tensors: Conv2d: bias shape %v does not match weight shape %v", bias.shape, weight.shape))
 	}
+	checkDevices("Conv2d", x, weight, bias)
 	xc, wt := promote("Conv2d", x.gemmOperand(), weight.gemmOperand())
 	xc2, wc := xc.contig(), wt.contig()
 	var b *Tensor

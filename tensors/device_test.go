@@ -133,3 +133,20 @@ func TestCopyFromAndFillCrossDevices(t *testing.T) {
 		t.Fatalf("device to device: %v", got)
 	}
 }
+
+func TestOpsRefuseOperandsOnAnotherDevice(t *testing.T) {
+	x := Ones(2, 3).To(simDev)
+	for name, fn := range map[string]func(){
+		"Linear":       func() { Linear(x, Ones(4, 3).To(simDev), Zeros(4)) },
+		"IndexSelect":  func() { x.IndexSelect(0, FromInt64([]int64{0}, 1)) },
+		"Gather":       func() { x.Gather(1, FromInt64([]int64{0, 0}, 2, 1)) },
+		"Cat":          func() { Cat([]*Tensor{x, Ones(2, 3)}, 0) },
+		"CrossEntropy": func() { CrossEntropy(x, FromInt64([]int64{0, 1}, 2)) },
+		"LayerNorm":    func() { LayerNorm(x, []int{3}, Ones(3), nil, 1e-5) },
+		"Conv2d":       func() { Conv2d(Ones(1, 1, 3, 3).To(simDev), Ones(1, 1, 2, 2).To(simDev), Zeros(1), 1, 0) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			mustPanic(t, name+": operands on different devices (sim:0 and cpu)", fn)
+		})
+	}
+}

@@ -25,6 +25,7 @@ func (t *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 		panic(fmt.Sprintf("tensors: IndexSelect: index must be 1-D, have shape %v", index.shape))
 	}
 	d := t.normDim("IndexSelect", dim)
+	checkDevices("IndexSelect", t, index)
 	x, idx := t.contig(), index.contig()
 	outer, n, inner := split3(x.shape, d)
 	shape := slices.Clone(x.shape)
@@ -52,6 +53,7 @@ func (t *Tensor) Gather(dim int, index *Tensor) *Tensor {
 			panic(fmt.Sprintf("tensors: Gather: index shape %v must match input shape %v outside dim %d", index.shape, t.shape, d))
 		}
 	}
+	checkDevices("Gather", t, index)
 	x, idx := t.contig(), index.contig()
 	outer, n, inner := split3(x.shape, d)
 	m := idx.shape[d]
@@ -75,6 +77,7 @@ func Cat(ts []*Tensor, dim int) *Tensor {
 	shape := slices.Clone(first.shape)
 	shape[d] = 0
 	dt := first.dtype
+	checkDevices("Cat", ts...)
 	for _, x := range ts {
 		if x.Dim() != first.Dim() {
 			panic(fmt.Sprintf("tensors: Cat: shapes %v and %v differ in rank", first.shape, x.shape))

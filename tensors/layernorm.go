@@ -14,6 +14,7 @@ func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float
 			panic(fmt.Sprintf("tensors: LayerNorm: parameter shape %v does not match normalized shape %v", p.shape, normalizedShape))
 		}
 	}
+	checkDevices("LayerNorm", x, weight, bias)
 	xc := x.computable().contig()
 	dt := xc.dtype
 	var w, b *Tensor

@@ -17,6 +17,7 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 	if bias != nil && (bias.Dim() != 1 || bias.shape[0] != outF) {
 		panic(fmt.Sprintf("tensors: Linear: bias shape %v does not match weight shape %v (need [%d])", bias.shape, weight.shape, outF))
 	}
+	checkDevices("Linear", x, weight, bias)
 	xc, w := promote("Linear", x.gemmOperand(), weight.gemmOperand())
 	var b *Tensor
 	if bias != nil {

@@ -58,6 +58,7 @@ func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor 
 	if !sameShape(target.shape, want) {
 		panic(fmt.Sprintf("tensors: CrossEntropy: logits shape %v and target shape %v do not match (need target %v)", logits.shape, target.shape, want))
 	}
+	checkDevices("CrossEntropy", logits, target)
 	rows, classes := lg.shape[0], lg.shape[1]
 	x := lg.computable().contig()
 	tg := target.contig()
