@@ -65,24 +65,27 @@ func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor 
 	be := x.be()
 	loss := empty(x.dtype, x.dev, rows)
 	prob := empty(x.dtype, x.dev, rows, classes)
-	be.CrossEntropy(loss.buf, prob.buf, x.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
-	var out, count *Tensor
+	// The mean's divisor, the count of real targets, comes from the kernel and stays on the
+	// device with the sum: no read-back per step.
+	var count *Tensor
+	if opts.Reduction == "mean" {
+		count = empty(x.dtype, x.dev)
+	}
+	be.CrossEntropy(loss.buf, prob.buf, bufOf(count), x.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
+	var out *Tensor
 	switch opts.Reduction {
 	case "none":
 		out = loss.view(slices.Clone(want), contiguousStrides(want), 0)
 	default:
-		// The sum and the count of real targets stay on the device: no read-back per step.
 		out = sumRaw(loss, []int{0}).view([]int{}, []int{}, 0)
-		if opts.Reduction == "mean" {
-			ign := FullLike(zeros(Int64, x.dev), float64(opts.IgnoreIndex))
-			count = sumRaw(binary(backend.Ne, "CrossEntropy", tg.view([]int{rows}, []int{1}, 0), ign), []int{0}).convertTo(x.dtype)
-			out = binary(backend.Div, "CrossEntropy", out, count.view([]int{}, []int{}, 0))
+		if count != nil {
+			out = binary(backend.Div, "CrossEntropy", out, count)
 		}
 	}
 	record(out, "CrossEntropy", []*Tensor{lg}, func(g *Tensor) []*Tensor {
 		gl := g.contig()
 		if opts.Reduction == "mean" {
-			gl = binary(backend.Div, "CrossEntropy", gl, count.view([]int{}, []int{}, 0))
+			gl = binary(backend.Div, "CrossEntropy", gl, count)
 		}
 		dx := empty(x.dtype, x.dev, rows, classes)
 		be.CrossEntropyGrad(dx.buf, gl.AsType(x.dtype).buf, prob.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)

@@ -81,12 +81,12 @@ func (x *completed) LayerNormGrad(dx, dw, db, gy, in, mean, rstd, w *Buffer, row
 }
 
 // CrossEntropy implements CrossEntropyOps.
-func (x *completed) CrossEntropy(loss, prob, logits, target *Buffer, rows, classes int, ignore int64, smoothing float64) {
+func (x *completed) CrossEntropy(loss, prob, count, logits, target *Buffer, rows, classes int, ignore int64, smoothing float64) {
 	if x.ce != nil {
-		x.ce.CrossEntropy(loss, prob, logits, target, rows, classes, ignore, smoothing)
+		x.ce.CrossEntropy(loss, prob, count, logits, target, rows, classes, ignore, smoothing)
 		return
 	}
-	x.crossEntropy(loss, prob, logits, target, rows, classes, ignore, smoothing)
+	x.crossEntropy(loss, prob, count, logits, target, rows, classes, ignore, smoothing)
 }
 
 // CrossEntropyGrad implements CrossEntropyOps.

@@ -83,8 +83,8 @@ func TestComposedFusedOpsMatchTheCPUKernels(t *testing.T) {
 	logits := randBuf(r, 20)
 	la, lb := alloc(4)
 	pa, pb := alloc(20)
-	c.CrossEntropy(la, pa, logits, target, 4, 5, -100, 0.1)
-	g.CrossEntropy(lb, pb, logits, target, 4, 5, -100, 0.1)
+	c.CrossEntropy(la, pa, nil, logits, target, 4, 5, -100, 0.1)
+	g.CrossEntropy(lb, pb, nil, logits, target, 4, 5, -100, 0.1)
 	same(t, "CrossEntropy", lb, la, 1e-5)
 	gl := randBuf(r, 4)
 	ca, cb := alloc(20)
@@ -152,7 +152,7 @@ func TestComposedIndexOpsCheckTheirIndices(t *testing.T) {
 		"IndexSelect": func() { g.IndexSelect(dst, src, idxBuf(0, 4), 1, 4, 2) },
 		"Gather":      func() { g.Gather(dst, src, idxBuf(0, 1, -1, 2), 1, 8, 4, 1) },
 		"CrossEntropy": func() {
-			g.CrossEntropy(backend.NewHost(backend.F32, 2), src, src, idxBuf(1, 9), 2, 4, -100, 0)
+			g.CrossEntropy(backend.NewHost(backend.F32, 2), src, nil, src, idxBuf(1, 9), 2, 4, -100, 0)
 		},
 	} {
 		func() {

@@ -156,7 +156,7 @@ func (x *completed) checkTargets(target *Buffer, rows, classes int, ignore int64
 
 // crossEntropy composes the loss from log-softmax and a gather of the targets' entries:
 // (1−ε)·(−log p[t]) + ε/C·(−Σ log p), zero on ignored rows.
-func (x *completed) crossEntropy(loss, prob, logits, target *Buffer, rows, classes int, ignore int64, eps float64) {
+func (x *completed) crossEntropy(loss, prob, count, logits, target *Buffer, rows, classes int, ignore int64, eps float64) {
 	x.checkTargets(target, rows, classes, ignore)
 	dt := logits.DType
 	x.Softmax(prob, logits, rows, classes, 1, false)
@@ -180,6 +180,12 @@ func (x *completed) crossEntropy(loss, prob, logits, target *Buffer, rows, class
 	}
 	zero := x.scalar(dt, 0)
 	x.Where(loss, at(keep, 0, 1), at(l, 0, 1), at(zero, 0, 0), []int{rows})
+	if count != nil {
+		n := x.tmp(I64, 1)
+		x.Reduce(Sum, n, keep, 1, rows, 1)
+		x.Copy(whole(count, 1), whole(n, 1), []int{1})
+		x.Release(n)
+	}
 	x.release(logp, ign, zeroI, keep, t, picked, l, zero)
 }
 

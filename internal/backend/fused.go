@@ -26,8 +26,9 @@ type LayerNormOps interface {
 type CrossEntropyOps interface {
 	// CrossEntropy computes per-row losses of logits [rows, classes] against int64 targets and
 	// the row softmax (kept for the backward pass). Rows whose target is ignore get loss 0; a
-	// target outside [0, classes) panics.
-	CrossEntropy(loss, prob, logits, target *Buffer, rows, classes int, ignore int64, smoothing float64)
+	// target outside [0, classes) panics. count, when not nil, receives the number of rows whose
+	// target is not ignore (one element of the logits' type: the mean's divisor).
+	CrossEntropy(loss, prob, count, logits, target *Buffer, rows, classes int, ignore int64, smoothing float64)
 	// CrossEntropyGrad writes dlogits given per-row upstream gradients gl (one element: the same
 	// for every row).
 	CrossEntropyGrad(dlogits, gl, prob, target *Buffer, rows, classes int, ignore int64, smoothing float64)

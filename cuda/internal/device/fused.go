@@ -39,9 +39,14 @@ func (d *Device) LayerNormGrad(dx, dw, db, gy, x, mean, rstd, w *backend.Buffer,
 
 // CrossEntropy implements backend.CrossEntropyOps. A bad target is reported by the kernel and
 // panics at the next read-back (the device cannot stop the program itself).
-func (d *Device) CrossEntropy(loss, prob, logits, target *backend.Buffer, rows, classes int, ignore int64, smoothing float64) {
+func (d *Device) CrossEntropy(loss, prob, count, logits, target *backend.Buffer, rows, classes int, ignore int64, smoothing float64) {
 	d.run("cross entropy", func() error {
-		return d.launch("xent"+suffix(logits.DType), rowsGrid(int64(rows)), loss.Ptr, prob.Ptr, logits.Ptr, target.Ptr,
+		if count != nil {
+			if err := d.drv.Memset32(count.Ptr, 0, count.DType.Size()/4, d.stream); err != nil {
+				return err
+			}
+		}
+		return d.launch("xent"+suffix(logits.DType), rowsGrid(int64(rows)), loss.Ptr, prob.Ptr, addr(count, 0), logits.Ptr, target.Ptr,
 			int64(rows), int64(classes), ignore, smoothing, d.errBuf)
 	})
 }

@@ -8,12 +8,14 @@ package device
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
 
 	"github.com/goaccel/goaccel/cuda/internal/cublas"
 	"github.com/goaccel/goaccel/cuda/internal/driver"
+	"github.com/goaccel/goaccel/cuda/internal/lib"
 )
 
 // libs are the loaded driver and cuBLAS, or why they could not be loaded.
@@ -37,10 +39,25 @@ var (
 // EnvAllowTF32 lets float32 matrix products use TF32 tensor cores when set to 1 or true.
 const EnvAllowTF32 = "GOACCEL_ALLOW_TF32"
 
+// deviceNodes reports whether the kernel driver exposes a GPU (/dev/nvidia0, /dev/nvidia1, …, or
+// WSL's /dev/dxg): without one the driver library is not even loaded, so CPU-only programs pay
+// nothing for CUDA. (/dev/nvidiactl alone is left by a driver library that found no GPU.)
+func deviceNodes() bool {
+	if _, err := os.Stat("/dev/dxg"); err == nil {
+		return true
+	}
+	gpus, _ := filepath.Glob("/dev/nvidia[0-9]*")
+	return len(gpus) > 0
+}
+
 func load() libs {
 	loadOnce.Do(func() {
 		if v, err := strconv.ParseBool(os.Getenv(EnvAllowTF32)); err == nil {
 			tf32.Store(v)
+		}
+		if os.Getenv(lib.EnvPath) == "" && !deviceNodes() {
+			loaded.err = fmt.Errorf("no NVIDIA GPU here: no /dev/nvidia0 device node (is the driver loaded? set %s to try the libraries in a folder anyway)", lib.EnvPath)
+			return
 		}
 		d, err := driver.Load()
 		if err != nil {

@@ -108,7 +108,16 @@ func layerNormGrad[T float](dx, dw, db, gy, x, mean, rstd, w []T, rows, n int) {
 }
 
 // CrossEntropy implements backend.Backend.
-func (c *CPU) CrossEntropy(loss, prob, logits, target *backend.Buffer, rows, classes int, ignore int64, smoothing float64) {
+func (c *CPU) CrossEntropy(loss, prob, count, logits, target *backend.Buffer, rows, classes int, ignore int64, smoothing float64) {
+	if count != nil {
+		n := 0
+		for _, t := range target.I64[:rows] {
+			if t != ignore {
+				n++
+			}
+		}
+		c.Fill(count, float64(n))
+	}
 	if logits.DType == backend.F64 {
 		crossEntropy(loss.F64, prob.F64, logits.F64, target.I64, rows, classes, ignore, smoothing, expRow[float64])
 		return

@@ -29,8 +29,8 @@ func (f *fused) LayerNormGrad(dx, dw, db, gy, x, mean, rstd, w *backend.Buffer, 
 	f.cpu.LayerNormGrad(f.host(dx), f.host(dw), f.host(db), f.host(gy), f.host(x), f.host(mean), f.host(rstd), f.host(w), rows, n)
 }
 
-func (f *fused) CrossEntropy(loss, prob, logits, target *backend.Buffer, rows, classes int, ignore int64, smoothing float64) {
-	f.cpu.CrossEntropy(f.host(loss), f.host(prob), f.host(logits), f.host(target), rows, classes, ignore, smoothing)
+func (f *fused) CrossEntropy(loss, prob, count, logits, target *backend.Buffer, rows, classes int, ignore int64, smoothing float64) {
+	f.cpu.CrossEntropy(f.host(loss), f.host(prob), f.host(count), f.host(logits), f.host(target), rows, classes, ignore, smoothing)
 }
 
 func (f *fused) CrossEntropyGrad(dlogits, gl, prob, target *backend.Buffer, rows, classes int, ignore int64, smoothing float64) {

@@ -84,8 +84,9 @@ extern "C" __global__ void layernorm_grad_wb_f64(double *dw, double *db, const d
 }
 
 // xent: one block per row: the row softmax into prob and the (smoothed) loss; a target outside
-// [0, classes) that is not ignore is reported.
-template <typename T> __device__ void xent(T *loss, T *prob, const T *logits, const i64 *target, i64 rows, i64 classes, i64 ignore, double eps, i64 *err) {
+// [0, classes) that is not ignore is reported. count (when not null, zeroed by the caller) gets
+// the number of rows whose target is not ignore.
+template <typename T> __device__ void xent(T *loss, T *prob, T *count, const T *logits, const i64 *target, i64 rows, i64 classes, i64 ignore, double eps, i64 *err) {
 	for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {
 		const T *row = logits + r * classes;
 		T *p = prob + r * classes;
@@ -105,6 +106,7 @@ template <typename T> __device__ void xent(T *loss, T *prob, const T *logits, co
 		for (i64 j = threadIdx.x; j < classes; j += BLOCK) p[j] *= inv;
 		if (threadIdx.x == 0) {
 			i64 t = target[r];
+			if (count && t != ignore) atomicAdd(count, (T)1);
 			if (t == ignore) {
 				loss[r] = 0;
 			} else if (t < 0 || t >= classes) {
@@ -119,11 +121,11 @@ template <typename T> __device__ void xent(T *loss, T *prob, const T *logits, co
 		}
 	}
 }
-extern "C" __global__ void xent_f32(float *loss, float *prob, const float *logits, const i64 *target, i64 rows, i64 classes, i64 ignore, double eps, i64 *err) {
-	xent(loss, prob, logits, target, rows, classes, ignore, eps, err);
+extern "C" __global__ void xent_f32(float *loss, float *prob, float *count, const float *logits, const i64 *target, i64 rows, i64 classes, i64 ignore, double eps, i64 *err) {
+	xent(loss, prob, count, logits, target, rows, classes, ignore, eps, err);
 }
-extern "C" __global__ void xent_f64(double *loss, double *prob, const double *logits, const i64 *target, i64 rows, i64 classes, i64 ignore, double eps, i64 *err) {
-	xent(loss, prob, logits, target, rows, classes, ignore, eps, err);
+extern "C" __global__ void xent_f64(double *loss, double *prob, double *count, const double *logits, const i64 *target, i64 rows, i64 classes, i64 ignore, double eps, i64 *err) {
+	xent(loss, prob, count, logits, target, rows, classes, ignore, eps, err);
 }
 
 // xent_grad: dlogits = g·(p − ε/C), minus g·(1−ε) at the target; zero on ignored rows. gl has
