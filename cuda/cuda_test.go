@@ -15,15 +15,11 @@ import (
 // registration, devices, transfers and cuBLAS products.
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "fakecuda")
-	if err == nil {
-		err = fakelib.Build(dir)
-	}
+	dir, _, err := fakelib.Setup()
 	if err != nil {
-		println(err.Error())
+		println("build the fake CUDA library:", err.Error())
 		os.Exit(1)
 	}
-	os.Setenv("GOACCEL_CUDA_LIBRARY_PATH", dir)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

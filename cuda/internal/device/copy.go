@@ -22,55 +22,6 @@ type viewArg struct {
 	St  [maxDims]int64
 }
 
-// coalesce merges adjacent dimensions that run on in every operand and drops size-1 ones
-// (package cpu's coalesce), so most copies and broadcasts become one or two long dimensions.
-func coalesce(shape []int, strides ...[]int) ([]int, [][]int) {
-	var shp []int
-	sts := make([][]int, len(strides))
-	for d, n := range shape {
-		if n == 1 {
-			continue
-		}
-		shp = append(shp, n)
-		for i, st := range strides {
-			sts[i] = append(sts[i], st[d])
-		}
-	}
-	if len(shp) == 0 {
-		for i := range sts {
-			sts[i] = []int{0}
-		}
-		return []int{1}, sts
-	}
-	out := [][]int{}
-	for i := range sts {
-		out = append(out, sts[i][:1])
-	}
-	outShp := shp[:1]
-	for d := 1; d < len(shp); d++ {
-		last := len(outShp) - 1
-		merge := true
-		for i := range sts {
-			if out[i][last] != sts[i][d]*shp[d] {
-				merge = false
-				break
-			}
-		}
-		if merge {
-			outShp[last] *= shp[d]
-			for i := range sts {
-				out[i][last] = sts[i][d]
-			}
-			continue
-		}
-		outShp = append(outShp, shp[d])
-		for i := range sts {
-			out[i] = append(out[i], sts[i][d])
-		}
-	}
-	return outShp, out
-}
-
 func numel(shape []int) int {
 	n := 1
 	for _, s := range shape {
@@ -138,7 +89,7 @@ func (d *Device) Copy(dst, src backend.Strided, shape []int) {
 }
 
 func (d *Device) copy(dst, src backend.Strided, shape []int) error {
-	shp, sts := coalesce(shape, dst.Strides, src.Strides)
+	shp, sts := backend.Coalesce(shape, dst.Strides, src.Strides)
 	dt, st := dst.Buf.DType, src.Buf.DType
 	if dt == st && len(shp) == 1 && sts[0][0] == 1 && sts[1][0] == 1 {
 		sz := dt.Size()

@@ -27,18 +27,12 @@ import (
 var ctl *fakelib.Control
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "fakecuda")
-	if err == nil {
-		err = fakelib.Build(dir)
-	}
-	if err == nil {
-		ctl, err = fakelib.Open(dir)
-	}
+	dir, c, err := fakelib.Setup()
+	ctl = c
 	if err != nil {
 		println("build the fake CUDA library:", err.Error())
 		os.Exit(1)
 	}
-	os.Setenv("GOACCEL_CUDA_LIBRARY_PATH", dir)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

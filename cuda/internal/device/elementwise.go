@@ -43,7 +43,7 @@ func (d *Device) Binary(op backend.BinaryOp, dst *backend.Buffer, a, b backend.S
 		return
 	}
 	d.run("binary op", func() error {
-		shp, sts := coalesce(shape, contiguous(shape), a.Strides, b.Strides)
+		shp, sts := backend.Coalesce(shape, contiguous(shape), a.Strides, b.Strides)
 		dt := a.Buf.DType
 		if len(shp) == 1 && sts[1][0] == 1 && (sts[2][0] == 1 || sts[2][0] == 0) && dt != backend.I64 {
 			scalar := int32(0)
@@ -67,7 +67,7 @@ func (d *Device) Where(dst *backend.Buffer, cond, a, b backend.Strided, shape []
 		return
 	}
 	d.run("where", func() error {
-		shp, sts := coalesce(shape, contiguous(shape), cond.Strides, a.Strides, b.Strides)
+		shp, sts := backend.Coalesce(shape, contiguous(shape), cond.Strides, a.Strides, b.Strides)
 		return forEachBlock(shp, sts, func(sh shapeArg, offs []int, in [][]int) error {
 			total := int64(numel(shp[max(0, len(shp)-maxDims):]))
 			return d.launch("where"+suffix(dst.DType), blocksFor(total), addr(dst, offs[0]),

@@ -101,3 +101,21 @@ func Env(dir string) func(string) string {
 		return ""
 	}
 }
+
+// Setup builds the fake into a new temporary folder (remove it when done), opens it, and points
+// GOACCEL_CUDA_LIBRARY_PATH at it, so that everything loaded afterwards finds the fake: what a
+// TestMain calls before any test touches CUDA.
+func Setup() (dir string, c *Control, err error) {
+	if dir, err = os.MkdirTemp("", "fakecuda"); err != nil {
+		return "", nil, err
+	}
+	if err = Build(dir); err == nil {
+		c, err = Open(dir)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	os.Setenv("GOACCEL_CUDA_LIBRARY_PATH", dir)
+	return dir, c, nil
+}

@@ -10,55 +10,6 @@ type num interface {
 	~float32 | ~float64 | ~int64
 }
 
-// coalesce merges adjacent dimensions that are contiguous in every operand and drops size-1
-// dimensions, so broadcast loops run over as few, as long rows as possible.
-func coalesce(shape []int, strides ...[]int) ([]int, [][]int) {
-	var shp []int
-	sts := make([][]int, len(strides))
-	for d, n := range shape {
-		if n == 1 {
-			continue
-		}
-		shp = append(shp, n)
-		for i, st := range strides {
-			sts[i] = append(sts[i], st[d])
-		}
-	}
-	if len(shp) == 0 {
-		for i := range sts {
-			sts[i] = []int{0}
-		}
-		return []int{1}, sts
-	}
-	outShp := shp[:1]
-	out := make([][]int, len(sts))
-	for i := range sts {
-		out[i] = sts[i][:1]
-	}
-	for d := 1; d < len(shp); d++ {
-		last := len(outShp) - 1
-		merge := true
-		for i := range sts {
-			if out[i][last] != sts[i][d]*shp[d] {
-				merge = false
-				break
-			}
-		}
-		if merge {
-			outShp[last] *= shp[d]
-			for i := range sts {
-				out[i][last] = sts[i][d]
-			}
-			continue
-		}
-		outShp = append(outShp, shp[d])
-		for i := range sts {
-			out[i] = append(out[i], sts[i][d])
-		}
-	}
-	return outShp, out
-}
-
 // Binary implements backend.Backend.
 func (c *CPU) Binary(op backend.BinaryOp, dst *backend.Buffer, a, b backend.Strided, shape []int) {
 	n := 1
@@ -68,7 +19,7 @@ func (c *CPU) Binary(op backend.BinaryOp, dst *backend.Buffer, a, b backend.Stri
 	if n == 0 {
 		return
 	}
-	shp, sts := coalesce(shape, contiguousStrides(shape), a.Strides, b.Strides)
+	shp, sts := backend.Coalesce(shape, contiguousStrides(shape), a.Strides, b.Strides)
 	work := n
 	if op == backend.Div {
 		work *= 4

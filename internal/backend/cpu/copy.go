@@ -70,7 +70,7 @@ func sameInts(a, b []int) bool {
 func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, shape []int) {
 	if len(shape) > 1 {
 		// Merge dimensions that run on in both views: many short rows become few long ones.
-		shp, sts := coalesce(shape, dSt, sSt)
+		shp, sts := backend.Coalesce(shape, dSt, sSt)
 		dSt, sSt, shape = sts[0], sts[1], shp
 	}
 	nd := len(shape)

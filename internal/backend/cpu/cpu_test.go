@@ -62,7 +62,7 @@ func TestParallelForCoversEveryIndexOnce(t *testing.T) {
 
 func TestCoalesceMergesContiguousAndBroadcastDims(t *testing.T) {
 	// [4,3,5] contiguous plus a bias broadcast over the first two dims.
-	shp, sts := coalesce([]int{4, 3, 5}, []int{15, 5, 1}, []int{0, 0, 1})
+	shp, sts := backend.Coalesce([]int{4, 3, 5}, []int{15, 5, 1}, []int{0, 0, 1})
 	if len(shp) != 2 || shp[0] != 12 || shp[1] != 5 || sts[0][0] != 5 || sts[1][0] != 0 {
 		t.Fatalf("coalesce = %v %v, want [12 5] with strides [5 1] and [0 1]", shp, sts)
 	}
