@@ -1,6 +1,22 @@
 // Package notebook_launcher runs a training function on several worker
 // processes, the Go form of Accelerate's notebook_launcher.
 //
+// In a notebook cell, Launch (or the `%accelerate launch` magic) starts
+// workers that rebuild the function from the notebook's declarations:
+//
+//	type Config struct{ LR float64; Epochs int }
+//	func train(cfg Config) Metrics { acc := accelerate.New(accelerate.Config{}); … }
+//	m, err := notebook_launcher.Launch(train, notebook_launcher.Options{NumProcesses: 2}, Config{LR: 1e-3})
+//
+// Each worker is a fresh process given the notebook's imports, constants,
+// types, functions, methods and package-level vars (the ones train reaches,
+// in definition order, later redefinitions winning), never its statements: a
+// variable made with := at the top level of a cell is not there, so pass it as
+// an argument. The function must be declared with func at the top level of a
+// cell. Workers are interpreted, or built with the Go toolchain with
+// Options.Compile. Their output and display messages (plots, progress
+// handles, the notebook tracker's live plot) appear in the launching cell.
+//
 // In a compiled program, Launch re-executes the program's own binary once per
 // worker. Every worker starts the program from the top, reaches the same
 // Launch call, runs fn there and exits; the launching process waits and
@@ -9,29 +25,41 @@
 // sees):
 //
 //	func main() {
-//		err := notebook_launcher.Launch(train, notebook_launcher.Options{NumProcesses: 2})
+//		res, err := notebook_launcher.Launch(train, notebook_launcher.Options{NumProcesses: 2}, cfg)
 //		if err != nil {
 //			log.Fatal(err)
 //		}
+//		fmt.Println(res.(Metrics))
 //	}
+//
+// Either way, the arguments are evaluated once, by the launcher, and reach
+// every worker by value: booleans, numbers, strings, structs, slices, maps
+// and pointers made of them, and *tensors.Tensor (sent as safetensors), so a
+// dataset or initial weights built before the launch reach every worker. A
+// channel, a function, an open file or a library value with unexported
+// fields (a model: pass nn.StateDict(model) instead) is an error naming the
+// argument before any worker starts. Rank 0's result comes back the same way;
+// fn may also return an error, which fails the launch with its rank.
 //
 // Each worker gets the torchrun environment (RANK, WORLD_SIZE, LOCAL_RANK,
 // LOCAL_WORLD_SIZE, GROUP_RANK, MASTER_ADDR, MASTER_PORT), the job's secret
 // GOACCEL_STORE_TOKEN (and, on one node with Port 0, GOACCEL_STORE_ADDR of the
-// rendezvous store the launcher hosts itself) plus ACCELERATE_MIXED_PRECISION, so accelerate.New in fn joins the group and
-// applies the precision. Unless GOMAXPROCS is set, the workers share the
+// rendezvous store the launcher hosts itself) plus Accelerate's settings
+// (ACCELERATE_MIXED_PRECISION, ACCELERATE_GRADIENT_ACCUMULATION_STEPS,
+// ACCELERATE_USE_CPU, CUDA_VISIBLE_DEVICES), so accelerate.New in fn joins
+// the group and applies them. Unless GOMAXPROCS is set, the workers share the
 // machine's cores (GOMAXPROCS = cores / workers), as torchrun does with
-// OMP_NUM_THREADS. Output of rank r > 0 is prefixed "[rank r] ". The
-// first worker to fail stops the others and Launch returns an error naming its
-// rank, exit status and last stderr lines; Ctrl-C (SIGINT/SIGTERM) is
-// forwarded to all workers and no worker outlives Launch.
+// OMP_NUM_THREADS. Output of rank r > 0 is prefixed "[rank r] ". The first
+// worker to fail stops the others and Launch returns an error naming its
+// rank, exit status and last stderr lines; Ctrl-C (SIGINT/SIGTERM) or
+// cancelling the context stops all workers and no worker outlives Launch
+// (on Linux a worker also dies with its launcher).
 //
 // When the program already runs under an external launcher (goaccel launch,
 // torchrun, Slurm: WORLD_SIZE is set), Launch runs fn in-process instead.
-// In a notebook cell Launch returns an error pointing to the
-// `%accelerate launch` magic, which starts interpreted workers.
 //
 // Run is the engine underneath, for launchers that start another program
-// (`goaccel launch`, the kernel's workers): it gives each worker the same
-// environment and failure handling.
+// (`goaccel launch`): it gives each worker the same environment and failure
+// handling. DecodeArgs reads the arguments an exported notebook program
+// (`%accelerate export`) embeds.
 package notebook_launcher

@@ -2,31 +2,45 @@ package notebook_launcher
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/signal"
+	"reflect"
 	"runtime"
 	"strconv"
 	"sync"
 	"syscall"
 
-	"github.com/goaccel/goaccel/dist"
 	"github.com/goaccel/goaccel/internal/displaysink"
-	"github.com/goaccel/goaccel/internal/procgroup"
+	"github.com/goaccel/goaccel/internal/launch"
+	"github.com/goaccel/goaccel/internal/rt"
+	"github.com/goaccel/goaccel/internal/transfer"
+	"github.com/goaccel/goaccel/internal/workerjob"
 )
 
-// Options configures Launch. The zero value runs 2 processes on one node.
+// Options configures Launch and Run. The zero value runs one worker per
+// visible GPU (one worker on a machine without GPUs) on one node.
 type Options struct {
-	// NumProcesses is the number of workers on this node (0: 2).
+	// NumProcesses is the number of workers on this node (0: the visible
+	// GPUs, else 1).
 	NumProcesses int
 	// MixedPrecision is "no", "fp16" or "bf16" ("": the worker's own setting);
 	// exported to workers as ACCELERATE_MIXED_PRECISION.
 	MixedPrecision string
+	// GradientAccumulationSteps is exported to workers as
+	// ACCELERATE_GRADIENT_ACCUMULATION_STEPS (0: the worker's own setting).
+	GradientAccumulationSteps int
+	// CPU makes the workers train on the CPU even where GPUs exist
+	// (ACCELERATE_USE_CPU).
+	CPU bool
+	// GPUIDs lists the GPUs the workers may use, e.g. "0,1" ("" or "all":
+	// every GPU); exported as CUDA_VISIBLE_DEVICES.
+	GPUIDs string
+	// Compile, in a notebook, builds the workers' program with the Go
+	// toolchain instead of interpreting it (a compiled program is compiled
+	// already and ignores it).
+	Compile bool
 	// MasterAddr is the rank-0 host ("": 127.0.0.1).
 	MasterAddr string
 	// Port is the rendezvous port (0: a free port, on one node only).
@@ -45,13 +59,15 @@ type Options struct {
 // Environment variables that mark and configure a worker.
 const (
 	// EnvWorker names the Launch call a worker runs: its call site and the
-	// number of times that site was reached ("file.go:42#1"), or "#*" (the
-	// first call at that site) when the workers got custom Options.Args.
+	// number of times that site was reached ("file.go:42#1"), "file.go:42#*"
+	// (the first call at that site) when the workers got custom Options.Args,
+	// or "*" (the first Launch call reached) in a program written to be a
+	// worker.
 	EnvWorker = "GOACCEL_LAUNCH_WORKER"
 	// EnvRestart is the restart count of the group the worker belongs to.
-	EnvRestart = "GOACCEL_RESTART_COUNT"
+	EnvRestart = launch.EnvRestart
 	// EnvToken is the per-job secret the rendezvous store checks.
-	EnvToken = "GOACCEL_STORE_TOKEN"
+	EnvToken = launch.EnvToken
 )
 
 // siteCalls counts how often each Launch call site was reached in this process,
@@ -61,19 +77,23 @@ var (
 	siteCalls = map[string]int{}
 )
 
-// Launch runs fn on opts.NumProcesses worker processes and waits for them.
-// In a worker process it runs fn and exits the process (status 0 when fn
-// returns; a panic exits non-zero with its trace). See the package doc.
-func Launch(fn func(), opts Options) error {
-	return launch(context.Background(), fn, opts)
+// Launch runs fn(args...) on opts.NumProcesses worker processes, waits for
+// them and returns rank 0's result: fn's first result, or nil when fn has
+// none. fn returns nothing, a value, an error, or a value and an error; an
+// error from any rank fails the launch. The arguments go to every worker and
+// the result comes back by value (basic types, structs, slices, maps, and
+// *tensors.Tensor; a channel, a function or an open file is an error before
+// any worker starts). See the package doc for what a worker runs.
+func Launch(fn any, opts Options, args ...any) (any, error) {
+	return launchAt(context.Background(), fn, opts, args)
 }
 
 // LaunchContext is Launch with a context: cancelling it stops every worker.
-func LaunchContext(ctx context.Context, fn func(), opts Options) error {
-	return launch(ctx, fn, opts)
+func LaunchContext(ctx context.Context, fn any, opts Options, args ...any) (any, error) {
+	return launchAt(ctx, fn, opts, args)
 }
 
-func launch(ctx context.Context, fn func(), opts Options) error {
+func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error) {
 	_, file, line, _ := runtime.Caller(2)
 	site := file + ":" + strconv.Itoa(line)
 	callsMu.Lock()
@@ -81,46 +101,84 @@ func launch(ctx context.Context, fn func(), opts Options) error {
 	call := site + "#" + strconv.Itoa(siteCalls[site])
 	callsMu.Unlock()
 
+	name := "fn"
+	if nf, ok := fn.(rt.NamedFunc); ok {
+		fn, name = nf.Fn, nf.Name
+	}
+	fv := reflect.ValueOf(fn)
+	if !fv.IsValid() {
+		return nil, fmt.Errorf("notebook_launcher: Launch needs a function; got nil")
+	}
+	if err := workerjob.CheckFunc(fv.Type(), name); err != nil {
+		return nil, fmt.Errorf("notebook_launcher: %w", err)
+	}
 	if v := os.Getenv(EnvWorker); v != "" {
 		// Workers re-executed with custom Args (a test binary running one
 		// test) do not replay the parent's path: the call site alone decides.
-		if call != v && v != site+"#*" {
-			return nil // another Launch call started this worker
+		if call != v && v != site+"#*" && v != "*" {
+			return nil, nil // another Launch call started this worker
 		}
-		fn()
-		os.Exit(0)
+		job, err := workerjob.FromEnv()
+		if err != nil {
+			return nil, fmt.Errorf("notebook_launcher: %w", err)
+		}
+		os.Exit(job.Serve(fv, nil))
+	}
+	in, err := callArgs(fv.Type(), name, args)
+	if err != nil {
+		return nil, fmt.Errorf("notebook_launcher: %w", err)
 	}
 	if os.Getenv("WORLD_SIZE") != "" {
-		fn() // already a worker of an external launcher
-		return nil
+		return callInProcess(fv, in) // already a worker of an external launcher
 	}
 	if displaysink.Get() != nil {
-		// Inside the kernel's executor: re-executing this binary would start
-		// executors, not the cell's function.
-		return fmt.Errorf("notebook_launcher: Launch re-executes a compiled program and cannot run a notebook cell's function; in a notebook use the magic `%%accelerate launch --num_processes %d FUNC`", max(opts.NumProcesses, 2))
+		// Inside the kernel's executor (cells reach the session's own
+		// Launch): re-executing this binary would start executors.
+		return nil, fmt.Errorf("notebook_launcher: Launch re-executes a compiled program and cannot run a notebook cell's function; in a notebook use the magic `%%accelerate launch --num_processes %d FUNC`", max(opts.NumProcesses, 2))
 	}
-	if err := opts.normalize(); err != nil {
-		return err
+	cfg, err := opts.config(nil)
+	if err != nil {
+		return nil, err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("notebook_launcher: find own executable: %w", err)
+		return nil, fmt.Errorf("notebook_launcher: find own executable: %w", err)
 	}
+	names := make([]string, len(in))
+	for i := range names {
+		names[i] = fmt.Sprintf("argument %d of %s", i+1, name)
+	}
+	resType := workerjob.ResultType(fv.Type())
+	job, err := workerjob.Create(workerjob.Spec{Func: name, Result: resType != nil}, in, names)
+	if err != nil {
+		return nil, fmt.Errorf("notebook_launcher: %w", err)
+	}
+	defer job.Remove()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	args := opts.Args
-	if args == nil {
+	pargs := opts.Args
+	if pargs == nil {
 		for _, a := range os.Args[1:] {
 			// A test binary's workers must be allowed to exit 0 from inside a test.
 			if a != "-test.paniconexit0" {
-				args = append(args, a)
+				pargs = append(pargs, a)
 			}
 		}
-	}
-	if opts.Args != nil {
+	} else {
 		call = site + "#*"
 	}
-	return Run(ctx, exe, args, []string{EnvWorker + "=" + call}, opts)
+	cfg.Env = append(append([]string{EnvWorker + "=" + call}, job.Env()...), cfg.Env...)
+	if err := launch.Run(ctx, exe, pargs, cfg); err != nil {
+		return nil, fmt.Errorf("notebook_launcher: %w", err)
+	}
+	if resType == nil {
+		return nil, nil
+	}
+	res, err := job.Result(resType)
+	if err != nil {
+		return nil, fmt.Errorf("notebook_launcher: %w", err)
+	}
+	return res.Interface(), nil
 }
 
 // Run starts opts.NumProcesses copies of the program at path with args, each
@@ -128,124 +186,102 @@ func launch(ctx context.Context, fn func(), opts Options) error {
 // opts.MaxRestarts times after a failure. It is the engine of Launch and of
 // `goaccel launch`.
 func Run(ctx context.Context, path string, args, extra []string, opts Options) error {
-	if err := opts.normalize(); err != nil {
+	cfg, err := opts.config(extra)
+	if err != nil {
 		return err
 	}
-	var err error
-	for attempt := 0; attempt <= opts.MaxRestarts; attempt++ {
-		err = runOnce(ctx, path, args, extra, opts, attempt)
-		if err == nil || errors.Is(err, procgroup.ErrInterrupted) || ctx.Err() != nil {
-			return err
-		}
-		if attempt < opts.MaxRestarts {
-			fmt.Fprintf(opts.stderr(), "notebook_launcher: %v\nnotebook_launcher: restarting all workers (%d of %d)\n",
-				err, attempt+1, opts.MaxRestarts)
-		}
-	}
-	if opts.MaxRestarts > 0 {
-		return fmt.Errorf("notebook_launcher: gave up after %d restarts: %w", opts.MaxRestarts, err)
-	}
-	return fmt.Errorf("notebook_launcher: %w", err)
-}
-
-func runOnce(ctx context.Context, path string, args, extra []string, opts Options, attempt int) error {
-	token := opts.token()
-	port := opts.Port
-	var extraStore []string
-	if port == 0 {
-		// One node, any port: this launcher hosts the rendezvous store itself
-		// on a port the kernel picks (no race for a "free" port) and it
-		// outlives the workers, so it can tell which one vanished first.
-		srv, err := dist.ServeStore(net.JoinHostPort(opts.MasterAddr, "0"), token)
-		if err != nil {
-			return fmt.Errorf("notebook_launcher: host the rendezvous store: %w", err)
-		}
-		defer srv.Close()
-		_, p, _ := net.SplitHostPort(srv.Addr())
-		port, _ = strconv.Atoi(p)
-		extraStore = []string{dist.EnvStoreAddr + "=" + srv.Addr()}
-	}
-	world := opts.NumProcesses * opts.NumNodes
-	rank := func(local int) int { return opts.NodeRank*opts.NumProcesses + local }
-	env := func(local int) []string {
-		e := []string{
-			"RANK=" + strconv.Itoa(rank(local)),
-			"WORLD_SIZE=" + strconv.Itoa(world),
-			"LOCAL_RANK=" + strconv.Itoa(local),
-			"LOCAL_WORLD_SIZE=" + strconv.Itoa(opts.NumProcesses),
-			"GROUP_RANK=" + strconv.Itoa(opts.NodeRank),
-			"MASTER_ADDR=" + opts.MasterAddr,
-			"MASTER_PORT=" + strconv.Itoa(port),
-			EnvRestart + "=" + strconv.Itoa(attempt),
-		}
-		if token != "" {
-			e = append(e, EnvToken+"="+token)
-		}
-		if opts.MixedPrecision != "" {
-			e = append(e, "ACCELERATE_MIXED_PRECISION="+opts.MixedPrecision)
-		}
-		if _, set := os.LookupEnv("GOMAXPROCS"); !set && opts.NumProcesses > 1 {
-			// Share the cores among the workers, as torchrun does with OMP_NUM_THREADS.
-			e = append(e, "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/opts.NumProcesses)))
-		}
-		e = append(e, extraStore...)
-		return append(e, extra...) // last, so the caller's values win (os/exec keeps the last duplicate)
-	}
-	return procgroup.Run(ctx, procgroup.Spec{
-		Path: path, Args: args, NumProcs: opts.NumProcesses,
-		Env: env, Rank: rank, Stdout: opts.Stdout, Stderr: opts.Stderr,
-	})
-}
-
-func (o *Options) normalize() error {
-	if o.NumProcesses == 0 {
-		o.NumProcesses = 2
-	}
-	if o.NumNodes == 0 {
-		o.NumNodes = 1
-	}
-	if o.MasterAddr == "" {
-		o.MasterAddr = "127.0.0.1"
-	}
-	switch {
-	case o.NumProcesses < 0:
-		return fmt.Errorf("notebook_launcher: NumProcesses is %d; use a positive number of workers per node", o.NumProcesses)
-	case o.NumNodes < 0:
-		return fmt.Errorf("notebook_launcher: NumNodes is %d; use a positive number of nodes", o.NumNodes)
-	case o.NodeRank < 0 || o.NodeRank >= o.NumNodes:
-		return fmt.Errorf("notebook_launcher: NodeRank is %d; it must be in [0, %d) for NumNodes=%d", o.NodeRank, o.NumNodes, o.NumNodes)
-	case o.MaxRestarts < 0:
-		return fmt.Errorf("notebook_launcher: MaxRestarts is %d; use 0 or more", o.MaxRestarts)
-	case o.NumNodes > 1 && o.Port == 0:
-		return fmt.Errorf("notebook_launcher: Port must be set when NumNodes > 1 (every node must agree on it)")
-	}
-	switch o.MixedPrecision {
-	case "", "no", "fp16", "bf16":
-	default:
-		return fmt.Errorf("notebook_launcher: MixedPrecision is %q; use \"no\", \"fp16\" or \"bf16\"", o.MixedPrecision)
+	if err := launch.Run(ctx, path, args, cfg); err != nil {
+		return fmt.Errorf("notebook_launcher: %w", err)
 	}
 	return nil
 }
 
-func (o *Options) stderr() io.Writer {
-	if o.Stderr != nil {
-		return o.Stderr
+// Config converts opts to the launch engine's configuration, with extra
+// added to every worker's environment.
+func (o Options) config(extra []string) (launch.Config, error) {
+	c := launch.Config{
+		NumProcesses: o.NumProcesses, NumNodes: o.NumNodes, NodeRank: o.NodeRank,
+		MasterAddr: o.MasterAddr, Port: o.Port, MaxRestarts: o.MaxRestarts,
+		MixedPrecision: o.MixedPrecision, GradientAccumulationSteps: o.GradientAccumulationSteps,
+		CPU: o.CPU, GPUIDs: o.GPUIDs, Env: extra, Stdout: o.Stdout, Stderr: o.Stderr,
 	}
-	return os.Stderr
+	if err := c.Normalize(); err != nil {
+		return c, fmt.Errorf("notebook_launcher: %w", err)
+	}
+	return c, nil
 }
 
-// token is the job's rendezvous secret: inherited when set (multi-node jobs
-// share it through the environment), random on one node, and empty across
-// nodes without one (each node would draw a different one; dist then runs
-// unauthenticated and warns).
-func (o *Options) token() string {
-	if t := os.Getenv(EnvToken); t != "" {
-		return t
+// DecodeArgs decodes arguments that `%accelerate export` saved for fn into
+// values of fn's parameter types, ready for Launch(fn, opts, args...).
+func DecodeArgs(fn any, data []byte) ([]any, error) {
+	t := reflect.TypeOf(fn)
+	if t == nil || t.Kind() != reflect.Func {
+		return nil, fmt.Errorf("notebook_launcher: DecodeArgs needs the function the arguments are for; got %T", fn)
 	}
-	if o.NumNodes > 1 {
-		return ""
+	n, err := transfer.Count(data)
+	if err != nil {
+		return nil, fmt.Errorf("notebook_launcher: decode the arguments: %w", err)
 	}
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	types, err := workerjob.ParamTypes(t, n, "the function")
+	if err != nil {
+		return nil, fmt.Errorf("notebook_launcher: decode the arguments: %w", err)
+	}
+	vals, err := transfer.Unmarshal(data, types, nil)
+	if err != nil {
+		return nil, fmt.Errorf("notebook_launcher: decode the arguments: %w", err)
+	}
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		out[i] = v.Interface()
+	}
+	return out, nil
+}
+
+// callArgs checks args against the parameters of a function of type t and
+// converts them to the parameter types (numbers convert when they fit, as
+// untyped constants do).
+func callArgs(t reflect.Type, name string, args []any) ([]reflect.Value, error) {
+	types, err := workerjob.ParamTypes(t, len(args), name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]reflect.Value, len(args))
+	for i, a := range args {
+		v := reflect.ValueOf(a)
+		want := types[i]
+		switch {
+		case !v.IsValid():
+			switch want.Kind() {
+			case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map, reflect.Func, reflect.Chan:
+				v = reflect.Zero(want)
+			default:
+				return nil, fmt.Errorf("argument %d of %s is nil; %s wants a %s", i+1, name, name, want)
+			}
+		case v.Type().AssignableTo(want):
+		case isNumber(v.Kind()) && isNumber(want.Kind()) && v.CanConvert(want):
+			v = v.Convert(want)
+		default:
+			return nil, fmt.Errorf("argument %d of %s is a %s; %s wants a %s", i+1, name, v.Type(), name, want)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func isNumber(k reflect.Kind) bool { return k >= reflect.Int && k <= reflect.Complex128 }
+
+// callInProcess calls fn in this process (a worker of an external launcher)
+// and returns its result as Launch does.
+func callInProcess(fn reflect.Value, in []reflect.Value) (any, error) {
+	out := fn.Call(in)
+	if n := len(out); n > 0 && out[n-1].Type() == reflect.TypeOf((*error)(nil)).Elem() {
+		if !out[n-1].IsNil() {
+			return nil, out[n-1].Interface().(error)
+		}
+		out = out[:n-1]
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out[0].Interface(), nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/syncbuf"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
+	"github.com/goaccel/goaccel/tensors"
 )
 
 type syncBuffer = syncbuf.Buffer
@@ -33,7 +34,7 @@ func sharedDir(t *testing.T) string {
 
 func TestLaunchSetsTorchrunEnvironmentOnEveryRank(t *testing.T) {
 	var out syncBuffer
-	err := nl.Launch(func() {
+	_, err := nl.Launch(func() {
 		fmt.Printf("rank=%s world=%s local=%s localworld=%s addr=%s mp=%s token=%t\n",
 			os.Getenv("RANK"), os.Getenv("WORLD_SIZE"), os.Getenv("LOCAL_RANK"),
 			os.Getenv("LOCAL_WORLD_SIZE"), os.Getenv("MASTER_ADDR"),
@@ -58,7 +59,7 @@ func TestLaunchFirstFailureStopsOthersAndNamesRank(t *testing.T) {
 	dir := sharedDir(t)
 	start := time.Now()
 	var out syncBuffer
-	err := nl.Launch(func() {
+	_, err := nl.Launch(func() {
 		writePid(dir)
 		if os.Getenv("RANK") == "1" {
 			time.Sleep(200 * time.Millisecond)
@@ -90,7 +91,7 @@ func TestLaunchCancelStopsEveryWorkerWithoutOrphans(t *testing.T) {
 		}
 		cancel()
 	}()
-	err := nl.LaunchContext(ctx, func() {
+	_, err := nl.LaunchContext(ctx, func() {
 		writePid(dir)
 		time.Sleep(60 * time.Second)
 	}, nl.Options{NumProcesses: 2, Args: only(t), Stdout: &syncBuffer{}})
@@ -102,7 +103,7 @@ func TestLaunchCancelStopsEveryWorkerWithoutOrphans(t *testing.T) {
 
 func TestLaunchRestartsTheWholeGroup(t *testing.T) {
 	var out syncBuffer
-	err := nl.Launch(func() {
+	_, err := nl.Launch(func() {
 		fmt.Printf("attempt %s\n", os.Getenv(nl.EnvRestart))
 		if os.Getenv(nl.EnvRestart) == "0" && os.Getenv("RANK") == "1" {
 			os.Exit(4)
@@ -128,7 +129,7 @@ func TestLaunchRejectsBadOptions(t *testing.T) {
 		{nl.Options{NumNodes: 2}, "Port must be set"},
 		{nl.Options{MaxRestarts: -2}, "MaxRestarts"},
 	} {
-		err := nl.Launch(func() {}, tc.opts)
+		_, err := nl.Launch(func() {}, tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Launch(%+v) = %v; want an error mentioning %q", tc.opts, err, tc.want)
 		}
@@ -138,7 +139,7 @@ func TestLaunchRejectsBadOptions(t *testing.T) {
 func TestLaunchUnderExternalLauncherRunsInProcess(t *testing.T) {
 	t.Setenv("WORLD_SIZE", "1")
 	ran := false
-	if err := nl.Launch(func() { ran = true }, nl.Options{}); err != nil || !ran {
+	if _, err := nl.Launch(func() { ran = true }, nl.Options{}); err != nil || !ran {
 		t.Fatalf("Launch under WORLD_SIZE: err=%v ran=%v; want fn run in this process", err, ran)
 	}
 }
@@ -174,7 +175,7 @@ func assertNoneAlive(t *testing.T, dir string) {
 }
 
 func TestLaunchErrorQuotesTheWorkersPanic(t *testing.T) {
-	err := nl.Launch(func() {
+	_, err := nl.Launch(func() {
 		if os.Getenv("RANK") == "1" {
 			panic("loss is NaN at step 7")
 		}
@@ -192,10 +193,11 @@ func TestLaunchNumbersRanksAcrossNodes(t *testing.T) {
 	errs := make(chan error, 2)
 	for node := 0; node < 2; node++ {
 		go func(node int) {
-			errs <- nl.Launch(func() {
+			_, err := nl.Launch(func() {
 				fmt.Printf("rank=%s local=%s group=%s world=%s\n", os.Getenv("RANK"), os.Getenv("LOCAL_RANK"),
 					os.Getenv("GROUP_RANK"), os.Getenv("WORLD_SIZE"))
 			}, nl.Options{NumProcesses: 2, NumNodes: 2, NodeRank: node, Port: 29777, Args: only(t), Stdout: &outs[node]})
+			errs <- err
 		}(node)
 	}
 	for i := 0; i < 2; i++ {
@@ -222,8 +224,68 @@ func (nopSink) Send(string, map[string]any) {}
 func TestLaunchInsideTheKernelPointsToTheMagic(t *testing.T) {
 	displaysink.Set(nopSink{})
 	defer displaysink.Set(nil)
-	err := nl.Launch(func() {}, nl.Options{NumProcesses: 2})
+	_, err := nl.Launch(func() {}, nl.Options{NumProcesses: 2})
 	if err == nil || !strings.Contains(err.Error(), "%accelerate launch --num_processes 2") {
 		t.Errorf("Launch under the kernel = %v; want advice to use %%accelerate launch", err)
+	}
+}
+
+type launchConfig struct {
+	Scale float64
+	Tags  []string
+}
+
+func TestLaunchPassesArgumentsAndReturnsRankZerosResultByValue(t *testing.T) {
+	var out syncBuffer
+	x := tensors.New([]float32{1, 2, 3}, 3)
+	res, err := nl.Launch(func(c launchConfig, x *tensors.Tensor, n float64, rest ...int) (map[string]any, error) {
+		return map[string]any{"rank": os.Getenv("RANK"), "sum": x.Sum().Item() * c.Scale, "n": n, "tags": c.Tags, "rest": rest}, nil
+	}, nl.Options{NumProcesses: 2, Args: only(t), Stdout: &out}, launchConfig{Scale: 2, Tags: []string{"a", "b"}}, x, 3, 4, 5)
+	if err != nil {
+		t.Fatalf("Launch: %v\n%s", err, out.String())
+	}
+	got, ok := res.(map[string]any)
+	if !ok {
+		t.Fatalf("Launch returned %T; want map[string]any", res)
+	}
+	want := map[string]any{"rank": "0", "sum": 12.0, "n": 3.0, "tags": []any{"a", "b"}, "rest": []any{4, 5}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rank 0's result = %v; want %v", got, want)
+	}
+}
+
+func TestLaunchRefusesWhatCannotCrossBeforeAnyWorkerStarts(t *testing.T) {
+	for _, tc := range []struct {
+		fn   any
+		args []any
+		want string
+	}{
+		{func(chan int) {}, []any{make(chan int)}, "argument 1 of fn: a channel (chan int)"},
+		{func(float64) {}, nil, "fn takes 1 argument; the launch passed 0"},
+		{func(int) {}, []any{"x"}, "argument 1 of fn is a string; fn wants a int"},
+		{func() chan int { return nil }, nil, "the result of fn: a channel"},
+		{func() (int, int) { return 0, 0 }, nil, "returns (int, int)"},
+		{42, nil, "fn is a int, not a function"},
+	} {
+		start := time.Now()
+		_, err := nl.Launch(tc.fn, nl.Options{NumProcesses: 2, Args: []string{"-test.run=^$"}}, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Launch(%T) = %v; want an error containing %q", tc.fn, err, tc.want)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("Launch(%T) took %v to refuse: did it start workers?", tc.fn, d)
+		}
+	}
+}
+
+func TestLaunchFailsWhenARankReturnsAnError(t *testing.T) {
+	_, err := nl.Launch(func() error {
+		if os.Getenv("RANK") == "1" {
+			return errors.New("data shard missing")
+		}
+		return nil
+	}, nl.Options{NumProcesses: 2, Args: only(t), Stdout: &syncBuffer{}, Stderr: &syncBuffer{}})
+	if err == nil || !strings.Contains(err.Error(), "rank 1") || !strings.Contains(err.Error(), "data shard missing") {
+		t.Errorf("Launch = %v; want an error naming rank 1 and its error", err)
 	}
 }

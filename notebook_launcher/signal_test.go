@@ -17,7 +17,7 @@ import (
 func TestLauncherSignalsLeaveNoOrphans(t *testing.T) {
 	if os.Getenv("NL_SIGNAL_PARENT") != "" {
 		dir := os.Getenv("NL_TEST_DIR")
-		_ = nl.Launch(func() {
+		_, _ = nl.Launch(func() {
 			writePid(dir)
 			time.Sleep(time.Minute)
 		}, nl.Options{NumProcesses: 2, Args: only(t)})

@@ -42,7 +42,7 @@ func main() {
 	if os.Getenv(envStart) == "" {
 		os.Setenv(envStart, strconv.FormatInt(time.Now().UnixNano(), 10))
 	}
-	err := nl.Launch(func() { worker(*procs, *steps, *warmup) }, nl.Options{NumProcesses: *procs})
+	_, err := nl.Launch(worker, nl.Options{NumProcesses: *procs}, *procs, *steps, *warmup)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -31,6 +32,9 @@ type Spec struct {
 	Grace time.Duration
 	// Started, when set, is called with the workers' process ids once all have started.
 	Started func(pids []int)
+	// Frame, when set, receives the frames (see WriteFrame) that a worker
+	// writes to its stdout, instead of printing them.
+	Frame func(rank int, payload []byte)
 }
 
 // ExitError reports the first worker that failed.
@@ -82,6 +86,11 @@ func Run(ctx context.Context, s Spec) error {
 	if s.Grace == 0 {
 		s.Grace = 3 * time.Second
 	}
+	// Pdeathsig fires when the thread that started a worker ends, not the
+	// process: keep this goroutine on its thread until every worker is done,
+	// so no other goroutine can lock the thread and take it down with it.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	var mu sync.Mutex // serialises writes of whole lines from all workers
 	workers := make([]*worker, 0, s.NumProcs)
 	for i := 0; i < s.NumProcs; i++ {
@@ -165,8 +174,12 @@ func start(s Spec, i int, mu *sync.Mutex) (*worker, error) {
 		prefix = fmt.Sprintf("[rank %d] ", rank)
 	}
 	w.outs.Add(2)
-	go relay(stdout, s.Stdout, prefix, mu, nil, &w.outs)
-	go relay(stderr, s.Stderr, prefix, mu, w.tail, &w.outs)
+	var frame func([]byte)
+	if s.Frame != nil {
+		frame = func(p []byte) { s.Frame(rank, p) }
+	}
+	go relay(stdout, s.Stdout, prefix, mu, nil, frame, &w.outs)
+	go relay(stderr, s.Stderr, prefix, mu, w.tail, nil, &w.outs)
 	return w, nil
 }
 

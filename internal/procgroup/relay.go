@@ -3,22 +3,44 @@ package procgroup
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 	"sync"
 )
 
+// FramePrefix starts a frame: a line a worker writes to its stdout for its
+// launcher, not for the user (a display message of a notebook worker).
+const FramePrefix = "\x00\x1bgoaccel-frame "
+
+// WriteFrame writes payload, which must not contain a newline, as one frame.
+// One Write call carries it, so writers that serialise their Write calls (an
+// *os.File) never split it.
+func WriteFrame(w io.Writer, payload []byte) error {
+	if bytes.IndexByte(payload, '\n') >= 0 {
+		return errors.New("procgroup: a frame's payload must not contain a newline")
+	}
+	b := make([]byte, 0, len(FramePrefix)+len(payload)+1)
+	b = append(append(append(b, FramePrefix...), payload...), '\n')
+	_, err := w.Write(b)
+	return err
+}
+
 // relay copies r to w line by line, prefixing each line, holding mu per line so
 // lines from different workers never interleave. A carriage return also ends
 // a line, so progress bars redraw in place with their prefix. Lines also go
-// to tail when set.
-func relay(r io.Reader, w io.Writer, prefix string, mu *sync.Mutex, tail *tailBuffer, wg *sync.WaitGroup) {
+// to tail when set; frames go to frame when set.
+func relay(r io.Reader, w io.Writer, prefix string, mu *sync.Mutex, tail *tailBuffer, frame func([]byte), wg *sync.WaitGroup) {
 	defer wg.Done()
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	sc.Split(splitLines)
 	for sc.Scan() {
 		line := sc.Text()
+		if frame != nil && strings.HasPrefix(line, FramePrefix) {
+			frame([]byte(strings.TrimSuffix(line[len(FramePrefix):], "\n")))
+			continue
+		}
 		mu.Lock()
 		_, _ = io.WriteString(w, prefix+line)
 		if end := line[len(line)-1]; end != '\n' && end != '\r' {
@@ -34,9 +56,14 @@ func relay(r io.Reader, w io.Writer, prefix string, mu *sync.Mutex, tail *tailBu
 	}
 }
 
-// splitLines is bufio.ScanLines keeping the terminator, which may be \n or \r.
+// splitLines is bufio.ScanLines keeping the terminator, which may be \n or
+// \r. A frame that starts in the middle of a line ends the text before it.
 func splitLines(data []byte, atEOF bool) (int, []byte, error) {
-	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+	i := bytes.IndexAny(data, "\r\n")
+	if f := bytes.Index(data, []byte(FramePrefix)); f > 0 && (i < 0 || f < i) {
+		return f, data[:f], nil
+	}
+	if i >= 0 {
 		return i + 1, data[:i+1], nil
 	}
 	if atEOF && len(data) > 0 {

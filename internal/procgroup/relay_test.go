@@ -24,7 +24,7 @@ func TestRelayPrefixesEveryLineAndKeepsTheTail(t *testing.T) {
 		var wg sync.WaitGroup
 		tail := newTail(3)
 		wg.Add(1)
-		relay(strings.NewReader(tc.in), &out, tc.prefix, &mu, tail, &wg)
+		relay(strings.NewReader(tc.in), &out, tc.prefix, &mu, tail, nil, &wg)
 		if out.String() != tc.want {
 			t.Errorf("relay(%q) wrote %q; want %q", tc.in, out.String(), tc.want)
 		}
@@ -34,6 +34,27 @@ func TestRelayPrefixesEveryLineAndKeepsTheTail(t *testing.T) {
 		if tail.panicLine() != tc.panicLine {
 			t.Errorf("panic line of %q = %q; want %q", tc.in, tail.panicLine(), tc.panicLine)
 		}
+	}
+}
+
+func TestRelayHandsFramesOverInsteadOfPrintingThem(t *testing.T) {
+	var frames bytes.Buffer
+	WriteFrame(&frames, []byte(`{"a":1}`))
+	in := "loss 0.5\n" + frames.String() + "partial " + frames.String() + "done\n"
+	var out bytes.Buffer
+	var got []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	wg.Add(1)
+	relay(strings.NewReader(in), &out, "[rank 1] ", &mu, nil, func(p []byte) { got = append(got, string(p)) }, &wg)
+	if want := "[rank 1] loss 0.5\n[rank 1] partial \n[rank 1] done\n"; out.String() != want {
+		t.Errorf("printed %q; want %q", out.String(), want)
+	}
+	if len(got) != 2 || got[0] != `{"a":1}` || got[1] != `{"a":1}` {
+		t.Errorf("frames %q; want two {\"a\":1}", got)
+	}
+	if err := WriteFrame(&out, []byte("two\nlines")); err == nil {
+		t.Error("WriteFrame with a newline in the payload: want an error")
 	}
 }
 

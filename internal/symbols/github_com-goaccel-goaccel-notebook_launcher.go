@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/notebook_launcher/notebook_launcher"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"DecodeArgs":    reflect.ValueOf(notebook_launcher.DecodeArgs),
 		"EnvRestart":    reflect.ValueOf(constant.MakeFromLiteral("\"GOACCEL_RESTART_COUNT\"", token.STRING, 0)),
 		"EnvToken":      reflect.ValueOf(constant.MakeFromLiteral("\"GOACCEL_STORE_TOKEN\"", token.STRING, 0)),
 		"EnvWorker":     reflect.ValueOf(constant.MakeFromLiteral("\"GOACCEL_LAUNCH_WORKER\"", token.STRING, 0)),

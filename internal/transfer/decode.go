@@ -55,6 +55,19 @@ func Decode(r io.Reader, types []reflect.Type, names []string) ([]reflect.Value,
 	return out, nil
 }
 
+// Count returns how many values the message in data holds.
+func Count(data []byte) (int, error) {
+	_, md, err := nn.DecodeSafetensors(data)
+	if err != nil {
+		return 0, fmt.Errorf("transfer: read: %w", err)
+	}
+	var tree []json.RawMessage
+	if err := json.Unmarshal([]byte(md[metaKey]), &tree); err != nil {
+		return 0, fmt.Errorf("transfer: read the values: %w", err)
+	}
+	return len(tree), nil
+}
+
 // Marshal is Encode into a byte slice.
 func Marshal(values []reflect.Value, names []string) ([]byte, error) {
 	var b bytes.Buffer

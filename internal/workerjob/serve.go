@@ -1,0 +1,156 @@
+package workerjob
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/workerinfo"
+)
+
+// Serve runs fn as this worker of the job: it decodes the arguments into fn's
+// parameter types, calls fn, sends rank 0's result back and writes the
+// report. It returns the process exit status: 0 on success, 1 when fn
+// returned an error or its result could not be sent, 2 after a panic (whose
+// trace it prints on stderr, as Go does). interpreted, when set, returns the
+// interpreted stack frames of a panic (yaegi's), which the Go stack lacks.
+func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
+	rank, _ := strconv.Atoi(os.Getenv("RANK"))
+	rep := Report{Rank: rank}
+	finish := func(status int) int {
+		rep.Device = workerinfo.Device()
+		if err := j.writeReport(rep); err != nil {
+			fmt.Fprintf(os.Stderr, "goaccel worker: write the report: %v\n", err)
+		}
+		return status
+	}
+	if j.Spec.Display {
+		displaysink.Set(frameSink{})
+	}
+	args, err := j.decodeArgs(fn.Type())
+	if err != nil {
+		rep.Error = err.Error()
+		fmt.Fprintf(os.Stderr, "goaccel worker: %v\n", err)
+		return finish(1)
+	}
+	out, p := call(fn, args)
+	if p != nil {
+		rep.Panic, rep.Stack = p.message, p.stack
+		rep.Frames = p.frames
+		if interpreted != nil {
+			if fs := interpreted(); len(fs) > 0 {
+				rep.Frames = fs
+			}
+		}
+		fmt.Fprintf(os.Stderr, "panic: %s\n\n%s", p.message, p.stack)
+		return finish(2)
+	}
+	if n := len(out); n > 0 && out[n-1].Type() == errorType {
+		if e := out[n-1]; !e.IsNil() {
+			rep.Error = e.Interface().(error).Error()
+			fmt.Fprintf(os.Stderr, "%s returned an error: %s\n", j.Spec.Func, rep.Error)
+			return finish(1)
+		}
+		out = out[:n-1]
+	}
+	if rank == 0 && j.Spec.Result && len(out) == 1 {
+		if err := j.writeResult(out[0]); err != nil {
+			rep.Error = err.Error()
+			fmt.Fprintf(os.Stderr, "goaccel worker: %v\n", err)
+			return finish(1)
+		}
+	}
+	return finish(0)
+}
+
+// decodeArgs reads the job's arguments as fn's parameter types.
+func (j *Job) decodeArgs(t reflect.Type) ([]reflect.Value, error) {
+	types, err := ParamTypes(t, j.Spec.Args, j.Spec.Func)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(types))
+	for i := range names {
+		names[i] = fmt.Sprintf("argument %d of %s", i+1, j.Spec.Func)
+	}
+	return j.Args(types, names)
+}
+
+// ParamTypes returns the types of n arguments of a call of a function of
+// type t (named name, for the error when n does not fit).
+func ParamTypes(t reflect.Type, n int, name string) ([]reflect.Type, error) {
+	fixed := t.NumIn()
+	if t.IsVariadic() {
+		fixed--
+	}
+	if n < fixed || n > fixed && !t.IsVariadic() {
+		takes := plural(fixed, "argument")
+		if t.IsVariadic() {
+			takes = "at least " + takes
+		}
+		return nil, fmt.Errorf("%s takes %s; the launch passed %d", name, takes, n)
+	}
+	types := make([]reflect.Type, n)
+	for i := range types {
+		if i < fixed {
+			types[i] = t.In(i)
+		} else {
+			types[i] = t.In(fixed).Elem()
+		}
+	}
+	return types, nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// panicked is a recovered panic.
+type panicked struct {
+	message, stack string
+	frames         []Frame
+}
+
+// call calls fn, recovering a panic with its stack.
+func call(fn reflect.Value, args []reflect.Value) (out []reflect.Value, p *panicked) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		msg := fmt.Sprint(r)
+		if e, ok := r.(error); ok {
+			msg = e.Error()
+		}
+		p = &panicked{message: msg, stack: string(debug.Stack()), frames: goFrames()}
+	}()
+	return fn.Call(args), nil
+}
+
+// goFrames lists the frames of the panicking goroutine that belong to the
+// program, innermost first (not the runtime's, reflect's or this package's).
+func goFrames() []Frame {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	var out []Frame
+	for {
+		f, more := frames.Next()
+		own := strings.Contains(f.Function, "internal/workerjob.call") || strings.Contains(f.Function, "internal/workerjob.(*Job)") ||
+			strings.Contains(f.Function, "internal/workerjob.goFrames")
+		if !own && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "reflect.") {
+			out = append(out, Frame{Func: f.Function, File: f.File, Line: f.Line})
+		}
+		if !more {
+			return out
+		}
+	}
+}
