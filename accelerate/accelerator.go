@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/plots"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -48,7 +49,9 @@ func New(cfg Config) *Accelerator {
 	if err != nil {
 		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
 	}
-	return newWithComm(r, c)
+	a := newWithComm(r, c)
+	workerinfo.SetDevice(a.device.String()) // for the result line of a notebook launch
+	return a
 }
 
 func newWithComm(r resolved, c comm) *Accelerator {

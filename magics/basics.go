@@ -46,6 +46,7 @@ func basics(r *Registry) []Magic {
 			}
 			return Output{Page: page}, nil
 		}},
+		{Name: "accelerate", Usage: "%accelerate launch|export|env|config", Help: "run a function on worker processes (data-parallel training), export it, show or set defaults", Run: accelerateMagic},
 		{Name: "writefile", Cell: true, Usage: "%%writefile [-a] FILE", Help: "write (or append) the cell's text to FILE", Run: writefileMagic},
 	}
 }

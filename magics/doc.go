@@ -1,10 +1,10 @@
 // Package magics parses the %, %% and ! lines of notebook cells and runs the
 // built-in magics: %help, %env, %cd, %time, %%time, %timeit, %%timeit,
-// %who, %doc, %reset, %load, %%writefile, %%bash, %%sh, %%capture and
-// !shell commands. The session supplies an Env, and for %timeit, %reset and
-// %%capture the Timer, Resetter, Asker and Capturer it implements; other
-// packages add their own magics (e.g. %accelerate) to a Registry with
-// Register.
+// %who, %doc, %reset, %load, %%writefile, %%bash, %%sh, %%capture,
+// %accelerate and !shell commands. The session supplies an Env, and for
+// %timeit, %reset, %%capture and %accelerate launch/export the Timer,
+// Resetter, Asker, Capturer and Launcher it implements; other packages add
+// their own magics to a Registry with Register.
 //
 //	reg := magics.NewRegistry()
 //	calls, goCode := magics.Parse("%env DEBUG=1\nx := 1")

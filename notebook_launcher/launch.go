@@ -37,6 +37,9 @@ type Options struct {
 	// GPUIDs lists the GPUs the workers may use, e.g. "0,1" ("" or "all":
 	// every GPU); exported as CUDA_VISIBLE_DEVICES.
 	GPUIDs string
+	// ThreadsPerProcess is each worker's GOMAXPROCS (0: the machine's cores
+	// shared out among the workers, unless GOMAXPROCS is set).
+	ThreadsPerProcess int
 	// Compile, in a notebook, builds the workers' program with the Go
 	// toolchain instead of interpreting it (a compiled program is compiled
 	// already and ignores it).
@@ -101,9 +104,9 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 	call := site + "#" + strconv.Itoa(siteCalls[site])
 	callsMu.Unlock()
 
-	name := "fn"
+	name, cellName := "fn", ""
 	if nf, ok := fn.(rt.NamedFunc); ok {
-		fn, name = nf.Fn, nf.Name
+		fn, name, cellName = nf.Fn, nf.Name, nf.Name
 	}
 	fv := reflect.ValueOf(fn)
 	if !fv.IsValid() {
@@ -124,16 +127,29 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 		}
 		os.Exit(job.Serve(fv, nil))
 	}
+	if cell := launch.InstalledCellLauncher(); cell != nil {
+		// In the kernel's executor: workers rebuild a cell's function from
+		// the notebook's declarations. Arguments keep the session's types.
+		cfg, err := opts.config(nil)
+		if err != nil {
+			return nil, err
+		}
+		vals := make([]reflect.Value, len(args))
+		for i, a := range args {
+			vals[i] = reflect.ValueOf(a)
+		}
+		return cell(ctx, launch.CellRequest{Name: cellName, Fn: fv, Args: vals, Config: cfg, Compile: opts.Compile})
+	}
 	in, err := callArgs(fv.Type(), name, args)
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: %w", err)
 	}
-	if os.Getenv("WORLD_SIZE") != "" {
-		return callInProcess(fv, in) // already a worker of an external launcher
+	if underExternalLauncher() {
+		return callInProcess(fv, in)
 	}
 	if displaysink.Get() != nil {
-		// Inside the kernel's executor (cells reach the session's own
-		// Launch): re-executing this binary would start executors.
+		// Inside the kernel's executor without its cell launcher:
+		// re-executing this binary would start executors.
 		return nil, fmt.Errorf("notebook_launcher: Launch re-executes a compiled program and cannot run a notebook cell's function; in a notebook use the magic `%%accelerate launch --num_processes %d FUNC`", max(opts.NumProcesses, 2))
 	}
 	cfg, err := opts.config(nil)
@@ -203,7 +219,7 @@ func (o Options) config(extra []string) (launch.Config, error) {
 		NumProcesses: o.NumProcesses, NumNodes: o.NumNodes, NodeRank: o.NodeRank,
 		MasterAddr: o.MasterAddr, Port: o.Port, MaxRestarts: o.MaxRestarts,
 		MixedPrecision: o.MixedPrecision, GradientAccumulationSteps: o.GradientAccumulationSteps,
-		CPU: o.CPU, GPUIDs: o.GPUIDs, Env: extra, Stdout: o.Stdout, Stderr: o.Stderr,
+		CPU: o.CPU, GPUIDs: o.GPUIDs, Threads: o.ThreadsPerProcess, Env: extra, Stdout: o.Stdout, Stderr: o.Stderr,
 	}
 	if err := c.Normalize(); err != nil {
 		return c, fmt.Errorf("notebook_launcher: %w", err)
@@ -284,4 +300,15 @@ func callInProcess(fn reflect.Value, in []reflect.Value) (any, error) {
 		return nil, nil
 	}
 	return out[0].Interface(), nil
+}
+
+// underExternalLauncher reports whether this process is already one worker
+// of a group that another launcher started: torchrun-style (WORLD_SIZE),
+// Open MPI's mpirun, or Slurm's srun with several tasks.
+func underExternalLauncher() bool {
+	if os.Getenv("WORLD_SIZE") != "" || os.Getenv("OMPI_COMM_WORLD_SIZE") != "" {
+		return true
+	}
+	n, err := strconv.Atoi(os.Getenv("SLURM_NTASKS"))
+	return err == nil && n > 1
 }

@@ -20,8 +20,10 @@ const executorName = "__executor"
 // over fd 3 (requests) and fd 4 (events), which processes a cell starts do
 // not inherit; fd 1 and 2 are the cell's output.
 func runExecutor(args []string) int {
-	// The kernel forwards interrupts as messages; a stray SIGINT must not kill the session.
-	signal.Ignore(syscall.SIGINT)
+	// The kernel forwards interrupts as messages; a stray SIGINT must not kill
+	// the session. Catching it (rather than ignoring it) keeps it deliverable
+	// to the processes cells start: ignored signals stay ignored across exec.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGINT)
 	reqs, events, err := executor.InheritedPipes()
 	if err != nil {
 		return fail(fmt.Errorf("%s is started by `goaccel kernel`, not by hand: %w", executorName, err))
@@ -55,6 +57,8 @@ func (r replSession) Execute(ctx context.Context, code string) executor.Result {
 func (r replSession) UserExpressions(ctx context.Context, exprs map[string]string) map[string]any {
 	return r.s.UserExpressions(ctx, exprs)
 }
+
+func (r replSession) SetExecutionCount(n int) { r.s.SetExecutionCount(n) }
 
 func (r replSession) IsComplete(code string) (string, string) { return r.s.IsComplete(code) }
 

@@ -20,6 +20,7 @@ var subcommands = map[string]subcommand{
 	"config":     {runConfig, "write the launch configuration (accelerate config)"},
 	"env":        {runEnv, "print the environment goaccel sees"},
 	executorName: {runExecutor, ""},
+	workerName:   {runWorker, ""},
 }
 
 func main() {

@@ -29,3 +29,35 @@ func TestDeclarationsKeepTheUsersTextAndPositions(t *testing.T) {
 		t.Error("Declarations of a syntax error: want an error")
 	}
 }
+
+// importEnv is fakeEnv with the session's imports.
+type importEnv struct {
+	fakeEnv
+	imports map[string]string
+}
+
+func (e importEnv) ImportPath(name string) string { return e.imports[name] }
+
+func TestParseNamesTheFunctionPassedToLaunch(t *testing.T) {
+	env := importEnv{fakeEnv{defined: map[string]bool{"nl": true, "cfg": true}}, map[string]string{"nl": launcherPath}}
+	for _, tc := range []struct{ name, src, want string }{
+		{"session alias", "nl.Launch(train, nl.Options{}, cfg)", `nl.Launch(__goaccel.Named("train", train), nl.Options{}, cfg)`},
+		{"context form in a function", "func run(ctx context.Context) { nl.LaunchContext(ctx, train, nl.Options{}) }",
+			`func run(ctx context.Context) { nl.LaunchContext(ctx, __goaccel.Named("train", train), nl.Options{}) }`},
+		{"cell import", "import l \"github.com/goaccel/goaccel/notebook_launcher\"\nl.Launch(f, l.Options{})", `l.Launch(__goaccel.Named("f", f), l.Options{})`},
+		{"a parameter is left for Launch to refuse", "func run(f func()) { nl.Launch(f, nl.Options{}) }", "func run(f func()) { nl.Launch(f, nl.Options{}) }"},
+		{"a closure is left alone", "nl.Launch(func() {}, nl.Options{})", "nl.Launch(func() {}, nl.Options{})"},
+		{"another package's Launch", "rockets.Launch(train)", "rockets.Launch(train)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Parse(tc.src, env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := p.Units[len(p.Units)-1].Text
+			if got != tc.want {
+				t.Errorf("rewrite\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -121,13 +121,19 @@ type piece struct {
 
 // Parse splits a cell into units, rewrites what yaegi cannot run and adds
 // missing standard-library imports. env may be nil.
-func Parse(src string, env Env) (*Program, error) { return parse(src, env, false) }
+func Parse(src string, env Env) (*Program, error) { return parse(src, env, false, false) }
 
 // ParseMarked is Parse that also sets LineVar before every statement nested
 // in the cell's top-level statements, for panic line numbers.
-func ParseMarked(src string, env Env) (*Program, error) { return parse(src, env, true) }
+func ParseMarked(src string, env Env) (*Program, error) { return parse(src, env, true, false) }
 
-func parse(src string, env Env, markLines bool) (*Program, error) {
+// ParseProgram parses the declarations of a worker program (no session) and
+// sets LineVar before every statement in function bodies, closures included
+// (but not a closure a go statement starts, which would race with the
+// others): an interpreted worker reports a panic at the line it happened on.
+func ParseProgram(src string) (*Program, error) { return parse(src, nil, false, true) }
+
+func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 	if env == nil {
 		env = emptyEnv{}
 	}
@@ -144,7 +150,7 @@ func parse(src string, env Env, markLines bool) (*Program, error) {
 		pieces = append(pieces, p)
 	}
 	cx := newCellScope(env)
-	cx.markLines = markLines
+	cx.markLines, cx.markFuncs = markLines, markFuncs
 	cx.planRenames(pieces)
 	var imports []string
 	var body []Unit

@@ -49,7 +49,9 @@ func (cx *cellScope) rewrite(p *piece, ed *edits) error {
 		case *ast.RangeStmt:
 			err = cx.rewriteRange(n, labels[i], funcs[i], ed)
 		case *ast.CallExpr:
-			err = cx.rewriteBuiltin(n, ed)
+			if err = cx.rewriteBuiltin(n, ed); err == nil {
+				cx.rewriteLaunch(n, ed)
+			}
 		}
 		if err != nil {
 			return err

@@ -16,17 +16,18 @@ import (
 type cellScope struct {
 	env       Env
 	types     map[string]string            // cell-level name → type source ("" unknown)
-	imports   map[string]bool              // package names the cell imports
+	imports   map[string]string            // package name → import path, of the cell's imports
 	tmp       int                          // counter for the rewrites' temporary names
 	structs   map[string]map[string]string // struct types the cell declares: name → field → type source
 	funcLoops map[*ast.RangeStmt]bool      // range loops rewritten as iterator calls
 	markLines bool                         // set LineVar before nested statements (ParseMarked)
+	markFuncs bool                         // set LineVar before statements in function bodies (ParseProgram)
 	renames   map[string]string            // user type name → interpreter name, for this cell
 	newNames  map[string]string            // the renames this cell's own type declarations introduce
 }
 
 func newCellScope(env Env) *cellScope {
-	return &cellScope{env: env, types: map[string]string{}, imports: map[string]bool{}, structs: map[string]map[string]string{}, funcLoops: map[*ast.RangeStmt]bool{}}
+	return &cellScope{env: env, types: map[string]string{}, imports: map[string]string{}, structs: map[string]map[string]string{}, funcLoops: map[*ast.RangeStmt]bool{}}
 }
 
 func (cx *cellScope) addImport(is *ast.ImportSpec) {
@@ -35,7 +36,7 @@ func (cx *cellScope) addImport(is *ast.ImportSpec) {
 	if is.Name != nil {
 		name = is.Name.Name
 	}
-	cx.imports[name] = true
+	cx.imports[name] = p
 }
 
 // declared reports whether name refers to something of the cell or the session.
@@ -43,7 +44,8 @@ func (cx *cellScope) declared(name string) bool {
 	if _, ok := cx.types[name]; ok {
 		return true
 	}
-	return cx.imports[name] || cx.env.Defined(name)
+	_, imported := cx.imports[name]
+	return imported || cx.env.Defined(name)
 }
 
 // builtin reports whether the identifier id means the predeclared name.
@@ -65,6 +67,9 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 	cx.loopVars(p, ed)
 	if err := cx.rewrite(p, ed); err != nil {
 		return Unit{}, err
+	}
+	if p.kind == KindDecl && cx.markFuncs {
+		cx.markFuncLines(p, ed)
 	}
 	if p.kind == KindStmt {
 		if cx.markLines {
@@ -388,6 +393,43 @@ func (cx *cellScope) markNestedLines(p *piece, ed *edits) {
 			switch n := n.(type) {
 			case *ast.FuncLit:
 				return false
+			case *ast.BlockStmt:
+				mark(n.List)
+			case *ast.CaseClause:
+				mark(n.Body)
+			case *ast.CommClause:
+				mark(n.Body)
+			}
+			return true
+		})
+	}
+}
+
+// markFuncLines sets LineVar before every statement of the piece's function
+// bodies and closures, except closures started by a go statement.
+func (cx *cellScope) markFuncLines(p *piece, ed *edits) {
+	mark := func(list []ast.Stmt) {
+		for _, st := range list {
+			switch st.(type) {
+			case *ast.LabeledStmt, *ast.CaseClause, *ast.CommClause:
+				continue
+			}
+			off := ed.off(st.Pos())
+			line, _ := lineCol(ed.src, off)
+			ed.add(off, off, fmt.Sprintf("%s = %d; ", LineVar, line))
+		}
+	}
+	for _, d := range p.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				if _, lit := n.Call.Fun.(*ast.FuncLit); lit {
+					return false
+				}
 			case *ast.BlockStmt:
 				mark(n.List)
 			case *ast.CaseClause:

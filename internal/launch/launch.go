@@ -46,6 +46,9 @@ type Config struct {
 	CPU                       bool
 	// GPUIDs ("0,1"; "" or "all": every GPU) becomes CUDA_VISIBLE_DEVICES.
 	GPUIDs string
+	// Threads is each worker's GOMAXPROCS (0: the cores shared out among the
+	// workers, unless GOMAXPROCS is set).
+	Threads int
 	// Env is added to every worker's environment, last (so it wins).
 	Env []string
 	// Stdout and Stderr receive the workers' output (nil: os.Stdout, os.Stderr).
@@ -83,6 +86,8 @@ func (c *Config) Normalize() error {
 		return fmt.Errorf("MaxRestarts is %d; use 0 or more", c.MaxRestarts)
 	case c.NumNodes > 1 && c.Port == 0:
 		return errors.New("Port must be set when NumNodes > 1 (every node must agree on it)")
+	case c.Threads < 0:
+		return fmt.Errorf("ThreadsPerProcess is %d; use 1 or more (0: cores / workers)", c.Threads)
 	case c.GradientAccumulationSteps < 0:
 		return fmt.Errorf("GradientAccumulationSteps is %d; use 1 or more (0: the worker's own setting)", c.GradientAccumulationSteps)
 	}
@@ -160,7 +165,9 @@ func runOnce(ctx context.Context, path string, args []string, c Config, attempt 
 		} else if c.GPUIDs != "" && c.GPUIDs != "all" {
 			e = append(e, "CUDA_VISIBLE_DEVICES="+c.GPUIDs)
 		}
-		if _, set := os.LookupEnv("GOMAXPROCS"); !set && c.NumProcesses > 1 {
+		if c.Threads > 0 {
+			e = append(e, "GOMAXPROCS="+strconv.Itoa(c.Threads))
+		} else if _, set := os.LookupEnv("GOMAXPROCS"); !set && c.NumProcesses > 1 {
 			// Share the cores among the workers, as torchrun does with OMP_NUM_THREADS.
 			e = append(e, "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/c.NumProcesses)))
 		}

@@ -11,18 +11,23 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goaccel/goaccel/internal/launch"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
 )
 
-// launchFlags are `accelerate launch`'s flags that goaccel honours.
-type launchFlags struct {
+// Flags are `accelerate launch`'s flags that goaccel honours, shared by
+// `goaccel launch` and the notebook's `%accelerate launch`. Register adds them
+// to a FlagSet; after parsing, Options merges them with the config file.
+type Flags struct {
 	configFile, mixedPrecision, mainIP, gpuIDs string
 	numProcesses, numMachines, machineRank     int
-	mainPort, maxRestarts, threads             int
+	mainPort, maxRestarts, threads, gradAccum  int
 	cpu, multiGPU                              bool
 }
 
-func (f *launchFlags) register(fs *flag.FlagSet) {
+// Register adds the flags to fs, each under its accelerate name and with
+// dashes (--num_processes and --num-processes).
+func (f *Flags) Register(fs *flag.FlagSet) {
 	str := func(p *string, name, usage string) {
 		fs.StringVar(p, name, "", usage)
 		fs.StringVar(p, strings.ReplaceAll(name, "_", "-"), "", "same as --"+name)
@@ -47,6 +52,7 @@ func (f *launchFlags) register(fs *flag.FlagSet) {
 	num(&f.mainPort, "main_process_port", "rendezvous port (0: a free port on one machine)")
 	num(&f.maxRestarts, "max_restarts", "restarts of the whole group after a failure")
 	num(&f.threads, "num_cpu_threads_per_process", "GOMAXPROCS of each process (default: cores / local processes)")
+	count(&f.gradAccum, "gradient_accumulation_steps", "steps whose gradients add up before each optimizer step")
 	fs.BoolVar(&f.cpu, "cpu", false, "force training on the CPU")
 	fs.BoolVar(&f.multiGPU, "multi_gpu", false, "one process per GPU (distributed_type MULTI_GPU)")
 }
@@ -61,8 +67,8 @@ func LaunchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintln(stderr, "usage: goaccel launch [flags] ./pkg-or-binary [program args]")
 		fs.PrintDefaults()
 	}
-	var f launchFlags
-	f.register(fs)
+	var f Flags
+	f.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -70,7 +76,7 @@ func LaunchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fs.Usage()
 		return fmt.Errorf("goaccel launch: name the program to run (a Go package like ./cmd/train, or a binary)")
 	}
-	opts, env, err := f.resolve()
+	opts, err := f.Options()
 	if err != nil {
 		return fmt.Errorf("goaccel launch: %w", err)
 	}
@@ -80,24 +86,25 @@ func LaunchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("goaccel launch: %w", err)
 	}
 	defer cleanup()
-	return nl.Run(ctx, bin, fs.Args()[1:], env, opts)
+	return nl.Run(ctx, bin, fs.Args()[1:], nil, opts)
 }
 
-// resolve merges the config file (when present) with the flags; flags win.
-func (f *launchFlags) resolve() (nl.Options, []string, error) {
+// Options merges the config file (when present) with the flags; flags win.
+// Without either, a launch runs one process per visible GPU, else one.
+func (f *Flags) Options() (nl.Options, error) {
 	path := f.configFile
 	if path == "" {
 		path = DefaultConfigFile()
 	}
 	c, found, err := LoadConfig(path)
 	if err != nil {
-		return nl.Options{}, nil, err
+		return nl.Options{}, err
 	}
 	if f.configFile != "" && !found {
-		return nl.Options{}, nil, fmt.Errorf("config file %s does not exist (create it with `goaccel config --config_file %s`)", path, path)
+		return nl.Options{}, fmt.Errorf("config file %s does not exist (create it with `goaccel config --config_file %s`)", path, path)
 	}
 	if !found {
-		c = Config{NumMachines: 1, NumProcesses: 1}
+		c = Config{NumMachines: 1} // processes: one per visible GPU, else one (below)
 	}
 	override := func(dst *int, v int) {
 		if v >= 0 {
@@ -128,37 +135,31 @@ func (f *launchFlags) resolve() (nl.Options, []string, error) {
 		c.NumMachines = 1
 	}
 	if c.NumProcesses == 0 {
-		c.NumProcesses = 1
+		c.NumProcesses = max(1, launch.VisibleGPUs()) * c.NumMachines
 	}
 	if err := c.Validate(); err != nil {
-		return nl.Options{}, nil, err
+		return nl.Options{}, err
 	}
 	if c.NumProcesses%c.NumMachines != 0 {
-		return nl.Options{}, nil, fmt.Errorf("--num_processes %d is not a multiple of --num_machines %d (it counts processes on all machines)", c.NumProcesses, c.NumMachines)
+		return nl.Options{}, fmt.Errorf("--num_processes %d is not a multiple of --num_machines %d (it counts processes on all machines)", c.NumProcesses, c.NumMachines)
 	}
 	if c.NumMachines > 1 && (c.MainProcessIP == "" || c.MainProcessPort == 0) {
-		return nl.Options{}, nil, fmt.Errorf("with %d machines, give --main_process_ip and --main_process_port (the same on every machine)", c.NumMachines)
+		return nl.Options{}, fmt.Errorf("with %d machines, give --main_process_ip and --main_process_port (the same on every machine)", c.NumMachines)
 	}
 	files, cores := machineLimits()
 	if err := checkResources(c.NumProcesses/c.NumMachines, c.NumProcesses, files, cores); err != nil {
-		return nl.Options{}, nil, fmt.Errorf("--num_processes %d: %w", c.NumProcesses, err)
+		return nl.Options{}, fmt.Errorf("--num_processes %d: %w", c.NumProcesses, err)
 	}
 	opts := nl.Options{
 		NumProcesses: c.NumProcesses / c.NumMachines, NumNodes: c.NumMachines, NodeRank: c.MachineRank,
 		MasterAddr: c.MainProcessIP, Port: c.MainProcessPort, MaxRestarts: c.MaxRestarts,
-		MixedPrecision: c.MixedPrecision,
+		MixedPrecision: c.MixedPrecision, GradientAccumulationSteps: max(f.gradAccum, 0),
+		CPU: c.UseCPU, ThreadsPerProcess: max(f.threads, 0),
 	}
-	var env []string
-	if f.threads > 0 {
-		env = append(env, "GOMAXPROCS="+strconv.Itoa(f.threads))
+	if c.GPUIDs != "all" {
+		opts.GPUIDs = c.GPUIDs
 	}
-	if c.UseCPU {
-		env = append(env, "ACCELERATE_USE_CPU=true")
-	}
-	if c.GPUIDs != "" && c.GPUIDs != "all" && !c.UseCPU {
-		env = append(env, "CUDA_VISIBLE_DEVICES="+c.GPUIDs)
-	}
-	return opts, env, nil
+	return opts, nil
 }
 
 // resolveProgram returns an executable for target: the file itself when it is

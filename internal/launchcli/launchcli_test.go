@@ -57,34 +57,34 @@ func TestLaunchFlagsOverrideConfigFile(t *testing.T) {
 	if err := SaveConfig(path, Config{NumProcesses: 4, NumMachines: 1, MixedPrecision: "fp16", GPUIDs: "0,1"}); err != nil {
 		t.Fatal(err)
 	}
-	f := launchFlags{configFile: path, numProcesses: 2, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1, threads: 3, mixedPrecision: "bf16"}
-	opts, env, err := f.resolve()
+	f := Flags{configFile: path, numProcesses: 2, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1, threads: 3, gradAccum: 4, mixedPrecision: "bf16"}
+	opts, err := f.Options()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opts.NumProcesses != 2 || opts.MixedPrecision != "bf16" {
-		t.Errorf("opts = %+v; want 2 processes and bf16 from the flags", opts)
+	if opts.NumProcesses != 2 || opts.MixedPrecision != "bf16" || opts.GradientAccumulationSteps != 4 {
+		t.Errorf("opts = %+v; want 2 processes, bf16 and 4 accumulation steps from the flags", opts)
 	}
-	if strings.Join(env, " ") != "GOMAXPROCS=3 CUDA_VISIBLE_DEVICES=0,1" {
-		t.Errorf("env = %v; want the threads flag and the config's gpu_ids", env)
+	if opts.ThreadsPerProcess != 3 || opts.GPUIDs != "0,1" {
+		t.Errorf("opts = %+v; want the threads flag and the config's gpu_ids", opts)
 	}
 }
 
 func TestLaunchRejectsBadCombinations(t *testing.T) {
-	base := launchFlags{configFile: "", numProcesses: -1, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1, threads: -1}
+	base := Flags{configFile: "", numProcesses: -1, numMachines: -1, machineRank: -1, mainPort: -1, maxRestarts: -1, threads: -1, gradAccum: -1}
 	t.Setenv("HF_HOME", t.TempDir())
 	for _, tc := range []struct {
-		mod  func(*launchFlags)
+		mod  func(*Flags)
 		want string
 	}{
-		{func(f *launchFlags) { f.mixedPrecision = "fp8" }, "mixed_precision"},
-		{func(f *launchFlags) { f.numProcesses, f.numMachines = 3, 2 }, "not a multiple"},
-		{func(f *launchFlags) { f.numProcesses, f.numMachines = 4, 2 }, "--main_process_ip"},
-		{func(f *launchFlags) { f.configFile = "/nonexistent/c.yaml" }, "does not exist"},
+		{func(f *Flags) { f.mixedPrecision = "fp8" }, "mixed_precision"},
+		{func(f *Flags) { f.numProcesses, f.numMachines = 3, 2 }, "not a multiple"},
+		{func(f *Flags) { f.numProcesses, f.numMachines = 4, 2 }, "--main_process_ip"},
+		{func(f *Flags) { f.configFile = "/nonexistent/c.yaml" }, "does not exist"},
 	} {
 		f := base
 		tc.mod(&f)
-		if _, _, err := f.resolve(); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := f.Options(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("resolve(%+v) = %v; want an error mentioning %q", f, err, tc.want)
 		}
 	}
@@ -200,5 +200,34 @@ func TestCheckResources(t *testing.T) {
 		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("checkResources(%d, %d, %d files, %d cores) = %v; want %q", tc.local, tc.world, tc.files, tc.cores, err, tc.want)
 		}
+	}
+}
+
+func TestConfigMagicShowsAndSetsKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	var out bytes.Buffer
+	if err := ConfigMagic([]string{"--config_file", path}, &out); err != nil || !strings.Contains(out.String(), "no configuration saved") {
+		t.Fatalf("show without a file: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := ConfigMagic([]string{"--config_file=" + path, "num_processes=3", "mixed_precision=bf16", "use_cpu=true"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	c, ok, err := LoadConfig(path)
+	if err != nil || !ok || c.NumProcesses != 3 || c.MixedPrecision != "bf16" || !c.UseCPU || c.ComputeEnvironment != "LOCAL_MACHINE" {
+		t.Fatalf("saved config = %+v (%v, %v)", c, ok, err)
+	}
+	out.Reset()
+	if err := ConfigMagic([]string{"--config_file", path}, &out); err != nil || !strings.Contains(out.String(), "num_processes: 3") {
+		t.Errorf("show: %v\n%s", err, out.String())
+	}
+	for _, bad := range [][]string{{"num_procs=2"}, {"num_processes=two"}, {"mixed_precision=fp8"}, {"verbose"}} {
+		err := ConfigMagic(append([]string{"--config_file", path}, bad...), &out)
+		if err == nil {
+			t.Errorf("ConfigMagic(%v): want an error", bad)
+		}
+	}
+	if c2, _, _ := LoadConfig(path); c2 != c {
+		t.Errorf("a refused change altered the file: %+v", c2)
 	}
 }

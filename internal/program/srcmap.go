@@ -74,12 +74,22 @@ func (m *SourceMap) Translate(msg string) string {
 // First returns the notebook position of the first position in msg that
 // maps to a cell.
 func (m *SourceMap) First(msg string) (Origin, bool) {
-	for _, sub := range position.FindAllStringSubmatch(msg, -1) {
-		line, _ := strconv.Atoi(sub[1])
-		col, _ := strconv.Atoi(sub[2])
-		if o, ok := m.Lookup(line, col); ok {
+	for _, p := range Positions(msg) {
+		if o, ok := m.Lookup(p[0], p[1]); ok {
 			return o, true
 		}
 	}
 	return Origin{}, false
+}
+
+// Positions lists the (line, column) pairs of the positions in the generated
+// file that msg mentions, in order (column 0 when absent).
+func Positions(msg string) [][2]int {
+	var out [][2]int
+	for _, sub := range position.FindAllStringSubmatch(msg, -1) {
+		line, _ := strconv.Atoi(sub[1])
+		col, _ := strconv.Atoi(sub[2])
+		out = append(out, [2]int{line, col})
+	}
+	return out
 }

@@ -107,3 +107,11 @@ func methodValue(v reflect.Value, name string) reflect.Value {
 	}
 	return reflect.Value{}
 }
+
+// ImportPath is the import path of a package name the session imported
+// (cells.ImportEnv), so rewrites see through aliases.
+func (e envView) ImportPath(name string) string {
+	e.s.mu.Lock()
+	defer e.s.mu.Unlock()
+	return e.s.imported[name]
+}

@@ -53,6 +53,8 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
 	if err != nil {
 		return s.parseFailure(err, code)
 	}
+	decls, _ := cells.Declarations(code) // ParseMarked accepted the cell: so does Declarations
+	recorded := make([]bool, len(decls))
 	s.mu.Lock()
 	s.undefined = prog.Undefined
 	s.pendingRenames = prog.Renamed
@@ -79,6 +81,7 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
 	for name, p := range cellImports {
 		s.imported[name] = p
 		delete(s.kinds, name)
+		s.declared.Import(name, p)
 	}
 	s.mu.Unlock()
 	for _, u := range units {
@@ -89,6 +92,7 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
 			return s.failure(ctx, err, file)
 		}
 		s.record(u)
+		s.recordDecls(u, decls, recorded)
 	}
 	return Result{}
 }

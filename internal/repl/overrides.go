@@ -2,34 +2,27 @@ package repl
 
 import (
 	"io"
-	"os"
 	"reflect"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib/unrestricted"
+
+	"github.com/goaccel/goaccel/internal/rt"
 )
 
 // runtimePath is the import path of the compiled helpers that rewritten cells
-// call (cells rewrites clear(x) to __goaccel.Clear(x)), %timeit's timer and
-// %%capture's binding.
-const runtimePath = "goaccel.internal/rt"
+// call (cells rewrites clear(x) to __goaccel.Clear(x)), %timeit's timer,
+// %%capture's binding and %accelerate's argument capture.
+const runtimePath = rt.ImportPath
 
-// overrides are the symbols the session changes from yaegi's defaults:
-// os.Stdin is the session's switchable reader (os.Stdout and os.Stderr the
-// session's writers when they are not files), the environment is the real
-// process environment (so %env and os.Setenv agree, and !commands see it),
-// and os/exec is available. os.Exit stays yaegi's: it panics instead of
-// ending the executor.
+// overrides are the symbols the session changes beyond internal/interpreter's
+// tables (the real process environment, os/exec, the rewrite helpers):
+// os.Stdin is the session's switchable reader, os.Stdout and os.Stderr the
+// session's writers, %timeit's timer and %%capture's binding, and
+// __goaccel.Capture, which hands values of the session to compiled code (the
+// arguments of %accelerate launch). os.Exit stays yaegi's: it panics instead
+// of ending the executor.
 func (s *Session) overrides() interp.Exports {
-	osSyms := map[string]reflect.Value{
-		"Getenv":    reflect.ValueOf(os.Getenv),
-		"LookupEnv": reflect.ValueOf(os.LookupEnv),
-		"Setenv":    reflect.ValueOf(os.Setenv),
-		"Unsetenv":  reflect.ValueOf(os.Unsetenv),
-		"Environ":   reflect.ValueOf(os.Environ),
-		"ExpandEnv": reflect.ValueOf(os.ExpandEnv),
-		"Clearenv":  reflect.ValueOf(os.Clearenv),
-	}
+	osSyms := map[string]reflect.Value{}
 	stdin := io.Reader(s.in)
 	osSyms["Stdin"] = reflect.ValueOf(&stdin).Elem()
 	// os.Stdout and os.Stderr stay files when the session's are (programs
@@ -46,24 +39,21 @@ func (s *Session) overrides() interp.Exports {
 		w := io.Writer(s.errOut)
 		osSyms["Stderr"] = reflect.ValueOf(&w).Elem()
 	}
+	capture := func(vals ...any) {
+		s.mu.Lock()
+		f := s.capturing
+		s.mu.Unlock()
+		if f != nil {
+			f(vals...)
+		}
+	}
 	return interp.Exports{
-		"os/os":        osSyms,
-		"os/exec/exec": unrestricted.Symbols["os/exec/exec"],
+		"os/os": osSyms,
 		runtimePath + "/__goaccel": {
-			"Clear":      reflect.ValueOf(clearValue),
 			"TimerStart": reflect.ValueOf(s.timer.Start),
 			"TimerStop":  reflect.ValueOf(s.timer.Stop),
 			"Captured":   reflect.ValueOf(s.lastCaptured),
+			"Capture":    reflect.ValueOf(capture),
 		},
-	}
-}
-
-// clearValue is the clear builtin for the interpreter: it deletes a map's
-// entries or zeroes a slice's elements.
-func clearValue(v any) {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Map, reflect.Slice:
-		rv.Clear()
 	}
 }

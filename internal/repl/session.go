@@ -10,9 +10,10 @@ import (
 	"sync"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 
-	"github.com/goaccel/goaccel/internal/symbols"
+	"github.com/goaccel/goaccel/internal/interpreter"
+	"github.com/goaccel/goaccel/internal/launch"
+	"github.com/goaccel/goaccel/internal/program"
 	"github.com/goaccel/goaccel/magics"
 )
 
@@ -77,6 +78,15 @@ type Session struct {
 	timer          cellTimer                    // %timeit's loop timing
 	captured       *magics.CapturedIO           // the last %%capture, for binding to its variable
 	genericsLoaded bool                         // stdgeneric is compiled into the interpreter
+
+	// The notebook's declarations in definition order, for worker programs
+	// (launch.go), beside the maps above.
+	declared  *program.Record
+	count     int             // the kernel's execution count for the next Execute (0: unknown)
+	cell      int             // the running cell's execution count
+	cellCtx   context.Context // the running cell's context, for launches
+	launching launchState     // a launch started by the running cell
+	capturing func(...any)    // receives __goaccel.Capture's values
 }
 
 // New starts an interpreter with the standard library and goaccel's packages.
@@ -100,6 +110,9 @@ func New(opts Options) (*Session, error) {
 	if err := s.start(); err != nil {
 		return nil, err
 	}
+	// The newest session of the process launches the workers of its cells'
+	// notebook_launcher.Launch calls (one session per executor process).
+	launch.SetCellLauncher(s.launchCell)
 	return s, nil
 }
 
@@ -108,11 +121,9 @@ func New(opts Options) (*Session, error) {
 // cells: New, and %reset. The rest of the generic standard packages is
 // compiled in when a cell first imports one (loadGenerics).
 func (s *Session) start() error {
-	yaegi := interp.New(interp.Options{Stdin: s.in, Stdout: s.out, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine})
-	for _, syms := range []interp.Exports{stdlib.Symbols, symbols.Symbols, s.overrides()} {
-		if err := yaegi.Use(syms); err != nil {
-			return fmt.Errorf("repl: load symbols: %w", err)
-		}
+	yaegi, err := interpreter.New(interp.Options{Stdin: s.in, Stdout: s.out, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine}, s.overrides())
+	if err != nil {
+		return fmt.Errorf("repl: load symbols: %w", err)
 	}
 	if _, err := yaegi.Eval("var " + lineVar + " int"); err != nil {
 		return fmt.Errorf("repl: set up the interpreter: %w", err)
@@ -120,7 +131,8 @@ func (s *Session) start() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.yaegi = yaegi
-	s.pkgs = newPackageIndex(stdlib.Symbols, symbols.Symbols, s.overrides(), genericIndex())
+	s.pkgs = newPackageIndex(append(interpreter.Tables(), s.overrides(), genericIndex())...)
+	s.declared = program.NewRecord()
 	s.sources, s.markers, s.compiled = map[string]string{}, map[string][]marker{}, map[string]string{}
 	s.names, s.kinds, s.imported, s.renamed = map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
 	s.methods, s.decls, s.declSrc = map[string]map[string]string{}, map[string]string{}, map[string]string{}
@@ -141,7 +153,35 @@ func (s *Session) SetStdin(r io.Reader) { s.in.set(r) }
 func (s *Session) Execute(ctx context.Context, code string) Result {
 	s.mu.Lock()
 	s.seq++
+	s.cell = s.seq
+	if s.count > 0 {
+		s.cell, s.count = s.count, 0
+	}
+	s.cellCtx = ctx
+	s.launching = launchState{}
 	s.mu.Unlock()
+	r := s.execute(ctx, code)
+	s.mu.Lock()
+	failed := s.launching.err
+	s.cellCtx = nil
+	s.mu.Unlock()
+	if failed != nil && r.Error == nil {
+		// A Launch in the cell failed and the cell went on: the failure is
+		// the cell's error, as an exception would be in Python.
+		return s.launchFailure(failed)
+	}
+	return r
+}
+
+// SetExecutionCount tells the session the kernel's execution count for the
+// next cell, which names cells in worker errors ("cell [3], line 5").
+func (s *Session) SetExecutionCount(n int) {
+	s.mu.Lock()
+	s.count = n
+	s.mu.Unlock()
+}
+
+func (s *Session) execute(ctx context.Context, code string) Result {
 	if sym, ok := magics.HelpQuery(code); ok {
 		page, found := s.Doc(sym)
 		if src, ok := s.source(sym); ok && strings.HasSuffix(strings.TrimSpace(code), "??") {

@@ -61,7 +61,7 @@ func TestServeReportsPanicsErrorsAndBadArguments(t *testing.T) {
 			return strings.Contains(r.Panic, "index out of range [3] with length 0") && len(r.Frames) > 0 &&
 				strings.HasSuffix(r.Frames[0].File, "job_test.go") && strings.Contains(r.Stack, "goroutine")
 		}},
-		{"error", func() (int, error) { return 0, errString("disk full") }, nil, 1, func(r Report) bool { return r.Error == "disk full" }},
+		{"error", func() (int, error) { return 0, errString("disk full") }, nil, 1, func(r Report) bool { return r.Error == "f returned an error: disk full" }},
 		{"arguments", func(a, b int) {}, []any{1}, 1, func(r Report) bool { return strings.Contains(r.Error, "f takes 2 arguments; the launch passed 1") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,11 +3,14 @@ package workerjob
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/workerinfo"
@@ -20,52 +23,70 @@ import (
 // trace it prints on stderr, as Go does). interpreted, when set, returns the
 // interpreted stack frames of a panic (yaegi's), which the Go stack lacks.
 func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
+	ExitOnInterrupt()
 	rank, _ := strconv.Atoi(os.Getenv("RANK"))
-	rep := Report{Rank: rank}
-	finish := func(status int) int {
-		rep.Device = workerinfo.Device()
-		if err := j.writeReport(rep); err != nil {
-			fmt.Fprintf(os.Stderr, "goaccel worker: write the report: %v\n", err)
-		}
-		return status
-	}
+	var rep Report
 	if j.Spec.Display {
 		displaysink.Set(frameSink{})
 	}
 	args, err := j.decodeArgs(fn.Type())
 	if err != nil {
-		rep.Error = err.Error()
-		fmt.Fprintf(os.Stderr, "goaccel worker: %v\n", err)
-		return finish(1)
+		return j.Fail(err)
 	}
 	out, p := call(fn, args)
 	if p != nil {
-		rep.Panic, rep.Stack = p.message, p.stack
-		rep.Frames = p.frames
+		frames := p.frames
 		if interpreted != nil {
-			if fs := interpreted(); len(fs) > 0 {
-				rep.Frames = fs
-			}
+			frames = interpreted()
 		}
-		fmt.Fprintf(os.Stderr, "panic: %s\n\n%s", p.message, p.stack)
-		return finish(2)
+		return j.Panicked(p.message, frames, p.stack, interpreted != nil)
 	}
 	if n := len(out); n > 0 && out[n-1].Type() == errorType {
 		if e := out[n-1]; !e.IsNil() {
-			rep.Error = e.Interface().(error).Error()
-			fmt.Fprintf(os.Stderr, "%s returned an error: %s\n", j.Spec.Func, rep.Error)
-			return finish(1)
+			rep.Error = fmt.Sprintf("%s returned an error: %s", j.Spec.Func, e.Interface().(error).Error())
+			fmt.Fprintln(os.Stderr, rep.Error)
+			return j.finish(rep, 1)
 		}
 		out = out[:n-1]
 	}
 	if rank == 0 && j.Spec.Result && len(out) == 1 {
 		if err := j.writeResult(out[0]); err != nil {
-			rep.Error = err.Error()
-			fmt.Fprintf(os.Stderr, "goaccel worker: %v\n", err)
-			return finish(1)
+			return j.Fail(err)
 		}
 	}
-	return finish(0)
+	return j.finish(rep, 0)
+}
+
+// Fail reports err as this worker's failure before its function ran, and
+// returns the exit status 1.
+func (j *Job) Fail(err error) int {
+	fmt.Fprintf(os.Stderr, "goaccel worker: %v\n", err)
+	return j.finish(Report{Error: err.Error()}, 1)
+}
+
+// Panicked reports a panic with its frames (innermost first) and Go stack,
+// prints it as Go would (for an interpreted function, its frames instead of
+// the interpreter's own stack), and returns the exit status 2.
+func (j *Job) Panicked(msg string, frames []Frame, stack string, interpreted bool) int {
+	if interpreted && len(frames) > 0 {
+		fmt.Fprintf(os.Stderr, "panic: %s\n\n", msg)
+		for _, f := range frames {
+			fmt.Fprintf(os.Stderr, "%s(...)\n\t%s:%d\n", f.Func, f.File, f.Line)
+		}
+	} else {
+		fmt.Fprintf(os.Stderr, "panic: %s\n\n%s", msg, stack)
+	}
+	return j.finish(Report{Panic: msg, Frames: frames, Stack: stack}, 2)
+}
+
+// finish writes the report of this rank and returns status.
+func (j *Job) finish(rep Report, status int) int {
+	rep.Rank, _ = strconv.Atoi(os.Getenv("RANK"))
+	rep.Device = workerinfo.Device()
+	if err := j.writeReport(rep); err != nil {
+		fmt.Fprintf(os.Stderr, "goaccel worker: write the report: %v\n", err)
+	}
+	return status
 }
 
 // decodeArgs reads the job's arguments as fn's parameter types.
@@ -153,4 +174,23 @@ func goFrames() []Frame {
 			return out
 		}
 	}
+}
+
+var exitOnInterrupt sync.Once
+
+// ExitOnInterrupt makes SIGINT and SIGTERM end the process at once (status
+// 130 or 143), even when it was started with them ignored, as children of
+// the kernel's executor are: a worker stops when its launcher says so.
+func ExitOnInterrupt() {
+	exitOnInterrupt.Do(func() {
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			code := 130
+			if <-c == syscall.SIGTERM {
+				code = 143
+			}
+			os.Exit(code)
+		}()
+	})
 }

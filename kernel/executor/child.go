@@ -202,6 +202,9 @@ func (c *Child) execute(ctx context.Context, s Session, r request) error {
 	} else {
 		s.SetStdin(nil)
 	}
+	if counter, ok := s.(Counter); ok && r.Count > 0 {
+		counter.SetExecutionCount(r.Count)
+	}
 	res := s.Execute(cctx, r.Code)
 	if cctx.Err() != nil && ctx.Err() == nil && !res.Interrupted && res.Error == nil {
 		res.Interrupted = true

@@ -28,6 +28,12 @@ type Session interface {
 	Inspect(code string, cursor int, detailLevel int) (found bool, data map[string]any)
 }
 
+// Counter is a Session that wants each cell's execution count (the N of
+// In [N]) before the cell runs.
+type Counter interface {
+	SetExecutionCount(n int)
+}
+
 // Result is the outcome of one cell (the shape of internal/repl.Result).
 type Result struct {
 	Data        map[string]any   `json:"data,omitempty"`
@@ -67,6 +73,7 @@ type request struct {
 	Cursor     int               `json:"cursor,omitempty"`
 	Detail     int               `json:"detail,omitempty"`
 	AllowStdin bool              `json:"allow_stdin,omitempty"`
+	Count      int               `json:"count,omitempty"`
 	Exprs      map[string]string `json:"exprs,omitempty"`
 	Value      string            `json:"value,omitempty"`
 	Err        string            `json:"err,omitempty"`

@@ -39,6 +39,9 @@ type ExecRequest struct {
 	Code            string
 	AllowStdin      bool
 	UserExpressions map[string]string
+	// ExecutionCount is the number the client shows for the cell (In [N]);
+	// the session names cells by it in errors (0: unknown).
+	ExecutionCount int
 	// Input asks the client for one line of stdin (an input_request); ctx
 	// ends when the cell is interrupted. Used only when AllowStdin is set.
 	Input func(ctx context.Context, prompt string, password bool) (string, error)
@@ -142,7 +145,7 @@ func (s *Supervisor) Execute(ctx context.Context, req ExecRequest) Outcome {
 		}
 		s.mu.Unlock()
 	}()
-	ev, err := c.call(ctx, request{ID: id, Op: opExecute, Code: req.Code, AllowStdin: req.AllowStdin && req.Input != nil, Exprs: req.UserExpressions})
+	ev, err := c.call(ctx, request{ID: id, Op: opExecute, Code: req.Code, AllowStdin: req.AllowStdin && req.Input != nil, Exprs: req.UserExpressions, Count: req.ExecutionCount})
 	if err != nil {
 		return s.lost(c, err)
 	}

@@ -1,0 +1,29 @@
+// Package celllaunch runs a notebook's function on worker processes: the
+// kernel side of notebook_launcher.Launch and `%accelerate launch` in a cell,
+// and the interpreted worker (`goaccel __worker`).
+//
+// How the pieces fit:
+//
+//   - internal/program writes the worker program from the session's
+//     declaration record (notebook.go: the declarations the function
+//     reaches) with a SourceMap back to cells and lines.
+//   - internal/workerjob makes the job folder: the arguments (internal/transfer,
+//     by value), the spec, and later rank 0's result and each rank's report.
+//   - The program is checked before any worker starts: compiled into a
+//     scratch interpreter (internal/interpreter) or, with Compile, built with
+//     the Go toolchain into a binary cached by content (a second launch of
+//     unchanged code runs with no build). Errors come back at cell lines.
+//   - internal/launch starts the workers with the torchrun environment and a
+//     rendezvous store this process hosts: `goaccel __worker` (which loads
+//     notebook.go into a fresh interpreter) or the cached binary (whose main
+//     is notebook_launcher.Launch in worker mode). Both end in
+//     workerjob.Serve.
+//   - Output streams into the cell (rank r > 0 prefixed "[rank r] "), and
+//     display messages arrive as frames on the workers' stdout, re-sent
+//     through the executor's display sink in order with the text.
+//   - A failure stops every worker; the error names the rank, its message
+//     and the cell and line (frames mapped through the SourceMap). An
+//     interrupt stops every worker within a second (SIGINT, then SIGKILL).
+//
+// Only one launch runs at a time in a process; a second is refused.
+package celllaunch
