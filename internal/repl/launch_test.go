@@ -2,11 +2,19 @@ package repl
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goaccel/goaccel/internal/celllaunch"
+	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/syncbuf"
 )
 
 // TestMain lets the test binary be its own interpreted worker: the session
@@ -18,52 +26,293 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestLaunchFromACell(t *testing.T) {
+// launchSession is a session whose launches use temporary config and cache folders.
+func launchSession(t *testing.T, cells ...string) (*Session, *syncbuf.Buffer) {
+	t.Helper()
 	t.Setenv("HF_HOME", t.TempDir())
-	s, out := newSession(t)
-	for _, c := range []string{
-		"type Config struct{ Scale float64; name string }",
-		"func train(c Config, xs []float64) map[string]float64 {\n\tfmt.Println(\"rank\", os.Getenv(\"RANK\"), c.name)\n\tsum := 0.0\n\tfor _, x := range xs {\n\t\tsum += x * c.Scale\n\t}\n\treturn map[string]float64{\"sum\": sum}\n}",
-		"cfg := Config{Scale: 2, name: \"cfg\"}",
-	} {
+	t.Setenv(celllaunch.EnvCache, t.TempDir())
+	out := &syncbuf.Buffer{}
+	s, err := New(Options{Stdout: out, Stderr: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cells {
 		if r := s.Execute(context.Background(), c); r.Error != nil {
-			t.Fatalf("%s: %v", c, r.Error)
+			t.Fatalf("cell %q: %s: %s", c, r.Error.Ename, r.Error.Evalue)
 		}
 	}
+	return s, out
+}
+
+// run executes a cell after clearing the output.
+func run(s *Session, out *syncbuf.Buffer, code string) Result {
 	out.Reset()
-	r := s.Execute(context.Background(), "%accelerate launch --num_processes 2 -o m train(cfg, []float64{1, 2, 3})")
+	return s.Execute(context.Background(), code)
+}
+
+func text(r Result) string {
+	s, _ := r.Data["text/plain"].(string)
+	return s
+}
+
+const trainDecls = `type Config struct {
+	Scale float64
+	tag   string
+}
+type Metrics struct{ Sum float64; Rank string; Tag string }
+func train(c Config, xs []float64) Metrics {
+	fmt.Println("hello from rank", os.Getenv("RANK"))
+	sum := 0.0
+	for _, x := range xs {
+		sum += x * c.Scale
+	}
+	return Metrics{Sum: sum, Rank: os.Getenv("RANK"), Tag: c.tag}
+}
+func hello() { fmt.Println("hi from", os.Getenv("RANK"), "of", os.Getenv("WORLD_SIZE")) }`
+
+func TestLaunchMagicSendsArgumentsAndReturnsRankZerosResult(t *testing.T) {
+	s, out := launchSession(t, trainDecls, `cfg := Config{Scale: 2, tag: "run 1"}`)
+	r := run(s, out, "%accelerate launch --num_processes 2 -o m train(cfg, []float64{1, 2, 3})")
 	if r.Error != nil {
-		t.Fatalf("launch: %+v\n%s", r.Error, out.String())
+		t.Fatalf("launch: %s: %s\n%s", r.Error.Ename, r.Error.Evalue, out)
 	}
-	t.Logf("result %v\noutput:\n%s", r.Data, out.String())
-	r = s.Execute(context.Background(), `m["sum"]`)
-	if r.Error != nil || r.Data["text/plain"] != "12" {
-		t.Errorf("m[sum] = %+v %v", r.Data, r.Error)
+	if got := text(r); got != "{12 0 run 1}" {
+		t.Errorf("cell result %q; want rank 0's Metrics {12 0 run 1}", got)
 	}
-	if !strings.Contains(out.String(), "[rank 1] rank 1 cfg") {
-		t.Errorf("output lacks rank 1's line:\n%s", out.String())
+	for _, want := range []string{"hello from rank 0\n", "[rank 1] hello from rank 1\n", "train ran on 2 workers (cpu, cpu; interpreted) in "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if r := run(s, out, `m.Sum + 1`); text(r) != "13" {
+		t.Errorf("m.Sum + 1 = %q, %+v; want 13 (the -o variable)", text(r), r.Error)
+	}
+	r = run(s, out, "%accelerate launch --num_processes 3 hello")
+	if r.Error != nil || !strings.Contains(out.String(), "[rank 2] hi from 2 of 3") || r.Data != nil {
+		t.Errorf("bare name launch: %+v %v\n%s", r.Error, r.Data, out)
 	}
 }
 
-func TestScratchLaunchErrors(t *testing.T) {
-	t.Setenv("HF_HOME", t.TempDir())
-	s, out := newSession(t)
-	for _, c := range []string{
-		"import nl \"github.com/goaccel/goaccel/notebook_launcher\"",
-		"func boom(n int) {\n\tif os.Getenv(\"RANK\") == \"1\" {\n\t\tvar xs []int\n\t\t_ = xs[n]\n\t}\n}",
-		"data := []int{1}",
-		"func usesData() int { return len(data) }",
-		"type T struct{ A int }\nfunc get(t T) int { return t.A }",
-		"type T struct{ B int }",
-		"r, err := nl.Launch(boom, nl.Options{NumProcesses: 2}, 5)",
-		"err",
-		"%accelerate launch usesData",
-		"%accelerate launch get(T{})",
-		"%accelerate launch boom(make(chan int))",
-		"nl.Launch(boom, nl.Options{NumProcesses: 2}, 5)\nfmt.Println(\"after\")",
-	} {
-		out.Reset()
-		r := s.Execute(context.Background(), c)
-		t.Logf("%s\n=> %v %+v\nout: %s", c, r.Data, r.Error, out.String())
+func TestLaunchFromACellWithTheAPI(t *testing.T) {
+	s, out := launchSession(t, trainDecls, `cfg := Config{Scale: 3}`)
+	r := run(s, out, "res, err := notebook_launcher.Launch(train, notebook_launcher.Options{NumProcesses: 2}, cfg, []float64{1, 1})\nm := res.(Metrics)\nm.Sum")
+	if r.Error != nil || text(r) != "6" {
+		t.Fatalf("API launch: %q %+v\n%s", text(r), r.Error, out)
+	}
+	// An unchecked failure still fails the cell, as an exception would.
+	r = run(s, out, "notebook_launcher.Launch(train, notebook_launcher.Options{NumProcesses: 2}, cfg)\nfmt.Println(\"went on\")")
+	if r.Error == nil || r.Error.Ename != "WorkerError" || !strings.Contains(r.Error.Evalue, "train takes 2 arguments; the launch passed 1") {
+		t.Errorf("a failed launch in a cell = %+v; want the WorkerError as the cell's error", r.Error)
+	}
+	r = run(s, out, "notebook_launcher.Launch(func() {}, notebook_launcher.Options{})")
+	if r.Error == nil || !strings.Contains(r.Error.Evalue, "declared at the top level of a cell") {
+		t.Errorf("launching a closure = %+v; want an error asking for a declared function", r.Error)
+	}
+}
+
+func TestWorkersGetTheFinalDeclarationsButNoStatements(t *testing.T) {
+	s, out := launchSession(t,
+		"type Point struct{ X int }\nfunc (p Point) Norm() int { return p.X }",
+		"var scale = 10",
+		"func report() string { return fmt.Sprint(Point{X: 1}.Norm(), scale) }",
+		"type Point struct{ X, Y int }\nfunc (p Point) Norm() int { return p.X + p.Y + 100 }",
+		"func report() string { return fmt.Sprint(Point{X: 1, Y: 2}.Norm(), scale) }",
+		"step := 5", // a statement: workers do not see it
+		"func usesStep() int { return step }",
+		"var shift = 7",
+		"func usesShift() int { return shift }",
+	)
+	r := run(s, out, "%accelerate launch --num_processes 1 report")
+	if r.Error != nil || text(r) != "103 10" && text(r) != `"103 10"` {
+		t.Fatalf("report on a worker = %q, %+v; want 103 10 (latest Point and report, var scale from its declaration)\n%s", text(r), r.Error, out)
+	}
+	r = run(s, out, "%accelerate launch usesStep")
+	if r.Error == nil || r.Error.Ename != "NameError" || !strings.Contains(r.Error.Evalue, "uses step, which a top-level statement defined (cell [6], line 1)") {
+		t.Errorf("a function using a := variable = %+v; want a NameError naming the statement", r.Error)
+	}
+	if r := run(s, out, "%accelerate launch usesShift"); r.Error != nil || text(r) != "7" {
+		t.Errorf("usesShift = %q %+v; want 7", text(r), r.Error)
+	}
+}
+
+func TestLaunchErrorsNameTheRankAndTheCellLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a compiled worker")
+	}
+	s, out := launchSession(t, `func crash(n int) int {
+	if os.Getenv("RANK") == "1" {
+		var xs []int
+		return xs[n]
+	}
+	return 0
+}`, "type T struct{ A int }\nfunc get(t T) int { return t.A }", "type T struct{ B int }")
+	for _, flags := range []string{"", "--compile"} {
+		r := run(s, out, "%accelerate launch --num_processes 2 "+flags+" crash(5)")
+		if r.Error == nil || r.Error.Ename != "WorkerError" || !strings.Contains(r.Error.Evalue, "worker rank 1 failed: panic:") ||
+			!strings.Contains(r.Error.Evalue, "(cell [1], line 4)") || !strings.Contains(strings.Join(r.Error.Traceback, "\n"), "return xs[n]") {
+			t.Errorf("%s: panic on rank 1 = %+v; want a WorkerError naming rank 1 and cell [1], line 4\n%s", flags, r.Error, out)
+		}
+		r = run(s, out, "%accelerate launch "+flags+" get(T{})")
+		if r.Error == nil || r.Error.Ename != "CompileError" || !strings.Contains(r.Error.Evalue, "cell [2], line 2:") {
+			t.Errorf("%s: a program that does not compile = %+v; want a CompileError at cell [2], line 2", flags, r.Error)
+		}
+	}
+	r := run(s, out, "%accelerate launch crash(make(chan int))")
+	if r.Error == nil || r.Error.Ename != "ArgumentError" || !strings.Contains(r.Error.Evalue, "argument 1 of crash (make(chan int)): a channel") {
+		t.Errorf("a channel argument = %+v; want an ArgumentError naming it", r.Error)
+	}
+}
+
+func TestLaunchInterruptStopsEveryWorkerAndKeepsTheSession(t *testing.T) {
+	dir := t.TempDir()
+	s, out := launchSession(t, `func spin(dir string) {
+	os.WriteFile(dir+"/pid-"+os.Getenv("RANK"), []byte(fmt.Sprint(os.Getpid())), 0o644)
+	for {
+		time.Sleep(10 * time.Millisecond)
+	}
+}`, "keep := 42", "func hello() int { return 1 }")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan Result, 1)
+	go func() { done <- s.Execute(ctx, fmt.Sprintf("%%accelerate launch --num_processes 2 spin(%q)", dir)) }()
+	pids := waitPids(t, dir, 2)
+	start := time.Now()
+	cancel()
+	var r Result
+	select {
+	case r = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the interrupted launch did not return within 10 s")
+	}
+	if !r.Interrupted {
+		t.Errorf("interrupted launch = %+v; want Interrupted", r.Error)
+	}
+	for _, pid := range pids {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("worker %d still exists after the interrupt", pid)
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the workers took %v to stop; want under 2 s", d)
+	}
+	if r := run(s, out, "keep"); text(r) != "42" {
+		t.Errorf("keep = %q after the interrupt; want 42", text(r))
+	}
+	if r := run(s, out, "%accelerate launch hello"); r.Error != nil || text(r) != "1" {
+		t.Errorf("relaunch after an interrupt = %q %+v", text(r), r.Error)
+	}
+}
+
+func waitPids(t *testing.T, dir string, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		files, _ := filepath.Glob(filepath.Join(dir, "pid-*"))
+		if len(files) == n {
+			var pids []int
+			for _, f := range files {
+				b, _ := os.ReadFile(f)
+				if p, err := strconv.Atoi(string(b)); err == nil {
+					pids = append(pids, p)
+				}
+			}
+			if len(pids) == n {
+				return pids
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d workers did not write their pids in 30 s", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestASecondLaunchWhileOneRunsIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	s, out := launchSession(t, `func wait(dir string) {
+	os.WriteFile(dir+"/pid-"+os.Getenv("RANK"), []byte(fmt.Sprint(os.Getpid())), 0o644)
+	for {
+		if _, err := os.Stat(dir + "/stop"); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}`, "func hello() {}")
+	if r := run(s, out, fmt.Sprintf("go notebook_launcher.Launch(wait, notebook_launcher.Options{NumProcesses: 1}, %q)", dir)); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	waitPids(t, dir, 1)
+	r := run(s, out, "%accelerate launch hello")
+	if r.Error == nil || !strings.Contains(r.Error.Evalue, "another launch is running (wait, started by cell [3]") {
+		t.Errorf("second launch = %+v; want it refused, naming the running one", r.Error)
+	}
+	os.WriteFile(filepath.Join(dir, "stop"), nil, 0o644)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r = run(s, out, "%accelerate launch hello")
+		if r.Error == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("launch after the first finished: %+v", r.Error)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestDisplaysFromEveryRankReachTheCell(t *testing.T) {
+	sink := &fakeSink{}
+	displaysink.Set(sink)
+	t.Cleanup(func() { displaysink.Set(nil) })
+	s, out := launchSession(t, `func show() {
+	rank := os.Getenv("RANK")
+	display.HTML("<b>rank " + rank + "</b>")
+	if rank == "1" {
+		h := display.New("step 0")
+		h.Update("step 1")
+		display.Clear(true)
+	}
+}`)
+	if r := run(s, out, "%accelerate launch --num_processes 2 show"); r.Error != nil {
+		t.Fatalf("%+v\n%s", r.Error, out)
+	}
+	var got []string
+	for _, m := range sink.got {
+		data, _ := m.content["data"].(map[string]any)
+		got = append(got, fmt.Sprintf("%s %v", m.typ, data["text/html"])+fmt.Sprint(data["text/plain"]))
+	}
+	joined := strings.Join(got, "\n")
+	for _, want := range []string{"display_data <b>rank 0</b>", "display_data <b>rank 1</b>", "display_data <nil>step 0", "update_display_data <nil>step 1", "clear_output"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("display messages lack %q:\n%s", want, joined)
+		}
+	}
+}
+
+func TestExportWritesAProgramThatRunsTheFunction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the exported program")
+	}
+	dir := filepath.Join(t.TempDir(), "job")
+	s, out := launchSession(t, trainDecls, `cfg := Config{Scale: 2, tag: "exported"}`)
+	r := run(s, out, fmt.Sprintf("%%accelerate export --num_processes 2 %s train(cfg, []float64{1, 2})", dir))
+	if r.Error != nil {
+		t.Fatalf("export: %+v\n%s", r.Error, out)
+	}
+	for _, f := range []string{"main.go", "notebook.go", "go.mod", "go.sum", "args.bin", "README.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("export did not write %s", f)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "prog")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build of the exported program: %v\n%s", err, b)
+	}
+	got, err := exec.Command(bin).CombinedOutput()
+	if err != nil || !strings.Contains(string(got), "hello from rank 0") || !strings.Contains(string(got), "[rank 1] hello from rank 1") {
+		t.Errorf("the exported program: %v\n%s", err, got)
 	}
 }

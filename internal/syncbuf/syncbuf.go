@@ -27,3 +27,10 @@ func (s *Buffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Reset empties the buffer.
+func (s *Buffer) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Reset()
+}
