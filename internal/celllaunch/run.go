@@ -3,6 +3,7 @@ package celllaunch
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -114,7 +115,7 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 		exe, args, out.Build = bin, nil, how
 		extra = append(extra, nl.EnvWorker+"=*")
 	} else {
-		if err := interpreter.Check(prog.Source); err != nil {
+		if err := check(prog.Source); err != nil {
 			return nil, compileError(prog, err.Error())
 		}
 		if err := os.WriteFile(filepath.Join(job.Dir, program.File), []byte(prog.Source), 0o600); err != nil {
@@ -182,4 +183,32 @@ func (t translating) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// checked remembers the worker programs that compiled, so a relaunch of
+// unchanged code skips the check (a fresh interpreter costs tens of ms).
+var (
+	checkedMu sync.Mutex
+	checked   = map[[32]byte]bool{}
+)
+
+// check compiles src in a scratch interpreter, once per distinct program.
+func check(src string) error {
+	key := sha256.Sum256([]byte(src))
+	checkedMu.Lock()
+	ok := checked[key]
+	checkedMu.Unlock()
+	if ok {
+		return nil
+	}
+	if err := interpreter.Check(src); err != nil {
+		return err
+	}
+	checkedMu.Lock()
+	if len(checked) > 256 {
+		clear(checked)
+	}
+	checked[key] = true
+	checkedMu.Unlock()
+	return nil
 }

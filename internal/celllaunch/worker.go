@@ -34,7 +34,7 @@ func WorkerMain() int {
 		return job.Fail(fmt.Errorf("read the worker program: %w", err))
 	}
 	frames := &panicFrames{w: os.Stderr}
-	i, err := interpreter.New(interp.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: frames, Args: []string{"goaccel-worker"}})
+	i, err := interpreter.ForProgram(string(src), interp.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: frames, Args: []string{"goaccel-worker"}})
 	if err != nil {
 		return job.Fail(err)
 	}

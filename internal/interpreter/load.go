@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"reflect"
 	"strconv"
 	"strings"
@@ -44,9 +45,24 @@ func Load(i *interp.Interpreter, src string, marked bool) (*Program, error) {
 	return &Program{i: i, prog: prog}, nil
 }
 
+// ForProgram returns an interpreter with the symbol tables of the packages
+// the worker program src imports (see New).
+func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), program.File, src, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	only := map[string]bool{}
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		only[p] = true
+	}
+	return newWith(only, opts)
+}
+
 // Check reports the compile errors of a worker program, running nothing.
 func Check(src string) error {
-	i, err := New(interp.Options{})
+	i, err := ForProgram(src, interp.Options{})
 	if err != nil {
 		return err
 	}

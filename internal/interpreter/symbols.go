@@ -2,6 +2,7 @@ package interpreter
 
 import (
 	"os"
+	"path"
 	"reflect"
 
 	"github.com/traefik/yaegi/interp"
@@ -43,8 +44,24 @@ func base() interp.Exports {
 
 // New returns an interpreter with Tables loaded, then extra.
 func New(opts interp.Options, extra ...interp.Exports) (*interp.Interpreter, error) {
+	return newWith(nil, opts, extra...)
+}
+
+// newWith is New, loading only the packages in only when it is not nil
+// (plus the ones every interpreter needs): loading every table takes tens
+// of milliseconds, a worker program imports a handful.
+func newWith(only map[string]bool, opts interp.Options, extra ...interp.Exports) (*interp.Interpreter, error) {
 	i := interp.New(opts)
 	for _, syms := range append(Tables(), extra...) {
+		if only != nil {
+			picked := interp.Exports{}
+			for key, v := range syms {
+				if only[path.Dir(key)] || path.Dir(key) == rt.ImportPath || path.Dir(key) == "os" {
+					picked[key] = v
+				}
+			}
+			syms = picked
+		}
 		if err := i.Use(syms); err != nil {
 			return nil, err
 		}
