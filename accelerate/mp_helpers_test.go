@@ -35,7 +35,7 @@ func launch(t *testing.T, n int, fn func()) {
 		t.Skip("multi-process test")
 	}
 	var out syncBuffer
-	err := nl.Launch(fn, nl.Options{NumProcesses: n, Args: []string{"-test.run=^" + t.Name() + "$"}, Stdout: &out, Stderr: &out})
+	_, err := nl.Launch(fn, nl.Options{NumProcesses: n, Args: []string{"-test.run=^" + t.Name() + "$"}, Stdout: &out, Stderr: &out})
 	if err != nil {
 		t.Fatalf("workers failed: %v\noutput:\n%s", err, out.String())
 	}

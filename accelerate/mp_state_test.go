@@ -121,7 +121,7 @@ func TestLaunchMixedPrecisionReachesEveryAccelerator(t *testing.T) {
 		t.Skip("multi-process test")
 	}
 	var out syncBuffer
-	err := nl.Launch(func() {
+	_, err := nl.Launch(func() {
 		acc := New(Config{})
 		if acc.MixedPrecision() != "bf16" || acc.NumProcesses() != 2 {
 			panic(fmt.Sprintf("rank %d: precision %q, %d processes; want bf16 on 2", acc.ProcessIndex(), acc.MixedPrecision(), acc.NumProcesses()))
@@ -140,7 +140,7 @@ func TestAcceleratorsOfOneProcessShareTheGroup(t *testing.T) {
 		t.Skip("multi-process test")
 	}
 	var out syncBuffer
-	err := nl.Launch(func() {
+	_, err := nl.Launch(func() {
 		a, b := New(Config{}), New(Config{GradientAccumulationSteps: 2})
 		if a.c != b.c {
 			panic("two Accelerators joined two groups")

@@ -55,8 +55,9 @@
 // cancelling the context stops all workers and no worker outlives Launch
 // (on Linux a worker also dies with its launcher).
 //
-// When the program already runs under an external launcher (goaccel launch,
-// torchrun, Slurm: WORLD_SIZE is set), Launch runs fn in-process instead.
+// When the program already runs under an external launcher (WORLD_SIZE is
+// set, as by goaccel launch or torchrun; or mpirun's OMPI_COMM_WORLD_SIZE;
+// or srun with SLURM_NTASKS > 1), Launch runs fn in-process instead.
 //
 // Run is the engine underneath, for launchers that start another program
 // (`goaccel launch`): it gives each worker the same environment and failure

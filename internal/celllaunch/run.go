@@ -83,7 +83,7 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 
 	start := time.Now()
 	if r.Name == "" {
-		return nil, errors.New("Launch needs a function declared at the top level of a cell (func train(…) { … }), passed by its name; " +
+		return nil, errors.New("notebook_launcher.Launch needs a function declared at the top level of a cell (func train(…) { … }), passed by its name; " +
 			"it got a function value (a closure, a method value or a parameter), which the workers cannot rebuild")
 	}
 	prog, err := r.Record.Program(r.Name)

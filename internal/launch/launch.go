@@ -85,7 +85,7 @@ func (c *Config) Normalize() error {
 	case c.MaxRestarts < 0:
 		return fmt.Errorf("MaxRestarts is %d; use 0 or more", c.MaxRestarts)
 	case c.NumNodes > 1 && c.Port == 0:
-		return errors.New("Port must be set when NumNodes > 1 (every node must agree on it)")
+		return errors.New("option Port must be set when NumNodes > 1 (every node must agree on it)")
 	case c.Threads < 0:
 		return fmt.Errorf("ThreadsPerProcess is %d; use 1 or more (0: cores / workers)", c.Threads)
 	case c.GradientAccumulationSteps < 0:

@@ -88,11 +88,11 @@ type decoder struct {
 
 func mismatch(path string, n any, t reflect.Type) error {
 	got := "null"
-	switch n.(type) {
+	switch n := n.(type) {
 	case bool:
 		got = "a boolean"
 	case json.Number:
-		got = "the number " + n.(json.Number).String()
+		got = "the number " + n.String()
 	case string:
 		got = "a string"
 	case []any:
