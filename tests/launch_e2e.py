@@ -228,7 +228,7 @@ def the_notebook_tracker_draws_rank_zeros_live_plot(k):
 	acc.EndTraining()
 }''')
     c, msgs = ok(k, "%accelerate launch --num_processes 2 tracked")
-    pngs = [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data") and "image/png" in m["content"]["data"]]
+    pngs = [m for m in msgs if m["msg_type"] in ("display_data", "update_display_data") and ("image/png" in m["content"]["data"] or "image/svg+xml" in m["content"]["data"])]
     assert pngs, f"no live plot image from rank 0: {types_of(msgs)}"
 
 
