@@ -132,10 +132,21 @@ def a_worker_panic_names_rank_and_cell_line(k):
     os.makedirs(folder, exist_ok=True)
     c, _ = ok(k, f'''func crash(dir string) {{
 	pidfile(dir)
-	if os.Getenv("RANK") == "1" {{
+	if waitForRankZero(dir); os.Getenv("RANK") == "1" {{
 		panic("loss is NaN")
 	}}
 	time.Sleep(time.Minute)
+}}
+
+// waitForRankZero waits until rank 0 wrote its pid, so that the test can
+// check that rank 1's failure took both workers down.
+func waitForRankZero(dir string) {{
+	for {{
+		if _, err := os.Stat(dir + "/pid-0"); err == nil {{
+			return
+		}}
+		time.Sleep(5 * time.Millisecond)
+	}}
 }}''')
     cell = c["execution_count"]
     c, msgs = k.run(f"%accelerate launch --num_processes 2 crash({folder!r})".replace("'", '"'), timeout=120)
