@@ -47,6 +47,8 @@ func build(ctx context.Context, p *program.Program, out io.Writer) (bin, how str
 	dir := filepath.Join(root, cacheKey(files))
 	bin = filepath.Join(dir, workerBinary)
 	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
+		now := time.Now()
+		_ = os.Chtimes(dir, now, now) // recently used: pruning keeps it
 		return bin, "cached build", nil
 	}
 	gotool, err := goTool()
@@ -83,7 +85,44 @@ func build(ctx context.Context, p *program.Program, out io.Writer) (bin, how str
 			return "", "", fmt.Errorf("store the worker build: %w", err)
 		}
 	}
+	prune(root, keepBuilds)
 	return bin, fmt.Sprintf("built in %.1f s", time.Since(start).Seconds()), nil
+}
+
+// keepBuilds is how many compiled workers the cache keeps (each is a few
+// tens of MB); the least recently used go first.
+const keepBuilds = 16
+
+// prune removes all but the keep most recently used builds of root, and
+// build folders a crash left behind.
+func prune(root string, keep int) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	type build struct {
+		path string
+		used time.Time
+	}
+	var builds []build
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !e.IsDir() {
+			continue
+		}
+		path := filepath.Join(root, e.Name())
+		if strings.HasPrefix(e.Name(), ".build-") {
+			if time.Since(info.ModTime()) > time.Hour {
+				os.RemoveAll(path)
+			}
+			continue
+		}
+		builds = append(builds, build{path, info.ModTime()})
+	}
+	sort.Slice(builds, func(i, j int) bool { return builds[i].used.After(builds[j].used) })
+	for _, b := range builds[min(keep, len(builds)):] {
+		os.RemoveAll(b.path)
+	}
 }
 
 // cacheRoot is the folder of compiled workers, created if missing.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goaccel/goaccel/internal/program"
 )
@@ -74,5 +75,29 @@ func TestModulePathForAnExportFolder(t *testing.T) {
 		if got := modulePathFor(dir); got != want {
 			t.Errorf("modulePathFor(%q) = %q; want %q", dir, got, want)
 		}
+	}
+}
+
+func TestPruneKeepsTheMostRecentlyUsedBuilds(t *testing.T) {
+	root := t.TempDir()
+	now := time.Now()
+	for i, name := range []string{"a", "b", "c", ".build-old", ".build-new"} {
+		if err := os.Mkdir(filepath.Join(root, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		age := time.Duration(i) * time.Minute
+		if name == ".build-old" {
+			age = 2 * time.Hour
+		}
+		os.Chtimes(filepath.Join(root, name), now.Add(-age), now.Add(-age))
+	}
+	prune(root, 2)
+	entries, _ := os.ReadDir(root)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, " ") != ".build-new a b" {
+		t.Errorf("after prune: %v; want .build-new a b", left)
 	}
 }
