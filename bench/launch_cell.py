@@ -1,14 +1,18 @@
 #!/usr/bin/python3
 """Driver of bench/launch_cell.sh: runs the MLP benchmark from notebook cells
 of a goaccel kernel (JUPYTER_DATA_DIR names where it is installed), launched
-on 2 workers with notebook_launcher.Launch: interpreted, then compiled
-(--compile) with a cold build cache, then with a warm one, ROUNDS times.
+on 2 workers with notebook_launcher.Launch: compiled (--compile) with a cold
+build cache once, then ROUNDS rounds of: interpreted, compiled with a warm
+cache, and the baselines named by the command lines in BASELINES (one per
+line: the compiled program and Accelerate), so load changes hit all alike.
 Launch to first step is measured from the cell, just before Launch, to the
 end of rank 0's first training step. Prints one line per run:
 
   cell-interpreted procs=2 launch_to_first_step_ms=310 ms_per_step=8.1
 """
 import os
+import shlex
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
@@ -16,6 +20,9 @@ from kernel_e2e import K, result_of, text_of  # noqa: E402
 
 DECLS = '''import (
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/goaccel/goaccel/accelerate"
@@ -27,8 +34,25 @@ DECLS = '''import (
 )
 
 type BenchResult struct {
-	FirstStepMs float64
-	MsPerStep   float64
+	FirstStepMs  float64
+	MsPerStep    float64
+	CPUMsPerStep float64 // rank 0's CPU time per step, which other load inflates less than wall time
+}
+
+// cpuTime is this process's CPU time: the sum over its threads of the
+// first field of /proc/self/task/*/schedstat (ns on a CPU). Cells cannot
+// import syscall for getrusage.
+func cpuTime() time.Duration {
+	tasks, _ := os.ReadDir("/proc/self/task")
+	var ns int64
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/schedstat")
+		if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			ns += n
+		}
+	}
+	return time.Duration(ns)
 }
 
 // mlpBench is bench/accelerate_mlp's worker, written in a cell.
@@ -44,10 +68,11 @@ func mlpBench(t0 int64, procs, steps, warmup int) BenchResult {
 	acc.Prepare(&model, &opt, &loader)
 	var first float64
 	var t1 time.Time
+	var c1 time.Duration
 	for i := 0; i < warmup+steps; i++ {
 		if i == warmup {
 			acc.WaitForEveryone()
-			t1 = time.Now()
+			t1, c1 = time.Now(), cpuTime()
 		}
 		if !loader.Next() {
 			loader.Next()
@@ -62,7 +87,9 @@ func mlpBench(t0 int64, procs, steps, warmup int) BenchResult {
 		}
 	}
 	acc.WaitForEveryone()
-	return BenchResult{FirstStepMs: first, MsPerStep: float64(time.Since(t1).Microseconds()) / 1000 / float64(steps)}
+	wall, cpu := time.Since(t1), cpuTime()-c1
+	return BenchResult{FirstStepMs: first, MsPerStep: float64(wall.Microseconds()) / 1000 / float64(steps),
+		CPUMsPerStep: float64(cpu.Microseconds()) / 1000 / float64(steps)}
 }'''
 
 LAUNCH = '''t0 := time.Now().UnixNano()
@@ -71,7 +98,7 @@ if err != nil {{
 	panic(err)
 }}
 br := r.(BenchResult)
-fmt.Printf("{label} procs=2 launch_to_first_step_ms=%.0f ms_per_step=%.2f\\n", br.FirstStepMs, br.MsPerStep)'''
+fmt.Printf("{label} procs=2 launch_to_first_step_ms=%.0f ms_per_step=%.2f cpu_ms_per_step=%.2f\\n", br.FirstStepMs, br.MsPerStep, br.CPUMsPerStep)'''
 
 
 def run(k, code):
@@ -89,9 +116,16 @@ def main():
         for label, compile_ in [("cell-compiled-cold", "true")]:
             out = run(k, LAUNCH.format(compile=compile_, steps=steps, warmup=10, label=label))
             print([l for l in out.splitlines() if l.startswith(label)][0], flush=True)
-        for _ in range(rounds):
-            for label, compile_ in [("cell-interpreted", "false"), ("cell-compiled", "true")]:
-                out = run(k, LAUNCH.format(compile=compile_, steps=steps, warmup=10, label=label))
+        baselines = [shlex.split(l) for l in os.environ.get("BASELINES", "").splitlines() if l.strip()]
+        runs = [("cell-interpreted", "false"), ("cell-compiled", "true")] + [(None, cmd) for cmd in baselines]
+        for r in range(rounds):
+            # A different order each round, so no run always follows the same one.
+            for label, what in runs[r % len(runs):] + runs[:r % len(runs)]:
+                if label is None:
+                    p = subprocess.run(what, capture_output=True, text=True)
+                    print(p.stdout.strip() or f"baseline {what[0]} failed: {p.stderr.strip()[-300:]}", flush=True)
+                    continue
+                out = run(k, LAUNCH.format(compile=what, steps=steps, warmup=10, label=label))
                 print([l for l in out.splitlines() if l.startswith(label)][0], flush=True)
     finally:
         k.kc.stop_channels()
