@@ -601,13 +601,15 @@ def restart_and_shutdown(k):
     assert not k.km.is_alive(), "kernel did not exit after shutdown_request"
 
 
-def main():
+def run_checks(checks, always=()):
+    """Runs checks (the ones named on the command line, if any, plus those in
+    always) against one kernel; returns the exit status."""
     only = set(sys.argv[1:])
     k = K()
     failed = 0
     try:
-        for fn in CHECKS:
-            if only and fn.__name__ not in only:
+        for fn in checks:
+            if only and fn.__name__ not in only and fn.__name__ not in always:
                 continue
             t0 = time.monotonic()
             try:
@@ -624,8 +626,12 @@ def main():
                 k.km.shutdown_kernel(now=True)
         except Exception as e:
             print("cleanup:", e)
-    print(f"{len(CHECKS) - failed if not only else '-'} passed, {failed} failed")
+    print(f"{len(checks) - failed if not only else '-'} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def main():
+    return run_checks(CHECKS)
 
 
 if __name__ == "__main__":

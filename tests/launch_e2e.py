@@ -12,9 +12,8 @@ import signal
 import subprocess
 import sys
 import time
-import traceback
 
-from kernel_e2e import K, result_of, text_of, types_of
+from kernel_e2e import result_of, run_checks, text_of, types_of
 
 CHECKS = []
 SCRATCH = os.environ["LAUNCH_E2E_DIR"]
@@ -311,32 +310,5 @@ def compiled_workers_build_once_and_map_errors_to_cells(k):
     assert c["status"] == "error" and c["ename"] == "CompileError" and f"cell [{cell}], line 2" in c["evalue"], c
 
 
-def main():
-    only = set(sys.argv[1:])
-    k = K()
-    failed = 0
-    try:
-        for fn in CHECKS:
-            if only and fn.__name__ not in only and fn.__name__ != "setup":
-                continue
-            t0 = time.monotonic()
-            try:
-                fn(k)
-                print(f"PASS {fn.__name__} ({time.monotonic() - t0:.2f}s)", flush=True)
-            except Exception:
-                failed += 1
-                print(f"FAIL {fn.__name__}:\n{traceback.format_exc()}", flush=True)
-                k.drain()
-    finally:
-        try:
-            k.kc.stop_channels()
-            if k.km.is_alive():
-                k.km.shutdown_kernel(now=True)
-        except Exception as e:
-            print("cleanup:", e)
-    print(f"{failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_checks(CHECKS, always=("setup",)))

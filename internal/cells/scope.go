@@ -374,7 +374,34 @@ const LineVar = "__goaccel_line"
 // markNestedLines sets LineVar before every statement inside the piece's
 // top-level statement, outside function literals.
 func (cx *cellScope) markNestedLines(p *piece, ed *edits) {
-	body := p.file.Decls[0].(*ast.FuncDecl).Body.List
+	for _, top := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+		markBlocks(top, ed, func(n ast.Node) bool {
+			_, lit := n.(*ast.FuncLit)
+			return lit
+		})
+	}
+}
+
+// markFuncLines sets LineVar before every statement of the piece's function
+// bodies and closures, except closures started by a go statement.
+func (cx *cellScope) markFuncLines(p *piece, ed *edits) {
+	for _, d := range p.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			markBlocks(fd.Body, ed, func(n ast.Node) bool {
+				g, ok := n.(*ast.GoStmt)
+				if !ok {
+					return false
+				}
+				_, lit := g.Call.Fun.(*ast.FuncLit)
+				return lit
+			})
+		}
+	}
+}
+
+// markBlocks sets LineVar before each statement of every block and clause
+// body under root, skipping the subtrees skip reports.
+func markBlocks(root ast.Node, ed *edits, skip func(ast.Node) bool) {
 	mark := func(list []ast.Stmt) {
 		for _, st := range list {
 			switch st.(type) {
@@ -388,56 +415,18 @@ func (cx *cellScope) markNestedLines(p *piece, ed *edits) {
 			ed.add(off, off, fmt.Sprintf("%s = %d; ", LineVar, line))
 		}
 	}
-	for _, top := range body {
-		ast.Inspect(top, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.BlockStmt:
-				mark(n.List)
-			case *ast.CaseClause:
-				mark(n.Body)
-			case *ast.CommClause:
-				mark(n.Body)
-			}
-			return true
-		})
-	}
-}
-
-// markFuncLines sets LineVar before every statement of the piece's function
-// bodies and closures, except closures started by a go statement.
-func (cx *cellScope) markFuncLines(p *piece, ed *edits) {
-	mark := func(list []ast.Stmt) {
-		for _, st := range list {
-			switch st.(type) {
-			case *ast.LabeledStmt, *ast.CaseClause, *ast.CommClause:
-				continue
-			}
-			off := ed.off(st.Pos())
-			line, _ := lineCol(ed.src, off)
-			ed.add(off, off, fmt.Sprintf("%s = %d; ", LineVar, line))
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil || skip(n) {
+			return false
 		}
-	}
-	for _, d := range p.file.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
-			continue
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			mark(n.List)
+		case *ast.CaseClause:
+			mark(n.Body)
+		case *ast.CommClause:
+			mark(n.Body)
 		}
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.GoStmt:
-				if _, lit := n.Call.Fun.(*ast.FuncLit); lit {
-					return false
-				}
-			case *ast.BlockStmt:
-				mark(n.List)
-			case *ast.CaseClause:
-				mark(n.Body)
-			case *ast.CommClause:
-				mark(n.Body)
-			}
-			return true
-		})
-	}
+		return true
+	})
 }
