@@ -52,3 +52,30 @@ func TestChildReturnsNilWhenTheKernelClosesWhileIdle(t *testing.T) {
 		t.Fatal("Serve did not return")
 	}
 }
+
+// countingSession records the execution count it is given before each cell.
+type countingSession struct {
+	fakeSession
+	counts chan int
+}
+
+func (s *countingSession) SetExecutionCount(n int) { s.counts <- n }
+
+func TestChildPassesTheExecutionCountToACounter(t *testing.T) {
+	inR, inW := io.Pipe()
+	c := NewChild(inR, io.Discard, io.Discard, io.Discard)
+	s := &countingSession{counts: make(chan int, 1)}
+	go c.Serve(context.Background(), s)
+	defer inW.Close()
+	if err := json.NewEncoder(inW).Encode(request{ID: 1, Op: opExecute, Code: "x", Count: 7}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case n := <-s.counts:
+		if n != 7 {
+			t.Errorf("SetExecutionCount(%d); want 7", n)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the session never got the execution count")
+	}
+}
