@@ -15,6 +15,7 @@ import (
 	"github.com/goaccel/goaccel/internal/cells"
 	"github.com/goaccel/goaccel/internal/program"
 	"github.com/goaccel/goaccel/internal/rt"
+	"github.com/goaccel/goaccel/internal/stdgeneric"
 )
 
 // Program is a worker program compiled into an interpreter.
@@ -53,11 +54,18 @@ func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
 		return nil, err
 	}
 	only := map[string]bool{}
+	generic := false
 	for _, im := range f.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
 		only[p] = true
+		generic = generic || stdgeneric.Completes(p)
 	}
-	return newWith(only, opts)
+	i, err := newWith(only, opts)
+	if err == nil && generic {
+		// The generic functions of slices, maps and iter that yaegi lacks.
+		err = stdgeneric.Load(i)
+	}
+	return i, err
 }
 
 // Check reports the compile errors of a worker program, running nothing.

@@ -100,3 +100,28 @@ func TestCheckReportsErrorsAtProgramPositions(t *testing.T) {
 		t.Error("Check ran the program")
 	}
 }
+
+func TestProgramsImportingGenericPackagesLoad(t *testing.T) {
+	r := program.NewRecord()
+	r.Import("slices", "slices")
+	r.Define(program.Decl{Kind: "func", Names: []string{"top"}, Text: "func top(xs []int) int { return slices.Max(xs) }", At: program.Origin{Cell: 1, Line: 1, Col: 1}})
+	p, err := r.Program("top")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, err := ForProgram(p.Source, interp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, err := Load(i, p.Source, true)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if err := lp.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	fn, _ := lp.Func("top")
+	if got := fn.Call([]reflect.Value{reflect.ValueOf([]int{3, 9, 2})})[0].Int(); got != 9 {
+		t.Errorf("top = %d; want 9", got)
+	}
+}

@@ -67,8 +67,11 @@ func TestChildPassesTheExecutionCountToACounter(t *testing.T) {
 	s := &countingSession{counts: make(chan int, 1)}
 	go c.Serve(context.Background(), s)
 	defer inW.Close()
-	if err := json.NewEncoder(inW).Encode(request{ID: 1, Op: opExecute, Code: "x", Count: 7}); err != nil {
-		t.Fatal(err)
+	fw := newFrameWriter(inW)
+	for _, r := range []request{{Op: opHello, Value: "secret"}, {ID: 1, Op: opExecute, Code: "x", Count: 7}} {
+		if err := fw.write(r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	select {
 	case n := <-s.counts:
