@@ -60,6 +60,11 @@ func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
 		only[p] = true
 		generic = generic || stdgeneric.Completes(p)
 	}
+	if generic {
+		for _, p := range []string{"cmp", "iter", "maps", "slices", "math/bits", "sync", "sync/atomic", "unsafe"} {
+			only[p] = true // what the generic sources import
+		}
+	}
 	i, err := newWith(only, opts)
 	if err == nil && generic {
 		// The generic functions of slices, maps and iter that yaegi lacks.

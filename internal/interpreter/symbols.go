@@ -56,7 +56,9 @@ func newWith(only map[string]bool, opts interp.Options, extra ...interp.Exports)
 		if only != nil {
 			picked := interp.Exports{}
 			for key, v := range syms {
-				if only[path.Dir(key)] || path.Dir(key) == rt.ImportPath || path.Dir(key) == "os" {
+				// fmt's table makes yaegi set up its standard library (os.Args,
+				// os.Stdout, …) and compile its generic packages (cmp, maps, slices).
+				if dir := path.Dir(key); only[dir] || dir == rt.ImportPath || dir == "os" || dir == "fmt" {
 					picked[key] = v
 				}
 			}
