@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/dist"
+	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -49,7 +50,26 @@ func joinGroup(r resolved) (comm, error) {
 		return nil, err
 	}
 	groupComm, groupUsers = distComm{g}, 1
+	workerinfo.SetLeave(leaveAtExit)
 	return groupComm, nil
+}
+
+// leaveAtExit leaves the group when a launched function returns without
+// EndTraining: every rank waits for the others, then closes, so no rank's
+// exit cuts a peer's connection while it still reads from it.
+func leaveAtExit() error {
+	groupMu.Lock()
+	c := groupComm
+	groupComm, groupUsers = nil, 0
+	groupMu.Unlock()
+	if c == nil {
+		return nil
+	}
+	err := c.Barrier()
+	if cerr := c.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // leaveGroup closes c when no other Accelerator uses it.

@@ -316,3 +316,16 @@ func TestExportWritesAProgramThatRunsTheFunction(t *testing.T) {
 		t.Errorf("the exported program: %v\n%s", err, got)
 	}
 }
+
+// A function that returns as soon as it joined the group used to end its
+// process while its peers still read from it (they failed with "rank 1
+// lost"): workers now leave the group together before exiting.
+func TestWorkersThatReturnRightAfterJoiningTheGroupLeaveCleanly(t *testing.T) {
+	s, out := launchSession(t, `import "github.com/goaccel/goaccel/accelerate"`,
+		`func precision() string { return fmt.Sprint(accelerate.New(accelerate.Config{}).MixedPrecision(), " ", os.Getenv("WORLD_SIZE")) }`)
+	for i := 0; i < 5; i++ {
+		if r := run(s, out, "%accelerate launch --num_processes 3 --mixed_precision bf16 precision"); r.Error != nil || text(r) != "bf16 3" {
+			t.Fatalf("launch %d: %q %+v\n%s", i, text(r), r.Error, out)
+		}
+	}
+}

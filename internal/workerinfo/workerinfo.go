@@ -1,6 +1,7 @@
 // Package workerinfo carries facts about a worker process from the packages
-// that learn them (accelerate picks the device) to the worker's report to
-// its launcher (internal/workerjob).
+// that learn them (accelerate picks the device and joins the process group)
+// to the worker's harness (internal/workerjob), which reports the device to
+// its launcher and leaves the group cleanly before the process ends.
 package workerinfo
 
 import "sync/atomic"
@@ -17,4 +18,20 @@ func Device() string {
 		return d
 	}
 	return "cpu"
+}
+
+var leave atomic.Pointer[func() error]
+
+// SetLeave records how this process leaves its process group cleanly
+// (accelerate: a barrier, then closing the connections) for a worker whose
+// function returned without doing so.
+func SetLeave(f func() error) { leave.Store(&f) }
+
+// Leave runs what SetLeave recorded, once. A worker that exits while its
+// peers still read from it would reset their connections.
+func Leave() error {
+	if f := leave.Swap(nil); f != nil {
+		return (*f)()
+	}
+	return nil
 }

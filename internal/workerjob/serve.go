@@ -54,6 +54,9 @@ func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
 			return j.Fail(err)
 		}
 	}
+	if err := workerinfo.Leave(); err != nil {
+		fmt.Fprintf(os.Stderr, "goaccel worker: leave the process group: %v\n", err)
+	}
 	return j.finish(rep, 0)
 }
 
