@@ -18,7 +18,8 @@
 // do; rendering and saving return errors.
 //
 // A live plot, one subplot per metric, redrawn at most twice a second and
-// never more than 2 % of the time, with a final redraw on Flush:
+// never more than 2 % of the time (as SVG), with a final redraw on Flush (as
+// PNG, which every notebook viewer and nbconvert's HTML export show):
 //
 //	live := plots.NewLive("training")
 //	for step := range steps {

@@ -45,8 +45,11 @@ const maxPoints = 1000
 type Live struct {
 	// Redraw is the shortest time between two redraws; DefaultRedraw when zero.
 	Redraw time.Duration
-	// Format is how the figure is sent: "svg" (the default: a tenth of a
-	// PNG's drawing time, and smaller) or "png".
+	// Format is how the figure is sent: "svg" or "png" for every image.
+	// When empty, redraws during training are SVG (a tenth of a PNG's
+	// drawing time, and smaller) and the final image, the one a saved
+	// notebook keeps, is PNG: nbconvert's HTML export (6.5 to 7.x) strips
+	// the inside of inline SVG outputs, and every notebook viewer shows PNG.
 	Format string
 	// Smoothing in [0, 1) draws an exponential moving average of each
 	// metric (TensorBoard's smoothing, bias-corrected) over a faint line of
@@ -62,6 +65,7 @@ type Live struct {
 	cost   time.Duration // how long it took
 	spent  time.Duration // drawing time in all
 	dirty  bool
+	shown  string // format of the image under the cell ("" before the first)
 	draws  int
 	now    func() time.Time // time.Now unless a test replaces it
 }
@@ -94,7 +98,7 @@ func (l *Live) startRun(name string) {
 		n++
 	}
 	l.runs = append(l.runs, &liveRun{name: name, series: map[string]plotter.XYs{}})
-	l.handle = nil
+	l.handle, l.shown = nil, ""
 }
 
 func (l *Live) hasRun(name string) bool {
@@ -132,7 +136,7 @@ func (l *Live) Add(step int, metrics map[string]float64) error {
 	if !l.due(now) {
 		return nil
 	}
-	return l.draw()
+	return l.draw(false)
 }
 
 // due reports whether a redraw may happen now: Redraw after the previous
@@ -150,15 +154,27 @@ func (l *Live) due(now time.Time) bool {
 	return now.Sub(since) >= wait && l.spent+l.cost <= budget
 }
 
-// Flush redraws now if anything was added since the last redraw: the final
-// image of a run.
+// Flush draws the final image of a run now: it redraws if anything was
+// added since the last redraw, or if the image shown is not in the final
+// format yet (see Format).
 func (l *Live) Flush() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.dirty || displaysink.Get() == nil {
+	if displaysink.Get() == nil || !l.dirty && (l.shown == "" || l.shown == l.format(true)) {
 		return nil
 	}
-	return l.draw()
+	return l.draw(true)
+}
+
+// format is the image format of a redraw, the final one or not.
+func (l *Live) format(final bool) string {
+	switch {
+	case l.Format == "png" || l.Format == "svg":
+		return l.Format
+	case l.Format == "" && final:
+		return "png"
+	}
+	return "svg"
 }
 
 // Start begins a run named after project (accelerate's Tracker.Start).
@@ -338,11 +354,14 @@ func (l *Live) clock() time.Time {
 	return l.now()
 }
 
-func (l *Live) draw() error {
+// draw shows the figure, or updates the image shown, in the format of a
+// final redraw or of a redraw during training.
+func (l *Live) draw(final bool) error {
 	start := l.clock()
 	l.dirty = false
 	v := display.Bundle{"text/plain": fmt.Sprintf("<live plot %q>", l.title)}
-	if l.Format == "png" {
+	format := l.format(final)
+	if format == "png" {
 		b, err := l.figure().renderPNGFast()
 		if err != nil {
 			return err
@@ -360,6 +379,7 @@ func (l *Live) draw() error {
 	} else if err := l.handle.Update(v); err != nil {
 		return err
 	}
+	l.shown = format
 	l.draws++
 	l.last = l.clock()
 	l.cost = l.last.Sub(start)

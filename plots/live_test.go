@@ -191,3 +191,60 @@ func TestLiveOutsideAKernelRecordsButDrawsNothing(t *testing.T) {
 		t.Errorf("err %v, %d draws, %d values", err, live.Draws(), len(live.Values("loss")))
 	}
 }
+
+// mimeOf is the image type of a recorded display bundle.
+func mimeOf(d map[string]any) string {
+	for _, m := range []string{"image/png", "image/svg+xml"} {
+		if _, ok := d[m]; ok {
+			return m
+		}
+	}
+	return ""
+}
+
+func TestLiveFinalImageIsPNGSoThatSavedNotebooksShowIt(t *testing.T) {
+	tests := []struct {
+		format      string
+		live, final string // the image type during training, at the end
+	}{
+		{"", "image/svg+xml", "image/png"},
+		{"svg", "image/svg+xml", "image/svg+xml"},
+		{"png", "image/png", "image/png"},
+	}
+	for _, tt := range tests {
+		t.Run("format="+tt.format, func(t *testing.T) {
+			r := withSink(t)
+			c := &fakeClock{t: time.Unix(0, 0)}
+			live := newTestLive(c)
+			live.Format = tt.format
+			for step := range 200 {
+				_ = live.Add(step, map[string]float64{"loss": 1 / float64(step+1)})
+				c.t = c.t.Add(10 * time.Millisecond)
+			}
+			// The last value was drawn: Flush has nothing new, but the
+			// image shown must still end in the final format.
+			c.t = c.t.Add(time.Second)
+			_ = live.Add(200, map[string]float64{"loss": 0.001})
+			_ = live.Flush()
+			n := len(r.data)
+			if n < 2 {
+				t.Fatalf("%d images sent, want redraws during training and a final one", n)
+			}
+			for i, d := range r.data[:n-1] {
+				if got := mimeOf(d); got != tt.live {
+					t.Errorf("redraw %d is %s, want %s", i, got, tt.live)
+				}
+			}
+			if got := mimeOf(r.data[n-1]); got != tt.final {
+				t.Errorf("final image is %s, want %s", got, tt.final)
+			}
+			if r.msgs[n-1] != "update_display_data" || r.ids[n-1] != r.ids[0] {
+				t.Errorf("the final image is a %s of display %v, want an update of %v", r.msgs[n-1], r.ids[n-1], r.ids[0])
+			}
+			_ = live.Flush()
+			if len(r.data) != n {
+				t.Errorf("a second Flush with nothing new sent %d more images", len(r.data)-n)
+			}
+		})
+	}
+}
