@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 )
 
 // exampleNotebooks must exist; each is executed and its outputs checked.
-var exampleNotebooks = []string{"quickstart", "mnist", "accumulation_mixed_precision", "checkpoint_resume"}
+var exampleNotebooks = []string{"quickstart", "mnist", "mnist_ddp", "accumulation_mixed_precision", "checkpoint_resume"}
 
 // maxNotebookBytes bounds an executed notebook: progress bars and live plots
 // update their output in place, so outputs must not pile up.
@@ -74,7 +75,7 @@ func executeNotebook(t *testing.T, dataDir, nb, outDir string) []byte {
 	if _, err := os.Stat("/usr/bin/jupyter"); err != nil {
 		cmd = exec.CommandContext(ctx, systemPython, append([]string{"-m"}, args...)...)
 	}
-	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1")
+	cmd.Env = launchEnv(t, dataDir) // launches keep their config and builds in temporary folders
 	log, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("nbconvert --execute %s: %v\n%s", nb, err, log)
@@ -93,8 +94,9 @@ type executedNotebook struct {
 		Source   json.RawMessage `json:"source"` // a string or a list of lines
 		Outputs  []struct {
 			OutputType string         `json:"output_type"`
+			Name       string         `json:"name"` // of a stream
 			Data       map[string]any `json:"data"`
-			Text       any            `json:"text"`
+			Text       any            `json:"text"` // a string or a list of lines
 		} `json:"outputs"`
 	} `json:"cells"`
 }
@@ -131,6 +133,25 @@ func (nb executedNotebook) outputs(cell int, mime, text string) int {
 	return n
 }
 
+// stream joins the text the cell wrote to the stream ("stdout", "stderr").
+func (nb executedNotebook) stream(cell int, name string) string {
+	var b strings.Builder
+	for _, o := range nb.Cells[cell].Outputs {
+		if o.OutputType != "stream" || o.Name != name {
+			continue
+		}
+		switch v := o.Text.(type) {
+		case string:
+			b.WriteString(v)
+		case []any:
+			for _, l := range v {
+				fmt.Fprint(&b, l)
+			}
+		}
+	}
+	return b.String()
+}
+
 // notebookChecks are what each example notebook must show once executed.
 var notebookChecks = map[string]func(t *testing.T, nb executedNotebook){
 	"quickstart": func(t *testing.T, nb executedNotebook) {
@@ -149,11 +170,52 @@ var notebookChecks = map[string]func(t *testing.T, nb executedNotebook){
 		if n := nb.outputs(c, "text/html", `value="2" max="2"`); n != 1 {
 			t.Errorf("the epochs bar did not end at 2/2 (%d bars do)", n)
 		}
-		if n := nb.outputs(c, "image/svg+xml", "mnist-mlp: loss"); n != 1 {
-			t.Errorf("the training cell has %d live loss plots, want 1 updated in place", n)
+		if n := nb.outputs(c, "text/plain", `<live plot "mnist-mlp">`); n != 1 || nb.outputs(c, "image/png", "") != 1 {
+			t.Errorf("the training cell has %d live loss plots, want 1 updated in place, ending as a PNG", n)
 		}
 		if c := nb.cellWith(t, "Captions(captions...)"); nb.outputs(c, "image/png", "") != 1 {
 			t.Error("the misclassified digits are not shown as an image")
 		}
 	},
+	"mnist_ddp": checkMNISTDDP,
+}
+
+// checkMNISTDDP checks what the launch cell of mnist_ddp.ipynb shows: rank
+// 0's one progress bar and one live plot, each updated in place (rank 1
+// draws neither), the ranks' printed lines (rank 1's prefixed), the launch
+// summary and rank 0's Metrics as the result; then the figures of the
+// returned metrics.
+func checkMNISTDDP(t *testing.T, nb executedNotebook) {
+	c := nb.cellWith(t, "%accelerate launch --num_processes 2")
+	if n := nb.outputs(c, "text/html", "goaccel-progress"); n != 1 {
+		t.Errorf("the launch cell has %d progress bars, want rank 0's one, updated in place", n)
+	}
+	if n := nb.outputs(c, "text/html", `value="470" max="470"`); n != 1 {
+		t.Errorf("the progress bar did not end at 470/470 steps (%d bars do)", n)
+	}
+	if n := nb.outputs(c, "text/plain", `<live plot "mnist-ddp">`); n != 1 || nb.outputs(c, "image/png", "") != 1 {
+		t.Errorf("the launch cell has %d live loss plots, want rank 0's one, updated in place and ending as a PNG", n)
+	}
+	out := nb.stream(c, "stdout")
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^process 0 of 2 on cpu: 235 batches`), // rank 0 unprefixed
+		regexp.MustCompile(`(?m)^\[rank 1\] process 1 of 2 on cpu: 235 batches`),
+		regexp.MustCompile(`(?m)^test accuracy 9\d\.\d\d% on 10000 images$`), // acc.Print: rank 0 only
+		regexp.MustCompile(`(?m)^train ran on 2 workers \(cpu, cpu; interpreted\) in `),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("the launch cell's stdout does not match %s:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "test accuracy") != 1 || strings.Contains(out, "[rank 0]") {
+		t.Errorf("acc.Print must print once, from rank 0, and rank 0's lines carry no prefix:\n%s", out)
+	}
+	if nb.outputs(c, "text/plain", "Metrics{2 processes, accuracy 9") != 1 {
+		t.Error("the launch cell's result is not rank 0's Metrics")
+	}
+	for _, fig := range []string{"plots.LineXY(m.Steps, m.Loss)", "plots.Bar(m.Errors"} {
+		if n := nb.outputs(nb.cellWith(t, fig), "image/png", ""); n != 1 {
+			t.Errorf("the cell with %s shows %d PNG images, want 1", fig, n)
+		}
+	}
 }
