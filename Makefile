@@ -22,7 +22,7 @@ install: build
 	$(BIN) install
 
 # The notebooks `make run` executes, one line each (notebooks/NAME.ipynb).
-RUN_NOTEBOOKS := quickstart
+RUN_NOTEBOOKS := quickstart mnist_ddp
 
 # run: build, install what is missing, register the kernel, execute RUN_NOTEBOOKS headless and
 # write each, with its outputs, as $(OUTDIR)/NAME.ipynb and $(OUTDIR)/NAME.html.
