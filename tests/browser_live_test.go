@@ -2,6 +2,7 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,28 +21,10 @@ import (
 // the system's temporary directory) and logs its path.
 func TestBrowserShowsMNISTLivePlotUpdatedInPlace(t *testing.T) {
 	requireBrowserTools(t)
-	dataDir := t.TempDir()
-	installGoaccelKernel(t, dataDir)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	srv := startNotebookServer(t, dataDir)
-	raw, err := os.ReadFile("../notebooks/mnist.ipynb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(srv.notebookDir, "mnist.ipynb"), raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := openBrowserPage(ctx, t)
-	srv.waitReady(ctx, t)
-	p.open(srv.notebookURL("mnist.ipynb"))
-	p.waitKernelReady(goaccelBrowserKernel, 45*time.Second)
-
-	var train int
-	p.eval(`goaccelTest.cellWith("epochs.Over(trainLoader")`, &train)
-	if train < 0 {
-		p.fatalf("notebooks/mnist.ipynb has no training cell (one with epochs.Over(trainLoader)")
-	}
+	p := openExampleNotebook(ctx, t, "mnist.ipynb")
+	train := p.cellWith("epochs.Over(trainLoader")
 	p.menu("#celllink", "#run_all_cells > a") // Cell → Run All
 	distinct := p.watchLivePlot(train, 3*time.Minute)
 	t.Logf("the live plot showed %d different images while the training cell ran", distinct)
@@ -52,7 +35,88 @@ func TestBrowserShowsMNISTLivePlotUpdatedInPlace(t *testing.T) {
 	if last.has("output_error") {
 		p.fatalf("the notebook's checks failed: %s", last.text("output_error"))
 	}
+	p.scrollTo(train)
 	p.saveScreenshot("mnist-live-plot.png")
+}
+
+// TestBrowserShowsDataParallelLaunchInItsCell runs notebooks/mnist_ddp.ipynb
+// in classic Notebook in headless Chromium and watches the cell that runs
+// `%accelerate launch --num_processes 2`: rank 0's live loss plot must
+// change while the workers train (at least two different images) and stay
+// one output, updated in place; the cell must show both ranks' printed
+// lines (rank 1's prefixed), rank 0's one progress bar and the launch
+// summary. It saves a screenshot of the finished notebook (in
+// GOACCEL_TEST_ARTIFACTS, or a new directory under the system's temporary
+// directory) and logs its path.
+func TestBrowserShowsDataParallelLaunchInItsCell(t *testing.T) {
+	requireBrowserTools(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	p := openExampleNotebook(ctx, t, "mnist_ddp.ipynb")
+	launch := p.cellWith("%accelerate launch --num_processes 2")
+	p.menu("#celllink", "#run_all_cells > a") // Cell → Run All
+	distinct := p.watchLivePlot(launch, 3*time.Minute)
+	t.Logf("rank 0's live plot showed %d different images while the launch cell ran", distinct)
+	if distinct < 2 {
+		p.fatalf("the live plot showed %d different image(s) during the launch, want at least 2 (redrawn in place while the workers train)", distinct)
+	}
+	c := p.waitCellsDone([]int{launch}, time.Minute)[0]
+	if c.has("output_error") {
+		p.fatalf("the launch failed: %s", c.text("output_error"))
+	}
+	out := c.text("output_stdout")
+	for _, want := range []string{"[rank 1] process 1 of 2 on cpu", "process 0 of 2 on cpu", "test accuracy", "train ran on 2 workers"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the launch cell's printed output does not show %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "[rank 0]") || strings.Count(out, "[rank 1]") != 2 {
+		t.Errorf("want rank 1's two lines prefixed [rank 1] and rank 0's unprefixed:\n%s", out)
+	}
+	if n := c.count("output_html"); n != 1 || !strings.Contains(c.text("output_html"), "470/470") {
+		t.Errorf("the launch cell shows %d HTML outputs (%q), want rank 0's one progress bar, ended at 470/470", n, c.text("output_html"))
+	}
+	last := p.waitCellsDone([]int{p.lastCodeCell()}, 2*time.Minute)[0]
+	if last.has("output_error") || !strings.Contains(last.text("output_stdout"), "all mnist_ddp checks passed") {
+		p.fatalf("the notebook's checks failed: %s", last.text(""))
+	}
+	p.scrollTo(launch)
+	p.saveScreenshot("mnist-ddp-launch.png")
+}
+
+// openExampleNotebook serves notebooks/name from a fresh notebook server
+// with goaccel installed and opens it in headless Chromium, its kernel
+// connected and idle.
+func openExampleNotebook(ctx context.Context, t *testing.T, name string) *browserPage {
+	t.Helper()
+	dataDir := t.TempDir()
+	installGoaccelKernel(t, dataDir)
+	srv := startNotebookServer(t, dataDir)
+	raw, err := os.ReadFile(filepath.Join("..", "notebooks", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(srv.notebookDir, name), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := openBrowserPage(ctx, t)
+	srv.waitReady(ctx, t)
+	p.open(srv.notebookURL(name))
+	p.waitKernelReady(goaccelBrowserKernel, 45*time.Second)
+	return p
+}
+
+// cellWith is the index of the first code cell whose source contains text;
+// it fails the test when there is none.
+func (p *browserPage) cellWith(text string) int {
+	p.t.Helper()
+	var index int
+	quoted, _ := json.Marshal(text)
+	p.eval(fmt.Sprintf(`goaccelTest.cellWith(%s)`, quoted), &index)
+	if index < 0 {
+		p.fatalf("the notebook has no code cell containing %q", text)
+	}
+	return index
 }
 
 // watchLivePlot samples the image outputs of cell index every 100 ms until
@@ -89,6 +153,14 @@ func (p *browserPage) lastCodeCell() int {
 	var cs []cellState
 	p.eval(`goaccelTest.cells(null)`, &cs)
 	return cs[len(cs)-1].Index
+}
+
+// scrollTo scrolls the notebook so that cell index is at the top of the
+// page (the notebook scrolls inside the window, so a screenshot shows only
+// what is in view).
+func (p *browserPage) scrollTo(index int) {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`Jupyter.notebook.scroll_to_cell(%d, 0), true`, index), nil)
 }
 
 // saveScreenshot writes a full-page screenshot where it outlives the test

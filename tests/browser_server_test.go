@@ -130,6 +130,9 @@ func startNotebookServer(t *testing.T, dataDir string) *notebookServer {
 		"JUPYTER_CONFIG_DIR="+filepath.Join(root, "config"),
 		"JUPYTER_RUNTIME_DIR="+filepath.Join(root, "runtime"),
 		"IPYTHONDIR="+filepath.Join(root, "ipython"),
+		// Launches from cells keep their config and compiled workers here.
+		"HF_HOME="+filepath.Join(root, "hf"),
+		"GOACCEL_CACHE="+filepath.Join(root, "cache"),
 		browserMarkerEnv+"="+marker,
 	)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
