@@ -2,7 +2,6 @@ package cuda_test
 
 import (
 	"math"
-	"os"
 	"testing"
 
 	"github.com/goaccel/goaccel/cuda"
@@ -14,16 +13,7 @@ import (
 // kernels are not run): they pin what works without a GPU through package tensors' own API —
 // registration, devices, transfers and cuBLAS products.
 
-func TestMain(m *testing.M) {
-	dir, _, err := fakelib.Setup()
-	if err != nil {
-		println("build the fake CUDA library:", err.Error())
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { fakelib.Main(m, nil) }
 
 func TestTensorsSeeTheGPUsAndMoveDataToThem(t *testing.T) {
 	if n := tensors.DeviceCount("cuda"); n != 2 || cuda.DeviceCount() != 2 || cuda.Err() != nil {

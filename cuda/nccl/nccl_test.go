@@ -2,7 +2,6 @@ package nccl
 
 import (
 	"context"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,17 +16,7 @@ import (
 var ctl *fakelib.Control
 
 // The tests run on the fake driver and NCCL of package fakelib (one real rank: collectives copy).
-func TestMain(m *testing.M) {
-	dir, c, err := fakelib.Setup()
-	ctl = c
-	if err != nil {
-		println("build the fake CUDA library:", err.Error())
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { fakelib.Main(m, &ctl) }
 
 // memStore is an in-memory rendezvous store.
 type memStore struct {

@@ -8,6 +8,19 @@ func (x *completed) mulScalar(a *Buffer, p float32) *Buffer {
 	return x.unaryNew(MulScalar, a, float64(p))
 }
 
+// plusScaled returns g + a·w (n elements) in g when g is owned (a temporary of the update),
+// else in a new temporary: the result is always owned.
+func (x *completed) plusScaled(g *Buffer, owned bool, w *Buffer, a float32, n int) *Buffer {
+	t := x.mulScalar(w, a)
+	dst := g
+	if !owned {
+		dst = x.tmp(F32, n)
+	}
+	x.binaryFlat(Add, dst, g, t, n, false)
+	x.Release(t)
+	return dst
+}
+
 func (x *completed) adamStep(wv, gv, mv, vv Vec, s AdamScalars) {
 	n := wv.Len
 	w, ow := x.load(wv)
@@ -15,14 +28,7 @@ func (x *completed) adamStep(wv, gv, mv, vv Vec, s AdamScalars) {
 	m, om := x.load(mv)
 	v, ov := x.load(vv)
 	if s.L2 != 0 {
-		t := x.mulScalar(w, s.L2)
-		if !og {
-			g, og = x.tmp(F32, n), true
-			x.binaryFlat(Add, g, gv.Buf, t, n, false)
-		} else {
-			x.binaryFlat(Add, g, g, t, n, false)
-		}
-		x.Release(t)
+		g, og = x.plusScaled(g, og, w, s.L2, n), true
 	}
 	t := x.mulScalar(g, s.OneMinusBeta1) // (1−β1)·g
 	x.Unary(MulScalar, m, m, float64(s.Beta1), 0)
@@ -53,14 +59,7 @@ func (x *completed) sgdStep(wv, gv, bv Vec, s SGDScalars) {
 	w, ow := x.load(wv)
 	g, og := x.load(gv)
 	if s.WeightDecay != 0 {
-		t := x.mulScalar(w, s.WeightDecay)
-		if !og {
-			g, og = x.tmp(F32, n), true
-			x.binaryFlat(Add, g, gv.Buf, t, n, false)
-		} else {
-			x.binaryFlat(Add, g, g, t, n, false)
-		}
-		x.Release(t)
+		g, og = x.plusScaled(g, og, w, s.WeightDecay, n), true
 	}
 	if bv.Buf != nil {
 		b, ob := x.load(bv)
@@ -73,14 +72,7 @@ func (x *completed) sgdStep(wv, gv, bv Vec, s SGDScalars) {
 			x.Release(t)
 		}
 		if s.Nesterov {
-			t := x.mulScalar(b, s.Momentum)
-			if !og {
-				g, og = x.tmp(F32, n), true
-				x.binaryFlat(Add, g, gv.Buf, t, n, false)
-			} else {
-				x.binaryFlat(Add, g, g, t, n, false)
-			}
-			x.Release(t)
+			g, og = x.plusScaled(g, og, b, s.Momentum, n), true
 		} else {
 			if og {
 				x.Release(g)

@@ -14,15 +14,7 @@ import (
 // memory is host memory and whose gemm is a naive column-major loop: a wrong argument order or
 // width shows up as a wrong product or a wrong log line.
 func TestGemmsPassTheirArgumentsInOrder(t *testing.T) {
-	dir := t.TempDir()
-	if err := fakelib.Build(dir); err != nil {
-		t.Fatal(err)
-	}
-	ctl, err := fakelib.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := (&lib.Finder{Getenv: fakelib.Env(dir)}).Open(lib.CUBLAS)
+	l, ctl, err := fakelib.Load(t.TempDir(), lib.CUBLAS)
 	if err != nil {
 		t.Fatal(err)
 	}

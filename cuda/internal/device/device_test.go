@@ -3,7 +3,6 @@ package device
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -26,17 +25,7 @@ import (
 
 var ctl *fakelib.Control
 
-func TestMain(m *testing.M) {
-	dir, c, err := fakelib.Setup()
-	ctl = c
-	if err != nil {
-		println("build the fake CUDA library:", err.Error())
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { fakelib.Main(m, &ctl) }
 
 func open(t *testing.T) *Device {
 	t.Helper()

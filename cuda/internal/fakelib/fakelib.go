@@ -10,9 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"testing"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/goaccel/goaccel/cuda/internal/lib"
 )
 
 //go:embed csrc/fakecuda.c
@@ -118,4 +121,37 @@ func Setup() (dir string, c *Control, err error) {
 	}
 	os.Setenv("GOACCEL_CUDA_LIBRARY_PATH", dir)
 	return dir, c, nil
+}
+
+// Load builds the fake into dir, opens its hooks, and loads it as spec through a lib.Finder that
+// sees only dir: what a test of one binding needs.
+func Load(dir string, spec lib.Spec) (*lib.Library, *Control, error) {
+	if err := Build(dir); err != nil {
+		return nil, nil, err
+	}
+	c, err := Open(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := (&lib.Finder{Getenv: Env(dir)}).Open(spec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load the fake as %s: %w", spec.Name, err)
+	}
+	return l, c, nil
+}
+
+// Main runs a package's tests with the fake set up (see Setup), stores its hooks in *ctl when ctl
+// is not nil, removes it afterwards and exits with the tests' code: a whole TestMain.
+func Main(m *testing.M, ctl **Control) {
+	dir, c, err := Setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "build the fake CUDA library:", err)
+		os.Exit(1)
+	}
+	if ctl != nil {
+		*ctl = c
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }

@@ -14,15 +14,7 @@ import (
 // TestUniqueIDTravelsByValue checks the one call that takes a 128-byte struct by value: the
 // fake NCCL logs the bytes it received.
 func TestUniqueIDTravelsByValue(t *testing.T) {
-	dir := t.TempDir()
-	if err := fakelib.Build(dir); err != nil {
-		t.Fatal(err)
-	}
-	ctl, err := fakelib.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := (&lib.Finder{Getenv: fakelib.Env(dir)}).Open(lib.NCCL)
+	l, ctl, err := fakelib.Load(t.TempDir(), lib.NCCL)
 	if err != nil {
 		t.Fatal(err)
 	}
