@@ -16,6 +16,10 @@
 // cell. Workers are interpreted, or built with the Go toolchain with
 // Options.Compile. Their output and display messages (plots, progress
 // handles, the notebook tracker's live plot) appear in the launching cell.
+// One launch runs at a time. A launch started in a goroutine
+// (`go notebook_launcher.Launch(…)`) outlives its cell, and its failure is
+// written to the output of whichever cell runs then; interrupting any cell
+// (■) stops it.
 //
 // In a compiled program, Launch re-executes the program's own binary once per
 // worker. Every worker starts the program from the top, reaches the same

@@ -255,7 +255,9 @@ def a_second_launch_while_one_runs_is_refused(k):
 		time.Sleep(10 * time.Millisecond)
 	}}
 }}''')
-    ok(k, f'go notebook_launcher.Launch(waitForStop, notebook_launcher.Options{{NumProcesses: 1}}, "{folder}")')
+    # The cell is still running when the goroutine's launch starts (the sleep): the launch must
+    # outlive the cell's normal end, which cancels the cell's context.
+    ok(k, f'go notebook_launcher.Launch(waitForStop, notebook_launcher.Options{{NumProcesses: 1}}, "{folder}")\ntime.Sleep(500 * time.Millisecond)')
     pids_in(folder, 1)
     c, msgs = k.run("%accelerate launch hello")
     assert c["status"] == "error" and "another launch is running (waitForStop" in c["evalue"], c

@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/goaccel/goaccel/internal/celllaunch"
 	"github.com/goaccel/goaccel/internal/cells"
@@ -73,6 +74,40 @@ func anyIn(list []string, set map[string]bool) bool {
 	return false
 }
 
+// runningLaunches are the launches in progress in the session: the
+// launching cell's own, and those its goroutines started, which outlive it.
+type runningLaunches struct {
+	mu     sync.Mutex
+	next   int
+	cancel map[int]context.CancelFunc
+}
+
+// add registers a launch's cancel and returns what unregisters it.
+func (l *runningLaunches) add(cancel context.CancelFunc) (remove func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cancel == nil {
+		l.cancel = map[int]context.CancelFunc{}
+	}
+	id := l.next
+	l.next++
+	l.cancel[id] = cancel
+	return func() {
+		l.mu.Lock()
+		delete(l.cancel, id)
+		l.mu.Unlock()
+	}
+}
+
+// stopAll cancels every launch in progress.
+func (l *runningLaunches) stopAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, cancel := range l.cancel {
+		cancel()
+	}
+}
+
 // launchCell is the process's cell launcher (launch.SetCellLauncher):
 // notebook_launcher.Launch called by a cell, or by the %accelerate magic,
 // ends here. It runs until the workers finish or the cell is interrupted.
@@ -82,12 +117,11 @@ func (s *Session) launchCell(ctx context.Context, r launch.CellRequest) (any, er
 	argNames := s.launching.argNames
 	s.launching.argNames = nil
 	s.mu.Unlock()
-	if cellCtx != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(cellCtx, cancel) // an interrupt of the cell stops the workers
-		defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer s.launches.add(cancel)()
+	if cellCtx != nil && cellCtx.Err() != nil {
+		return nil, fmt.Errorf("%w: the cell was interrupted before its launch started", context.Canceled)
 	}
 	out, err := celllaunch.Run(ctx, celllaunch.Request{
 		CellRequest: r, ArgNames: argNames, Record: rec, Cell: cell,
@@ -95,8 +129,16 @@ func (s *Session) launchCell(ctx context.Context, r launch.CellRequest) (any, er
 	})
 	if err != nil {
 		s.mu.Lock()
-		s.launching.err = err
+		inItsCell := cellCtx != nil && s.cellCtx == cellCtx
+		if inItsCell {
+			s.launching.err = err
+		}
 		s.mu.Unlock()
+		if !inItsCell {
+			// A goroutine's launch that outlived its cell: the failure is
+			// not the running cell's (if any), so it is only reported.
+			fmt.Fprintf(s.opts.Stderr, "the launch of %s started by cell [%d] failed: %v\n", r.Name, cell, err)
+		}
 		return nil, err
 	}
 	how := "interpreted"

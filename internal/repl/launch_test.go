@@ -329,3 +329,76 @@ func TestWorkersThatReturnRightAfterJoiningTheGroupLeaveCleanly(t *testing.T) {
 		}
 	}
 }
+
+// TestALaunchAGoroutineStartsOutlivesItsCellUntilAnInterrupt: the executor
+// cancels a cell's context when the cell ends; a launch that a goroutine of
+// the cell started goes on, and an interrupt of a later cell stops it.
+func TestALaunchAGoroutineStartsOutlivesItsCellUntilAnInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	s, out := launchSession(t, `func wait(dir string) {
+	os.WriteFile(dir+"/pid-"+os.Getenv("RANK"), []byte(fmt.Sprint(os.Getpid())), 0o644)
+	for {
+		if _, err := os.Stat(dir + "/stop"); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}`, "func hello() {}")
+	ctx, cancel := context.WithCancel(context.Background())
+	// The sleep keeps the cell running while the goroutine's launch starts.
+	code := fmt.Sprintf("go notebook_launcher.Launch(wait, notebook_launcher.Options{NumProcesses: 1}, %q)\ntime.Sleep(300 * time.Millisecond)", dir)
+	if r := s.Execute(ctx, code); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	cancel()
+	pid := waitPids(t, dir, 1)[0]
+	time.Sleep(500 * time.Millisecond)
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
+		t.Fatalf("the worker stopped when its launching cell ended: %v", err)
+	}
+	if r := run(s, out, "%accelerate launch hello"); r.Error == nil || !strings.Contains(r.Error.Evalue, "another launch is running") {
+		t.Fatalf("second launch = %+v; want it refused while the first runs", r.Error)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	done := make(chan Result, 1)
+	go func() { done <- s.Execute(ctx, "for {\n\ttime.Sleep(10 * time.Millisecond)\n}") }()
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case r := <-done:
+		if !r.Interrupted {
+			t.Fatalf("the cell was not interrupted: %+v", r.Error)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the interrupted cell did not return within 10 s")
+	}
+	for {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		if time.Since(start) > 5*time.Second {
+			st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+			t.Fatalf("an interrupt left the background launch's worker running for 5 s: %.80q; output:\n%s", st, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for !strings.Contains(out.String(), "the launch of wait started by cell [3] failed: context canceled") {
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("no report of the stopped background launch; output:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r := run(s, out, "%accelerate launch hello")
+		if r.Error == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("launch after the interrupted one: %+v", r.Error)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

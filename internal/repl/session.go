@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -86,6 +87,7 @@ type Session struct {
 	cell      int             // the running cell's execution count
 	cellCtx   context.Context // the running cell's context, for launches
 	launching launchState     // a launch started by the running cell
+	launches  runningLaunches // every launch in progress, stopped by an interrupt
 	capturing func(...any)    // receives __goaccel.Capture's values
 }
 
@@ -160,7 +162,20 @@ func (s *Session) Execute(ctx context.Context, code string) Result {
 	s.cellCtx = ctx
 	s.launching = launchState{}
 	s.mu.Unlock()
+	// An interrupt (ctx cancelled while the cell runs) stops every launch,
+	// including one a goroutine of an earlier cell started; the cancel that
+	// follows the cell's normal end stops none.
+	var ended atomic.Bool
+	watch := context.AfterFunc(ctx, func() {
+		if !ended.Load() {
+			s.launches.stopAll()
+		}
+	})
 	r := s.execute(ctx, code)
+	ended.Store(true)
+	if !watch() {
+		s.launches.stopAll() // interrupted: watch's func may not have run yet
+	}
 	s.mu.Lock()
 	failed := s.launching.err
 	s.cellCtx = nil
