@@ -122,3 +122,16 @@ func TestGoroutinePanicAfterItsCellEndedIsReportedLater(t *testing.T) {
 		t.Errorf("session after the panic: %+v", r)
 	}
 }
+
+// Indexing a compiled function's slice result at the top level used to fail
+// with "constant definition loop" (yaegi typed no index of a compiled type).
+func TestIndexesOfCompiledSlicesDefineTopLevelVariables(t *testing.T) {
+	runSteps(t, []step{
+		{code: "import \"github.com/goaccel/goaccel/data\"\nds := data.NewTensorDataset(tensors.Zeros(10, 2), tensors.Zeros(10))\nparts := data.RandomSplit(ds, []int{6, 4}, 1)"},
+		{code: "small := parts[1]\nsmall.Len()", text: "4"},
+		{code: "x := data.RandomSplit(ds, []int{3, 7}, 1)[0]\nx.Len()", text: "3"},
+		{code: "var y = parts[0]\ny.Len()", text: "6"},
+		{code: "b := strings.Fields(\"ab cd\")[1][0]\nb", text: "99"},
+		{code: "m := map[string][]int{\"a\": {1, 2}}\nfirst := m[\"a\"][1]\nfirst", text: "2"},
+	})
+}

@@ -829,6 +829,20 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		switch lt.cat {
 		case arrayT, mapT, sliceT, variadicT:
 			t = lt.val
+		case valueT:
+			// An index of a compiled slice, array, map or string (as cfg
+			// types it): a global defined by one got no type, and gta
+			// reported a definition loop.
+			switch lt.rtype.Kind() {
+			case reflect.String:
+				t = sc.getType("byte")
+			case reflect.Array, reflect.Slice, reflect.Map:
+				t = valueTOf(lt.rtype.Elem())
+			case reflect.Ptr:
+				if lt.rtype.Elem().Kind() == reflect.Array {
+					t = valueTOf(lt.rtype.Elem().Elem())
+				}
+			}
 		case genericT:
 			t1, err := nodeType2(interp, sc, n.child[1], seen)
 			if err != nil {
