@@ -1,25 +1,9 @@
 package program
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 )
-
-// Origin is a position in the notebook: a cell, named by its execution
-// count (the N of In [N]), and a 1-based line and column in it.
-type Origin struct {
-	Cell      int
-	Line, Col int
-}
-
-// String formats o as "cell [3], line 5".
-func (o Origin) String() string {
-	if o.Cell <= 0 {
-		return fmt.Sprintf("line %d", o.Line)
-	}
-	return fmt.Sprintf("cell [%d], line %d", o.Cell, o.Line)
-}
 
 // Decl is one package-level declaration of the notebook.
 type Decl struct {
