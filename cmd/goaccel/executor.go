@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -34,38 +33,8 @@ func runExecutor(args []string) int {
 	if err != nil {
 		return fail(fmt.Errorf("start the interpreter: %w", err))
 	}
-	if err := c.Serve(context.Background(), replSession{sess}); err != nil {
+	if err := c.Serve(context.Background(), sess); err != nil {
 		return fail(err)
 	}
 	return 0
-}
-
-// replSession adapts repl.Session to executor.Session.
-type replSession struct{ s *repl.Session }
-
-func (r replSession) SetStdin(in io.Reader) { r.s.SetStdin(in) }
-
-func (r replSession) Execute(ctx context.Context, code string) executor.Result {
-	res := r.s.Execute(ctx, code)
-	out := executor.Result{Data: res.Data, Metadata: res.Metadata, Payload: res.Payload, Interrupted: res.Interrupted}
-	if res.Error != nil {
-		out.Error = &executor.Error{Ename: res.Error.Ename, Evalue: res.Error.Evalue, Traceback: res.Error.Traceback}
-	}
-	return out
-}
-
-func (r replSession) UserExpressions(ctx context.Context, exprs map[string]string) map[string]any {
-	return r.s.UserExpressions(ctx, exprs)
-}
-
-func (r replSession) SetExecutionCount(n int) { r.s.SetExecutionCount(n) }
-
-func (r replSession) IsComplete(code string) (string, string) { return r.s.IsComplete(code) }
-
-func (r replSession) Complete(code string, cursor int) ([]string, int, int) {
-	return r.s.Complete(code, cursor)
-}
-
-func (r replSession) Inspect(code string, cursor, detail int) (bool, map[string]any) {
-	return r.s.Inspect(code, cursor, detail)
 }

@@ -46,7 +46,7 @@ func Declarations(src string) ([]Decl, error) {
 		default:
 			continue
 		}
-		p, err := parsePiece(src, sp, KindDecl, declPrefix, "")
+		p, err := parsePiece(token.NewFileSet(), src, sp, KindDecl, declPrefix, "")
 		if err != nil {
 			if sp.first == token.FUNC && sp.second == token.LPAREN {
 				continue // (func(){ ... })() style statements start like a method

@@ -30,16 +30,9 @@ func TestDeclarationsKeepTheUsersTextAndPositions(t *testing.T) {
 	}
 }
 
-// importEnv is fakeEnv with the session's imports.
-type importEnv struct {
-	fakeEnv
-	imports map[string]string
-}
-
-func (e importEnv) ImportPath(name string) string { return e.imports[name] }
-
 func TestParseNamesTheFunctionPassedToLaunch(t *testing.T) {
-	env := importEnv{fakeEnv{defined: map[string]bool{"nl": true, "cfg": true}}, map[string]string{"nl": launcherPath}}
+	env := newEnv(t, "cfg := 1")
+	env.addImport("nl", launcherPath)
 	for _, tc := range []struct{ name, src, want string }{
 		{"session alias", "nl.Launch(train, nl.Options{}, cfg)", `nl.Launch(__goaccel.Named("train", train), nl.Options{}, cfg)`},
 		{"context form in a function", "func run(ctx context.Context) { nl.LaunchContext(ctx, train, nl.Options{}) }",

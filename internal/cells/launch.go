@@ -9,13 +9,6 @@ import (
 // function a notebook launches on workers.
 const launcherPath = "github.com/goaccel/goaccel/notebook_launcher"
 
-// ImportEnv is an Env that also knows the import path behind each package
-// name the session imported (aliases included).
-type ImportEnv interface {
-	Env
-	ImportPath(name string) string
-}
-
 // rewriteLaunch passes the name of the function given to
 // notebook_launcher.Launch along with it: Launch(train, …) becomes
 // Launch(__goaccel.Named("train", train), …). Workers rebuild a launched
@@ -54,10 +47,8 @@ func (cx *cellScope) importPath(name string) string {
 	if p, ok := cx.imports[name]; ok {
 		return p
 	}
-	if ie, ok := cx.env.(ImportEnv); ok {
-		if p := ie.ImportPath(name); p != "" {
-			return p
-		}
+	if p := cx.env.ImportPath(name); p != "" {
+		return p
 	}
 	if cx.env.Defined(name) {
 		return ""

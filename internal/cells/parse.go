@@ -7,9 +7,13 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/goaccel/goaccel/internal/celltypes"
+	"github.com/goaccel/goaccel/internal/srcmap"
 )
 
 // Kind says how the session evaluates a Unit.
@@ -36,24 +40,23 @@ type Unit struct {
 	Kind Kind
 	// Text is the unit's Go source after rewriting. Its first character sits at
 	// Line:Col of the cell, and every later line of Text is the same line of
-	// the cell, so positions in Text map back to the cell by adding Line-1.
+	// the cell (rewrites add code on the lines they rewrite).
 	Text      string
 	Line, Col int
+	// Map maps positions in Text to the cell's lines and columns (its
+	// origins name no cell: the session knows which it is).
+	Map *srcmap.Map
 	// Names are the package-level names the unit declares (funcs, types,
 	// vars, consts, and the left side of a top-level :=).
 	Names []string
-	// Types holds, for the names whose type is visible in the source, Go
-	// source for that type (a function's full func type for funcs).
-	Types map[string]string
-	// Kinds says what each name is: "var", "const", "func" or "type".
+	// Kinds says what each name is: "var", "const", "func", "generic func" or "type".
 	Kinds map[string]string
 	// Methods lists the methods the unit declares, by receiver type name.
 	Methods map[string][]string
 	// Call is set for a KindExpr unit whose expression is a function call.
 	Call *Call
-	// Starts are the byte offsets in Text where the unit's top-level
-	// statements begin, and StartLines their cell lines (KindStmt only).
-	Starts, StartLines []int
+
+	mt mtext // Text with its origins, until Parse finishes
 }
 
 // Call describes a final expression that is a call.
@@ -78,6 +81,8 @@ type Program struct {
 	// reports some of them with a misleading message ("constant definition
 	// loop"), so the session names them itself.
 	Undefined []string
+	// TypeErrors are what go/types found wrong, at cell positions.
+	TypeErrors []TypeError
 }
 
 // SyntaxError is a cell that go/parser rejects, at a cell position.
@@ -106,8 +111,8 @@ func (e *UnsupportedError) Error() string {
 }
 
 const (
-	declPrefix = "package p;"
-	stmtPrefix = "package p; func _() {"
+	declPrefix = "package main;"
+	stmtPrefix = "package main; func _() {"
 )
 
 // piece is one classified top-level span with its parsed AST.
@@ -127,11 +132,12 @@ func Parse(src string, env Env) (*Program, error) { return parse(src, env, false
 // in the cell's top-level statements, for panic line numbers.
 func ParseMarked(src string, env Env) (*Program, error) { return parse(src, env, true, false) }
 
-// ParseProgram parses the declarations of a worker program (no session) and
-// sets LineVar before every statement in function bodies, closures included
-// (but not a closure a go statement starts, which would race with the
-// others): an interpreted worker reports a panic at the line it happened on.
-func ParseProgram(src string) (*Program, error) { return parse(src, nil, false, true) }
+// ParseProgram parses the declarations of a worker program (env: the
+// interpreter's packages, for types; nil: none) and sets LineVar before every
+// statement in function bodies, closures included (but not a closure a go
+// statement starts, which would race with the others): an interpreted worker
+// reports a panic at the line it happened on.
+func ParseProgram(src string, env Env) (*Program, error) { return parse(src, env, false, true) }
 
 func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 	if env == nil {
@@ -141,20 +147,22 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 	if err != nil {
 		return nil, syntaxError(err)
 	}
+	sc := env.Types()
+	if sc == nil {
+		sc = celltypes.NewScope(nil, nil) // the cell checked on its own
+	}
 	var pieces []*piece
 	for i, sp := range spans {
-		p, err := classify(src, sp, i == len(spans)-1)
+		p, err := classify(sc.FileSet(), src, sp, i == len(spans)-1)
 		if err != nil {
 			return nil, err
 		}
 		pieces = append(pieces, p)
 	}
-	cx := newCellScope(env)
+	cx := newCellScope(env, src)
 	cx.markLines, cx.markFuncs = markLines, markFuncs
 	cx.planRenames(pieces)
 	var imports []string
-	var body []Unit
-	var ds []deps
 	for _, p := range pieces {
 		if p.kind == KindImport {
 			for _, d := range p.file.Decls {
@@ -168,6 +176,29 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 			}
 			continue
 		}
+		var u Unit
+		u.Kinds, u.Methods = map[string]string{}, map[string][]string{}
+		cx.unitNames(p, &u)
+		for _, n := range u.Names {
+			cx.names[n] = true
+		}
+	}
+	prog := &Program{Renamed: cx.newNames}
+	auto := cx.autoImports(pieces)
+	visible := cx.visibleImports(auto)
+	prog.TypeErrors = cx.typeCheck(sc, pieces, visible)
+	cx.namer = celltypes.NewNamer(cx.pkg, visible, func(name string) string {
+		if internal, ok := cx.renames[name]; ok {
+			return internal
+		}
+		return name
+	})
+	var body []Unit
+	var ds []deps
+	for _, p := range pieces {
+		if p.kind == KindImport {
+			continue
+		}
 		u, err := cx.unit(src, p)
 		if err != nil {
 			return nil, err
@@ -179,18 +210,49 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 	for _, i := range order(body, ds) {
 		sorted = append(sorted, body[i])
 	}
-	prog := &Program{Renamed: cx.newNames}
-	auto := cx.autoImports(pieces)
 	for _, path := range auto {
 		imports = append(imports, strconv.Quote(path))
+	}
+	for _, im := range cx.namer.Added() {
+		imports = append(imports, im[0]+" "+strconv.Quote(im[1]))
+		auto = append(auto, im[1])
 	}
 	prog.AutoImports = auto
 	prog.Undefined = cx.undefined(pieces, auto)
 	if len(imports) > 0 {
-		prog.Units = append(prog.Units, Unit{Kind: KindImport, Text: "import (" + strings.Join(imports, "; ") + ")", Line: 1, Col: 1})
+		text := "import (" + strings.Join(imports, "; ") + ")"
+		prog.Units = append(prog.Units, Unit{Kind: KindImport, Text: text, Line: 1, Col: 1, mt: gen(text)})
 	}
 	prog.Units = append(prog.Units, merge(sorted)...)
+	for i := range prog.Units {
+		u := &prog.Units[i]
+		u.Text, u.Map = u.mt.s, u.mt.srcMap(src)
+	}
 	return prog, nil
+}
+
+// visibleImports lists the imports the cell's code sees: the session's,
+// the cell's own (which win on a clash) and the automatic ones.
+func (cx *cellScope) visibleImports(auto []string) [][2]string {
+	byName := map[string]string{}
+	for _, im := range cx.env.Imports() {
+		byName[im[0]] = im[1]
+	}
+	for n, p := range cx.imports {
+		byName[n] = p
+	}
+	for _, p := range auto {
+		byName[path.Base(p)] = p
+		if n := cx.env.PackageName(p); n != "" {
+			byName[n] = p
+		}
+	}
+	out := make([][2]string, 0, len(byName))
+	for n, p := range byName {
+		out = append(out, [2]string{n, p})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
 }
 
 func importText(is *ast.ImportSpec) string {
@@ -200,8 +262,8 @@ func importText(is *ast.ImportSpec) string {
 	return is.Path.Value
 }
 
-// classify parses one span and decides its kind.
-func classify(src string, sp span, last bool) (*piece, error) {
+// classify parses one span into fset and decides its kind.
+func classify(fset *token.FileSet, src string, sp span, last bool) (*piece, error) {
 	// A package-level var is run as a statement: yaegi v0.16 fails some var
 	// declarations in declaration mode ("variable definition loop" for
 	// var e any = x) and still makes them package-level in statement mode.
@@ -211,10 +273,10 @@ func classify(src string, sp span, last bool) (*piece, error) {
 		if sp.first == token.IMPORT {
 			kind = KindImport
 		}
-		return parsePiece(src, sp, kind, declPrefix, "")
+		return parsePiece(fset, src, sp, kind, declPrefix, "")
 	case token.FUNC:
 		if sp.second == token.IDENT || sp.second == token.LPAREN {
-			p, err := parsePiece(src, sp, KindDecl, declPrefix, "")
+			p, err := parsePiece(fset, src, sp, KindDecl, declPrefix, "")
 			if err == nil {
 				return p, nil
 			}
@@ -223,7 +285,7 @@ func classify(src string, sp span, last bool) (*piece, error) {
 			}
 		}
 	}
-	p, err := parsePiece(src, sp, KindStmt, stmtPrefix, "\n}")
+	p, err := parsePiece(fset, src, sp, KindStmt, stmtPrefix, "\n}")
 	if err != nil {
 		return nil, err
 	}
@@ -240,8 +302,7 @@ func classify(src string, sp span, last bool) (*piece, error) {
 
 // parsePiece parses src[sp] placed at its own offset behind prefix, so that
 // positions in the AST convert to cell offsets by subtracting base.
-func parsePiece(src string, sp span, kind Kind, prefix, suffix string) (*piece, error) {
-	fset := token.NewFileSet()
+func parsePiece(fset *token.FileSet, src string, sp span, kind Kind, prefix, suffix string) (*piece, error) {
 	var b strings.Builder
 	b.WriteString(prefix)
 	base := b.Len()
@@ -304,4 +365,31 @@ func syntaxErrorAt(err error, prefix string) error {
 		return &SyntaxError{Line: line, Col: col, Msg: e.Msg}
 	}
 	return &SyntaxError{Line: 1, Col: 1, Msg: err.Error()}
+}
+
+// Wrap returns u with prefix and suffix around its text: code the session
+// adds, standing for the unit's start (__goaccel_out := expr).
+func (u Unit) Wrap(prefix, suffix string) Unit {
+	at := srcmap.Origin{Line: u.Line, Col: u.Col}
+	var b srcmap.Builder
+	b.Insert(prefix, at)
+	if u.Map != nil {
+		b.Append(u.Map, 0)
+	} else {
+		b.Insert(u.Text, at)
+	}
+	b.Insert(suffix, at)
+	u.Map = b.Map("")
+	u.Text = u.Map.Text()
+	return u
+}
+
+// Replace returns u with text instead of its own, standing for the unit's
+// start (code the session evaluates in its place).
+func (u Unit) Replace(text string) Unit {
+	var b srcmap.Builder
+	b.Insert(text, srcmap.Origin{Line: u.Line, Col: u.Col})
+	u.Map = b.Map("")
+	u.Text = text
+	return u
 }

@@ -2,30 +2,11 @@ package cells
 
 import (
 	"errors"
+	"go/types"
 	"reflect"
 	"strings"
 	"testing"
 )
-
-// fakeEnv is a session that knows some names, packages and types.
-type fakeEnv struct {
-	defined   map[string]bool
-	types     map[string]string
-	typeNames map[string]string
-}
-
-func (f fakeEnv) Defined(n string) bool { return f.defined[n] || f.types[n] != "" }
-func (f fakeEnv) PackagePath(n string) string {
-	return map[string]string{"strings": "strings", "fmt": "fmt", "rand": "math/rand", "math": "math"}[n]
-}
-func (f fakeEnv) TypeOf(n string) string { return f.types[n] }
-func (f fakeEnv) TypeName(n string) (string, bool) {
-	if f.typeNames == nil {
-		return "", false
-	}
-	in, ok := f.typeNames[n]
-	return in, ok
-}
 
 type unitWant struct {
 	kind Kind
@@ -70,7 +51,7 @@ func TestParseSplitsMixedDeclarationsAndStatementsInOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Parse(tt.src, fakeEnv{defined: map[string]bool{"x": true}})
+			p, err := Parse(tt.src, newEnv(t, "x := 0"))
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -81,18 +62,19 @@ func TestParseSplitsMixedDeclarationsAndStatementsInOrder(t *testing.T) {
 	}
 }
 
-func TestParseRecordsDeclaredNamesAndTypes(t *testing.T) {
-	p, err := Parse("x := 1.5\nvar s []string\nfunc f(n int) string { return \"\" }\ntype T struct{}\nconst c = 3", nil)
+func TestParseRecordsDeclaredNamesKindsAndTypes(t *testing.T) {
+	env := newEnv(t)
+	p, err := Parse("x := 1.5\nvar s []string\nfunc f(n int) string { return \"\" }\ntype T struct{}\nconst c = 3", env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
 	for _, u := range p.Units {
 		for _, n := range u.Names {
-			got[n] = u.Types[n]
+			got[n] = u.Kinds[n] + " " + types.TypeString(env.scope.Lookup(n).Type(), nil)
 		}
 	}
-	want := map[string]string{"x": "float64", "s": "[]string", "f": "func(n int) string", "T": "", "c": "int"}
+	want := map[string]string{"x": "var float64", "s": "var []string", "f": "func func(n int) string", "T": "type main.T", "c": "const untyped int"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("names %v, want %v", got, want)
 	}
@@ -120,91 +102,8 @@ func TestParseFinalCallIsDescribed(t *testing.T) {
 	}
 }
 
-func TestParseRewritesModernGo(t *testing.T) {
-	env := fakeEnv{types: map[string]string{
-		"n": "int", "xs": "[]float64", "seq": "func(yield func(int) bool)",
-		"pairs": "func(n int) func(func(string, int) bool)", "m": "map[string]int",
-		"pkg.Count": "func() int", "cfg.Steps": "int64",
-	}}
-	tests := []struct {
-		name, src, want string
-	}{
-		{"range over int literal", "for i := range 3 {\n\tprintln(i)\n}",
-			"{ __goaccel_n1 := 3; for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ {\n\tprintln(i)\n} }"},
-		{"range over int variable without key", "for range n { }",
-			"{ __goaccel_n1 := n; for __goaccel_i2 := __goaccel_n1 - __goaccel_n1; __goaccel_i2 < __goaccel_n1; __goaccel_i2++ { } }"},
-		{"range over len", "for i := range len(xs) { }",
-			"{ __goaccel_n1 := len(xs); for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { } }"},
-		{"range over local int in func", "func f() {\n\tk := 4\n\tfor j := range k { _ = j }\n}",
-			"func f() {\n\tk := 4\n\t{ __goaccel_n1 := k; for j := __goaccel_n1 - __goaccel_n1; j < __goaccel_n1; j++ { _ = j } }\n}"},
-		{"range over slice untouched", "for i := range xs { _ = i }", "for i := range xs { _ = i }"},
-		{"range over map untouched", "for k := range m { _ = k }", "for k := range m { _ = k }"},
-		{"range over function", "for v := range seq {\n\tif v > 2 { break }\n\tif v == 1 { continue }\n\tprintln(v)\n}",
-			"{ __goaccel_seq1 := seq; __goaccel_seq1(func(v int) bool {\n\tif v > 2 { return false }\n\tif v == 1 { return true }\n\tprintln(v)\nreturn true }) }"},
-		{"range over a package function's result", "for i := range pkg.Count() { _ = i }",
-			"{ __goaccel_n1 := pkg.Count(); for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { _ = i } }"},
-		{"range over a field", "for i := range cfg.Steps { _ = i }",
-			"{ __goaccel_n1 := cfg.Steps; for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { _ = i } }"},
-		{"range over function call with two values", "for k, v := range pairs(2) { println(k, v) }",
-			"{ __goaccel_seq1 := pairs(2); __goaccel_seq1(func(k string, v int) bool { println(k, v) ; return true }) }"},
-		{"range over function keeps inner loop's break", "for v := range seq { for { break }; switch { case v > 0: break } }",
-			"{ __goaccel_seq1 := seq; __goaccel_seq1(func(v int) bool { for { break }; switch { case v > 0: break } ; return true }) }"},
-		{"range over function declared in the cell", "func count(n int) func(func(int) bool) { return nil }\nfor i := range count(2) { _ = i }",
-			"func count(n int) func(func(int) bool) { return nil }\n{ __goaccel_seq1 := count(2); __goaccel_seq1(func(i int) bool { _ = i ; return true }) }"},
-		{"return inside range over function", "func first(limit int) (int, bool) {\n\tfor v := range seq {\n\t\tif v > limit { return v, true }\n\t}\n\treturn 0, false\n}",
-			"func first(limit int) (int, bool) {\n\t{ var __goaccel_ret1 bool; var __goaccel_rv2 int; var __goaccel_rv3 bool; __goaccel_seq4 := seq; __goaccel_seq4(func(v int) bool {\n\t\tif v > limit { __goaccel_rv2, __goaccel_rv3 = v, true; __goaccel_ret1 = true; return false }\n\treturn true }); if __goaccel_ret1 { return __goaccel_rv2, __goaccel_rv3 } }\n\treturn 0, false\n}"},
-		{"compound statement defining two values runs in a closure", "for n > 0 {\n\ta, b := pair()\n\tn -= a + b\n}",
-			"func() { for n > 0 {\n\ta, b := pair()\n\tn -= a + b\n} }()"},
-		{"closure wraps a rewritten range", "for i := range 2 {\n\tv, ok := m[\"k\"]\n\t_, _, _ = i, v, ok\n}",
-			"func() { { __goaccel_n1 := 2; for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ {\n\tv, ok := m[\"k\"]\n\t_, _, _ = i, v, ok\n} } }()"},
-		{"single defines need no closure", "if n > 0 {\n\ta := 1\n\t_ = a\n}", "if n > 0 {\n\ta := 1\n\t_ = a\n}"},
-		{"labeled range over int", "outer: for i := range 2 { continue outer }",
-			"{ __goaccel_n1 := 2; outer: for i := __goaccel_n1 - __goaccel_n1; i < __goaccel_n1; i++ { continue outer } }"},
-		{"min of literals keeps the float kind", "a := min(3, 2.5, 1)", "a := (1.0)"},
-		{"max of literals", "b := max(-1, -4)", "b := -1"},
-		{"min of typed variable", "c := min(xs[0], 2)",
-			"c := func(a float64, r ...float64) float64 { for _, v := range r { if v < a { a = v } }; return a }(xs[0], 2)"},
-		{"nested max in min", "d := min(n, max(n, 1))",
-			"d := func(a int, r ...int) int { for _, v := range r { if v < a { a = v } }; return a }(n, func(a int, r ...int) int { for _, v := range r { if v > a { a = v } }; return a }(n, 1))"},
-		{"clear uses the runtime helper", "clear(m)", "__goaccel.Clear(m)"},
-		{"one-line range over function body", "t := 0\nfor v := range seq { t += v }",
-			"t := 0\n{ __goaccel_seq1 := seq; __goaccel_seq1(func(v int) bool { t += v ; return true }) }"},
-		{"range over maps.Keys", "for k := range maps.Keys(m) { _ = k }",
-			"{ __goaccel_seq1 := maps.Keys(m); __goaccel_seq1(func(k string) bool { _ = k ; return true }) }"},
-		{"range over slices.All", "for i, v := range slices.All(xs) { _, _ = i, v }",
-			"{ __goaccel_seq1 := slices.All(xs); __goaccel_seq1(func(i int, v float64) bool { _, _ = i, v ; return true }) }"},
-		{"range over an iter.Seq result", "func count(n int) iter.Seq[int] { return nil }\nfor i := range count(2) { _ = i }",
-			"func count(n int) iter.Seq[int] { return nil }\n{ __goaccel_seq1 := count(2); __goaccel_seq1(func(i int) bool { _ = i ; return true }) }"},
-		{"range variable a closure captures is copied per iteration", "for _, x := range xs { fs = append(fs, func() float64 { return x }) }",
-			"for _, x := range xs { x := x;  fs = append(fs, func() float64 { return x }) }"},
-		{"loop variable whose address is taken is copied per iteration", "for k, v := range m { ps = append(ps, &v); _ = k }",
-			"for k, v := range m { v := v;  ps = append(ps, &v); _ = k }"},
-		{"three-clause loop variable is copied per iteration and handed back", "for i := 0; i < n; i++ {\n\tif i == 1 { i++; continue }\n\tgo func() { println(i) }()\n}",
-			"for i := 0; i < n; i++ { __goaccel_loopvar1 := &i; i := *__goaccel_loopvar1; \n\tif i == 1 { i++; { *__goaccel_loopvar1 = i; continue } }\n\tgo func() { println(i) }()\n; *__goaccel_loopvar1 = i; }"},
-		{"labeled continue from an inner loop hands the variable back", "outer: for i := 0; i < n; i++ { for { continue outer }; _ = func() int { return i } }",
-			"outer: for i := 0; i < n; i++ { __goaccel_loopvar1 := &i; i := *__goaccel_loopvar1;  for { { *__goaccel_loopvar1 = i; continue outer } }; _ = func() int { return i } ; *__goaccel_loopvar1 = i; }"},
-		{"loop variables nothing captures are left alone", "for i := 0; i < n; i++ { println(i) }", "for i := 0; i < n; i++ { println(i) }"},
-		{"user-defined min is left alone", "func min(a, b int) int { return a }\nmin(1, 2)", "func min(a, b int) int { return a }\nmin(1, 2)"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := Parse(tt.src, env)
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			var texts []string
-			for _, u := range p.Units {
-				texts = append(texts, u.Text)
-			}
-			if got := strings.Join(texts, "\n"); got != tt.want {
-				t.Errorf("rewrite\n got %q\nwant %q", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestParseRefusesWhatItCannotRewrite(t *testing.T) {
-	env := fakeEnv{types: map[string]string{"seq": "func(yield func(int) bool)"}}
+	env := newEnv(t, "seq := func(yield func(int) bool) {}")
 	tests := []struct {
 		name, src, construct string
 		line                 int
@@ -256,20 +155,24 @@ func TestParseReportsSyntaxErrorsAtCellPositions(t *testing.T) {
 func TestParseAddsMissingStandardLibraryImports(t *testing.T) {
 	tests := []struct {
 		name, src string
-		env       fakeEnv
+		session   string
 		want      []string
 	}{
-		{"used package", `strings.ToUpper("a")`, fakeEnv{}, []string{"strings"}},
-		{"two packages", "x := rand.Intn(3)\nfmt.Println(math.Pi, x)", fakeEnv{}, []string{"fmt", "math", "math/rand"}},
-		{"already imported in cell", "import \"strings\"\nstrings.ToUpper(\"a\")", fakeEnv{}, nil},
-		{"imported by an earlier cell", `strings.ToUpper("a")`, fakeEnv{defined: map[string]bool{"strings": true}}, nil},
-		{"variable named like a package", "strings := []string{}\n_ = strings", fakeEnv{}, nil},
-		{"local variable shadows", "func f(math int) int { return math.X }", fakeEnv{}, nil},
-		{"field access on session variable", "fmt := 1\n_ = fmt", fakeEnv{}, nil},
+		{"used package", `strings.ToUpper("a")`, "", []string{"strings"}},
+		{"two packages", "x := rand.Intn(3)\nfmt.Println(math.Pi, x)", "", []string{"fmt", "math", "math/rand"}},
+		{"already imported in cell", "import \"strings\"\nstrings.ToUpper(\"a\")", "", nil},
+		{"imported by an earlier cell", `strings.ToUpper("a")`, "import \"strings\"", nil},
+		{"variable named like a package", "strings := []string{}\n_ = strings", "", nil},
+		{"local variable shadows", "func f(math int) int { return math.X }", "", nil},
+		{"field access on session variable", "fmt := 1\n_ = fmt", "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Parse(tt.src, tt.env)
+			env := newEnv(t)
+			if tt.session != "" {
+				env.add(t, tt.session)
+			}
+			p, err := Parse(tt.src, env)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -306,17 +209,17 @@ func TestIsComplete(t *testing.T) {
 
 func TestParseListsUndefinedIdentifiers(t *testing.T) {
 	tests := []struct {
-		src  string
-		env  fakeEnv
-		want []string
+		src     string
+		session string
+		want    []string
 	}{
-		{"b := a + undefinedName", fakeEnv{defined: map[string]bool{"a": true}}, []string{"undefinedName"}},
-		{"x := 1\ny := x + len(\"s\")\nfmt.Println(y, true, nil)", fakeEnv{}, nil},
-		{"type P struct{ A int }\np := P{A: 1}\n_ = p", fakeEnv{}, nil},
-		{"func f() { g() }", fakeEnv{}, []string{"g"}},
+		{"b := a + undefinedName", "a := 1", []string{"undefinedName"}},
+		{"x := 1\ny := x + len(\"s\")\nfmt.Println(y, true, nil)", "", nil},
+		{"type P struct{ A int }\np := P{A: 1}\n_ = p", "", nil},
+		{"func f() { g() }", "", []string{"g"}},
 	}
 	for _, tt := range tests {
-		p, err := Parse(tt.src, tt.env)
+		p, err := Parse(tt.src, newEnv(t, tt.session))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,26 +229,27 @@ func TestParseListsUndefinedIdentifiers(t *testing.T) {
 	}
 }
 
-func TestParseRecordsWhereEachTopLevelStatementStarts(t *testing.T) {
-	p, err := Parse("a := 1\nb := 2; c := 3\n\nfor i := 0; i < 2; i++ {\n}\nfunc f() {}\nd := 4", nil)
+func TestParseMarkedSetsTheLineBeforeEachTopLevelStatement(t *testing.T) {
+	p, err := ParseMarked("a := 1\nb := 2; c := 3\n\nfor i := 0; i < 2; i++ {\n}\nfunc f() {}\nd := 4", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := "__goaccel_line = 1; a := 1\n__goaccel_line = 2; b := 2; __goaccel_line = 2; c := 3\n\n__goaccel_line = 4; for i := 0; i < 2; i++ {\n}"
+	if u := p.Units[0]; u.Text != want {
+		t.Errorf("got  %q\nwant %q", u.Text, want)
+	}
+	// The map takes positions past the markers back to the user's columns.
 	u := p.Units[0]
-	var got []string
-	for _, st := range u.Starts {
-		got = append(got, u.Text[st:st+3])
-	}
-	if want := []string{"a :", "b :", "c :", "for"}; !reflect.DeepEqual(got, want) || !reflect.DeepEqual(u.StartLines, []int{1, 2, 2, 4}) {
-		t.Errorf("starts %q lines %v", got, u.StartLines)
-	}
-	if last := p.Units[2]; !reflect.DeepEqual(last.Starts, []int{0}) || !reflect.DeepEqual(last.StartLines, []int{7}) {
-		t.Errorf("last unit starts %v lines %v", last.Starts, last.StartLines)
+	for _, tc := range []struct{ line, col, wantLine, wantCol int }{{2, 20, 2, 1}, {2, 42, 2, 9}, {2, 49, 2, 9}, {2, 50, 2, 10}, {4, 20, 4, 1}, {1, 21, 1, 1}, {1, 22, 1, 2}} {
+		if o, ok := u.Map.Lookup(tc.line, tc.col); !ok || o.Line != tc.wantLine || o.Col != tc.wantCol {
+			t.Errorf("Lookup(%d, %d) = %+v, %v; want line %d col %d", tc.line, tc.col, o, ok, tc.wantLine, tc.wantCol)
+		}
 	}
 }
 
 func TestParseRenamesRedefinedTypes(t *testing.T) {
-	env := fakeEnv{typeNames: map[string]string{"T": "T", "U": "U__goaccel2"}}
+	env := newEnv(t, "type T int", "type U int")
+	env.typeNames["U"] = "U__goaccel2"
 	p, err := Parse("type T struct{ T int }\nfunc (t T) Get() T { return T{T: t.T} }\nvar u U\nx := T{}", env)
 	if err != nil {
 		t.Fatal(err)
@@ -368,7 +272,7 @@ func TestParseMarkedSetsTheLineBeforeNestedStatements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "for i := 0; i < 2; i++ {\n\t__goaccel_line = 2; switch {\n\tcase i > 0:\n\t\t__goaccel_line = 4; println(i)\n\t}\n\t__goaccel_line = 6; f := func() { println(1) }\n\t__goaccel_line = 7; f()\n}"
+	want := "__goaccel_line = 1; for i := 0; i < 2; i++ {\n\t__goaccel_line = 2; switch {\n\tcase i > 0:\n\t\t__goaccel_line = 4; println(i)\n\t}\n\t__goaccel_line = 6; f := func() { println(1) }\n\t__goaccel_line = 7; f()\n}"
 	if got := p.Units[0].Text; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -410,7 +314,7 @@ func TestParseOrdersDeclarationsBeforeTheirFirstUse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Parse(tt.src, fakeEnv{})
+			p, err := Parse(tt.src, newEnv(t))
 			if err != nil {
 				t.Fatal(err)
 			}

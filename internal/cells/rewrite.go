@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"strings"
@@ -15,8 +14,8 @@ import (
 // inner ones.
 func (cx *cellScope) rewrite(p *piece, ed *edits) error {
 	var nodes []ast.Node
-	var labels []*ast.Ident   // label of each node when it is a labeled loop
-	var funcs []*ast.FuncType // the function each node is in (nil at a cell's top level)
+	var labels []*ast.Ident // label of each node when it is a labeled loop
+	var funcs []ast.Node    // the function each node is in (nil at a cell's top level)
 	var pending *ast.Ident
 	var stack []ast.Node
 	ast.Inspect(p.file, func(n ast.Node) bool {
@@ -67,9 +66,9 @@ func (cx *cellScope) unsupported(ed *edits, pos token.Pos, construct, hint strin
 
 // rewriteRange turns range over an integer into a three-clause loop and
 // range over a function into a call of that function with the body as yield.
-func (cx *cellScope) rewriteRange(rs *ast.RangeStmt, label *ast.Ident, fn *ast.FuncType, ed *edits) error {
+func (cx *cellScope) rewriteRange(rs *ast.RangeStmt, label *ast.Ident, fn ast.Node, ed *edits) error {
 	t := cx.typeOf(rs.X)
-	if isIntType(t) {
+	if isInteger(t) {
 		return cx.rangeInt(rs, label, ed)
 	}
 	if params, ok := iteratorParams(t); ok {
@@ -81,19 +80,38 @@ func (cx *cellScope) rewriteRange(rs *ast.RangeStmt, label *ast.Ident, fn *ast.F
 // enclosingFunc returns the type of the innermost function around the top of
 // stack; a cell's statements sit in the parse wrapper's func _(), which is
 // not a function of the user's.
-func enclosingFunc(stack []ast.Node, p *piece) *ast.FuncType {
+func enclosingFunc(stack []ast.Node, p *piece) ast.Node {
 	for i := len(stack) - 2; i >= 0; i-- {
 		switch f := stack[i].(type) {
 		case *ast.FuncLit:
-			return f.Type
+			return f
 		case *ast.FuncDecl:
 			if p.kind != KindDecl {
 				return nil
 			}
-			return f.Type
+			return f
 		}
 	}
 	return nil
+}
+
+// funcType returns the syntax and, when go/types knows it, the type of a
+// function literal or declaration (nil, nil for none).
+func (cx *cellScope) funcType(fn ast.Node) (*ast.FuncType, *types.Signature) {
+	switch f := fn.(type) {
+	case *ast.FuncLit:
+		sig, _ := cx.typeOf(f).(*types.Signature)
+		return f.Type, sig
+	case *ast.FuncDecl:
+		var sig *types.Signature
+		if cx.info != nil {
+			if obj := cx.info.Defs[f.Name]; obj != nil {
+				sig, _ = obj.Type().(*types.Signature)
+			}
+		}
+		return f.Type, sig
+	}
+	return nil, nil
 }
 
 func (cx *cellScope) rangeInt(rs *ast.RangeStmt, label *ast.Ident, ed *edits) error {
@@ -103,10 +121,10 @@ func (cx *cellScope) rangeInt(rs *ast.RangeStmt, label *ast.Ident, ed *edits) er
 	if label != nil {
 		start = label.Pos()
 	}
-	ed.add(ed.off(start), ed.off(start), fmt.Sprintf("{ %s := %s; ", n, x))
+	ed.add(ed.off(start), ed.off(start), "{ "+n+" := ", x, "; ")
 	v, tok := cx.temp("i"), ":="
 	if rs.Key != nil {
-		v = ed.src[ed.off(rs.Key.Pos()):ed.off(rs.Key.End())]
+		v = ed.source(ed.off(rs.Key.Pos()), ed.off(rs.Key.End()))
 		tok = rs.Tok.String()
 	}
 	clause := fmt.Sprintf(" %s %s %s - %s; %s < %s; %s++", v, tok, n, n, v, n, v)
@@ -115,14 +133,19 @@ func (cx *cellScope) rangeInt(rs *ast.RangeStmt, label *ast.Ident, ed *edits) er
 	return nil
 }
 
-func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []string, fn *ast.FuncType, ed *edits) error {
+func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []types.Type, fn ast.Node, ed *edits) error {
 	vars := []ast.Expr{rs.Key, rs.Value}
 	var decl []string
 	var assign string
-	for i, typ := range params {
+	for i, pt := range params {
+		typ, ok := cx.typeSource(pt)
+		if !ok {
+			return cx.unsupported(ed, rs.X.Pos(), fmt.Sprintf("a loop over a function iterator yielding %s", types.TypeString(pt, nil)),
+				"the interpreter needs the loop variables' type written out, and this type has no name here: call the iterator with a function literal instead")
+		}
 		name := "_"
 		if i < len(vars) && vars[i] != nil {
-			name = ed.src[ed.off(vars[i].Pos()):ed.off(vars[i].End())]
+			name = ed.source(ed.off(vars[i].Pos()), ed.off(vars[i].End()))
 			if rs.Tok == token.ASSIGN && name != "_" {
 				tmp := cx.temp("v")
 				assign += fmt.Sprintf("%s = %s; ", name, tmp)
@@ -131,7 +154,8 @@ func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []str
 		}
 		decl = append(decl, name+" "+typ)
 	}
-	ret := &loopReturn{fn: fn}
+	ret := &loopReturn{}
+	ret.fn, ret.sig = cx.funcType(fn)
 	if err := cx.branchesToReturns(rs, label, ret, ed); err != nil {
 		return err
 	}
@@ -141,8 +165,8 @@ func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []str
 	if label != nil {
 		start = label.Pos()
 	}
-	head := fmt.Sprintf("{ %s%s := %s; %s(func(%s) bool {%s", ret.decls(), seq, x, seq, strings.Join(decl, ", "), assign)
-	ed.add(ed.off(start), ed.off(rs.Body.Lbrace)+1, head)
+	ed.add(ed.off(start), ed.off(rs.Body.Lbrace)+1, "{ "+ret.decls()+seq+" := ", x,
+		fmt.Sprintf("; %s(func(%s) bool {%s", seq, strings.Join(decl, ", "), assign))
 	end := "return true })" + ret.after() + " }"
 	if before := strings.TrimRight(ed.src[:ed.off(rs.Body.Rbrace)], " \t"); !strings.HasSuffix(before, "\n") && !strings.HasSuffix(before, "{") {
 		end = "; " + end // the body's last statement is on the brace's line: { t += v }
@@ -157,8 +181,9 @@ func (cx *cellScope) rangeFunc(rs *ast.RangeStmt, label *ast.Ident, params []str
 // iteration, and the code after the iterator call returns them.
 type loopReturn struct {
 	fn      *ast.FuncType
-	flag    string   // set when the body returned
-	results []string // temporaries holding the results
+	sig     *types.Signature // fn's type, when go/types knows it
+	flag    string           // set when the body returned
+	results []string         // temporaries holding the results
 	types   []string
 	used    bool
 }
@@ -253,25 +278,23 @@ func (cx *cellScope) minMax(call *ast.CallExpr, name string, ed *edits) error {
 	if len(call.Args) == 0 || call.Ellipsis.IsValid() {
 		return nil // let the interpreter report the misuse
 	}
-	args := make([]string, len(call.Args))
+	args := make([]any, 0, 2*len(call.Args))
+	texts := make([]string, len(call.Args))
 	for i, a := range call.Args {
-		args[i] = ed.textWith(ed.off(a.Pos()), ed.off(a.End()))
+		t := ed.textWith(ed.off(a.Pos()), ed.off(a.End()))
+		if i > 0 {
+			args = append(args, ", ")
+		}
+		args = append(args, t)
+		texts[i] = t.s
 	}
 	start, end := ed.off(call.Pos()), ed.off(call.End())
-	if folded, ok := foldMinMax(call.Args, args, name); ok {
+	if folded, ok := foldMinMax(call.Args, texts, name); ok {
 		ed.add(start, end, folded)
 		return nil
 	}
-	typ := ""
-	for _, a := range call.Args {
-		if _, lit := constArg(a); lit {
-			continue
-		}
-		if typ = cx.typeOf(a); typ != "" {
-			break
-		}
-	}
-	if typ == "" {
+	typ, ok := cx.typeSource(cx.typeOf(call))
+	if !ok {
 		return cx.unsupported(ed, call.Pos(), name+" of arguments whose type goaccel cannot infer",
 			fmt.Sprintf("convert one argument to its type, e.g. %s(float64(x), y)", name))
 	}
@@ -279,8 +302,8 @@ func (cx *cellScope) minMax(call *ast.CallExpr, name string, ed *edits) error {
 	if name == "max" {
 		op = ">"
 	}
-	ed.add(start, end, fmt.Sprintf("func(a %s, r ...%s) %s { for _, v := range r { if v %s a { a = v } }; return a }(%s)",
-		typ, typ, typ, op, strings.Join(args, ", ")))
+	head := fmt.Sprintf("func(a %s, r ...%s) %s { for _, v := range r { if v %s a { a = v } }; return a }(", typ, typ, typ, op)
+	ed.add(start, end, append(append([]any{head}, args...), ")")...)
 	return nil
 }
 
@@ -336,81 +359,6 @@ func foldMinMax(args []ast.Expr, texts []string, name string) (string, bool) {
 	return text, true
 }
 
-func isIntType(t string) bool {
-	switch t {
-	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "byte", "rune":
-		return true
-	}
-	return false
-}
-
-// iteratorParams reports whether type source t is func(yield func(...) bool)
-// and returns yield's parameter types.
-func iteratorParams(t string) ([]string, bool) {
-	if strings.HasPrefix(t, "iter.Seq") {
-		return iterSeqParams(t)
-	}
-	if !strings.HasPrefix(t, "func") {
-		return nil, false
-	}
-	e, err := parser.ParseExpr(t)
-	if err != nil {
-		return nil, false
-	}
-	ft, ok := e.(*ast.FuncType)
-	if !ok || ft.Params.NumFields() != 1 || ft.Results.NumFields() != 0 {
-		return nil, false
-	}
-	yield, ok := ft.Params.List[0].Type.(*ast.FuncType)
-	if !ok || yield.Results.NumFields() != 1 {
-		return nil, false
-	}
-	if r, ok := yield.Results.List[0].Type.(*ast.Ident); !ok || r.Name != "bool" {
-		return nil, false
-	}
-	var params []string
-	for _, f := range yield.Params.List {
-		n := len(f.Names)
-		if n == 0 {
-			n = 1
-		}
-		for range n {
-			params = append(params, types.ExprString(f.Type))
-		}
-	}
-	return params, true
-}
-
-// iterSeqParams returns the yield parameter types of iter.Seq[V] ([V]) and
-// iter.Seq2[K, V] ([K V]).
-func iterSeqParams(t string) ([]string, bool) {
-	e, err := parser.ParseExpr(t)
-	if err != nil {
-		return nil, false
-	}
-	var x ast.Expr
-	var args []ast.Expr
-	switch e := e.(type) {
-	case *ast.IndexExpr:
-		x, args = e.X, []ast.Expr{e.Index}
-	case *ast.IndexListExpr:
-		x, args = e.X, e.Indices
-	default:
-		return nil, false
-	}
-	want := map[string]int{"iter.Seq": 1, "iter.Seq2": 2}[types.ExprString(x)]
-	if want == 0 || len(args) != want {
-		return nil, false
-	}
-	params := make([]string, len(args))
-	for i, a := range args {
-		params[i] = types.ExprString(a)
-	}
-	return params, true
-}
-
-func parseTypeExpr(t string) (ast.Expr, error) { return parser.ParseExpr(t) }
-
 // carryReturn rewrites a return in a range-over-function body into storing
 // the results and stopping the iteration.
 func (cx *cellScope) carryReturn(rs *ast.ReturnStmt, ret *loopReturn, ed *edits) error {
@@ -421,32 +369,43 @@ func (cx *cellScope) carryReturn(rs *ast.ReturnStmt, ret *loopReturn, ed *edits)
 		ret.used = true
 		ret.flag = cx.temp("ret")
 		if res := ret.fn.Results; res != nil {
+			i := 0
 			for _, f := range res.List {
 				n := max(len(f.Names), 1)
 				for range n {
+					typ := ed.textWith(ed.off(f.Type.Pos()), ed.off(f.Type.End())).s
+					if ret.sig != nil && i < ret.sig.Results().Len() {
+						if src, ok := cx.typeSource(ret.sig.Results().At(i).Type()); ok {
+							typ = src
+						}
+					}
 					ret.results = append(ret.results, cx.temp("rv"))
-					ret.types = append(ret.types, types.ExprString(f.Type))
+					ret.types = append(ret.types, typ)
+					i++
 				}
 			}
 		}
 	}
-	var b strings.Builder
+	var parts []any
 	if len(rs.Results) > 0 {
 		if len(rs.Results) != len(ret.results) {
 			return cx.unsupported(ed, rs.Pos(), "return of a multi-value call inside a loop over a function iterator",
 				"assign the call's results to variables first")
 		}
-		vals := make([]string, len(rs.Results))
+		parts = append(parts, strings.Join(ret.results, ", ")+" = ")
 		for i, r := range rs.Results {
-			vals[i] = ed.textWith(ed.off(r.Pos()), ed.off(r.End()))
+			if i > 0 {
+				parts = append(parts, ", ")
+			}
+			parts = append(parts, ed.textWith(ed.off(r.Pos()), ed.off(r.End())))
 		}
-		fmt.Fprintf(&b, "%s = %s; ", strings.Join(ret.results, ", "), strings.Join(vals, ", "))
+		parts = append(parts, "; ")
 	} else if len(ret.results) > 0 {
 		return cx.unsupported(ed, rs.Pos(), "a bare return with named results inside a loop over a function iterator",
 			"return the values explicitly")
 	}
-	fmt.Fprintf(&b, "%s = true; return false", ret.flag)
-	ed.add(ed.off(rs.Pos()), ed.off(rs.End()), b.String())
+	parts = append(parts, ret.flag+" = true; return false")
+	ed.add(ed.off(rs.Pos()), ed.off(rs.End()), parts...)
 	return nil
 }
 

@@ -9,25 +9,30 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/goaccel/goaccel/internal/celltypes"
 )
 
-// cellScope is what Parse knows while it walks one cell: the session (env)
-// and the names the cell itself declares or imports, with their types.
+// cellScope is what Parse knows while it walks one cell: the session (env),
+// the names the cell itself declares or imports, and what go/types found.
 type cellScope struct {
 	env       Env
-	types     map[string]string            // cell-level name → type source ("" unknown)
-	imports   map[string]string            // package name → import path, of the cell's imports
-	tmp       int                          // counter for the rewrites' temporary names
-	structs   map[string]map[string]string // struct types the cell declares: name → field → type source
-	funcLoops map[*ast.RangeStmt]bool      // range loops rewritten as iterator calls
-	markLines bool                         // set LineVar before nested statements (ParseMarked)
-	markFuncs bool                         // set LineVar before statements in function bodies (ParseProgram)
-	renames   map[string]string            // user type name → interpreter name, for this cell
-	newNames  map[string]string            // the renames this cell's own type declarations introduce
+	src       string                  // the cell
+	names     map[string]bool         // package-level names the cell declares
+	imports   map[string]string       // package name → import path, of the cell's imports
+	tmp       int                     // counter for the rewrites' temporary names
+	funcLoops map[*ast.RangeStmt]bool // range loops rewritten as iterator calls
+	markLines bool                    // set LineVar before statements (ParseMarked)
+	markFuncs bool                    // set LineVar before statements in function bodies (ParseProgram)
+	renames   map[string]string       // user type name → interpreter name, for this cell
+	newNames  map[string]string       // the renames this cell's own type declarations introduce
+	info      *types.Info             // go/types' findings on the cell
+	pkg       *types.Package          // the session package the cell was checked in
+	namer     *celltypes.Namer        // writes types as source for the cell
 }
 
-func newCellScope(env Env) *cellScope {
-	return &cellScope{env: env, types: map[string]string{}, imports: map[string]string{}, structs: map[string]map[string]string{}, funcLoops: map[*ast.RangeStmt]bool{}}
+func newCellScope(env Env, src string) *cellScope {
+	return &cellScope{env: env, src: src, names: map[string]bool{}, imports: map[string]string{}, funcLoops: map[*ast.RangeStmt]bool{}}
 }
 
 func (cx *cellScope) addImport(is *ast.ImportSpec) {
@@ -41,7 +46,7 @@ func (cx *cellScope) addImport(is *ast.ImportSpec) {
 
 // declared reports whether name refers to something of the cell or the session.
 func (cx *cellScope) declared(name string) bool {
-	if _, ok := cx.types[name]; ok {
+	if cx.names[name] {
 		return true
 	}
 	_, imported := cx.imports[name]
@@ -50,6 +55,12 @@ func (cx *cellScope) declared(name string) bool {
 
 // builtin reports whether the identifier id means the predeclared name.
 func (cx *cellScope) builtin(id *ast.Ident) bool {
+	if cx.info != nil {
+		if obj, ok := cx.info.Uses[id]; ok {
+			_, b := obj.(*types.Builtin)
+			return b
+		}
+	}
 	return id.Obj == nil && !cx.declared(id.Name)
 }
 
@@ -61,8 +72,12 @@ func (cx *cellScope) temp(kind string) string {
 // unit rewrites one piece and records the names it declares.
 func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 	line, col := lineCol(src, p.span.start)
-	u := Unit{Kind: p.kind, Line: line, Col: col, Types: map[string]string{}, Kinds: map[string]string{}, Methods: map[string][]string{}}
+	u := Unit{Kind: p.kind, Line: line, Col: col, Kinds: map[string]string{}, Methods: map[string][]string{}}
 	ed := &edits{src: src, base: p.base, fset: p.fset}
+	if p.kind == KindStmt && cx.markLines {
+		// First, so that it comes before whatever the rewrites put at the start.
+		ed.add(p.span.start, p.span.start, fmt.Sprintf("%s = %d; ", LineVar, line))
+	}
 	cx.renameTypes(p, ed)
 	cx.loopVars(p, ed)
 	if err := cx.rewrite(p, ed); err != nil {
@@ -77,16 +92,8 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 		}
 		cx.wrapCompound(p, ed)
 	}
-	u.Text = ed.textWith(p.span.start, p.span.end)
+	u.mt = ed.textWith(p.span.start, p.span.end)
 	if p.kind == KindStmt {
-		u.Starts, u.StartLines = []int{0}, []int{line}
-	}
-	switch p.kind {
-	case KindDecl:
-		for _, d := range p.file.Decls {
-			cx.declNames(d, &u)
-		}
-	case KindStmt:
 		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
 			switch st := st.(type) {
 			case *ast.DeferStmt:
@@ -99,50 +106,57 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 					return Unit{}, cx.unsupported(ed, st.Pos(), "goto at the top level of a cell", "use a loop or put the code in a function")
 				}
 			}
-			if ds, ok := st.(*ast.DeclStmt); ok {
-				cx.declNames(ds.Decl, &u)
-				continue
-			}
-			as, ok := st.(*ast.AssignStmt)
-			if !ok || as.Tok != token.DEFINE {
-				continue
-			}
-			for i, l := range as.Lhs {
-				id, ok := l.(*ast.Ident)
-				if !ok || id.Name == "_" {
-					continue
-				}
-				t := ""
-				if len(as.Rhs) == len(as.Lhs) {
-					t = cx.typeOf(as.Rhs[i])
-				}
-				u.add(id.Name, "var", t)
-			}
 		}
-	case KindExpr:
+	}
+	cx.unitNames(p, &u)
+	if p.kind == KindExpr {
 		es := p.file.Decls[0].(*ast.FuncDecl).Body.List[0].(*ast.ExprStmt)
 		if call, ok := unparen(es.X).(*ast.CallExpr); ok {
-			u.Call = &Call{Fun: ed.textWith(ed.off(call.Fun.Pos()), ed.off(call.Fun.End()))}
+			u.Call = &Call{Fun: ed.textWith(ed.off(call.Fun.Pos()), ed.off(call.Fun.End())).s}
 			if id, ok := call.Fun.(*ast.Ident); ok && cx.builtin(id) {
 				u.Call.Builtin = builtinFuncs[id.Name]
 			}
 			u.Call.Simple = selectorChain(call.Fun)
 		}
 	}
-	for n, t := range u.Types {
-		cx.types[n] = t
-	}
 	return u, nil
 }
 
-func (u *Unit) add(name, kind, typ string) {
+// unitNames records in u the package-level names piece p declares: its
+// declarations, and for statements the left side of a top-level := and the
+// declarations among them.
+func (cx *cellScope) unitNames(p *piece, u *Unit) {
+	switch p.kind {
+	case KindDecl:
+		for _, d := range p.file.Decls {
+			declNames(d, u)
+		}
+	case KindStmt:
+		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+			if ds, ok := st.(*ast.DeclStmt); ok {
+				declNames(ds.Decl, u)
+				continue
+			}
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE {
+				continue
+			}
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					u.add(id.Name, "var")
+				}
+			}
+		}
+	}
+}
+
+func (u *Unit) add(name, kind string) {
 	u.Names = append(u.Names, name)
-	u.Types[name] = typ
 	u.Kinds[name] = kind
 }
 
 // declNames records the names a package-level declaration introduces.
-func (cx *cellScope) declNames(d ast.Decl, u *Unit) {
+func declNames(d ast.Decl, u *Unit) {
 	switch d := d.(type) {
 	case *ast.FuncDecl:
 		if d.Recv != nil {
@@ -156,33 +170,17 @@ func (cx *cellScope) declNames(d ast.Decl, u *Unit) {
 		if d.Type.TypeParams != nil {
 			kind = "generic func"
 		}
-		u.add(d.Name.Name, kind, types.ExprString(d.Type))
+		u.add(d.Name.Name, kind)
 	case *ast.GenDecl:
 		for _, s := range d.Specs {
 			switch s := s.(type) {
 			case *ast.TypeSpec:
-				u.add(s.Name.Name, "type", "")
-				if st, ok := s.Type.(*ast.StructType); ok {
-					fields := map[string]string{}
-					for _, f := range st.Fields.List {
-						for _, n := range f.Names {
-							fields[n.Name] = types.ExprString(f.Type)
-						}
-					}
-					cx.structs[s.Name.Name] = fields
-				}
+				u.add(s.Name.Name, "type")
 			case *ast.ValueSpec:
-				for i, n := range s.Names {
-					if n.Name == "_" {
-						continue
+				for _, n := range s.Names {
+					if n.Name != "_" {
+						u.add(n.Name, strings.ToLower(d.Tok.String()))
 					}
-					t := ""
-					if s.Type != nil {
-						t = types.ExprString(s.Type)
-					} else if len(s.Values) == len(s.Names) {
-						t = cx.typeOf(s.Values[i])
-					}
-					u.add(n.Name, strings.ToLower(d.Tok.String()), t)
 				}
 			}
 		}
@@ -223,45 +221,16 @@ var builtinFuncs = map[string]bool{
 	"panic": true, "print": true, "println": true, "real": true, "recover": true,
 }
 
-func unparen(e ast.Expr) ast.Expr {
-	for {
-		p, ok := e.(*ast.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.X
-	}
-}
-
-// selectorChain reports whether e is a.b.c: evaluating it calls nothing.
-func selectorChain(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.Ident:
-		return true
-	case *ast.SelectorExpr:
-		return selectorChain(e.X)
-	}
-	return false
-}
-
 // merge joins consecutive declaration units and consecutive statement units
 // whose cell lines follow each other, so that one yaegi evaluation runs each
 // run of them; a unit that order moved above an earlier line stays apart.
 func merge(units []Unit) []Unit {
 	var out []Unit
 	for _, u := range units {
-		if n := len(out); n > 0 && u.Kind != KindExpr && out[n-1].Kind == u.Kind && u.Line >= out[n-1].Line+strings.Count(out[n-1].Text, "\n") {
+		if n := len(out); n > 0 && u.Kind != KindExpr && out[n-1].Kind == u.Kind && u.Line >= out[n-1].Line+strings.Count(out[n-1].mt.s, "\n") {
 			prev := &out[n-1]
-			text := layout(prev, u)
-			for i, st := range u.Starts {
-				prev.Starts = append(prev.Starts, len(text)-len(u.Text)+st)
-				prev.StartLines = append(prev.StartLines, u.StartLines[i])
-			}
-			prev.Text = text
+			prev.mt = layout(prev, u)
 			prev.Names = append(prev.Names, u.Names...)
-			for k, v := range u.Types {
-				prev.Types[k] = v
-			}
 			for k, v := range u.Kinds {
 				prev.Kinds[k] = v
 			}
@@ -276,18 +245,13 @@ func merge(units []Unit) []Unit {
 }
 
 // layout appends u's text to prev's so that u keeps its cell line.
-func layout(prev *Unit, u Unit) string {
-	var b strings.Builder
-	b.WriteString(prev.Text)
-	endLine := prev.Line + strings.Count(prev.Text, "\n")
-	if u.Line == endLine {
-		b.WriteString("; ")
-	} else {
-		b.WriteString(strings.Repeat("\n", u.Line-endLine))
-		b.WriteString(strings.Repeat(" ", u.Col-1))
+func layout(prev *Unit, u Unit) mtext {
+	endLine := prev.Line + strings.Count(prev.mt.s, "\n")
+	pad := "; "
+	if u.Line != endLine {
+		pad = strings.Repeat("\n", u.Line-endLine) + strings.Repeat(" ", u.Col-1)
 	}
-	b.WriteString(u.Text)
-	return b.String()
+	return cat(prev.mt, pad, u.mt)
 }
 
 // undefined lists the identifiers the pieces leave unresolved that neither
@@ -342,7 +306,7 @@ func (cx *cellScope) wrapCompound(p *piece, ed *edits) {
 		return
 	}
 	start, end := ed.off(st.Pos()), ed.off(st.End())
-	ed.add(start, end, "func() { "+ed.textWith(start, end)+" }()")
+	ed.add(start, end, "func() { ", ed.textWith(start, end), " }()")
 }
 
 // containsMultiDefine reports a := with more names than values inside n,
@@ -429,4 +393,10 @@ func markBlocks(root ast.Node, ed *edits, skip func(ast.Node) bool) {
 		}
 		return true
 	})
+}
+
+var basicTypes = map[string]bool{
+	"bool": true, "string": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"byte": true, "rune": true, "float32": true, "float64": true, "complex64": true, "complex128": true,
 }

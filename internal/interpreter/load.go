@@ -9,10 +9,12 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/goaccel/goaccel/internal/cells"
+	"github.com/goaccel/goaccel/internal/celltypes"
 	"github.com/goaccel/goaccel/internal/program"
 	"github.com/goaccel/goaccel/internal/rt"
 	"github.com/goaccel/goaccel/internal/stdgeneric"
@@ -123,6 +125,22 @@ func compile(i *interp.Interpreter, f *ast.File) (prog *interp.Program, err erro
 	return i.CompileAST(f)
 }
 
+// importer gives go/types the packages of the symbol tables, for the
+// rewrites' types; it is built once per process (the tables are fixed).
+var importer = sync.OnceValue(func() *celltypes.Importer { return celltypes.NewImporter(Tables()...) })
+
+// programEnv is a worker program as package cells sees it: no session, the
+// program's own imports, and go/types knowing the packages' types.
+type programEnv struct{ sc *celltypes.Scope }
+
+func (programEnv) Defined(string) bool            { return false }
+func (programEnv) PackagePath(string) string      { return "" }
+func (programEnv) PackageName(string) string      { return "" }
+func (programEnv) ImportPath(string) string       { return "" }
+func (programEnv) Imports() [][2]string           { return nil }
+func (programEnv) TypeName(string) (string, bool) { return "", false }
+func (e programEnv) Types() *celltypes.Scope      { return e.sc }
+
 // rewrite applies the cells rewrites to the declarations of src and puts
 // each rewritten declaration back on the lines it came from. The package
 // clause and the helpers' import take line 1 (a generated comment).
@@ -135,9 +153,10 @@ func rewrite(src string, marked bool) (string, error) {
 		}
 		body[n] = l
 	}
-	parse := func(src string) (*cells.Program, error) { return cells.Parse(src, nil) }
+	env := programEnv{celltypes.NewScope(importer(), nil)}
+	parse := func(src string) (*cells.Program, error) { return cells.Parse(src, env) }
 	if marked {
-		parse = cells.ParseProgram
+		parse = func(src string) (*cells.Program, error) { return cells.ParseProgram(src, env) }
 	}
 	parsed, err := parse(strings.Join(body, "\n"))
 	if err != nil {

@@ -28,11 +28,12 @@ type Record struct {
 	decls    []Decl
 	imports  map[string]string // package name → import path
 	stmtVars map[string]Origin // names a top-level statement (x := …) defined last
+	internal map[string]string // redefined type → the interpreter's name for it
 }
 
 // NewRecord returns an empty record.
 func NewRecord() *Record {
-	return &Record{imports: map[string]string{}, stmtVars: map[string]Origin{}}
+	return &Record{imports: map[string]string{}, stmtVars: map[string]Origin{}, internal: map[string]string{}}
 }
 
 // Import records that cells import path under name ("_" and "." included).
@@ -78,6 +79,7 @@ func (r *Record) DefineByStatement(name string, at Origin) {
 
 // remove drops the declarations that declare name.
 func (r *Record) remove(name string) {
+	delete(r.internal, name)
 	out := r.decls[:0]
 	for _, d := range r.decls {
 		if !contains(d.Names, name) {
@@ -143,6 +145,9 @@ func (r *Record) Snapshot() *Record {
 	for k, v := range r.stmtVars {
 		c.stmtVars[k] = v
 	}
+	for k, v := range r.internal {
+		c.internal[k] = v
+	}
 	return c
 }
 
@@ -153,4 +158,123 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// Symbol is what the record knows of one name.
+type Symbol struct {
+	Name string
+	// Kind is "func", "type", "const", "var" (declared, or defined by a
+	// statement), "method" (for "T.M") or "import".
+	Kind string
+	// Decl is the name's declaration (nil for a statement's variable and an
+	// import).
+	Decl *Decl
+	// At is where it was declared or defined (zero for an import).
+	At Origin
+	// Path is an import's path.
+	Path string
+	// Internal is the interpreter's name for a type a later cell redefined
+	// ("" when it is the name itself).
+	Internal string
+}
+
+// Symbol returns what the record knows of name ("T.M" for a method): its
+// declaration, the statement that defined it, or its import.
+func (r *Record) Symbol(name string) (Symbol, bool) {
+	if d, ok := r.Lookup(name); ok {
+		return Symbol{Name: name, Kind: d.Kind, Decl: &d, At: d.At, Internal: r.internal[name]}, true
+	}
+	if at, ok := r.stmtVars[name]; ok {
+		return Symbol{Name: name, Kind: "var", At: at}, true
+	}
+	if p, ok := r.imports[name]; ok {
+		return Symbol{Name: name, Kind: "import", Path: p}, true
+	}
+	return Symbol{}, false
+}
+
+// Names lists every name the record holds (methods as "T.M", imports
+// included except blank and dot imports), sorted.
+func (r *Record) Names() []string {
+	seen := map[string]bool{}
+	for _, d := range r.decls {
+		for _, n := range d.Names {
+			seen[n] = true
+		}
+	}
+	for n := range r.stmtVars {
+		seen[n] = true
+	}
+	for k := range r.imports {
+		if !strings.HasPrefix(k, "_") && !strings.HasPrefix(k, ".") {
+			seen[k] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StatementVars lists the names top-level statements defined last, sorted.
+func (r *Record) StatementVars() []string {
+	out := make([]string, 0, len(r.stmtVars))
+	for n := range r.stmtVars {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Methods lists the method names of type typ, sorted.
+func (r *Record) Methods(typ string) []string {
+	var out []string
+	for _, d := range r.decls {
+		if d.Kind == "method" && len(d.Names) == 1 {
+			if t, m, _ := strings.Cut(d.Names[0], "."); t == typ {
+				out = append(out, m)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SetInternal records the interpreter's name for type name (a redefinition
+// runs under a new name, since yaegi keeps a type's first definition).
+func (r *Record) SetInternal(name, internal string) {
+	if internal == name {
+		delete(r.internal, name)
+		return
+	}
+	r.internal[name] = internal
+}
+
+// UserName returns the user's name for an interpreter type name.
+func (r *Record) UserName(internal string) string {
+	for user, in := range r.internal {
+		if in == internal {
+			return user
+		}
+	}
+	return internal
+}
+
+// Internals returns user type name → interpreter name for the redefined types.
+func (r *Record) Internals() map[string]string {
+	out := make(map[string]string, len(r.internal))
+	for k, v := range r.internal {
+		out[k] = v
+	}
+	return out
+}
+
+// ImportPath returns the path of the package imported as name, "" when none.
+func (r *Record) ImportPath(name string) string {
+	if name == "_" || name == "." {
+		return ""
+	}
+	return r.imports[name]
 }

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"go/token"
+	"go/types"
 	"reflect"
 	"sort"
 	"strings"
@@ -89,6 +90,9 @@ func (s *Session) members(x string) []string {
 		}
 	}
 	parts := strings.Split(x, ".")
+	if out, ok := s.typedMembers(parts); ok {
+		return out
+	}
 	v, ok := s.valueOf(parts[0])
 	if !ok {
 		return nil
@@ -99,33 +103,51 @@ func (s *Session) members(x string) []string {
 			return nil
 		}
 	}
-	out := fieldsAndMethods(v)
-	if len(parts) == 1 {
-		s.mu.Lock()
-		t := strings.TrimLeft(s.names[parts[0]], "*")
-		if internal, ok := s.renamed[t]; ok {
-			t = internal
-		}
-		for m := range s.methods[t] {
-			out = append(out, m)
-		}
-		s.mu.Unlock()
+	return fieldsAndMethods(v)
+}
+
+// typedMembers lists the fields and methods of a session name's selector
+// chain through go/types (cells are package main: unexported ones too); ok
+// is false when go/types does not know the name's type.
+func (s *Session) typedMembers(parts []string) ([]string, bool) {
+	t := s.typeOf(parts[0])
+	if t == nil || s.kindOf(parts[0]) != "var" && s.kindOf(parts[0]) != "const" {
+		return nil, false
 	}
-	return out
+	pkg := s.types.Package()
+	for _, f := range parts[1:] {
+		obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, f)
+		v, ok := obj.(*types.Var)
+		if !ok {
+			return nil, false
+		}
+		t = v.Type()
+	}
+	var out []string
+	ms := types.NewMethodSet(t)
+	if _, isPtr := t.Underlying().(*types.Pointer); !isPtr && !types.IsInterface(t) {
+		ms = types.NewMethodSet(types.NewPointer(t))
+	}
+	for i := 0; i < ms.Len(); i++ {
+		out = append(out, ms.At(i).Obj().Name())
+	}
+	st := t
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		st = p.Elem()
+	}
+	if str, ok := st.Underlying().(*types.Struct); ok {
+		for i := 0; i < str.NumFields(); i++ {
+			out = append(out, str.Field(i).Name())
+		}
+	}
+	return out, true
 }
 
 // packagePathOf returns the import path a name refers to as a package: an
 // import of the session, or any package cells can import (auto-import).
 func (s *Session) packagePathOf(name string) string {
-	s.mu.Lock()
-	p, imported := s.imported[name]
-	_, shadowed := s.kinds[name]
-	s.mu.Unlock()
-	if imported {
-		return p
-	}
-	if shadowed {
-		return ""
+	if sym, ok := s.symbol(name); ok {
+		return sym.Path // "" for a name that is not an import
 	}
 	if _, isVar := s.valueOf(name); isVar {
 		return ""
@@ -192,11 +214,10 @@ func (s *Session) scopeNames(code string) []string {
 		out = append(out, n)
 	}
 	s.mu.Lock()
-	for n := range s.kinds {
-		out = append(out, n)
-	}
-	for n := range s.imported {
-		out = append(out, n)
+	for _, n := range s.declared.Names() {
+		if !strings.Contains(n, ".") {
+			out = append(out, n)
+		}
 	}
 	s.mu.Unlock()
 	out = append(out, s.pkgs.names()...)

@@ -7,7 +7,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"go/types"
 	"path"
 	"reflect"
 	"regexp"
@@ -18,28 +17,53 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/goaccel/goaccel/internal/cells"
+	"github.com/goaccel/goaccel/internal/srcmap"
 	"github.com/goaccel/goaccel/internal/stdgeneric"
 )
 
+// cellSource is a cell as the user wrote it, for tracebacks.
+type cellSource struct {
+	count int    // its execution count (0: unknown)
+	text  string // its code
+	shift int    // line L of text is line L+shift of the code compiled (a magic's wrapping)
+}
+
+// cellFile is the file name the interpreter compiles a run's units under
+// (yaegi scopes imports by file name, so they share one). Each unit is
+// compiled on lines of its own, after blank lines, so that a position names
+// the unit it is in; its source map takes it back to the cell.
+type cellFile struct {
+	run   int
+	next  int // the first line the next unit may use
+	units []unitLines
+}
+
+// unitLines is one compiled unit: its first and last line and its map.
+type unitLines struct {
+	first, last int
+	m           *srcmap.Map
+}
+
 // runCell parses, rewrites and evaluates Go code, one unit at a time. Each
-// call compiles into its own file name, so positions name the cell they come
-// from; yaegi scopes imports by file, so every file first imports all the
-// session's packages.
+// unit compiles into its own file, whose source map takes the interpreter's
+// positions back to the cell; yaegi scopes imports by file, so every file
+// first imports all the session's packages.
 func (s *Session) runCell(ctx context.Context, code string) Result {
-	return s.runCellShown(ctx, code, code)
+	return s.runCellShown(ctx, code, code, 0)
 }
 
 // runCellShown is runCell for code a magic wrapped around the user's: errors
-// quote the lines of shown, the cell as the user wrote it.
-func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
+// quote the lines of shown, the cell as the user wrote it, whose line L is
+// line L+shift of code.
+func (s *Session) runCellShown(ctx context.Context, code, shown string, shift int) Result {
 	s.mu.Lock()
-	s.files++
-	file := fmt.Sprintf("cell%d.go", s.files)
-	s.sources[file] = shown
+	s.runs++
+	run := s.runs
+	s.sources[run] = &cellSource{count: s.cell, text: shown, shift: shift}
 	needReset := s.reset
 	s.reset = false
 	prevRunning := s.running
-	s.running = file
+	s.running = run
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -49,15 +73,25 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
 	if needReset {
 		s.clearAfterPanic()
 	}
+	ok := false
+	defer func() {
+		if !ok {
+			s.types.Discard() // what the type check added did not all run
+		}
+	}()
 	prog, err := cells.ParseMarked(code, envView{s})
 	if err != nil {
-		return s.parseFailure(err, code)
+		return s.parseFailure(err, shown, shift)
+	}
+	for i := range prog.TypeErrors {
+		prog.TypeErrors[i].Line -= shift
 	}
 	decls, _ := cells.Declarations(code) // ParseMarked accepted the cell: so does Declarations
 	recorded := make([]bool, len(decls))
 	s.mu.Lock()
 	s.undefined = prog.Undefined
 	s.pendingRenames = prog.Renamed
+	s.typeErrors = prog.TypeErrors
 	s.mu.Unlock()
 	units := prog.Units
 	var cellImports map[string]string
@@ -74,26 +108,27 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string) Result {
 		return errorResult("InterpreterError", err.Error())
 	}
 	imp := cells.Unit{Kind: cells.KindImport, Line: 1, Col: 1, Text: s.importText(cellImports)}
-	if _, err := s.run(ctx, file, imp); err != nil {
-		return s.failure(ctx, err, file)
+	if _, err := s.run(ctx, run, imp); err != nil {
+		return s.failure(ctx, err, run)
 	}
 	s.mu.Lock()
 	for name, p := range cellImports {
-		s.imported[name] = p
-		delete(s.kinds, name)
 		s.declared.Import(name, p)
 	}
 	s.mu.Unlock()
 	for _, u := range units {
 		if u.Kind == cells.KindExpr {
-			return s.evalExpr(ctx, file, u)
+			r := s.evalExpr(ctx, run, u)
+			ok = r.Error == nil
+			return r
 		}
-		if _, err := s.run(ctx, file, u); err != nil {
-			return s.failure(ctx, err, file)
+		if _, err := s.run(ctx, run, u); err != nil {
+			return s.failure(ctx, err, run)
 		}
-		s.record(u)
 		s.recordDecls(u, decls, recorded)
+		s.record(u)
 	}
+	ok = true
 	return Result{}
 }
 
@@ -113,6 +148,11 @@ func (s *Session) loadGenerics(imports map[string]string) error {
 			if err := stdgeneric.Load(s.yaegi); err != nil {
 				return fmt.Errorf("load the generic standard packages: %w", err)
 			}
+			// Run something, so that yaegi sizes its global frame for what
+			// Load declared before the cell's own code runs: a closure the
+			// cell's first evaluation creates otherwise lands on the slot of
+			// a global.
+			s.clearAfterPanic()
 			s.mu.Lock()
 			s.genericsLoaded = true
 			s.mu.Unlock()
@@ -148,9 +188,9 @@ func (s *Session) parseImports(text string) map[string]string {
 func (s *Session) importText(cell map[string]string) string {
 	all := map[string]string{"__goaccel": runtimePath}
 	s.mu.Lock()
-	for n, p := range s.imported {
-		if n != "_" && n != "." { // blank and dot imports act in their own cell only
-			all[n] = p
+	for _, im := range s.declared.Imports() {
+		if im[0] != "_" && im[0] != "." { // blank and dot imports act in their own cell only
+			all[im[0]] = im[1]
 		}
 	}
 	s.mu.Unlock()
@@ -174,53 +214,52 @@ func (s *Session) clearAfterPanic() {
 	s.stderr.take()
 }
 
-// source returns the Go file yaegi compiles for u: a header line, then u's
-// text at its cell line and column, so yaegi's line L is cell line L-1.
-func source(u cells.Unit) string {
-	pad := strings.Repeat("\n", u.Line-1) + strings.Repeat(" ", u.Col-1)
-	if u.Kind == cells.KindImport || u.Kind == cells.KindDecl {
-		return "package main\n" + pad + u.Text + "\n"
-	}
-	return "package main; func main() {\n" + pad + withLineMarkers(u) + "\n}"
-}
-
 // lineVar is the interpreter variable that holds the cell line of the
 // statement running at the top level of a cell (see cells.LineVar).
 const lineVar = cells.LineVar
 
-// markerText matches one lineVar assignment in compiled source.
-var markerText = regexp.MustCompile(lineVar + ` = \d+; `)
-
-// marker is one lineVar assignment inserted into a cell line: positions on
-// that line after col (1-based, in the compiled text) are n bytes to the right
-// of where the user wrote them.
-type marker struct{ line, col, n int }
-
-// withLineMarkers sets lineVar before each top-level statement of u.
-func withLineMarkers(u cells.Unit) string {
-	if len(u.Starts) == 0 {
-		u.Starts, u.StartLines = []int{0}, []int{u.Line}
+// compiled writes the source yaegi compiles for a unit of a run, with its
+// source map: imports and declarations as they are, statements in a main
+// function, a final expression after setting lineVar to its line. It
+// returns the file name and the source.
+func (s *Session) compiled(run int, u cells.Unit) (name, src string) {
+	name = fmt.Sprintf("cell%d.go", run)
+	s.mu.Lock()
+	f := s.files[name]
+	if f == nil {
+		f = &cellFile{run: run, next: 2}
+		s.files[name] = f
 	}
-	var b strings.Builder
-	prev := 0
-	for i, at := range u.Starts {
-		b.WriteString(u.Text[prev:at])
-		fmt.Fprintf(&b, "%s = %d; ", lineVar, u.StartLines[i])
-		prev = at
-	}
-	b.WriteString(u.Text[prev:])
-	return b.String()
-}
-
-// findMarkers lists the line markers in compiled source, in cell lines.
-func findMarkers(src string) []marker {
-	var out []marker
-	for i, line := range strings.Split(src, "\n") {
-		for _, loc := range markerText.FindAllStringIndex(line, -1) {
-			out = append(out, marker{line: i, col: loc[0] + 1, n: loc[1] - loc[0]})
+	first := f.next
+	count := s.sources[run].count
+	s.mu.Unlock()
+	var b srcmap.Builder
+	pad := strings.Repeat("\n", first-1)
+	if u.Kind == cells.KindImport || u.Kind == cells.KindDecl {
+		b.Generated("package main" + pad)
+	} else {
+		b.Generated("package main; func main() {" + pad)
+		if u.Kind == cells.KindExpr {
+			b.Generated(fmt.Sprintf("%s = %d; ", lineVar, u.Line))
 		}
 	}
-	return out
+	if u.Map != nil {
+		b.Append(u.Map, count)
+	} else {
+		b.Generated(u.Text)
+	}
+	last := first + strings.Count(u.Text, "\n")
+	if u.Kind == cells.KindImport || u.Kind == cells.KindDecl {
+		b.Generated("\n")
+	} else {
+		b.Generated("\n}")
+	}
+	m := b.Map(name)
+	s.mu.Lock()
+	f.units = append(f.units, unitLines{first: first, last: last, m: m})
+	f.next = last + 2
+	s.mu.Unlock()
+	return name, m.Text()
 }
 
 // compilePanic is a panic of yaegi's parser or type checker.
@@ -228,14 +267,10 @@ type compilePanic struct{ value any }
 
 func (c *compilePanic) Error() string { return fmt.Sprint(c.value) }
 
-// run compiles and executes one unit.
-func (s *Session) run(ctx context.Context, file string, u cells.Unit) (reflect.Value, error) {
-	src := source(u)
-	s.mu.Lock()
-	s.markers[file] = findMarkers(src) // errors come from the run that just failed
-	s.compiled[file] = src
-	s.mu.Unlock()
-	f, err := parser.ParseFile(s.yaegi.FileSet(), file, src, parser.ParseComments)
+// run compiles and executes a unit of a run.
+func (s *Session) run(ctx context.Context, run int, u cells.Unit) (reflect.Value, error) {
+	name, src := s.compiled(run, u)
+	f, err := parser.ParseFile(s.yaegi.FileSet(), name, src, parser.ParseComments)
 	if err != nil {
 		return reflect.Value{}, err
 	}
@@ -260,48 +295,8 @@ func (s *Session) compile(root ast.Node) (prog *interp.Program, err error) {
 	return s.yaegi.CompileAST(root)
 }
 
-// record remembers what a unit that ran declared.
-func (s *Session) record(u cells.Unit) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if u.Kind == cells.KindDecl {
-		s.recordSource(u.Text)
-	}
-	for _, n := range u.Names {
-		if internal, ok := s.pendingRenames[n]; ok && u.Kinds[n] == "type" {
-			s.renamed[n] = internal
-		}
-		s.names[n] = u.Types[n]
-		s.kinds[n] = u.Kinds[n]
-		if n != "" {
-			delete(s.imported, n)
-		}
-	}
-	for recv, ms := range u.Methods {
-		if s.methods[recv] == nil {
-			s.methods[recv] = map[string]string{}
-		}
-		for _, m := range ms {
-			s.methods[recv][m] = ""
-		}
-	}
-	for _, line := range strings.Split(u.Text, "\n") {
-		t := strings.TrimSpace(line)
-		for _, n := range u.Names {
-			internal := n
-			if r, ok := s.pendingRenames[n]; ok {
-				internal = r
-			}
-			if strings.HasPrefix(t, "func "+n+"(") || strings.HasPrefix(t, "type "+internal+" ") {
-				decl := strings.TrimSpace(strings.Split(t, "{")[0])
-				s.decls[n] = strings.Replace(decl, "type "+internal, "type "+n, 1)
-			}
-		}
-	}
-}
-
 // failure turns an evaluation error into the cell's error.
-func (s *Session) failure(ctx context.Context, err error, file string) Result {
+func (s *Session) failure(ctx context.Context, err error, run int) Result {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		s.mu.Lock()
 		s.reset = true
@@ -313,12 +308,12 @@ func (s *Session) failure(ctx context.Context, err error, file string) Result {
 		s.mu.Lock()
 		s.reset = true
 		s.mu.Unlock()
-		return s.panicResult(p, file)
+		return s.panicResult(p, run)
 	}
 	var cp *compilePanic
 	if errors.As(err, &cp) {
 		msg := fmt.Sprintf("the interpreter (yaegi v0.16) crashed on this code: %v", cp.value)
-		if construct := s.crashConstruct(fmt.Sprint(cp.value), file); construct != "" {
+		if construct := s.crashConstruct(fmt.Sprint(cp.value), run); construct != "" {
 			msg = fmt.Sprintf("yaegi v0.16 cannot run %s (it crashed with %q)", construct, fmt.Sprint(cp.value))
 		}
 		return Result{Error: &Error{Ename: "InterpreterError", Evalue: msg, Traceback: []string{
@@ -326,41 +321,31 @@ func (s *Session) failure(ctx context.Context, err error, file string) Result {
 			"This is a limit of the interpreter, not an error in your code; rewriting the construct (for example with explicit types) usually avoids it.",
 		}}}
 	}
-	raw := err.Error()
-	s.mu.Lock()
-	undefined := s.undefined
-	s.mu.Unlock()
-	if strings.Contains(raw, "definition loop") && len(undefined) > 0 {
-		// yaegi's message for an undefined name in a top-level definition.
-		if i := strings.LastIndex(raw, ": "); i >= 0 {
-			raw = raw[:i] + ": undefined: " + strings.Join(undefined, ", ")
-		}
-	}
-	msg := s.mapPositions(raw, file)
-	tb := []string{"CompileError: " + msg}
-	if line, col := s.firstPosition(raw, file); line > 0 {
-		tb = append(tb, s.sourceLines(file, line, col)...)
-	}
-	return Result{Error: &Error{Ename: "CompileError", Evalue: msg, Traceback: tb}}
+	return s.compileError(err.Error(), run)
 }
 
 // panicResult builds the error of a cell that panicked, with one traceback
 // line per interpreted frame, innermost first.
-func (s *Session) panicResult(p interp.Panic, file string) Result {
+func (s *Session) panicResult(p interp.Panic, run int) Result {
 	frames := s.stderr.take()
 	evalue := fmt.Sprint(p.Value)
 	tb := []string{"panic: " + evalue}
 	marked := 0
 	if v, ok := s.globals()[lineVar]; ok && v.IsValid() && v.CanInt() {
-		marked = int(v.Int())
+		s.mu.Lock()
+		marked = int(v.Int()) - s.sources[run].shift
+		s.mu.Unlock()
 	}
 	cellShown := false
 	for _, f := range frames {
 		fn := strings.TrimPrefix(f.fn, "main.")
-		line := f.line - 1
+		at, mapped := s.origin(f.file, f.line, 0)
+		if !mapped {
+			continue // code the session wrote
+		}
 		// The cell's own code and the closures it runs at its top level:
 		// yaegi reports where their block starts, the marker where it was.
-		cellLevel := f.file == file && (fn == "main" || strings.HasPrefix(fn, "func") || strings.HasPrefix(fn, "main.func"))
+		cellLevel := at.run == run && (fn == "main" || strings.HasPrefix(fn, "func") || strings.HasPrefix(fn, "main.func"))
 		if cellLevel {
 			if cellShown {
 				continue
@@ -368,54 +353,62 @@ func (s *Session) panicResult(p interp.Panic, file string) Result {
 			cellShown = true
 			fn = "cell"
 			if marked > 0 {
-				line = marked
+				at.Line = marked
 			}
 		}
-		where := fmt.Sprintf("line %d", line)
-		if f.file != file {
-			where = fmt.Sprintf("line %d of an earlier cell", line)
+		where := fmt.Sprintf("line %d", at.Line)
+		if at.run != run {
+			where = fmt.Sprintf("line %d of an earlier cell", at.Line)
 		} else if !strings.Contains(evalue, "(line ") {
-			evalue += fmt.Sprintf(" (line %d)", line)
+			evalue += fmt.Sprintf(" (line %d)", at.Line)
 		}
-		tb = append(tb, fmt.Sprintf("  in %s, %s: %s", fn, where, strings.TrimSpace(s.lineText(f.file, line))))
+		tb = append(tb, fmt.Sprintf("  in %s, %s: %s", fn, where, strings.TrimSpace(s.lineText(at.run, at.Line))))
 	}
 	return Result{Error: &Error{Ename: "Panic", Evalue: evalue, Traceback: tb}}
 }
 
-// parseFailure reports a cell that cells.Parse refused.
-func (s *Session) parseFailure(err error, code string) Result {
+// parseFailure reports a cell that cells.Parse refused; shown is the cell as
+// the user wrote it, whose line L is line L+shift of the code parsed.
+func (s *Session) parseFailure(err error, shown string, shift int) Result {
 	var se *cells.SyntaxError
 	var ue *cells.UnsupportedError
-	lines := strings.Split(code, "\n")
+	lines := strings.Split(shown, "\n")
 	show := func(line, col int) []string {
 		if line < 1 || line > len(lines) {
 			return nil
 		}
-		return []string{fmt.Sprintf("%4d | %s", line, lines[line-1]), fmt.Sprintf("     | %s^", strings.Repeat(" ", max(col-1, 0)))}
+		return caretLines(line, col, lines[line-1])
 	}
 	switch {
 	case errors.As(err, &se):
+		se.Line -= shift
 		msg := fmt.Sprintf("line %d:%d: %s", se.Line, se.Col, se.Msg)
 		return Result{Error: &Error{Ename: "SyntaxError", Evalue: msg, Traceback: append([]string{"SyntaxError: " + msg}, show(se.Line, se.Col)...)}}
 	case errors.As(err, &ue):
+		ue.Line -= shift
 		msg := ue.Error()
 		return Result{Error: &Error{Ename: "UnsupportedError", Evalue: msg, Traceback: append([]string{"UnsupportedError: " + msg}, show(ue.Line, ue.Col)...)}}
 	}
 	return errorResult("Error", err.Error())
 }
 
+// caretLines shows a cell line with a caret under col.
+func caretLines(line, col int, text string) []string {
+	return []string{fmt.Sprintf("%4d | %s", line, text), fmt.Sprintf("     | %s^", strings.Repeat(" ", max(col-1, 0)))}
+}
+
 // crashConstruct names the construct behind a known yaegi crash in the cell.
-func (s *Session) crashConstruct(panicValue, file string) string {
+func (s *Session) crashConstruct(panicValue string, run int) string {
 	s.mu.Lock()
-	src := s.sources[file]
+	src := s.sources[run].text
+	names := s.declared.Names()
+	s.mu.Unlock()
 	var generic []string
-	for n, k := range s.kinds {
-		if k == "generic func" && regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\s*[\[(]`).MatchString(src) {
+	for _, n := range names {
+		if s.kindOf(n) == "generic func" && regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\s*[\[(]`).MatchString(src) {
 			generic = append(generic, n)
 		}
 	}
-	s.mu.Unlock()
-	sort.Strings(generic)
 	switch {
 	case len(generic) > 0:
 		return fmt.Sprintf("this use of the generic function %s; giving its type arguments explicitly (%s[int](...)) or a non-generic version usually works", generic[0], generic[0])
@@ -423,50 +416,4 @@ func (s *Session) crashConstruct(panicValue, file string) string {
 		return "this range loop: goaccel rewrites range over an integer or a function iterator only when it can tell the type of the ranged expression; assign it to a typed variable first (n := int(...)) or write for i := 0; i < n; i++"
 	}
 	return ""
-}
-
-// recordSource keeps the full source of each func, method and type a
-// declaration unit declares, for SYMBOL?? and inspect with detail.
-func (s *Session) recordSource(text string) {
-	const header = "package main\n"
-	f, err := parser.ParseFile(token.NewFileSet(), "", header+text, parser.ParseComments)
-	if err != nil {
-		return
-	}
-	src := header + text
-	slice := func(n ast.Node) string { return src[n.Pos()-1 : n.End()-1] }
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			name := d.Name.Name
-			if d.Recv != nil && len(d.Recv.List) == 1 {
-				recv := strings.TrimLeft(types.ExprString(d.Recv.List[0].Type), "*")
-				name = s.userTypeName(recv) + "." + name
-			}
-			s.declSrc[name] = slice(d)
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				if ts, ok := sp.(*ast.TypeSpec); ok {
-					name := s.userTypeName(ts.Name.Name)
-					s.declSrc[name] = strings.Replace("type "+slice(ts), "type "+ts.Name.Name, "type "+name, 1)
-				}
-			}
-		}
-	}
-}
-
-// userTypeName maps an interpreter name of a redefined type back to the
-// user's; s.mu is held.
-func (s *Session) userTypeName(internal string) string {
-	for user, in := range s.pendingRenames {
-		if in == internal {
-			return user
-		}
-	}
-	for user, in := range s.renamed {
-		if in == internal {
-			return user
-		}
-	}
-	return internal
 }

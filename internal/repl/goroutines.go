@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// goOrigin is where a go statement of interpreted code ran: the cell file
+// goOrigin is where a go statement of interpreted code ran: the cell
 // running at the time.
 type goOrigin struct {
-	file string // "" when no cell was running (a goroutine started by another goroutine after its cell ended)
+	run int // 0 when no cell was running (a goroutine started by another goroutine after its cell ended)
 }
 
 // startGoroutine is the interpreter's go statement (interp.Options.Go): the
@@ -20,7 +20,7 @@ type goOrigin struct {
 // session does, and the session keeps every variable.
 func (s *Session) startGoroutine(run func()) {
 	s.mu.Lock()
-	origin := goOrigin{file: s.running}
+	origin := goOrigin{run: s.running}
 	s.mu.Unlock()
 	go func() {
 		defer func() {
@@ -41,12 +41,12 @@ func (s *Session) reportGoroutinePanic(origin goOrigin, value any, frames []fram
 	running := s.running
 	s.mu.Unlock()
 	switch {
-	case origin.file == "":
+	case origin.run == 0:
 		b.WriteString("panic in a goroutine")
-	case origin.file == running:
+	case origin.run == running:
 		b.WriteString("panic in a goroutine this cell started")
 	default:
-		fmt.Fprintf(&b, "panic in a goroutine started by the cell %s", s.cellName(origin.file))
+		fmt.Fprintf(&b, "panic in a goroutine started by the cell %s", s.cellName(origin.run))
 	}
 	b.WriteString(" (the goroutine ended; the session and its variables are kept)\n")
 	fmt.Fprintf(&b, "panic: %v\n", value)
@@ -55,19 +55,26 @@ func (s *Session) reportGoroutinePanic(origin goOrigin, value any, frames []fram
 		if strings.HasPrefix(fn, "func") {
 			fn = "func literal"
 		}
-		fmt.Fprintf(&b, "  in %s, line %d", fn, f.line-1)
-		if f.file != running {
-			fmt.Fprintf(&b, " of the cell %s", s.cellName(f.file))
+		o, ok := s.origin(f.file, f.line, 0)
+		if !ok {
+			continue
 		}
-		fmt.Fprintf(&b, ": %s\n", strings.TrimSpace(s.lineText(f.file, f.line-1)))
+		fmt.Fprintf(&b, "  in %s, line %d", fn, o.Line)
+		if o.run != running {
+			fmt.Fprintf(&b, " of the cell %s", s.cellName(o.run))
+		}
+		fmt.Fprintf(&b, ": %s\n", strings.TrimSpace(s.lineText(o.run, o.Line)))
 	}
 	fmt.Fprint(s.opts.Stderr, b.String())
 }
 
-// cellName names a cell file for users by its first line of code.
-func (s *Session) cellName(file string) string {
+// cellName names a cell for users by its first line of code.
+func (s *Session) cellName(run int) string {
 	s.mu.Lock()
-	src := s.sources[file]
+	src := ""
+	if c := s.sources[run]; c != nil {
+		src = c.text
+	}
 	s.mu.Unlock()
 	for _, line := range strings.Split(src, "\n") {
 		if line = strings.TrimSpace(line); line != "" {

@@ -34,11 +34,9 @@ func (s *Session) Who() []string {
 		if v.IsValid() {
 			t = typeString(v.Type())
 		}
-		s.mu.Lock()
-		if declared := s.names[name]; declared != "" {
+		if declared := s.typeText(name); declared != "" {
 			t = declared
 		}
-		s.mu.Unlock()
 		out = append(out, strings.TrimSpace(fmt.Sprintf("%s %s", name, t)))
 	}
 	sort.Strings(out)

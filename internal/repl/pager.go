@@ -36,11 +36,9 @@ func (s *Session) Doc(symbol string) (string, bool) {
 		}
 		return s.reflectDoc(p, parts[1])
 	}
-	s.mu.Lock()
-	kind := s.kinds[parts[0]]
-	decl := s.decls[parts[0]]
-	typ := s.names[parts[0]]
-	s.mu.Unlock()
+	kind := s.kindOf(parts[0])
+	decl := s.declLine(parts[0])
+	typ := s.typeText(parts[0])
 	if len(parts) == 1 {
 		switch {
 		case decl != "":
@@ -109,10 +107,11 @@ func (s *Session) Inspect(code string, cursor int, detailLevel int) (found bool,
 
 // source returns the full source of a func, method or type a cell declared.
 func (s *Session) source(sym string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	src, ok := s.declSrc[sym]
-	return src, ok
+	d, ok := s.symbol(sym)
+	if !ok || d.Decl == nil || d.Kind != "func" && d.Kind != "method" && d.Kind != "type" {
+		return "", false
+	}
+	return d.Decl.Text, true
 }
 
 // symbolAt returns the a.b.c chain around byte offset off, or the one just

@@ -2,155 +2,156 @@ package repl
 
 import (
 	"fmt"
-	"go/scanner"
-	"go/token"
+
+	"github.com/goaccel/goaccel/internal/cells"
 	"regexp"
 	"strconv"
 	"strings"
 )
 
-// position matches a yaegi source position in one of the session's cell files.
-var position = regexp.MustCompile(`(cell\d+\.go):(\d+):(\d+)`)
+// position matches a position in one of the session's compiled files, as
+// yaegi writes it in messages.
+var position = regexp.MustCompile(`(cell\d+\.go):(\d+)(?::(\d+))?`)
 
-// mapPositions rewrites yaegi positions in msg into cell lines: the current
-// cell's as "line L:C", others as "line L of an earlier cell".
-func (s *Session) mapPositions(msg, file string) string {
-	msg = position.ReplaceAllStringFunc(msg, func(m string) string {
-		p := position.FindStringSubmatch(m)
-		line, _ := strconv.Atoi(p[2])
-		if p[1] == file {
-			col, _ := strconv.Atoi(p[3])
-			return fmt.Sprintf("line %d:%d", line-1, s.userColumn(file, line-1, col, msg))
-		}
-		return fmt.Sprintf("line %d of an earlier cell", line-1)
-	})
+// at is a position in a cell of the session: its run and line and column.
+type at struct {
+	run       int
+	Line, Col int
+}
+
+// origin maps a position in a compiled file to its cell, through the file's
+// source map; ok is false for code the session wrote itself.
+func (s *Session) origin(file string, line, col int) (at, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for user, internal := range s.renamed {
-		msg = regexp.MustCompile(`\b`+regexp.QuoteMeta(internal)+`\b`).ReplaceAllString(msg, user)
+	f := s.files[file]
+	if f == nil {
+		return at{}, false
 	}
-	return msg
-}
-
-// firstPosition returns the cell line and user column of the first position
-// in msg that is in file; line is 0 if there is none.
-func (s *Session) firstPosition(msg, file string) (line, col int) {
-	for _, p := range position.FindAllStringSubmatch(msg, -1) {
-		if p[1] == file {
-			line, _ = strconv.Atoi(p[2])
-			col, _ = strconv.Atoi(p[3])
-			return line - 1, s.userColumn(file, line-1, col, msg)
+	for _, u := range f.units {
+		if u.first <= line && line <= u.last {
+			o, ok := u.m.Lookup(line, col)
+			if !ok {
+				return at{}, false
+			}
+			return at{run: f.run, Line: o.Line - s.sources[f.run].shift, Col: o.Col}, true
 		}
 	}
-	return 0, 0
+	return at{}, false
 }
 
-// lineText returns line (1-based) of a cell file's source.
-func (s *Session) lineText(file string, line int) string {
+// compileError is the cell's error for an interpreter's compile error
+// (raw): at the cell line and column its position maps to. When go/types
+// found an error on that line, its message (Go's own, at the culprit's
+// column) explains it better than the interpreter's.
+func (s *Session) compileError(raw string, run int) Result {
 	s.mu.Lock()
-	src := s.sources[file]
+	undefined, typeErrors := s.undefined, s.typeErrors
 	s.mu.Unlock()
-	lines := strings.Split(src, "\n")
-	if line < 1 || line > len(lines) {
-		return ""
+	if strings.Contains(raw, "definition loop") && len(undefined) > 0 {
+		// yaegi's message for an undefined name in a top-level definition.
+		if i := strings.LastIndex(raw, ": "); i >= 0 {
+			raw = raw[:i] + ": undefined: " + strings.Join(undefined, ", ")
+		}
 	}
-	return lines[line-1]
+	first, found := s.firstPosition(raw, run)
+	msg := s.mapPositions(raw, run)
+	if te, ok := sameError(typeErrors, first, raw); found && ok {
+		msg = fmt.Sprintf("line %d:%d: %s", te.Line, te.Col, te.Msg)
+		first.Col = te.Col
+	}
+	tb := []string{"CompileError: " + msg}
+	if found {
+		tb = append(tb, caretLines(first.Line, max(first.Col, 1), s.lineText(run, first.Line))...)
+	}
+	return Result{Error: &Error{Ename: "CompileError", Evalue: msg, Traceback: tb}}
 }
 
-// sourceLines formats a cell line for a traceback, with a caret under col.
-func (s *Session) sourceLines(file string, line, col int) []string {
-	return []string{
-		fmt.Sprintf("%4d | %s", line, s.lineText(file, line)),
-		fmt.Sprintf("     | %s^", strings.Repeat(" ", max(col-1, 0))),
+// sameError picks the go/types error that explains the interpreter's error
+// raw at pos: one at the same line and column, else one on the line about
+// the same undefined name, else the line's first.
+func sameError(errs []cells.TypeError, pos at, raw string) (cells.TypeError, bool) {
+	var onLine []cells.TypeError
+	for _, te := range errs {
+		if te.Line == pos.Line {
+			if te.Col == pos.Col {
+				return te, true
+			}
+			onLine = append(onLine, te)
+		}
 	}
+	if m := undefinedName.FindStringSubmatch(raw); m != nil {
+		for _, te := range onLine {
+			if strings.Contains(te.Msg, m[1]) {
+				return te, true
+			}
+		}
+		return cells.TypeError{}, false // about another name: the interpreter's message stands
+	}
+	if len(onLine) > 0 {
+		return onLine[0], true
+	}
+	return cells.TypeError{}, false
 }
 
 // undefinedName matches the name in yaegi's messages about a missing name:
 // "undefined: NAME", "undefined selector: NAME", "has no symbol NAME".
 var undefinedName = regexp.MustCompile(`(?:undefined(?: selector)?:|has no symbol) ([\p{L}_][\p{L}\p{N}_]*)`)
 
-// userColumn maps yaegi's column on a cell line to the column in the user's
-// text. yaegi's column is in the compiled text (after line markers and
-// rewrites such as range over an int) and often names the enclosing
-// statement rather than the culprit, so the column is anchored on a word of
-// the user's line: the missing name msg reports, else the token yaegi points
-// at in the compiled line, searched from the marker-corrected column.
-func (s *Session) userColumn(file string, line, col int, msg string) int {
+// mapPositions rewrites the compiled files' positions in msg into cell
+// lines: the current cell's as "line L:C", others' as "line L of an earlier
+// cell"; and redefined types' interpreter names into the user's.
+func (s *Session) mapPositions(msg string, run int) string {
+	msg = position.ReplaceAllStringFunc(msg, func(m string) string {
+		p := position.FindStringSubmatch(m)
+		line, _ := strconv.Atoi(p[2])
+		col, _ := strconv.Atoi(p[3])
+		o, ok := s.origin(p[1], line, col)
+		switch {
+		case !ok:
+			return m
+		case o.run != run:
+			return fmt.Sprintf("line %d of an earlier cell", o.Line)
+		case o.Col > 0:
+			return fmt.Sprintf("line %d:%d", o.Line, o.Col)
+		}
+		return fmt.Sprintf("line %d", o.Line)
+	})
 	s.mu.Lock()
-	shift := 0
-	for _, m := range s.markers[file] {
-		if m.line == line && m.col+m.n <= col {
-			shift += m.n
-		}
+	internals := s.declared.Internals()
+	for user, internal := range s.pendingRenames {
+		internals[user] = internal
 	}
-	compiled := strings.Split(s.compiled[file], "\n")
 	s.mu.Unlock()
-	user := s.lineText(file, line)
-	hint := col - shift
-	word := ""
-	if m := undefinedName.FindStringSubmatch(msg); m != nil {
-		word = m[1]
-	} else if line < len(compiled) {
-		word = tokenAt(compiled[line], col-1)
-		if hint >= 1 && strings.HasPrefix(user[min(hint-1, len(user)):], word) && word != "" {
-			return hint
-		}
+	for user, internal := range internals {
+		msg = regexp.MustCompile(`\b`+regexp.QuoteMeta(internal)+`\b`).ReplaceAllString(msg, user)
 	}
-	if at := findWord(user, word, hint-1); at >= 0 {
-		return at + 1
-	}
-	return max(1, min(hint, len(user)+1))
+	return msg
 }
 
-// tokenAt returns the source of the Go token that covers byte i of one line
-// of text, or "".
-func tokenAt(text string, i int) string {
-	fset := token.NewFileSet()
-	f := fset.AddFile("", -1, len(text))
-	var sc scanner.Scanner
-	sc.Init(f, []byte(text), func(token.Position, string) {}, 0)
-	for {
-		pos, tok, lit := sc.Scan()
-		if tok == token.EOF {
-			return ""
-		}
-		off := f.Offset(pos)
-		n := len(lit)
-		if lit == "" || tok == token.SEMICOLON {
-			lit, n = tok.String(), len(tok.String())
-		}
-		if off > i {
-			return ""
-		}
-		if i < off+n {
-			return lit
+// firstPosition returns the first position in msg that maps to the cell of run.
+func (s *Session) firstPosition(msg string, run int) (at, bool) {
+	for _, p := range position.FindAllStringSubmatch(msg, -1) {
+		line, _ := strconv.Atoi(p[2])
+		col, _ := strconv.Atoi(p[3])
+		if o, ok := s.origin(p[1], line, col); ok && o.run == run {
+			return o, true
 		}
 	}
+	return at{}, false
 }
 
-// findWord returns the byte offset of word in text (as a whole word if it
-// is an identifier): the first at or after from if there is one, else the
-// first; -1 if none.
-func findWord(text, word string, from int) int {
-	if word == "" {
-		return -1
+// lineText returns line (1-based) of a run's cell, as the user wrote it.
+func (s *Session) lineText(run, line int) string {
+	s.mu.Lock()
+	src := s.sources[run]
+	s.mu.Unlock()
+	if src == nil {
+		return ""
 	}
-	ident := isWordByte(word[0])
-	first := -1
-	for i := 0; i+len(word) <= len(text); i++ {
-		if text[i:i+len(word)] != word || ident && (i > 0 && isWordByte(text[i-1]) || i+len(word) < len(text) && isWordByte(text[i+len(word)])) {
-			continue
-		}
-		if i >= from {
-			return i
-		}
-		if first < 0 {
-			first = i
-		}
+	lines := strings.Split(src.text, "\n")
+	if line < 1 || line > len(lines) {
+		return ""
 	}
-	return first
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	return lines[line-1]
 }

@@ -19,25 +19,24 @@ var errorType = reflect.TypeOf((*error)(nil)).Elem()
 // cell's result. yaegi's Eval may return a stale value for a call without
 // results (upstream issue #1069), so the called function's type decides
 // first whether there is a value to show.
-func (s *Session) evalExpr(ctx context.Context, file string, u cells.Unit) Result {
+func (s *Session) evalExpr(ctx context.Context, run int, u cells.Unit) Result {
 	if c := u.Call; c != nil {
 		if c.Builtin && noValueBuiltins[c.Fun] {
-			return s.runQuiet(ctx, file, u)
+			return s.runQuiet(ctx, run, u)
 		}
 		if c.Simple && !c.Builtin {
-			fu := u
-			fu.Text = c.Fun
-			if fv, err := s.run(ctx, file, fu); err == nil && fv.IsValid() && fv.Kind() == reflect.Func {
+			fu := u.Replace(c.Fun)
+			if fv, err := s.run(ctx, run, fu); err == nil && fv.IsValid() && fv.Kind() == reflect.Func {
 				t := fv.Type()
 				switch {
 				case t.NumOut() == 0:
-					return s.runQuiet(ctx, file, u)
+					return s.runQuiet(ctx, run, u)
 				case t.NumOut() >= 2:
-					return s.evalTuple(ctx, file, u, t)
+					return s.evalTuple(ctx, run, u, t)
 				case t.Out(0) == errorType:
-					v, err := s.run(ctx, file, u)
+					v, err := s.run(ctx, run, u)
 					if err != nil {
-						return s.failure(ctx, err, file)
+						return s.failure(ctx, err, run)
 					}
 					if isNil(v) {
 						return Result{} // only a nil error: nothing to show
@@ -48,20 +47,20 @@ func (s *Session) evalExpr(ctx context.Context, file string, u cells.Unit) Resul
 		}
 	}
 	if s.hasRenderMethods() {
-		return s.evalRich(ctx, file, u)
+		return s.evalRich(ctx, run, u)
 	}
-	v, err := s.run(ctx, file, u)
+	v, err := s.run(ctx, run, u)
 	if err != nil {
-		return s.failure(ctx, err, file)
+		return s.failure(ctx, err, run)
 	}
 	return s.show(v)
 }
 
 // runQuiet runs u for its effect only.
-func (s *Session) runQuiet(ctx context.Context, file string, u cells.Unit) Result {
+func (s *Session) runQuiet(ctx context.Context, run int, u cells.Unit) Result {
 	u.Kind = cells.KindStmt
-	if _, err := s.run(ctx, file, u); err != nil {
-		return s.failure(ctx, err, file)
+	if _, err := s.run(ctx, run, u); err != nil {
+		return s.failure(ctx, err, run)
 	}
 	return Result{}
 }
@@ -69,17 +68,15 @@ func (s *Session) runQuiet(ctx context.Context, file string, u cells.Unit) Resul
 // evalTuple runs a call with several results by assigning them to hidden
 // variables. Results (n int, err error) with a nil err, like fmt.Println's,
 // show nothing.
-func (s *Session) evalTuple(ctx context.Context, file string, u cells.Unit, t reflect.Type) Result {
+func (s *Session) evalTuple(ctx context.Context, run int, u cells.Unit, t reflect.Type) Result {
 	names := make([]string, t.NumOut())
 	for i := range names {
 		names[i] = fmt.Sprintf("__goaccel_r%d", i)
 	}
-	su := u
+	su := u.Wrap(strings.Join(names, ", ")+" := ", "")
 	su.Kind = cells.KindStmt
-	su.Text = strings.Join(names, ", ") + " := " + u.Text
-	su.Col = max(1, u.Col-len(su.Text)+len(u.Text))
-	if _, err := s.run(ctx, file, su); err != nil {
-		return s.failure(ctx, err, file)
+	if _, err := s.run(ctx, run, su); err != nil {
+		return s.failure(ctx, err, run)
 	}
 	globals := s.globals()
 	vals := make([]reflect.Value, len(names))

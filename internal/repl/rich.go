@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"strings"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -19,13 +20,9 @@ var renderMethods = []struct{ method, mime string }{
 
 // hasRenderMethods reports whether some cell declared a render method.
 func (s *Session) hasRenderMethods() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, ms := range s.methods {
-		for _, r := range renderMethods {
-			if _, ok := ms[r.method]; ok {
-				return true
-			}
+	for _, r := range renderMethods {
+		if s.declaresMethod(r.method) {
+			return true
 		}
 	}
 	return false
@@ -34,19 +31,18 @@ func (s *Session) hasRenderMethods() bool {
 // evalRich evaluates the final expression into a hidden variable, then calls
 // each render method a cell type declared on it; one that does not apply
 // fails to compile and is skipped.
-func (s *Session) evalRich(ctx context.Context, file string, u cells.Unit) Result {
-	su := u
+func (s *Session) evalRich(ctx context.Context, run int, u cells.Unit) Result {
+	su := u.Wrap("__goaccel_out := ", "")
 	su.Kind = cells.KindStmt
-	su.Text = "__goaccel_out := " + u.Text
-	if _, err := s.run(ctx, file, su); err != nil {
+	if _, err := s.run(ctx, run, su); err != nil {
 		var p interp.Panic
 		if errors.As(err, &p) || ctx.Err() != nil {
-			return s.failure(ctx, err, file) // it ran and failed: running it again would repeat its effects
+			return s.failure(ctx, err, run) // it ran and failed: running it again would repeat its effects
 		}
 		// Not a single value (e.g. a call with no result): run it as it is.
-		v, err := s.run(ctx, file, u)
+		v, err := s.run(ctx, run, u)
 		if err != nil {
-			return s.failure(ctx, err, file)
+			return s.failure(ctx, err, run)
 		}
 		return s.show(v)
 	}
@@ -59,10 +55,9 @@ func (s *Session) evalRich(ctx context.Context, file string, u cells.Unit) Resul
 		if !s.declaresMethod(r.method) {
 			continue
 		}
-		mu := u
+		mu := u.Replace("__goaccel_out." + r.method + "()")
 		mu.Kind = cells.KindExpr
-		mu.Text = "__goaccel_out." + r.method + "()"
-		out, err := s.run(ctx, file, mu)
+		out, err := s.run(ctx, run, mu)
 		if err != nil || !out.IsValid() {
 			continue
 		}
@@ -76,11 +71,12 @@ func (s *Session) evalRich(ctx context.Context, file string, u cells.Unit) Resul
 	return res
 }
 
+// declaresMethod reports whether some cell type has a method named m.
 func (s *Session) declaresMethod(m string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, ms := range s.methods {
-		if _, ok := ms[m]; ok {
+	for _, d := range s.declared.Decls() {
+		if d.Kind == "method" && len(d.Names) == 1 && strings.HasSuffix(d.Names[0], "."+m) {
 			return true
 		}
 	}

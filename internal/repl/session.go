@@ -12,9 +12,12 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/goaccel/goaccel/internal/cells"
+	"github.com/goaccel/goaccel/internal/celltypes"
 	"github.com/goaccel/goaccel/internal/interpreter"
 	"github.com/goaccel/goaccel/internal/launch"
 	"github.com/goaccel/goaccel/internal/program"
+	"github.com/goaccel/goaccel/kernel/executor"
 	"github.com/goaccel/goaccel/magics"
 )
 
@@ -27,20 +30,12 @@ type Options struct {
 	Dir   string // initial working directory ("" = current)
 }
 
-// Result is the outcome of executing one cell.
-type Result struct {
-	Data        map[string]any   // execute_result MIME bundle; nil = show nothing
-	Metadata    map[string]any   // execute_result metadata
-	Error       *Error           // nil on success
-	Payload     []map[string]any // e.g. a "page" payload for SYMBOL? and %doc
-	Interrupted bool             // the cell was stopped by ctx cancellation
-}
+// Result is the outcome of executing one cell: the executor protocol's own
+// type, which the executor process sends to the kernel as it is.
+type Result = executor.Result
 
 // Error is a failed cell, as the Jupyter error message carries it.
-type Error struct {
-	Ename, Evalue string
-	Traceback     []string
-}
+type Error = executor.Error
 
 // Session is one interpreter whose state persists across cells.
 type Session struct {
@@ -59,30 +54,26 @@ type Session struct {
 	out, errOut            *switchWriter
 	stdoutFile, stderrFile *os.File
 
-	mu             sync.Mutex
-	seq            int                          // executions so far
-	files          int                          // cell files compiled so far; names the next one
-	sources        map[string]string            // cell file name → cell source, for tracebacks
-	markers        map[string][]marker          // cell file name → the line markers inserted into it
-	compiled       map[string]string            // cell file name → the source yaegi compiled last for it
-	names          map[string]string            // session-level name → Go type source ("" unknown)
-	kinds          map[string]string            // session-level name → "var", "func", "type", "const"
-	imported       map[string]string            // package name → import path
-	renamed        map[string]string            // user type name → interpreter type name (redefined types)
-	methods        map[string]map[string]string // type name → method name → signature
-	decls          map[string]string            // func/type name → its declaration's first line
-	declSrc        map[string]string            // func, method ("T.M") or type name → its full source
-	pendingRenames map[string]string            // types the running cell redefines → their interpreter names
-	undefined      []string                     // names the running cell uses that nothing declares
-	running        string                       // the cell file being run, "" between cells
-	reset          bool                         // a panic or interrupt happened: clear yaegi's state before the next run
-	timer          cellTimer                    // %timeit's loop timing
-	captured       *magics.CapturedIO           // the last %%capture, for binding to its variable
-	genericsLoaded bool                         // stdgeneric is compiled into the interpreter
+	mu      sync.Mutex
+	seq     int                  // executions so far
+	runs    int                  // cells compiled so far (runCell calls); names the next one's file
+	sources map[int]*cellSource  // run → the cell as the user wrote it
+	files   map[string]*cellFile // compiled file name → its run and its units' source maps
+	running int                  // the run in progress, 0 between cells
+	timer   cellTimer            // %timeit's loop timing
+	reset   bool                 // a panic or interrupt happened: clear yaegi's state before the next run
+	// The symbol table: one record per name (its declaration, statement or
+	// import, and a redefined type's interpreter name), with go/types
+	// knowing each name's type.
+	declared *program.Record
+	types    *celltypes.Scope
+	// What the running cell's parse found, for its errors.
+	pendingRenames map[string]string  // types the running cell redefines → their interpreter names
+	undefined      []string           // names the running cell uses that nothing declares
+	typeErrors     []cells.TypeError  // what go/types found wrong in the running cell
+	captured       *magics.CapturedIO // the last %%capture, for binding to its variable
+	genericsLoaded bool               // stdgeneric is compiled into the interpreter
 
-	// The notebook's declarations in definition order, for worker programs
-	// (launch.go), beside the maps above.
-	declared  *program.Record
 	count     int             // the kernel's execution count for the next Execute (0: unknown)
 	cell      int             // the running cell's execution count
 	cellCtx   context.Context // the running cell's context, for launches
@@ -130,15 +121,16 @@ func (s *Session) start() error {
 	if _, err := yaegi.Eval("var " + lineVar + " int"); err != nil {
 		return fmt.Errorf("repl: set up the interpreter: %w", err)
 	}
+	tables := append(interpreter.Tables(), s.overrides())
+	imp := celltypes.NewImporter(tables...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.yaegi = yaegi
-	s.pkgs = newPackageIndex(append(interpreter.Tables(), s.overrides(), genericIndex())...)
+	s.pkgs = newPackageIndex(append(tables, genericIndex())...)
 	s.declared = program.NewRecord()
-	s.sources, s.markers, s.compiled = map[string]string{}, map[string][]marker{}, map[string]string{}
-	s.names, s.kinds, s.imported, s.renamed = map[string]string{}, map[string]string{}, map[string]string{}, map[string]string{}
-	s.methods, s.decls, s.declSrc = map[string]map[string]string{}, map[string]string{}, map[string]string{}
-	s.pendingRenames, s.undefined, s.reset, s.captured, s.genericsLoaded = nil, nil, false, nil, false
+	s.types = celltypes.NewScope(imp, s.typeSession)
+	s.sources, s.files = map[int]*cellSource{}, map[string]*cellFile{}
+	s.pendingRenames, s.undefined, s.typeErrors, s.reset, s.captured, s.genericsLoaded = nil, nil, nil, false, nil, false
 	return nil
 }
 
@@ -296,3 +288,9 @@ func (s *Session) globals() (g map[string]reflect.Value) {
 	}()
 	return s.yaegi.Globals()
 }
+
+// The executor process serves a Session as it is.
+var (
+	_ executor.Session = (*Session)(nil)
+	_ executor.Counter = (*Session)(nil)
+)

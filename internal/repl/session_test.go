@@ -264,10 +264,10 @@ func TestCompileErrorColumnsAreTheUsersColumns(t *testing.T) {
 		{"for i := range 3 {\n\t_ = i + nope7\n}", "line 2:10: undefined: nope7"},
 		{"a := 1; b := a + nope8", "line 1:18: undefined: nope8"},
 		{"nope9 + 1", "line 1:1: undefined: nope9"},
-		{"x := 1\nx.Foo()", "line 2:3: undefined selector: Foo"},
-		{"strings.NoSuch(1)", "line 1:9: package strings \"strings\" has no symbol NoSuch"},
-		{"for i := range 3 { var f float64 = \"s\"; _ = f; _ = i }", "line 1:36: cannot convert \"s\" to float64"},
-		{"k := 1\nk = \"str\"", "line 2:5: cannot convert \"str\" to int"},
+		{"x := 1\nx.Foo()", "line 2:3: x.Foo undefined (type int has no field or method Foo)"},
+		{"strings.NoSuch(1)", "line 1:9: undefined: strings.NoSuch"},
+		{"for i := range 3 { var f float64 = \"s\"; _ = f; _ = i }", "line 1:36: cannot use \"s\" (untyped string constant) as float64 value in variable declaration"},
+		{"k := 1\nk = \"str\"", "line 2:5: cannot use \"str\" (untyped string constant) as int value in assignment"},
 	} {
 		r := s.Execute(context.Background(), c.code)
 		if r.Error == nil || !strings.Contains(r.Error.Evalue, c.want) {
@@ -289,7 +289,8 @@ func TestInterpreterCrashesBecomeErrorsThatNameTheConstruct(t *testing.T) {
 		{code: "Map([]int{1, 2}, func(x int) int { return x * 2 })", text: "[2 4]"},
 		{code: "ys := Map([]float64{1.5}, func(x float64) float64 { return x + 1 })\nys", text: "[2.5]"},
 		{code: "type box struct{ n int }\nb := box{3}", text: ""},
-		{code: "func hidden() interface{} { return 2 }\nfor i := range hidden().(int) { _ = i }", ename: "InterpreterError", evalue: "range loop"},
+		// go/types knows the type of any expression, so this range over an int is rewritten.
+		{code: "func hidden() interface{} { return 2 }\nn := 0\nfor i := range hidden().(int) { n += i }\nn", text: "1"},
 		{code: "defer fmt.Println(1)", ename: "UnsupportedError", evalue: "defer at the top level"},
 		{code: "b.n", text: "3"},
 	})

@@ -78,14 +78,16 @@ func (m magicEnv) TimeGo(ctx context.Context, c magics.TimedCode, n int) (time.D
 		stmt = "_ = " + stmt // %timeit x + 1: a bare value is not a statement
 	}
 	head := fmt.Sprintf("func() { %s; __goaccel.TimerStart(); for __goaccel_loop := 0; __goaccel_loop < %d; __goaccel_loop++ {", c.Setup, n)
-	var code string
-	if c.Line > 1 {
-		// The statement keeps its lines, after the loop's header on the line before.
-		code = strings.Repeat("\n", c.Line-2) + head + "\n" + stmt + "\n}; __goaccel.TimerStop() }()"
-	} else {
-		code = head + " " + stmt + " }; __goaccel.TimerStop() }()"
+	// The statement keeps its line and column, after the loop's header on
+	// the line before: a line magic's statement ends its line of the cell.
+	lines := strings.Split(c.Shown, "\n")
+	col := 1
+	if !strings.Contains(c.Stmt, "\n") && c.Line <= len(lines) && strings.HasSuffix(lines[c.Line-1], c.Stmt) {
+		col = len(lines[c.Line-1]) - len(c.Stmt) + 1
 	}
-	r := m.s.runCellShown(ctx, code, c.Shown)
+	pad := max(col-1-(len(stmt)-len(c.Stmt)), 0) // "_ = " before a value stands for the value
+	code := strings.Repeat("\n", c.Line-1) + head + "\n" + strings.Repeat(" ", pad) + stmt + "\n}; __goaccel.TimerStop() }()"
+	r := m.s.runCellShown(ctx, code, c.Shown, 1)
 	if r.Error != nil {
 		return 0, r
 	}

@@ -1,0 +1,32 @@
+// Session:
+//	n := 3
+//	xs := []float64{2.5, 1}
+//	seq := func(yield func(int) bool) { for i := 1; i <= 3; i++ { if !yield(i) { return } } }
+//	func pairs(n int) func(func(string, int) bool) { return func(yield func(string, int) bool) { for i := 0; i < n; i++ { if !yield("k", i) { return } } } }
+//	m := map[string]int{"a": 1}
+//	type counter struct{}
+//	func (counter) Count() int { return 2 }
+//	pkg := counter{}
+//	type config struct{ Steps int64 }
+//	cfg := config{Steps: 2}
+//	func pair() (int, int) { return 1, 2 }
+//	var fs []func() float64
+//	var ps []*int
+
+// Compound statement defining two values runs in a closure.
+for n > 0 {
+	a, b := pair()
+	n -= a + b
+}
+n
+
+// Rewritten:
+// -- stmt, line 2 --
+// func() { __goaccel_line = 2; for n > 0 {
+// 	__goaccel_line = 3; a, b := pair()
+// 	__goaccel_line = 4; n -= a + b
+// } }()
+// -- expr, line 6 --
+// n
+// Output:
+// 0

@@ -1,0 +1,26 @@
+// Session:
+//	n := 3
+//	xs := []float64{2.5, 1}
+//	seq := func(yield func(int) bool) { for i := 1; i <= 3; i++ { if !yield(i) { return } } }
+//	func pairs(n int) func(func(string, int) bool) { return func(yield func(string, int) bool) { for i := 0; i < n; i++ { if !yield("k", i) { return } } } }
+//	m := map[string]int{"a": 1}
+//	type counter struct{}
+//	func (counter) Count() int { return 2 }
+//	pkg := counter{}
+//	type config struct{ Steps int64 }
+//	cfg := config{Steps: 2}
+//	func pair() (int, int) { return 1, 2 }
+//	var fs []func() float64
+//	var ps []*int
+
+// Loop variable whose address is taken is copied per iteration.
+for k, v := range m { ps = append(ps, &v); _ = k }
+*ps[0]
+
+// Rewritten:
+// -- stmt, line 2 --
+// __goaccel_line = 2; for k, v := range m { v := v;  __goaccel_line = 2; ps = append(ps, &v); __goaccel_line = 2; _ = k }
+// -- expr, line 3 --
+// *ps[0]
+// Output:
+// 1

@@ -1,0 +1,28 @@
+// Session:
+//	n := 3
+//	xs := []float64{2.5, 1}
+//	seq := func(yield func(int) bool) { for i := 1; i <= 3; i++ { if !yield(i) { return } } }
+//	func pairs(n int) func(func(string, int) bool) { return func(yield func(string, int) bool) { for i := 0; i < n; i++ { if !yield("k", i) { return } } } }
+//	m := map[string]int{"a": 1}
+//	type counter struct{}
+//	func (counter) Count() int { return 2 }
+//	pkg := counter{}
+//	type config struct{ Steps int64 }
+//	cfg := config{Steps: 2}
+//	func pair() (int, int) { return 1, 2 }
+//	var fs []func() float64
+//	var ps []*int
+
+// One-line range over function body.
+t := 0
+for v := range seq { t += v }
+t
+
+// Rewritten:
+// -- stmt, line 2 --
+// __goaccel_line = 2; t := 0
+// __goaccel_line = 3; { __goaccel_seq1 := seq; __goaccel_seq1(func(v int) bool { __goaccel_line = 3; t += v ; return true }) }
+// -- expr, line 4 --
+// t
+// Output:
+// 6

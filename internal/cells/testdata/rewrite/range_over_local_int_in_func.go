@@ -1,0 +1,34 @@
+// Session:
+//	n := 3
+//	xs := []float64{2.5, 1}
+//	seq := func(yield func(int) bool) { for i := 1; i <= 3; i++ { if !yield(i) { return } } }
+//	func pairs(n int) func(func(string, int) bool) { return func(yield func(string, int) bool) { for i := 0; i < n; i++ { if !yield("k", i) { return } } } }
+//	m := map[string]int{"a": 1}
+//	type counter struct{}
+//	func (counter) Count() int { return 2 }
+//	pkg := counter{}
+//	type config struct{ Steps int64 }
+//	cfg := config{Steps: 2}
+//	func pair() (int, int) { return 1, 2 }
+//	var fs []func() float64
+//	var ps []*int
+
+// Range over local int in func.
+func f() int {
+	k, s := 4, 0
+	for j := range k { s += j }
+	return s
+}
+f()
+
+// Rewritten:
+// -- decl, line 2 --
+// func f() int {
+// 	k, s := 4, 0
+// 	{ __goaccel_n1 := k; for j := __goaccel_n1 - __goaccel_n1; j < __goaccel_n1; j++ { s += j } }
+// 	return s
+// }
+// -- expr, line 7 --
+// f()
+// Output:
+// 6
