@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/goaccel/goaccel/internal/gobuild"
 	"github.com/goaccel/goaccel/internal/program"
 	"github.com/goaccel/goaccel/internal/transfer"
 )
@@ -40,15 +41,15 @@ func Export(r ExportRequest) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := findModule()
+	m, err := gobuild.FindModule()
 	if err != nil {
 		return nil, err
 	}
 	files := map[string][]byte{
 		"main.go":        []byte(main),
 		program.File:     []byte(prog.Source),
-		"go.mod":         []byte(m.goMod(modulePathFor(r.Dir), "A program exported from a goaccel notebook", false)),
-		"go.sum":         m.goSum(),
+		"go.mod":         []byte(m.GoMod(modulePathFor(r.Dir), "A program exported from a goaccel notebook", false, nil)),
+		"go.sum":         m.GoSum(),
 		"README.md":      []byte(readme(r, m)),
 		program.ArgsFile: nil,
 	}
@@ -95,7 +96,7 @@ func modulePathFor(dir string) string {
 	return "notebook.local/" + strings.Trim(base, ".-")
 }
 
-func readme(r ExportRequest, m goaccelModule) string {
+func readme(r ExportRequest, m gobuild.Module) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s, exported from a goaccel notebook\n\n", r.Name)
 	fmt.Fprintf(&b, "`main.go` runs `%s` on worker processes; `%s` holds the notebook's declarations that it uses\n", r.Call, program.File)

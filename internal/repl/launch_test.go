@@ -14,6 +14,7 @@ import (
 
 	"github.com/goaccel/goaccel/internal/celllaunch"
 	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/gobuild"
 	"github.com/goaccel/goaccel/internal/syncbuf"
 )
 
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 func launchSession(t *testing.T, cells ...string) (*Session, *syncbuf.Buffer) {
 	t.Helper()
 	t.Setenv("HF_HOME", t.TempDir())
-	t.Setenv(celllaunch.EnvCache, t.TempDir())
+	t.Setenv(gobuild.EnvCache, t.TempDir())
 	out := &syncbuf.Buffer{}
 	s, err := New(Options{Stdout: out, Stderr: out})
 	if err != nil {

@@ -1,4 +1,4 @@
-package celllaunch
+package gobuild
 
 import (
 	"errors"
@@ -18,8 +18,8 @@ const modulePath = "github.com/goaccel/goaccel"
 // programs against, overriding the one goaccel finds itself.
 const EnvSource = "GOACCEL_SOURCE"
 
-// goaccelModule is the goaccel a generated program builds against.
-type goaccelModule struct {
+// Module is the goaccel a generated program builds against.
+type Module struct {
 	// Dir is goaccel's source: a checkout, or the module cache's copy of a
 	// released version.
 	Dir string
@@ -29,11 +29,11 @@ type goaccelModule struct {
 	GoVersion string
 }
 
-// findModule finds the source goaccel was built from: $GOACCEL_SOURCE, else
+// FindModule finds the source goaccel was built from: $GOACCEL_SOURCE, else
 // the folder this file was compiled from (a checkout's, or the module
 // cache's for `go install …@version`), else the module cache's copy of the
 // version in the binary's build information.
-func findModule() (goaccelModule, error) {
+func FindModule() (Module, error) {
 	if dir := os.Getenv(EnvSource); dir != "" {
 		return moduleAt(dir, "")
 	}
@@ -44,7 +44,7 @@ func findModule() (goaccelModule, error) {
 		}
 	}
 	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		root := filepath.Dir(filepath.Dir(filepath.Dir(file))) // …/internal/celllaunch/module.go
+		root := filepath.Dir(filepath.Dir(filepath.Dir(file))) // …/internal/gobuild/module.go
 		if m, err := moduleAt(root, version); err == nil {
 			if !strings.Contains(root, "@") {
 				m.Version = "" // a checkout, whatever version the build stamped
@@ -59,28 +59,28 @@ func findModule() (goaccelModule, error) {
 			}
 		}
 	}
-	return goaccelModule{}, fmt.Errorf("cannot find goaccel's source to build against: set %s to a goaccel checkout "+
+	return Module{}, fmt.Errorf("cannot find goaccel's source to build against: set %s to a goaccel checkout "+
 		"(a binary built with -trimpath does not remember where its source was)", EnvSource)
 }
 
 // moduleAt checks that dir holds goaccel's go.mod.
-func moduleAt(dir, version string) (goaccelModule, error) {
+func moduleAt(dir, version string) (Module, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
-		return goaccelModule{}, fmt.Errorf("%s has no go.mod: %w", dir, err)
+		return Module{}, fmt.Errorf("%s has no go.mod: %w", dir, err)
 	}
-	m := goaccelModule{Dir: dir, Version: version}
+	m := Module{Dir: dir, Version: version}
 	for _, l := range strings.Split(string(b), "\n") {
 		f := strings.Fields(l)
 		switch {
 		case len(f) == 2 && f[0] == "module" && f[1] != modulePath:
-			return goaccelModule{}, fmt.Errorf("%s is module %s, not %s", dir, f[1], modulePath)
+			return Module{}, fmt.Errorf("%s is module %s, not %s", dir, f[1], modulePath)
 		case len(f) == 2 && f[0] == "go":
 			m.GoVersion = f[1]
 		}
 	}
 	if m.GoVersion == "" {
-		return goaccelModule{}, errors.New(dir + "/go.mod has no go line")
+		return Module{}, errors.New(dir + "/go.mod has no go line")
 	}
 	return m, nil
 }
@@ -101,16 +101,23 @@ func moduleCache() string {
 	return filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "pkg", "mod")
 }
 
-// goMod is the go.mod of a program built against m. local makes it use
-// m.Dir (a replace directive) even for a released version.
-func (m goaccelModule) goMod(module, purpose string, local bool) string {
+// GoMod is the go.mod of a program built against m, requiring reqs too.
+// local makes it use m.Dir (a replace directive) even for a released
+// version.
+func (m Module) GoMod(module, purpose string, local bool, reqs []Require) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s, written by goaccel.\nmodule %s\n\ngo %s\n\n", purpose, module, m.GoVersion)
+	for _, r := range reqs {
+		fmt.Fprintf(&b, "require %s %s\n", r.Path, r.version())
+		if r.Dir != "" {
+			fmt.Fprintf(&b, "replace %s => %s\n", r.Path, r.Dir)
+		}
+	}
 	if m.Version != "" && !local {
 		fmt.Fprintf(&b, "require %s %s\n", modulePath, m.Version)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "require %s v0.0.0-00010101000000-000000000000\n\n", modulePath)
+	fmt.Fprintf(&b, "require %s %s\n\n", modulePath, noVersion)
 	if m.Version == "" {
 		b.WriteString("// goaccel was built from this checkout; on another machine, point this at a\n// checkout there or require a released version instead.\n")
 	}
@@ -118,19 +125,41 @@ func (m goaccelModule) goMod(module, purpose string, local bool) string {
 	return b.String()
 }
 
-// goSum is goaccel's go.sum, which holds the checksums of every module a
+// noVersion is the version a go.mod requires of a module it replaces with a
+// folder.
+const noVersion = "v0.0.0-00010101000000-000000000000"
+
+// Require is a module a program needs besides goaccel.
+type Require struct {
+	// Path is the module path.
+	Path string
+	// Version is the version required ("" for a local module).
+	Version string
+	// Dir, when set, is a local copy of the module the build uses instead
+	// (a replace directive), as `go work use` would.
+	Dir string
+}
+
+func (r Require) version() string {
+	if r.Version == "" {
+		return noVersion
+	}
+	return r.Version
+}
+
+// GoSum is goaccel's go.sum, which holds the checksums of every module a
 // program built against it needs.
-func (m goaccelModule) goSum() []byte {
+func (m Module) GoSum() []byte {
 	b, _ := os.ReadFile(filepath.Join(m.Dir, "go.sum"))
 	return b
 }
 
-// goTool finds the go command, or says how to get one.
-func goTool() (string, error) {
+// GoTool finds the go command, or says how to get one.
+func GoTool() (string, error) {
 	path, err := exec.LookPath("go")
 	if err != nil {
-		return "", errors.New("--compile builds the workers with the Go toolchain, and no `go` command is on this kernel's PATH: " +
-			"install Go (https://go.dev/dl/) and restart the kernel, or launch without --compile (interpreted workers)")
+		return "", errors.New("no `go` command is on this kernel's PATH, and this needs the Go toolchain: " +
+			"install Go (https://go.dev/dl/) and restart the kernel")
 	}
 	return path, nil
 }

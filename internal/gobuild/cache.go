@@ -1,0 +1,148 @@
+package gobuild
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// EnvCache names the folder of goaccel's builds (default: goaccel in the
+// user's cache folder); each kind of build has a folder in it.
+const EnvCache = "GOACCEL_CACHE"
+
+// Cache is a folder of builds, each in a folder named by its key.
+type Cache struct {
+	root string
+	keep int
+}
+
+// OpenCache opens (creating) the cache of one kind of build ("workers",
+// "executors"), which keeps the keep most recently used builds.
+func OpenCache(kind string, keep int) (*Cache, error) {
+	root := os.Getenv(EnvCache)
+	if root == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			return nil, fmt.Errorf("find a cache folder for goaccel's builds (set %s): %w", EnvCache, err)
+		}
+		root = filepath.Join(c, "goaccel")
+	}
+	root = filepath.Join(root, kind)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("make the build cache: %w", err)
+	}
+	return &Cache{root: root, keep: keep}, nil
+}
+
+// Lookup returns the folder of the build key when it holds file, marking it
+// recently used.
+func (c *Cache) Lookup(key, file string) (string, bool) {
+	dir := filepath.Join(c.root, key)
+	if st, err := os.Stat(filepath.Join(dir, file)); err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	now := time.Now()
+	_ = os.Chtimes(dir, now, now) // recently used: pruning keeps it
+	return dir, true
+}
+
+// Build makes the build key: build fills a new folder, which becomes the
+// build's when build succeeds (a concurrent build of the same key may win).
+// It returns the build's folder.
+func (c *Cache) Build(key string, build func(dir string) error) (string, error) {
+	tmp, err := os.MkdirTemp(c.root, ".build-")
+	if err != nil {
+		return "", fmt.Errorf("make a build folder: %w", err)
+	}
+	defer os.RemoveAll(tmp) // after a successful rename, nothing is left there
+	if err := build(tmp); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(c.root, key)
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(dir); statErr != nil { // not a concurrent build of the same key
+			return "", fmt.Errorf("store the build: %w", err)
+		}
+	}
+	c.prune()
+	return dir, nil
+}
+
+// prune removes all but the keep most recently used builds, and build
+// folders a crash left behind.
+func (c *Cache) prune() {
+	entries, err := os.ReadDir(c.root)
+	if err != nil {
+		return
+	}
+	type build struct {
+		path string
+		used time.Time
+	}
+	var builds []build
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !e.IsDir() {
+			continue
+		}
+		path := filepath.Join(c.root, e.Name())
+		if strings.HasPrefix(e.Name(), ".build-") {
+			if time.Since(info.ModTime()) > time.Hour {
+				os.RemoveAll(path)
+			}
+			continue
+		}
+		builds = append(builds, build{path, info.ModTime()})
+	}
+	sort.Slice(builds, func(i, j int) bool { return builds[i].used.After(builds[j].used) })
+	for _, b := range builds[min(c.keep, len(builds)):] {
+		os.RemoveAll(b.path)
+	}
+}
+
+// Key is the content address of a build: its files, and the goaccel that
+// builds it (a rebuilt goaccel may mean changed library code).
+func Key(files map[string][]byte) string {
+	h := sha256.New()
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(h, "%s %d\n", n, len(files[n]))
+		h.Write(files[n])
+	}
+	fmt.Fprintf(h, "goaccel %s\n", Identity())
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// identity is set by a derived executor to the identity of the goaccel it
+// was built from (see SetIdentity).
+var identity string
+
+// SetIdentity makes Identity report id: a derived executor stands for the
+// goaccel binary it was built from, so its builds share that one's cache.
+func SetIdentity(id string) { identity = id }
+
+// Identity names the goaccel binary running now: its path, size and
+// modification time.
+func Identity() string {
+	if identity != "" {
+		return identity
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return exe
+	}
+	return fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano())
+}
