@@ -172,6 +172,12 @@ func (c *Child) serveOne(ctx context.Context, s Session, r request) error {
 	case opComplete:
 		m, start, end := s.Complete(r.Code, r.Cursor)
 		return c.send(event{ID: r.ID, Kind: evDone, Matches: m, Start: start, End: end}, false)
+	case opRestore:
+		note := "variables were lost"
+		if rs, ok := s.(Restorer); ok {
+			note = rs.Restore(ctx)
+		}
+		return c.send(event{ID: r.ID, Kind: evDone, Status: note}, true)
 	case opInspect:
 		found, data := s.Inspect(r.Code, r.Cursor, r.Detail)
 		return c.send(event{ID: r.ID, Kind: evDone, Found: found, Data: data}, false)

@@ -39,8 +39,20 @@ func (s *Supervisor) spawn() (*child, error) {
 	if err != nil {
 		return nil, fmt.Errorf("executor: stderr pipe: %w", err)
 	}
+	if s.state == "" {
+		f, err := os.CreateTemp("", "goaccel-session-*.json")
+		if err != nil {
+			return nil, fmt.Errorf("executor: make the session's state file: %w", err)
+		}
+		f.Close()
+		s.state = f.Name()
+	}
 	cmd := exec.Command(s.cfg.Command[0], s.cfg.Command[1:]...)
 	cmd.Env, cmd.Dir = s.cfg.Env, s.cfg.Dir
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], EnvState+"="+s.state)
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{reqR, evW}
 	// Own process group: a terminal's Ctrl-C reaches the kernel only (which

@@ -28,6 +28,20 @@ type Session interface {
 	Inspect(code string, cursor int, detailLevel int) (found bool, data map[string]any)
 }
 
+// Restorer is a Session that can bring back what an earlier executor of the
+// same kernel saved in the state file (EnvState names it): after a crash or a
+// switch to another executor binary (Result.Switch), the supervisor asks the
+// new child to Restore, and shows the note it returns (what came back, and
+// which variables were lost).
+type Restorer interface {
+	Restore(ctx context.Context) (note string)
+}
+
+// EnvState names the file where an executor keeps what its successor
+// restores. The supervisor sets it in the child's environment; it lives as
+// long as the supervisor.
+const EnvState = "GOACCEL_SESSION_STATE"
+
 // Counter is a Session that wants each cell's execution count (the N of
 // In [N]) before the cell runs.
 type Counter interface {
@@ -41,6 +55,11 @@ type Result struct {
 	Error       *Error           `json:"error,omitempty"`
 	Payload     []map[string]any `json:"payload,omitempty"`
 	Interrupted bool             `json:"interrupted,omitempty"`
+	// Switch, when set, is the command of another executor binary (one
+	// with packages this one lacks) to run the cell in: the supervisor
+	// replaces the child with one running it, has it restore the session
+	// and runs the cell again there.
+	Switch []string `json:"switch,omitempty"`
 }
 
 // Error is a failed cell, as a Jupyter error message carries it.
@@ -59,6 +78,7 @@ const (
 	opInspect     = "inspect"
 	opInterrupt   = "interrupt"
 	opInputReply  = "input_reply"
+	opRestore     = "restore"
 	evDone        = "done"
 	evDisplay     = "display"
 	evInput       = "input"

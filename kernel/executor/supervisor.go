@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// RestartedNote is what a cell's error says when the executor had to be restarted.
-const RestartedNote = "executor restarted; variables were lost"
+// RestartedNote starts what a cell's error says when the executor had to be
+// restarted; the new executor's restore note (which declarations came back,
+// which variables were lost) follows it.
+const RestartedNote = "executor restarted"
 
 // Config configures a Supervisor.
 type Config struct {
@@ -66,6 +69,8 @@ type Supervisor struct {
 	child   *child
 	running *running // the execute in flight, if any
 	notice  string   // a crash that happened between cells, told to the next one
+	restore bool     // the next child replaces one that died: it restores the session
+	state   string   // the state file children restore from (EnvState)
 }
 
 // running is the state of the execute in flight.
@@ -101,25 +106,83 @@ func (s *Supervisor) Start() error {
 	return err
 }
 
-// current returns the live child, starting one when there is none.
+// current returns the live child, starting one when there is none. A child
+// that replaces one that died between cells restores the session, and the
+// next cell is told what came back.
 func (s *Supervisor) current() (*child, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.child != nil && !s.child.isDead() {
+		defer s.mu.Unlock()
 		return s.child, nil
 	}
 	c, err := s.spawn()
 	if err != nil {
+		s.mu.Unlock()
 		return nil, err
 	}
 	s.child = c
+	restore := s.restore
+	s.restore = false
+	s.mu.Unlock()
+	if restore {
+		note := s.restoreIn(c)
+		s.mu.Lock()
+		s.notice += "; " + note
+		s.mu.Unlock()
+	}
 	return c, nil
+}
+
+// restoreIn has a new child restore the session its predecessor saved and
+// returns its note ("functions and types restored; variables lost: x").
+func (s *Supervisor) restoreIn(c *child) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	ev, err := c.call(ctx, request{ID: s.nextID.Add(1), Op: opRestore})
+	if err != nil {
+		return "the session could not be restored (" + err.Error() + "): declarations and variables were lost"
+	}
+	return ev.Status
+}
+
+// switchTo replaces the child with one running command (Result.Switch),
+// which restores the session; it returns the restore note.
+func (s *Supervisor) switchTo(old *child, command []string) (*child, string, error) {
+	s.mu.Lock()
+	if s.child == old {
+		s.child = nil
+	}
+	s.cfg.Command = command
+	s.mu.Unlock()
+	stop(old, "replaced by an executor with more packages")
+	s.mu.Lock()
+	c, err := s.spawn()
+	if err == nil {
+		s.child = c
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return nil, "", err
+	}
+	return c, s.restoreIn(c), nil
+}
+
+// stop closes c's request pipe, waits up to a second, then kills it.
+func stop(c *child, reason string) {
+	c.reqW.Close()
+	select {
+	case <-c.dead:
+	case <-time.After(time.Second):
+		c.kill(reason)
+		<-c.dead
+	}
 }
 
 // Execute runs one cell in the child and waits for it. It never fails: a
 // child that cannot start, crashes or is killed yields a Result with an Error
 // saying so.
 func (s *Supervisor) Execute(ctx context.Context, req ExecRequest) Outcome {
+	c, err := s.current()
 	s.mu.Lock()
 	notice := s.notice
 	s.notice = ""
@@ -127,10 +190,28 @@ func (s *Supervisor) Execute(ctx context.Context, req ExecRequest) Outcome {
 	if notice != "" {
 		s.cfg.Output("stderr", notice+"\n")
 	}
-	c, err := s.current()
 	if err != nil {
 		return failed("ExecutorError", err.Error(), false)
 	}
+	out := s.execute(ctx, c, req)
+	if sw := out.Result.Switch; len(sw) > 0 && out.Result.Error == nil {
+		c, note, err := s.switchTo(c, sw)
+		if err != nil {
+			return failed("ExecutorError", "start the executor with the cell's packages: "+err.Error(), false)
+		}
+		if note != "" {
+			s.cfg.Output("stderr", note+"\n")
+		}
+		out = s.execute(ctx, c, req)
+		if len(out.Result.Switch) > 0 {
+			return failed("ExecutorError", "the executor built for the cell's packages asked for another one (a goaccel bug: please report it)", false)
+		}
+	}
+	return out
+}
+
+// execute runs one cell in c.
+func (s *Supervisor) execute(ctx context.Context, c *child, req ExecRequest) Outcome {
 	id := s.nextID.Add(1)
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -168,14 +249,18 @@ func (s *Supervisor) lost(c *child, err error) Outcome {
 		s.child = nil
 	}
 	s.mu.Unlock()
-	if _, serr := s.current(); serr != nil {
+	s.mu.Lock()
+	s.restore = false // restored here, not by current
+	s.mu.Unlock()
+	nc, serr := s.current()
+	if serr != nil {
 		return failed("ExecutorCrashed", dead.reason+"; the executor could not be restarted: "+serr.Error(), false)
 	}
 	ename := "ExecutorCrashed"
 	if dead.killed {
 		ename = "Interrupted"
 	}
-	return failed(ename, dead.reason+"; "+RestartedNote, true)
+	return failed(ename, dead.reason+"; "+RestartedNote+"; "+s.restoreIn(nc), true)
 }
 
 func failed(ename, evalue string, restarted bool) Outcome {
@@ -249,6 +334,10 @@ func (s *Supervisor) ask(ctx context.Context, r request) (event, error) {
 		var dead *deathError
 		if errors.As(err, &dead) {
 			s.mu.Lock()
+			if s.child == c {
+				s.child = nil
+			}
+			s.restore = true
 			s.notice = "the executor crashed while answering a " + r.Op + " request (" + dead.reason + "); " + RestartedNote
 			s.mu.Unlock()
 		}
@@ -264,16 +353,13 @@ func (s *Supervisor) Close() error {
 	c := s.child
 	s.child = nil
 	s.mu.Unlock()
+	if s.state != "" {
+		os.Remove(s.state)
+	}
 	if c == nil {
 		return nil
 	}
-	c.reqW.Close()
-	select {
-	case <-c.dead:
-	case <-time.After(time.Second):
-		c.kill("kernel shut down")
-		<-c.dead
-	}
+	stop(c, "kernel shut down")
 	return nil
 }
 
@@ -307,8 +393,9 @@ func (s *Supervisor) childDiedIdle(c *child, reason string) {
 		return
 	}
 	s.child = nil
+	s.restore = true
 	s.notice = "note: " + reason + " after the previous cell; " + RestartedNote
 	s.mu.Unlock()
 	s.cfg.Log.Warn("executor died between cells", "reason", reason)
-	s.cfg.Output("stderr", "\n"+reason+"; "+RestartedNote+"\n")
+	s.cfg.Output("stderr", "\n"+reason+"; "+RestartedNote+" (the next cell restores the session)\n")
 }
