@@ -11,6 +11,7 @@ func sessionMagics() []Magic {
 		{Name: "load", Usage: "%load [-r 5-10] FILE", Help: "replace the cell with FILE's text (or some of its lines), to edit and run", Run: loadMagic},
 		{Name: "bash", Cell: true, Usage: "%%bash [--no-raise-error]", Help: "run the cell as a bash script, output streamed; a failing exit status fails the cell", Run: scriptMagic("bash")},
 		{Name: "sh", Cell: true, Usage: "%%sh [--no-raise-error]", Help: "run the cell as a sh script, output streamed; a failing exit status fails the cell", Run: scriptMagic("sh")},
+		{Name: "go", Usage: "%go get MODULE@VERSION | %go mod use DIR | %go list", Help: "pin a module's version for the cells' imports, import a local module of yours, or list what the session uses", Run: goMagic},
 		{Name: "capture", Cell: true, Usage: "%%capture [--no-stdout] [--no-stderr] [--no-display] [VAR]", Help: "run the cell with its output captured; VAR.Stdout, VAR.Stderr, VAR.Outputs, VAR.Show()", Run: captureMagic},
 	}
 }

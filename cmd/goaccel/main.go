@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
+
+	"github.com/goaccel/goaccel/internal/derived"
 )
 
 // subcommand is one "goaccel NAME" entry point; run returns the exit status.
@@ -14,13 +16,14 @@ type subcommand struct {
 
 // subcommands lists every entry point; each lives in its own file.
 var subcommands = map[string]subcommand{
-	"install":    {runInstall, "register the Go (goaccel) kernel with Jupyter"},
-	"kernel":     {runKernel, "run the kernel for a Jupyter connection file"},
-	"launch":     {runLaunch, "run a training program on N processes (accelerate launch flags)"},
-	"config":     {runConfig, "write the launch configuration (accelerate config)"},
-	"env":        {runEnv, "print the environment goaccel sees"},
-	executorName: {runExecutor, ""},
-	workerName:   {runWorker, ""},
+	"install":              {runInstall, "register the Go (goaccel) kernel with Jupyter"},
+	"kernel":               {runKernel, "run the kernel for a Jupyter connection file"},
+	"launch":               {runLaunch, "run a training program on N processes (accelerate launch flags)"},
+	"config":               {runConfig, "write the launch configuration (accelerate config)"},
+	"env":                  {runEnv, "print the environment goaccel sees"},
+	executorName:           {runExecutor, ""},
+	workerName:             {runWorker, ""},
+	derived.ExtractCommand: {runExtract, ""},
 }
 
 func main() {

@@ -71,6 +71,17 @@ func TestPruneKeepsTheMostRecentlyUsedBuilds(t *testing.T) {
 	}
 }
 
+func TestGoModRepeatsGoaccelsReplaces(t *testing.T) {
+	m, err := FindModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.GoMod("x", "A test", true, nil)
+	if want := "replace github.com/traefik/yaegi => " + filepath.Join(m.Dir, "third_party", "yaegi") + "\n"; !strings.Contains(got, want) {
+		t.Errorf("go.mod lacks %q:\n%s", want, got)
+	}
+}
+
 func TestGoModRequiresTheSessionsModules(t *testing.T) {
 	m := Module{Dir: "/src/goaccel", GoVersion: "1.26"}
 	got := m.GoMod("x", "A test", true, []Require{{Path: "github.com/google/uuid", Version: "v1.6.0"}, {Path: "example.com/mine", Dir: "/home/me/mine"}})

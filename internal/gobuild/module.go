@@ -122,7 +122,49 @@ func (m Module) GoMod(module, purpose string, local bool, reqs []Require) string
 		b.WriteString("// goaccel was built from this checkout; on another machine, point this at a\n// checkout there or require a released version instead.\n")
 	}
 	fmt.Fprintf(&b, "replace %s => %s\n", modulePath, m.Dir)
+	// goaccel's own replace directives (its patched dependencies) apply
+	// only where goaccel is the main module: a program built against it
+	// repeats them.
+	for _, r := range m.replaces() {
+		fmt.Fprintf(&b, "replace %s\n", r)
+	}
 	return b.String()
+}
+
+// replaces are the replace directives of goaccel's go.mod, with local
+// folders made absolute.
+func (m Module) replaces() []string {
+	b, err := os.ReadFile(filepath.Join(m.Dir, "go.mod"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	inBlock := false
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "replace (":
+			inBlock = true
+			continue
+		case inBlock && l == ")":
+			inBlock = false
+			continue
+		case strings.HasPrefix(l, "replace "):
+			l = strings.TrimSpace(strings.TrimPrefix(l, "replace "))
+		case !inBlock:
+			continue
+		}
+		old, dir, ok := strings.Cut(l, "=>")
+		if !ok {
+			continue
+		}
+		dir = strings.TrimSpace(dir)
+		if strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") {
+			dir = filepath.Join(m.Dir, dir)
+		}
+		out = append(out, strings.TrimSpace(old)+" => "+dir)
+	}
+	return out
 }
 
 // noVersion is the version a go.mod requires of a module it replaces with a

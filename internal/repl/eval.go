@@ -99,10 +99,14 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string, shift in
 		cellImports = s.parseImports(units[0].Text)
 		units = units[1:]
 	}
+	var missing []string
 	for _, p := range cellImports {
 		if _, known := s.pkgs.syms[p]; !known && p != runtimePath {
-			return errorResult("ImportError", fmt.Sprintf("cannot import %q: cells can import the standard library and the packages compiled into goaccel (internal/symbols/packages.txt), and this is neither", p))
+			missing = append(missing, p)
 		}
+	}
+	if len(missing) > 0 {
+		return s.switchFor(ctx, missing)
 	}
 	if err := s.loadGenerics(cellImports); err != nil {
 		return errorResult("InterpreterError", err.Error())

@@ -14,6 +14,8 @@ import (
 
 	"github.com/goaccel/goaccel/internal/cells"
 	"github.com/goaccel/goaccel/internal/celltypes"
+	"github.com/goaccel/goaccel/internal/derived"
+	"github.com/goaccel/goaccel/internal/gobuild"
 	"github.com/goaccel/goaccel/internal/interpreter"
 	"github.com/goaccel/goaccel/internal/launch"
 	"github.com/goaccel/goaccel/internal/program"
@@ -28,6 +30,17 @@ type Options struct {
 	// saying stdin is not available.
 	Stdin io.Reader
 	Dir   string // initial working directory ("" = current)
+	// Tables are symbol tables besides goaccel's: a derived executor's
+	// packages (internal/derived).
+	Tables []interp.Exports
+	// Executor describes the executor binary the session runs in, which
+	// derives another when a cell imports a package none of the tables
+	// has (zero: cells can import only the tables' packages).
+	Executor derived.Spec
+	// StateFile is where the session keeps its declarations for the
+	// executor that replaces this one, and restores them from (Restore);
+	// "" keeps nothing.
+	StateFile string
 }
 
 // Result is the outcome of executing one cell: the executor protocol's own
@@ -73,6 +86,8 @@ type Session struct {
 	typeErrors     []cells.TypeError  // what go/types found wrong in the running cell
 	captured       *magics.CapturedIO // the last %%capture, for binding to its variable
 	genericsLoaded bool               // stdgeneric is compiled into the interpreter
+	modules        []gobuild.Require  // %go get pins and %go mod use folders not yet in the executor
+	savedState     []byte             // what the state file holds
 
 	count     int             // the kernel's execution count for the next Execute (0: unknown)
 	cell      int             // the running cell's execution count
@@ -114,14 +129,14 @@ func New(opts Options) (*Session, error) {
 // cells: New, and %reset. The rest of the generic standard packages is
 // compiled in when a cell first imports one (loadGenerics).
 func (s *Session) start() error {
-	yaegi, err := interpreter.New(interp.Options{Stdin: s.in, Stdout: s.out, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine}, s.overrides())
+	yaegi, err := interpreter.New(interp.Options{Stdin: s.in, Stdout: s.out, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine}, append(s.opts.Tables, s.overrides())...)
 	if err != nil {
 		return fmt.Errorf("repl: load symbols: %w", err)
 	}
 	if _, err := yaegi.Eval("var " + lineVar + " int"); err != nil {
 		return fmt.Errorf("repl: set up the interpreter: %w", err)
 	}
-	tables := append(interpreter.Tables(), s.overrides())
+	tables := append(append(interpreter.Tables(), s.opts.Tables...), s.overrides())
 	imp := celltypes.NewImporter(tables...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -167,6 +182,11 @@ func (s *Session) Execute(ctx context.Context, code string) Result {
 	ended.Store(true)
 	if !watch() {
 		s.launches.stopAll() // interrupted: watch's func may not have run yet
+	}
+	if len(r.Switch) == 0 {
+		if err := s.saveState(false); err != nil {
+			fmt.Fprintln(s.opts.Stderr, "goaccel:", err, "(an executor restart will not restore the session)")
+		}
 	}
 	s.mu.Lock()
 	failed := s.launching.err
@@ -218,7 +238,7 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 		if r, ok := out.Result.(Result); ok {
 			r.Payload = append(res.Payload, r.Payload...)
 			res = r
-			if res.Error != nil {
+			if res.Error != nil || len(res.Switch) > 0 {
 				return res
 			}
 		}

@@ -223,3 +223,14 @@ func (c *captureSink) take() []map[string]any {
 	defer c.mu.Unlock()
 	return c.got
 }
+
+// GoGet is %go get (magics.Modules).
+func (m magicEnv) GoGet(ctx context.Context, arg string) (any, error) { return m.s.GoGet(ctx, arg) }
+
+// GoModUse is %go mod use (magics.Modules).
+func (m magicEnv) GoModUse(ctx context.Context, dir string) (any, error) {
+	return m.s.GoModUse(ctx, dir)
+}
+
+// GoList is %go list (magics.Modules).
+func (m magicEnv) GoList() []string { return m.s.GoList() }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // Child is the executor side: it serves a Session to the parent kernel.
@@ -128,6 +129,11 @@ func (c *Child) Serve(ctx context.Context, s Session) error {
 					return err
 				}
 			case <-gone:
+				select {
+				case err := <-done: // the kernel closed the pipe after its answer
+					return err
+				case <-time.After(100 * time.Millisecond):
+				}
 				// Nobody will read the result: stop the cell and leave, even
 				// if it is stuck in compiled code.
 				c.interrupt()

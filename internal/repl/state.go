@@ -1,0 +1,218 @@
+package repl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goaccel/goaccel/internal/gobuild"
+	"github.com/goaccel/goaccel/internal/program"
+	"github.com/goaccel/goaccel/internal/transfer"
+)
+
+// sessionState is what the state file holds for the executor that replaces
+// this one (after a crash, or a switch to a derived executor): the session's
+// declarations and imports, its variables' names and types, and on a switch
+// the values that can cross a process (in the file beside it, valuesFile).
+type sessionState struct {
+	Modules []gobuild.Require `json:"modules,omitempty"`
+	Imports [][2]string       `json:"imports,omitempty"`
+	Decls   []program.Decl    `json:"decls,omitempty"`
+	Vars    []stateVar        `json:"vars,omitempty"`
+	// Carried are the variables whose values valuesFile holds, in order.
+	Carried []string `json:"carried,omitempty"`
+}
+
+// stateVar is one session variable: its name and its type as a cell
+// writes it ("" when the session does not know it).
+type stateVar struct {
+	Name string `json:"name"`
+	Type string `json:"type,omitempty"`
+}
+
+// valuesFile holds the values a switch carries, beside the state file.
+func valuesFile(state string) string { return state + ".values" }
+
+// state is what the state file should hold now.
+func (s *Session) state() sessionState {
+	s.mu.Lock()
+	st := sessionState{Modules: slices.Clone(s.modules), Imports: s.declared.Imports()}
+	var names []string
+	for _, d := range s.declared.Decls() {
+		if d.Kind == "var" {
+			names = append(names, d.Names...)
+			continue
+		}
+		st.Decls = append(st.Decls, d)
+	}
+	names = append(names, s.declared.StatementVars()...)
+	s.mu.Unlock()
+	slices.Sort(names)
+	for _, n := range slices.Compact(names) {
+		if n != "_" {
+			st.Vars = append(st.Vars, stateVar{Name: n, Type: s.typeText(n)})
+		}
+	}
+	return st
+}
+
+// saveState writes the state file when the session's declarations changed
+// (a cell that declares nothing costs a comparison). With carry, the
+// variables whose values can cross a process are written beside it.
+func (s *Session) saveState(carry bool) error {
+	if s.opts.StateFile == "" {
+		return nil
+	}
+	st := s.state()
+	var values bytes.Buffer
+	if carry {
+		var vals []reflect.Value
+		globals := s.globals()
+		for _, v := range st.Vars {
+			val, ok := globals[v.Name]
+			if !ok || !val.IsValid() || v.Type == "" {
+				continue
+			}
+			if err := transfer.Encode(io.Discard, []reflect.Value{val}, []string{v.Name}); err != nil {
+				continue // cannot cross: the note names it
+			}
+			vals = append(vals, val)
+			st.Carried = append(st.Carried, v.Name)
+		}
+		if err := transfer.Encode(&values, vals, st.Carried); err != nil {
+			return fmt.Errorf("save the session's variables: %w", err)
+		}
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("save the session: %w", err)
+	}
+	if !carry && bytes.Equal(b, s.savedState) {
+		return nil
+	}
+	if carry {
+		if err := os.WriteFile(valuesFile(s.opts.StateFile), values.Bytes(), 0o600); err != nil {
+			return fmt.Errorf("save the session's variables: %w", err)
+		}
+	}
+	if err := os.WriteFile(s.opts.StateFile, b, 0o600); err != nil {
+		return fmt.Errorf("save the session: %w", err)
+	}
+	s.savedState = b
+	return nil
+}
+
+// Restore brings back the session an earlier executor saved in the state
+// file (executor.Restorer): its imports, functions, types, methods and
+// constants, its variables' values where a switch carried them, and
+// declares the other variables with their zero values. It returns a note
+// for the user naming what was kept and what was lost.
+func (s *Session) Restore(ctx context.Context) string {
+	if s.opts.StateFile == "" {
+		return "variables were lost"
+	}
+	b, err := os.ReadFile(s.opts.StateFile)
+	if err != nil || len(b) == 0 {
+		return "the session had nothing to restore"
+	}
+	var st sessionState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return fmt.Sprintf("the session could not be restored (a bad state file: %v)", err)
+	}
+	values, _ := os.ReadFile(valuesFile(s.opts.StateFile))
+	os.Remove(valuesFile(s.opts.StateFile)) // carried once: a crash later must not bring back old values
+	s.modules = st.Modules
+	var failed []string
+	if r := s.runCell(ctx, replayCode(st, st.Decls, st.Vars)); r.Error != nil {
+		// One at a time, so that one declaration that no longer compiles
+		// loses only itself.
+		for _, d := range st.Decls {
+			if r := s.runCell(ctx, replayCode(st, []program.Decl{d}, nil)); r.Error != nil {
+				failed = append(failed, strings.Join(d.Names, ", "))
+			}
+		}
+		for _, v := range st.Vars {
+			if r := s.runCell(ctx, replayCode(st, nil, []stateVar{v})); r.Error != nil {
+				failed = append(failed, v.Name)
+			}
+		}
+	}
+	s.mu.Lock()
+	for _, d := range st.Decls { // where each came from, for errors and launches
+		if !slices.Contains(failed, strings.Join(d.Names, ", ")) {
+			s.declared.Define(d)
+		}
+	}
+	s.mu.Unlock()
+	kept := s.restoreValues(values, st.Carried)
+	var lost []string
+	for _, v := range st.Vars {
+		if !slices.Contains(kept, v.Name) {
+			lost = append(lost, v.Name)
+		}
+	}
+	var note []string
+	note = append(note, fmt.Sprintf("the session's %d declarations were restored", len(st.Decls)-len(failed)))
+	if len(failed) > 0 {
+		note = append(note, "these no longer compile and were dropped: "+strings.Join(failed, "; "))
+	}
+	if len(kept) > 0 {
+		note = append(note, "variables kept: "+strings.Join(kept, ", "))
+	}
+	if len(lost) > 0 {
+		note = append(note, "variables lost (now zero values; run their cells again): "+strings.Join(lost, ", "))
+	}
+	_ = s.saveState(false)
+	return strings.Join(note, "; ")
+}
+
+// replayCode is a cell that declares decls and vars (with their zero
+// values), importing what the session imported.
+func replayCode(st sessionState, decls []program.Decl, vars []stateVar) string {
+	var b strings.Builder
+	for _, im := range st.Imports {
+		fmt.Fprintf(&b, "import %s %s\n", im[0], strconv.Quote(im[1]))
+	}
+	for _, d := range decls {
+		b.WriteString(d.Text + "\n")
+	}
+	for _, v := range vars {
+		if v.Type != "" {
+			fmt.Fprintf(&b, "var %s %s\n", v.Name, v.Type)
+		}
+	}
+	return b.String()
+}
+
+// restoreValues sets the carried variables from the values a switch wrote,
+// returning the names it set.
+func (s *Session) restoreValues(data []byte, names []string) []string {
+	if len(data) == 0 || len(names) == 0 {
+		return nil
+	}
+	globals := s.globals()
+	var types []reflect.Type
+	for _, n := range names {
+		v, ok := globals[n]
+		if !ok || !v.CanSet() {
+			return nil
+		}
+		types = append(types, v.Type())
+	}
+	vals, err := transfer.Decode(bytes.NewReader(data), types, names)
+	if err != nil {
+		fmt.Fprintf(s.opts.Stderr, "the session's variables could not be carried over: %v\n", err)
+		return nil
+	}
+	for i, n := range names {
+		globals[n].Set(vals[i])
+	}
+	return names
+}
