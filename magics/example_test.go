@@ -47,5 +47,5 @@ func ExampleRegistry_Register() {
 func ExampleRegistry_Run_unknown() {
 	_, err := magics.NewRegistry().Run(context.Background(), magics.Call{Name: "nope"}, session{})
 	fmt.Println(err)
-	// Output: unknown magic %nope; known magics: %%bash, %%capture, %%sh, %%time, %%timeit, %%writefile, %accelerate, %cd, %doc, %env, %help, %load, %reset, %time, %timeit, %who (and !command)
+	// Output: unknown magic %nope; known magics: %%bash, %%capture, %%sh, %%time, %%timeit, %%writefile, %accelerate, %cd, %doc, %env, %go, %help, %load, %reset, %time, %timeit, %who (and !command)
 }

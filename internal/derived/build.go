@@ -123,6 +123,15 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 // explain turns go mod tidy's failure (a package no module provides, a
 // module that does not build its go.mod) into what to do.
 func explain(err error, packages []string) error {
+	var culprits []string
+	for _, p := range packages {
+		if strings.Contains(err.Error(), "\t"+p+": ") || strings.Contains(err.Error(), " "+p+": ") {
+			culprits = append(culprits, p)
+		}
+	}
+	if len(culprits) > 0 {
+		packages = culprits
+	}
 	return fmt.Errorf("the Go toolchain cannot find a module providing %s (check the import path; GOPROXY, GOPRIVATE and GOFLAGS apply as for go get; "+
 		"`%%go get MODULE@VERSION` pins a version; `%%go mod use DIR` imports a module of your own): %w", strings.Join(packages, ", "), err)
 }

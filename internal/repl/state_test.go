@@ -1,0 +1,97 @@
+package repl
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sessionWithState is a session keeping its state in file.
+func sessionWithState(t *testing.T, file string) (*Session, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	s, err := New(Options{Stdout: &out, Stderr: &out, StateFile: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, &out
+}
+
+const stateCells = "type Point struct{ X, Y int }\n" +
+	"func (p Point) Sum() int { return p.X + p.Y }\n" +
+	"func scaled(n int) int { return n * factor }\n" +
+	"const unit = 10\n" +
+	"var factor = 3\n" +
+	"names := []string{\"a\", \"b\"}\n" +
+	"ch := make(chan int)\n" +
+	"p := Point{1, 2}"
+
+func TestRestoreAfterACrashBringsBackDeclarationsAndNamesLostVariables(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	old, _ := sessionWithState(t, file)
+	if r := old.Execute(context.Background(), stateCells); r.Error != nil {
+		t.Fatalf("cell: %v", r.Error)
+	}
+	// A crash: the new executor has only what the state file says.
+	s, out := sessionWithState(t, file)
+	note := s.Restore(context.Background())
+	for _, want := range []string{"declarations were restored", "variables lost", "ch", "factor", "names", "p"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("restore note %q lacks %q", note, want)
+		}
+	}
+	if strings.Contains(note, "variables kept") {
+		t.Errorf("restore note %q: a crash keeps no values", note)
+	}
+	out.Reset()
+	if r := s.Execute(context.Background(), `fmt.Println(Point{3, 4}.Sum(), scaled(2), unit, factor, len(names))`); r.Error != nil {
+		t.Fatalf("after restore: %v", r.Error)
+	}
+	if got := out.String(); got != "7 0 10 0 0\n" {
+		t.Errorf("after restore printed %q; want the declarations back and zero variables", got)
+	}
+}
+
+func TestRestoreAfterASwitchCarriesTheValuesThatCanCross(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	old, _ := sessionWithState(t, file)
+	if r := old.Execute(context.Background(), stateCells); r.Error != nil {
+		t.Fatalf("cell: %v", r.Error)
+	}
+	if err := old.saveState(true); err != nil { // what a switch saves
+		t.Fatal(err)
+	}
+	s, out := sessionWithState(t, file)
+	note := s.Restore(context.Background())
+	if !strings.Contains(note, "variables kept: factor, names, p") || !strings.Contains(note, "variables lost (now zero values; run their cells again): ch") {
+		t.Errorf("restore note %q; want factor, names and p kept, ch lost", note)
+	}
+	out.Reset()
+	if r := s.Execute(context.Background(), `fmt.Println(p.Sum(), scaled(2), names, ch == nil)`); r.Error != nil {
+		t.Fatalf("after restore: %v", r.Error)
+	}
+	if got := out.String(); got != "3 6 [a b] true\n" {
+		t.Errorf("after restore printed %q", got)
+	}
+	// Carried once: a later crash restores no stale values.
+	if note := s.Restore(context.Background()); strings.Contains(note, "kept") {
+		t.Errorf("second restore %q keeps values", note)
+	}
+}
+
+func TestRestoreWithoutStateSaysSo(t *testing.T) {
+	s, _ := sessionWithState(t, filepath.Join(t.TempDir(), "none.json"))
+	if note := s.Restore(context.Background()); note != "the session had nothing to restore" {
+		t.Errorf("note %q", note)
+	}
+}
+
+func TestImportOfAnUnknownPackageOutsideAKernelSaysWhatWouldWork(t *testing.T) {
+	s, _ := newSession(t)
+	r := s.Execute(context.Background(), `import "github.com/google/uuid"`)
+	if r.Error == nil || r.Error.Ename != "ImportError" || !strings.Contains(r.Error.Evalue, "the kernel builds an executor") || len(r.Switch) > 0 {
+		t.Errorf("result %+v", r)
+	}
+}
