@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,6 +40,34 @@ type fakeSession struct {
 	child *Child
 	stdin io.Reader
 	vars  map[string]string
+	decls []string
+}
+
+// save writes the state file (EnvState): "decl NAME" and "var NAME" lines.
+func (f *fakeSession) save() {
+	var b strings.Builder
+	for _, d := range f.decls {
+		fmt.Fprintf(&b, "decl %s\n", d)
+	}
+	for k := range f.vars {
+		fmt.Fprintf(&b, "var %s\n", k)
+	}
+	os.WriteFile(os.Getenv(EnvState), []byte(b.String()), 0o600)
+}
+
+// Restore brings back the declarations of the state file and names its
+// variables as lost (Restorer).
+func (f *fakeSession) Restore(context.Context) string {
+	b, _ := os.ReadFile(os.Getenv(EnvState))
+	var lost []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if name, ok := strings.CutPrefix(l, "decl "); ok {
+			f.decls = append(f.decls, name)
+		} else if name, ok := strings.CutPrefix(l, "var "); ok {
+			lost = append(lost, name)
+		}
+	}
+	return "declarations restored: " + strings.Join(f.decls, ",") + "; variables lost: " + strings.Join(lost, ",")
 }
 
 func (f *fakeSession) SetStdin(r io.Reader) { f.stdin = r }
@@ -55,6 +84,17 @@ func (f *fakeSession) Execute(ctx context.Context, code string) Result {
 	case "set":
 		k, v, _ := strings.Cut(arg, "=")
 		f.vars[k] = v
+		f.save()
+	case "declare":
+		f.decls = append(f.decls, arg)
+		f.save()
+	case "has":
+		return Result{Data: map[string]any{"text/plain": strconv.FormatBool(slices.Contains(f.decls, arg))}}
+	case "switch": // a cell that needs another executor binary
+		if os.Getenv("GOACCEL_FAKE_SWITCHED") == "" {
+			return Result{Switch: []string{"/usr/bin/env", "GOACCEL_FAKE_SWITCHED=1", os.Args[0]}}
+		}
+		fmt.Println("ran in the switched child")
 	case "get":
 		v, ok := f.vars[arg]
 		if !ok {
