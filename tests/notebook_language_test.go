@@ -12,8 +12,12 @@ func init() {
 }
 
 // checkGoLanguageNotebook checks what go_language.ipynb's cells print: a
-// goroutine's panic report on stderr cannot fail its cell, so the notebook
-// alone cannot check it.
+// goroutine's panic report on stderr cannot fail its cell, and the notes of
+// the moves to derived executors are on stderr, so the notebook alone cannot
+// check them. Its "Any module" cells fetch github.com/google/uuid through
+// GOPROXY and build executors (cached by content in $GOACCEL_CACHE, by
+// default the user's cache folder, so a rerun of the same goaccel skips
+// the builds).
 func checkGoLanguageNotebook(t *testing.T, nb executedNotebook) {
 	for _, c := range []struct{ cell, want string }{
 		{"go func() {\n\tdefer close(done)", "panic in a goroutine this cell started"},
@@ -22,6 +26,15 @@ func checkGoLanguageNotebook(t *testing.T, nb executedNotebook) {
 		{"fs = append(fs, func() int { return i * 10 })", "0 10 20"},
 		{"names := slices.Sorted(maps.Keys(scores))", "[ada bo cy] 91.5 -1"},
 		{"%timeit -n 200 -r 3", "per loop (mean ± std. dev. of 3 runs, 200 loops each)"},
+		// Any module: uuid from the module proxy, then a local module; the
+		// session moves with its declarations and values each time.
+		{`import "github.com/google/uuid"`, "76d71d1b-203b-51c3-b17d-c090cb0e4e32 VERSION_5"},
+		{`import "github.com/google/uuid"`, "variables kept: best"},
+		{`import "github.com/google/uuid"`, "variables lost (now zero values; run their cells again): done"},
+		{"%go mod use notebooklib", "using example.com/notebooklib => "},
+		{`import "example.com/notebooklib/stats"`, "n=3 mean=84.83 max=91.50 VERSION_5"},
+		{"%go list", "package github.com/google/uuid (module github.com/google/uuid v"},
+		{"%go list", "package example.com/notebooklib/stats (module example.com/notebooklib => "},
 	} {
 		i := nb.cellWith(t, c.cell)
 		if text := nb.text(i); !strings.Contains(text, c.want) {

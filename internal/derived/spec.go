@@ -17,8 +17,10 @@ import (
 // Spec describes a derived executor.
 type Spec struct {
 	// Base is the goaccel binary it derives from: it runs every command
-	// but the executor's.
-	Base string `json:"base"`
+	// but the executor's. It is not part of the build (a rebuilt goaccel
+	// with the same content shares its builds): the derived executor gets
+	// it as its argument, and passes it on in EnvBase.
+	Base string `json:"-"`
 	// Identity is Base's gobuild.Identity, which keys the builds.
 	Identity string `json:"identity"`
 	// Packages are the import paths it adds to goaccel's tables.
@@ -81,6 +83,14 @@ func ParsePin(arg string) (gobuild.Require, error) {
 // ExecutorCommand is the command an executor binary serves a session with
 // (internal/executormain.Command).
 const ExecutorCommand = "__executor"
+
+// EnvBase names the goaccel binary a derived executor runs every command
+// but the executor's with (processes it starts inherit it).
+const EnvBase = "GOACCEL_BASE"
+
+// Command is the command line that serves a session with the derived
+// executor bin, derived from spec.Base.
+func (s Spec) Command(bin string) []string { return []string{bin, ExecutorCommand, s.Base} }
 
 // Resolve asks the Go toolchain (GOPROXY, GOPRIVATE and GOFLAGS apply) for
 // pin's module at its version, returning the canonical version ("latest"

@@ -61,16 +61,20 @@ func Derived(spec string, symbols map[string]map[string]reflect.Value) int {
 		return fail(fmt.Errorf("a derived executor with a bad description: %w", err))
 	}
 	gobuild.SetIdentity(s.Identity) // its builds are the goaccel binary's
-	if len(os.Args) > 1 {
-		switch os.Args[1] {
-		case Command:
-			return Run(s, symbols)
-		case derived.ExtractCommand:
-			return Extract(os.Args[2:])
-		}
+	if len(os.Args) > 1 && os.Args[1] == derived.ExtractCommand {
+		return Extract(os.Args[2:])
 	}
-	err := syscall.Exec(s.Base, append([]string{s.Base}, os.Args[1:]...), os.Environ())
-	return fail(fmt.Errorf("run the goaccel binary this executor was derived from (%s): %w", s.Base, err))
+	if len(os.Args) == 3 && os.Args[1] == Command {
+		s.Base = os.Args[2] // see derived.Spec.Command
+		os.Setenv(derived.EnvBase, s.Base)
+		return Run(s, symbols)
+	}
+	base := os.Getenv(derived.EnvBase)
+	if base == "" {
+		return fail(fmt.Errorf("a derived executor runs the goaccel binary it was derived from for %v, and %s does not name it: run goaccel instead", os.Args[1:], derived.EnvBase))
+	}
+	err := syscall.Exec(base, append([]string{base}, os.Args[1:]...), os.Environ())
+	return fail(fmt.Errorf("run the goaccel binary this executor was derived from (%s): %w", base, err))
 }
 
 // Extract is the derived build's symbol extraction (derived.ExtractCommand):

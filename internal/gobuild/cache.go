@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -130,19 +132,28 @@ var identity string
 // goaccel binary it was built from, so its builds share that one's cache.
 func SetIdentity(id string) { identity = id }
 
-// Identity names the goaccel binary running now: its path, size and
-// modification time.
+// Identity names the goaccel binary running now by its content (a hash),
+// so that a binary rebuilt from the same source shares its builds.
 func Identity() string {
 	if identity != "" {
 		return identity
 	}
+	return selfHash()
+}
+
+var selfHash = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return "unknown"
 	}
-	st, err := os.Stat(exe)
+	f, err := os.Open(exe)
 	if err != nil {
 		return exe
 	}
-	return fmt.Sprintf("%s %d %d", exe, st.Size(), st.ModTime().UnixNano())
-}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return exe
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})

@@ -47,7 +47,7 @@ func (s *Session) switchFor(ctx context.Context, missing []string) Result {
 	if err := s.saveState(true); err != nil {
 		return errorResult("ImportError", fmt.Sprintf("cannot import %s: %v", what, err))
 	}
-	return Result{Switch: []string{bin, derived.ExecutorCommand}}
+	return Result{Switch: spec.Command(bin)}
 }
 
 // GoGet pins MODULE@VERSION for the cells' imports (magics.Modules): the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/types"
 	"io"
 	"os"
 	"reflect"
@@ -55,12 +56,38 @@ func (s *Session) state() sessionState {
 	names = append(names, s.declared.StatementVars()...)
 	s.mu.Unlock()
 	slices.Sort(names)
+	imported := map[string]bool{}
+	for _, im := range st.Imports {
+		imported[im[1]] = true
+	}
 	for _, n := range slices.Compact(names) {
 		if n != "_" {
-			st.Vars = append(st.Vars, stateVar{Name: n, Type: s.typeText(n)})
+			st.Vars = append(st.Vars, stateVar{Name: n, Type: s.declarableType(n, imported)})
 		}
 	}
 	return st
+}
+
+// declarableType is the type of session variable name as a declaration in a
+// cell writes it, "" when a cell cannot (it names a package the session
+// does not import, or is unknown).
+func (s *Session) declarableType(name string, imported map[string]bool) string {
+	t := s.typeOf(name)
+	if t == nil {
+		return ""
+	}
+	ok := true
+	text := types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == "main" {
+			return ""
+		}
+		ok = ok && imported[p.Path()]
+		return p.Name()
+	})
+	if !ok {
+		return ""
+	}
+	return text
 }
 
 // saveState writes the state file when the session's declarations changed
@@ -132,15 +159,21 @@ func (s *Session) Restore(ctx context.Context) string {
 	var failed []string
 	if r := s.runCell(ctx, replayCode(st, st.Decls, st.Vars)); r.Error != nil {
 		// One at a time, so that one declaration that no longer compiles
-		// loses only itself.
+		// loses only itself: declarations, the variables (whose types may
+		// be the cells'), then again the declarations that failed (which
+		// may use the variables).
+		var retry []program.Decl
 		for _, d := range st.Decls {
 			if r := s.runCell(ctx, replayCode(st, []program.Decl{d}, nil)); r.Error != nil {
-				failed = append(failed, strings.Join(d.Names, ", "))
+				retry = append(retry, d)
 			}
 		}
 		for _, v := range st.Vars {
-			if r := s.runCell(ctx, replayCode(st, nil, []stateVar{v})); r.Error != nil {
-				failed = append(failed, v.Name)
+			s.runCell(ctx, replayCode(st, nil, []stateVar{v})) // one that fails is lost
+		}
+		for _, d := range retry {
+			if r := s.runCell(ctx, replayCode(st, []program.Decl{d}, nil)); r.Error != nil {
+				failed = append(failed, strings.Join(d.Names, ", "))
 			}
 		}
 	}

@@ -1,0 +1,3 @@
+module example.com/notebooklib
+
+go 1.22
