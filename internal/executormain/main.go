@@ -11,10 +11,12 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/goaccel/goaccel/internal/celllaunch"
 	"github.com/goaccel/goaccel/internal/derived"
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/gobuild"
 	"github.com/goaccel/goaccel/internal/repl"
+	tables "github.com/goaccel/goaccel/internal/symbols"
 	"github.com/goaccel/goaccel/kernel/executor"
 )
 
@@ -52,22 +54,33 @@ func Run(spec derived.Spec, tables ...interp.Exports) int {
 }
 
 // Derived is the main of a derived executor: spec is its description as
-// JSON, symbols the tables of its packages. It runs the executor and the
-// symbol extraction of a further derivation itself, and hands every other
-// command (a launch's workers, …) to the goaccel binary it was derived from.
+// JSON, symbols the tables of its packages. It runs the executor, the
+// interpreted workers of a launch and the symbol extraction of a further
+// derivation itself, and hands every other command to the goaccel binary it
+// was derived from.
 func Derived(spec string, symbols map[string]map[string]reflect.Value) int {
 	var s derived.Spec
 	if err := json.Unmarshal([]byte(spec), &s); err != nil {
 		return fail(fmt.Errorf("a derived executor with a bad description: %w", err))
 	}
 	gobuild.SetIdentity(s.Identity) // its builds are the goaccel binary's
-	if len(os.Args) > 1 && os.Args[1] == derived.ExtractCommand {
-		return Extract(os.Args[2:])
+	// Every interpreter of the process (the session's, an interpreted
+	// worker's) has the packages, as it has goaccel's.
+	for path, syms := range symbols {
+		tables.Symbols[path] = syms
+	}
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case derived.ExtractCommand:
+			return Extract(os.Args[2:])
+		case celllaunch.WorkerCommand: // a launch's interpreted worker, which may call the packages
+			return celllaunch.WorkerMain()
+		}
 	}
 	if len(os.Args) == 3 && os.Args[1] == Command {
 		s.Base = os.Args[2] // see derived.Spec.Command
 		os.Setenv(derived.EnvBase, s.Base)
-		return Run(s, symbols)
+		return Run(s)
 	}
 	base := os.Getenv(derived.EnvBase)
 	if base == "" {

@@ -140,14 +140,15 @@ func (s *Session) saveState(carry bool) error {
 // file (executor.Restorer): its imports, functions, types, methods and
 // constants, its variables' values where a switch carried them, and
 // declares the other variables with their zero values. It returns a note
-// for the user naming what was kept and what was lost.
+// for the user naming what was kept and what was lost ("" when the session
+// had nothing to restore).
 func (s *Session) Restore(ctx context.Context) string {
 	if s.opts.StateFile == "" {
 		return "variables were lost"
 	}
 	b, err := os.ReadFile(s.opts.StateFile)
 	if err != nil || len(b) == 0 {
-		return "the session had nothing to restore"
+		return ""
 	}
 	var st sessionState
 	if err := json.Unmarshal(b, &st); err != nil {
@@ -156,6 +157,9 @@ func (s *Session) Restore(ctx context.Context) string {
 	values, _ := os.ReadFile(valuesFile(s.opts.StateFile))
 	os.Remove(valuesFile(s.opts.StateFile)) // carried once: a crash later must not bring back old values
 	s.modules = st.Modules
+	if len(st.Decls) == 0 && len(st.Vars) == 0 && len(st.Imports) == 0 {
+		return ""
+	}
 	var failed []string
 	if r := s.runCell(ctx, replayCode(st, st.Decls, st.Vars)); r.Error != nil {
 		// One at a time, so that one declaration that no longer compiles

@@ -32,7 +32,7 @@ type Session interface {
 // same kernel saved in the state file (EnvState names it): after a crash or a
 // switch to another executor binary (Result.Switch), the supervisor asks the
 // new child to Restore, and shows the note it returns (what came back, and
-// which variables were lost).
+// which variables were lost; "" when there was nothing to restore).
 type Restorer interface {
 	Restore(ctx context.Context) (note string)
 }

@@ -142,6 +142,9 @@ func (s *Supervisor) restoreIn(c *child) string {
 	if err != nil {
 		return "the session could not be restored (" + err.Error() + "): declarations and variables were lost"
 	}
+	if ev.Status == "" {
+		return "the session had nothing to restore"
+	}
 	return ev.Status
 }
 
@@ -199,7 +202,7 @@ func (s *Supervisor) Execute(ctx context.Context, req ExecRequest) Outcome {
 		if err != nil {
 			return failed("ExecutorError", "start the executor with the cell's packages: "+err.Error(), false)
 		}
-		if note != "" {
+		if note != "the session had nothing to restore" {
 			s.cfg.Output("stderr", note+"\n")
 		}
 		out = s.execute(ctx, c, req)
