@@ -14,6 +14,17 @@
 // lines. Magics, !commands and SYMBOL? go through package magics; the
 // session times (%timeit), resets (%reset) and captures (%%capture) for them.
 //
+// A cell importing a package no symbol table has (a module from GOPROXY, a
+// local module of %go mod use) makes the session build a derived executor
+// with it (internal/derived) and answer with a Result whose Switch names
+// it: the kernel's supervisor starts it, has it Restore the session and
+// runs the cell again there. The session keeps its declarations, and the
+// names and types of its variables, in Options.StateFile after every cell
+// that changes them; on a switch, also the values that can cross a process
+// (internal/transfer). Restore replays the declarations, declares the
+// variables, sets the carried ones and names the rest, which is also what
+// an executor restarted after a crash does.
+//
 // goaccel carries a patched yaegi v0.16 (third_party/yaegi, README.goaccel.md
 // there): generic calls at a cell's top level, type inference by parameter
 // name and through core types, and a hook for go statements. With it:

@@ -13,6 +13,14 @@
 // the child writes a marker into both streams; markers carry a secret the
 // Supervisor gave that child, so printed text is never taken for one.
 //
+// The Supervisor gives every child the same state file (EnvState). A child
+// that replaces one (after a crash, or when a cell's Result.Switch asks for
+// another executor binary, one with packages this one lacks) is asked to
+// restore the session from it first (a Session that is a Restorer), and its
+// note, naming what came back and which variables were lost, goes into the
+// cell's error or onto stderr. After a switch the cell runs again in the new
+// child, and later restarts start that binary.
+//
 // Kernel side:
 //
 //	sup := executor.NewSupervisor(executor.Config{
