@@ -95,9 +95,7 @@ func (imp *Importer) load(p string) (*types.Package, error) {
 		if strings.HasPrefix(name, "_") || !v.IsValid() || scope.Lookup(name) != nil {
 			continue
 		}
-		if obj := imp.object(pkg, name, v); obj != nil {
-			scope.Insert(obj)
-		}
+		scope.Insert(imp.object(pkg, name, v))
 	}
 	pkg.MarkComplete()
 	return pkg, nil

@@ -18,10 +18,7 @@ import (
 func (s *Session) typeSession() celltypes.Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out celltypes.Session
-	for _, im := range s.declared.Imports() {
-		out.Imports = append(out.Imports, im)
-	}
+	out := celltypes.Session{Imports: s.declared.Imports()}
 	for _, d := range s.declared.Decls() {
 		out.Decls = append(out.Decls, celltypes.Decl{Names: d.Names, Text: d.Text})
 	}
@@ -76,14 +73,6 @@ func (s *Session) typeText(name string) string {
 		}
 		return p.Name()
 	})
-}
-
-// internalName is the interpreter's name of a session type.
-func (s *Session) internalName(name string) string {
-	if sym, ok := s.symbol(name); ok && sym.Kind == "type" && sym.Internal != "" {
-		return sym.Internal
-	}
-	return name
 }
 
 // declLine is the first line of a func's or type's declaration, "" for
