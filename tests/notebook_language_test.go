@@ -15,9 +15,9 @@ func init() {
 // goroutine's panic report on stderr cannot fail its cell, and the notes of
 // the moves to derived executors are on stderr, so the notebook alone cannot
 // check them. Its "Any module" cells fetch github.com/google/uuid through
-// GOPROXY and build executors (cached by content in $GOACCEL_CACHE, by
-// default the user's cache folder, so a rerun of the same goaccel skips
-// the builds).
+// GOPROXY (the module cache keeps it) and build two executors (the Go build
+// cache keeps goaccel's packages; the test's GOACCEL_CACHE is temporary, so
+// each run links them anew, tens of seconds).
 func checkGoLanguageNotebook(t *testing.T, nb executedNotebook) {
 	for _, c := range []struct{ cell, want string }{
 		{"go func() {\n\tdefer close(done)", "panic in a goroutine this cell started"},
