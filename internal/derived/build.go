@@ -41,12 +41,10 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 	if err != nil {
 		return "", "", err
 	}
-	var pins, local []gobuild.Require
+	var local []gobuild.Require
 	for _, r := range spec.Modules {
 		if r.Dir != "" {
 			local = append(local, r)
-		} else {
-			pins = append(pins, r)
 		}
 	}
 	specJSON, err := json.Marshal(spec)
@@ -54,7 +52,7 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 		return "", "", err
 	}
 	files := map[string][]byte{
-		"go.mod":     []byte(m.GoMod(modulePath, "A derived executor of a goaccel session", true, local)),
+		"go.mod":     []byte(m.GoMod(modulePath, "A derived executor of a goaccel session", true, spec.Modules)),
 		"go.sum":     m.GoSum(),
 		"main.go":    []byte(mainSource(string(specJSON))),
 		"imports.go": []byte(importsSource(spec.Packages)),
@@ -93,15 +91,6 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 				return fmt.Errorf("%s: %w\n%s", what, err, strings.TrimSpace(string(out)))
 			}
 			return nil
-		}
-		if len(pins) > 0 {
-			args := []string{"get"}
-			for _, p := range pins {
-				args = append(args, p.Path+"@"+p.Version)
-			}
-			if err := run("go get of the pinned modules", gotool, args...); err != nil {
-				return err
-			}
 		}
 		if err := run("resolve the packages' modules (go mod tidy)", gotool, "mod", "tidy"); err != nil {
 			return explain(err, spec.Packages)

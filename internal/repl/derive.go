@@ -61,6 +61,9 @@ func (s *Session) GoGet(ctx context.Context, arg string) (any, error) {
 	if pin, err = derived.Resolve(ctx, pin); err != nil {
 		return nil, err
 	}
+	if need := linkedVersion(pin.Path); need != "" && derived.Older(pin.Version, need) {
+		fmt.Fprintf(s.errOut, "note: goaccel itself needs %s %s; Go's minimal version selection builds with that, not %s\n", pin.Path, need, pin.Version)
+	}
 	return s.useModule(ctx, pin.Path+" "+pin.Version, pin)
 }
 
@@ -135,4 +138,19 @@ func (s *Session) GoList() []string {
 		}
 	}
 	return out
+}
+
+// linkedVersion is the version of module path linked into this executor,
+// "" when it has none.
+func linkedVersion(path string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, d := range bi.Deps {
+		if d.Path == path && d.Replace == nil {
+			return d.Version
+		}
+	}
+	return ""
 }
