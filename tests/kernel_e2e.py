@@ -411,6 +411,17 @@ def os_exit_restarts_executor(k):
     assert result_of(msgs) == "4"
 
 
+@check
+def crash_in_compiled_code_restores_declarations(k):
+    k.run("lostvar := 7\ntype Kept struct{ N int }\nfunc keptFunc() int { return 3 }")
+    # A panic in a goroutine compiled code started ends the executor process.
+    c, _ = k.run('time.AfterFunc(0, func() { panic("crash in compiled code") })\ntime.Sleep(2 * time.Second)', timeout=60)
+    assert c["status"] == "error" and "executor restarted" in c["evalue"], c
+    assert "declarations were restored" in c["evalue"] and "lostvar" in c["evalue"], c
+    c, msgs = k.run("keptFunc() + Kept{N: 4}.N + lostvar")
+    assert c["status"] == "ok" and result_of(msgs) == "7", (c, msgs)
+
+
 def raw_shell(k):
     ctx = zmq.Context.instance()
     s = ctx.socket(zmq.DEALER)

@@ -11,11 +11,12 @@ import (
 
 // describeExit says, for the user, why the child process ended.
 func describeExit(ps *os.ProcessState, werr error, stderrTail string) string {
+	// The last panic in the tail ended the process: an earlier one may be a
+	// goroutine's that the session reported and survived.
 	panicLine := ""
 	for _, line := range strings.Split(stderrTail, "\n") {
 		if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
 			panicLine = strings.TrimSpace(line)
-			break
 		}
 	}
 	switch {

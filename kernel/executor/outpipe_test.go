@@ -105,6 +105,11 @@ func TestDescribeExitNamesThePanic(t *testing.T) {
 	if !strings.Contains(got, "panic: boom") {
 		t.Fatal(got)
 	}
+	// A goroutine's panic the session survived comes before the fatal one.
+	got = describeExit(nil, io.EOF, "panic: survived\n\ngoroutine 7 [running]:\npanic: fatal\n\ngoroutine 9 [running]:\n")
+	if !strings.Contains(got, "panic: fatal") {
+		t.Errorf("describeExit = %q; want the last panic", got)
+	}
 }
 
 func TestDescribeExitQuotesTheLastStderrLine(t *testing.T) {
