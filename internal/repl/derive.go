@@ -40,7 +40,7 @@ func (s *Session) switchFor(ctx context.Context, missing []string) Result {
 		}
 		return errorResult("ImportError", fmt.Sprintf("cannot import %s: %v", what, err))
 	}
-	if self, err := os.Executable(); err == nil && self == bin {
+	if sameFile(bin) {
 		return Result{} // this executor is that build (a cell run again after a switch)
 	}
 	fmt.Fprintf(s.errOut, "executor with %s: %s; the session moves to it\n", strings.Join(spec.Packages, ", "), how)
@@ -153,4 +153,15 @@ func linkedVersion(path string) string {
 		}
 	}
 	return ""
+}
+
+// sameFile reports whether bin is this process's executable.
+func sameFile(bin string) bool {
+	self, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	a, errA := os.Stat(self)
+	b, errB := os.Stat(bin)
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
