@@ -60,7 +60,7 @@ func build(ctx context.Context, p *program.Program, out io.Writer) (bin, how str
 		fmt.Fprintf(out, "Building the workers of %s with go build (once for this code: later launches reuse it)...\n", p.Func)
 		cmd := exec.CommandContext(ctx, gotool, "build", "-o", workerBinary, ".")
 		cmd.Dir = tmp
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		cmd.Env = gobuild.Env()
 		output, err := cmd.CombinedOutput()
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w: the build was stopped", ctx.Err())

@@ -82,7 +82,7 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 		run := func(what string, name string, args ...string) error {
 			cmd := exec.CommandContext(ctx, name, args...)
 			cmd.Dir = tmp
-			cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+			cmd.Env = gobuild.Env()
 			out, err := cmd.CombinedOutput()
 			if ctx.Err() != nil {
 				return fmt.Errorf("%w: the build was stopped", ctx.Err())

@@ -115,3 +115,11 @@ func TestCacheBuildsOnceAndFindsTheBuild(t *testing.T) {
 		t.Error("Key does not follow the content")
 	}
 }
+
+func TestEnvKeepsTheUsersGoflags(t *testing.T) {
+	t.Setenv("GOFLAGS", "-tags=netgo")
+	env := Env()
+	if got := env[len(env)-1]; got != "GOFLAGS=-tags=netgo -mod=mod" {
+		t.Errorf("GOFLAGS = %q; want the user's flags and -mod=mod", got)
+	}
+}

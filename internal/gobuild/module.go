@@ -205,3 +205,12 @@ func GoTool() (string, error) {
 	}
 	return path, nil
 }
+
+// Env is the environment of the go commands that build a generated
+// program: the process's (GOPROXY, GOPRIVATE, GOFLAGS, … apply), outside
+// any workspace, with -mod=mod added to GOFLAGS so that the program's
+// go.mod and go.sum are completed as the build needs.
+func Env() []string {
+	flags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -mod=mod")
+	return append(os.Environ(), "GOWORK=off", "GOFLAGS="+flags)
+}
