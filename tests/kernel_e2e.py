@@ -422,6 +422,15 @@ def crash_in_compiled_code_restores_declarations(k):
     assert c["status"] == "ok" and result_of(msgs) == "7", (c, msgs)
 
 
+@check
+def import_of_a_module_that_does_not_exist_says_what_to_do(k):
+    c, _ = k.run('import "example.invalid/no/such/module"', timeout=300)
+    assert c["status"] == "error" and c["ename"] == "ImportError", c
+    assert "example.invalid/no/such/module" in c["evalue"] and "%go get MODULE@VERSION" in c["evalue"], c
+    c, msgs = k.run("1 + 1")
+    assert result_of(msgs) == "2", msgs
+
+
 def raw_shell(k):
     ctx = zmq.Context.instance()
     s = ctx.socket(zmq.DEALER)
