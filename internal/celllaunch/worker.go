@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -34,7 +35,8 @@ func WorkerMain() int {
 		return job.Fail(fmt.Errorf("read the worker program: %w", err))
 	}
 	frames := &panicFrames{w: os.Stderr}
-	i, err := interpreter.ForProgram(string(src), interp.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: frames, Args: []string{"goaccel-worker"}})
+	g := &goroutines{job: job, frames: frames}
+	i, err := interpreter.ForProgram(string(src), interp.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: frames, Args: []string{"goaccel-worker"}, Go: g.start})
 	if err != nil {
 		return job.Fail(err)
 	}
@@ -42,10 +44,11 @@ func WorkerMain() int {
 	if err != nil {
 		return job.Fail(fmt.Errorf("load the worker program: %w", err))
 	}
+	frames.program.Store(p)
 	if err := p.Run(context.Background()); err != nil {
 		var pe interp.Panic
 		if errors.As(err, &pe) {
-			return job.Panicked(fmt.Sprint(pe.Value), atPanicLine(frames.take(), p.PanicLine(), job.Spec.Func), string(pe.Stack), true)
+			return job.Panicked(fmt.Sprint(pe.Value), atPanicLine(frames.takeAll(), p, job.Spec.Func), string(pe.Stack), true)
 		}
 		return job.Fail(fmt.Errorf("run the program's package-level vars: %w", err))
 	}
@@ -53,20 +56,28 @@ func WorkerMain() int {
 	if err != nil {
 		return job.Fail(err)
 	}
-	return job.Serve(fn, func() []workerjob.Frame { return atPanicLine(frames.take(), p.PanicLine(), job.Spec.Func) })
+	return job.Serve(fn, func() []workerjob.Frame { return atPanicLine(frames.take(), p, job.Spec.Func) })
 }
 
 // atPanicLine puts the line a panic happened on into the innermost frame,
-// which yaegi reports at the start of the enclosing block.
-func atPanicLine(frames []workerjob.Frame, line int, fn string) []workerjob.Frame {
-	if line <= 0 {
-		return frames
-	}
+// which yaegi reports at the start of the function's body; with no frames,
+// it makes one of fn (a function named fn panicked outside interpreted code,
+// or in a call yaegi made without a frame).
+func atPanicLine(frames []panicFrame, p *interpreter.Program, fn string) []workerjob.Frame {
 	if len(frames) == 0 {
-		return []workerjob.Frame{{Func: "main." + fn, File: program.File, Line: line}}
+		if line := p.PanicLine(); line > 0 && fn != "" {
+			return []workerjob.Frame{{Func: "main." + fn, File: program.File, Line: line}}
+		}
+		return nil
 	}
-	frames[0].Line, frames[0].Col = line, 0
-	return frames
+	out := make([]workerjob.Frame, len(frames))
+	for i, f := range frames {
+		out[i] = f.Frame
+	}
+	if f := frames[0]; p.InFrame(f.at, f.Line, f.Col) {
+		out[0].Line, out[0].Col = f.at, 0
+	}
+	return out
 }
 
 // yaegiFrame matches the line yaegi writes to the interpreter's stderr for
@@ -77,27 +88,60 @@ var yaegiFrame = regexp.MustCompile(`^` + regexp.QuoteMeta(program.File) + `:(\d
 // a panic, which it keeps for the worker's report (Serve prints them with
 // the panic, the innermost at the line it happened on).
 type panicFrames struct {
-	w      io.Writer
-	mu     sync.Mutex
-	frames []workerjob.Frame
+	w       io.Writer
+	program atomic.Pointer[interpreter.Program] // set once loaded
+	mu      sync.Mutex
+	frames  []panicFrame
+}
+
+// panicFrame is a frame of a panic and the goroutine it unwound.
+type panicFrame struct {
+	workerjob.Frame
+	goroutine uint64
+	// at is the program's PanicLine when yaegi wrote the frame. For the
+	// innermost one, the first, that is as soon after the panic as the
+	// worker can read it, before another goroutine sets it again.
+	at int
 }
 
 func (p *panicFrames) Write(b []byte) (int, error) {
 	if m := yaegiFrame.FindSubmatch(b); m != nil {
 		line, _ := strconv.Atoi(string(m[1]))
 		col, _ := strconv.Atoi(string(m[2]))
+		f := panicFrame{Frame: workerjob.Frame{Func: string(m[3]), File: program.File, Line: line, Col: col}, goroutine: goroutineID()}
+		if prog := p.program.Load(); prog != nil {
+			f.at = prog.PanicLine()
+		}
 		p.mu.Lock()
-		p.frames = append(p.frames, workerjob.Frame{Func: string(m[3]), File: program.File, Line: line, Col: col})
+		p.frames = append(p.frames, f)
 		p.mu.Unlock()
 		return len(b), nil
 	}
 	return p.w.Write(b)
 }
 
-func (p *panicFrames) take() []workerjob.Frame {
+// take returns and forgets the frames the calling goroutine's panic unwound
+// (yaegi writes them from the panicking goroutine).
+func (p *panicFrames) take() []panicFrame { return p.takeOf(goroutineID()) }
+
+// takeAll returns and forgets every frame written so far (after a panic in
+// yaegi's ExecuteWithContext, which runs the program in a goroutine of its
+// own).
+func (p *panicFrames) takeAll() []panicFrame { return p.takeOf(0) }
+
+// takeOf returns and forgets the frames goroutine id unwound (all when id is 0).
+func (p *panicFrames) takeOf(id uint64) []panicFrame {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	f := p.frames
-	p.frames = nil
-	return f
+	var mine []panicFrame
+	rest := p.frames[:0]
+	for _, f := range p.frames {
+		if id == 0 || f.goroutine == id {
+			mine = append(mine, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	p.frames = rest
+	return mine
 }

@@ -347,18 +347,13 @@ func (cx *cellScope) markNestedLines(p *piece, ed *edits) {
 }
 
 // markFuncLines sets LineVar before every statement of the piece's function
-// bodies and closures, except closures started by a go statement.
+// bodies and closures, those a go statement starts included: every goroutine
+// sets the one variable, and the worker checks that the line it read after a
+// panic is in the panicking function (internal/interpreter's InFrame).
 func (cx *cellScope) markFuncLines(p *piece, ed *edits) {
 	for _, d := range p.file.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-			markBlocks(fd.Body, ed, func(n ast.Node) bool {
-				g, ok := n.(*ast.GoStmt)
-				if !ok {
-					return false
-				}
-				_, lit := g.Call.Fun.(*ast.FuncLit)
-				return lit
-			})
+			markBlocks(fd.Body, ed, func(ast.Node) bool { return false })
 		}
 	}
 }

@@ -22,8 +22,9 @@ import (
 
 // Program is a worker program compiled into an interpreter.
 type Program struct {
-	i    *interp.Interpreter
-	prog *interp.Program
+	i     *interp.Interpreter
+	prog  *interp.Program
+	funcs funcs // where notebook.go's functions are, for the positions yaegi reports
 }
 
 // Load compiles src, the notebook.go of a worker program, into i without
@@ -45,7 +46,7 @@ func Load(i *interp.Interpreter, src string, marked bool) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Program{i: i, prog: prog}, nil
+	return &Program{i: i, prog: prog, funcs: funcsOf(i.FileSet(), f)}, nil
 }
 
 // ForProgram returns an interpreter with the symbol tables of the packages

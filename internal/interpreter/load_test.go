@@ -3,6 +3,7 @@ package interpreter
 import (
 	"context"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -123,5 +124,77 @@ func TestProgramsImportingGenericPackagesLoad(t *testing.T) {
 	fn, _ := lp.Func("top")
 	if got := fn.Call([]reflect.Value{reflect.ValueOf([]int{3, 9, 2})})[0].Int(); got != 9 {
 		t.Errorf("top = %d; want 9", got)
+	}
+}
+
+func TestPanicLineOfAGoroutineIsItsStatement(t *testing.T) {
+	// Program lines: 7 func start, 8 go func() {, 9 var m, 10 if, 11 m[n] = 1.
+	p := prog(t, "start", "func start(n int) {\n\tgo func() {\n\t\tvar m map[int]int\n\t\tif n > 0 {\n\t\t\tm[n] = 1\n\t\t}\n\t}()\n}")
+	lines := make(chan int, 1)
+	var lp *Program
+	i, _ := ForProgram(p.Source, interp.Options{Stderr: io.Discard, Go: func(run func()) {
+		go func() {
+			defer func() {
+				recover()
+				lines <- lp.PanicLine()
+			}()
+			run()
+		}()
+	}})
+	lp, err := Load(i, p.Source, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lp.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	fn, _ := lp.Func("start")
+	fn.Call([]reflect.Value{reflect.ValueOf(3)})
+	if line := <-lines; line != 11 {
+		t.Errorf("PanicLine after a panic in a goroutine = %d; want 11, its statement\n%s", line, p.Source)
+	}
+}
+
+func TestInFrameTellsTheLinesOfTheFramesFunction(t *testing.T) {
+	// Program lines: 7 func crash, 8 done, 9 go func() {, 10 var m, 11 if,
+	// 12 m[n] = 1, 13 }, 14 }(), 15 <-done, 16 }, 19 func other, 20 return.
+	p := prog(t, "crash",
+		"func crash(n int) {\n\tdone := make(chan bool, other())\n\tgo func() {\n\t\tvar m map[int]int\n\t\tif n > 0 {\n\t\t\tm[n] = 1\n\t\t}\n\t}()\n\t<-done\n}",
+		"func other() int {\n\treturn 1\n}")
+	i, _ := ForProgram(p.Source, interp.Options{})
+	lp, err := Load(i, p.Source, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := strings.Split(p.Source, "\n"); l[8] != "\tgo func() {" || l[19] != "\treturn 1" {
+		t.Fatalf("the program's lines moved:\n%s", p.Source)
+	}
+	for _, c := range []struct {
+		at, line, col int
+		want          bool
+	}{
+		{12, 10, 3, true},  // the literal's statement, its frame
+		{11, 10, 3, true},  // the literal's if
+		{15, 10, 3, false}, // the enclosing function's statement, set by another goroutine
+		{20, 10, 3, false}, // another function
+		{0, 10, 3, false},  // no line recorded
+		{15, 8, 2, true},   // the enclosing function's frame
+		{12, 8, 2, false},  // a line of the literal nested in it
+		{9, 8, 2, true},    // the go statement, on the line the literal starts
+		{20, 20, 2, true},
+		{12, 3, 1, false}, // a frame outside any function
+	} {
+		if got := lp.InFrame(c.at, c.line, c.col); got != c.want {
+			t.Errorf("InFrame(%d, %d, %d) = %v; want %v", c.at, c.line, c.col, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		line int
+		fn   string
+		ok   bool
+	}{{9, "main.crash", true}, {8, "", false}, {10, "", false}} {
+		if fn, ok := lp.GoStatementAt(c.line); fn != c.fn || ok != c.ok {
+			t.Errorf("GoStatementAt(%d) = %q, %v; want %q, %v", c.line, fn, ok, c.fn, c.ok)
+		}
 	}
 }

@@ -164,6 +164,60 @@ func TestLaunchErrorsNameTheRankAndTheCellLine(t *testing.T) {
 	}
 }
 
+func TestLaunchPanicInAGoroutineNamesTheCellLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a compiled worker")
+	}
+	s, out := launchSession(t, `func crashLiteral() {
+	done := make(chan bool)
+	go func() {
+		var m map[string]int
+		if os.Getenv("RANK") == "1" {
+			m["x"] = 1
+		}
+		done <- true
+	}()
+	<-done
+	time.Sleep(time.Second)
+}`, `func consume(ch chan int) {
+	for v := range ch {
+		if v == 3 && os.Getenv("RANK") == "1" {
+			var xs []int
+			_ = xs[v]
+		}
+	}
+}
+
+func crashNamed() {
+	ch := make(chan int)
+	go consume(ch)
+	for i := range 10 {
+		ch <- i
+	}
+	time.Sleep(time.Second)
+}`)
+	for _, flags := range []string{"", "--compile"} {
+		for _, c := range []struct{ fn, msg, where, code, goStmt string }{
+			{"crashLiteral", "assignment to entry in nil map", "(cell [1], line 6)", `m["x"] = 1`, "go func() {"},
+			{"crashNamed", "index out of range", "(cell [2], line 5)", "_ = xs[v]", "go consume(ch)"},
+		} {
+			r := run(s, out, "%accelerate launch --num_processes 2 "+flags+" "+c.fn)
+			if r.Error == nil {
+				t.Errorf("%s %s: no error; want rank 1's panic\n%s", flags, c.fn, out)
+				continue
+			}
+			tb := strings.Join(r.Error.Traceback, "\n")
+			if r.Error.Ename != "WorkerError" || !strings.Contains(r.Error.Evalue, "worker rank 1 failed: panic: ") || !strings.Contains(r.Error.Evalue, c.msg) ||
+				!strings.Contains(r.Error.Evalue, c.where) || !strings.Contains(tb, c.code) {
+				t.Errorf("%s %s: panic in a goroutine on rank 1 = %s: %s\n%s\nwant a WorkerError with %q at %s: %s", flags, c.fn, r.Error.Ename, r.Error.Evalue, tb, c.msg, c.where, c.code)
+			}
+			if flags == "" && !strings.Contains(tb, c.goStmt) {
+				t.Errorf("%s: traceback\n%s\nlacks the go statement %q", c.fn, tb, c.goStmt)
+			}
+		}
+	}
+}
+
 func TestLaunchInterruptStopsEveryWorkerAndKeepsTheSession(t *testing.T) {
 	dir := t.TempDir()
 	s, out := launchSession(t, `func spin(dir string) {

@@ -150,13 +150,18 @@ func call(fn reflect.Value, args []reflect.Value) (out []reflect.Value, p *panic
 		if r == nil {
 			return
 		}
-		msg := fmt.Sprint(r)
-		if e, ok := r.(error); ok {
-			msg = e.Error()
-		}
-		p = &panicked{message: msg, stack: string(debug.Stack()), frames: goFrames()}
+		p = &panicked{message: PanicMessage(r), stack: string(debug.Stack()), frames: goFrames()}
 	}()
 	return fn.Call(args), nil
+}
+
+// PanicMessage is the text of the recovered panic value r, as Go prints it
+// after "panic: " (less the type of a value that is not an error).
+func PanicMessage(r any) string {
+	if e, ok := r.(error); ok {
+		return e.Error()
+	}
+	return fmt.Sprint(r)
 }
 
 // goFrames lists the frames of the panicking goroutine that belong to the

@@ -1,0 +1,61 @@
+package celllaunch
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/goaccel/goaccel/internal/program"
+	"github.com/goaccel/goaccel/internal/workerjob"
+)
+
+// goroutines starts the goroutines of an interpreted worker's go statements
+// (interp.Options.Go). A panic in one of them ends the worker, as it ends a
+// compiled program, and is reported as a panic of the launched function is:
+// at the cell line it happened on, with the go statement that started the
+// goroutine as the outermost frame. Without the hook the notebook would get
+// the interpreter's Go stack and no cell line.
+type goroutines struct {
+	job    *workerjob.Job
+	frames *panicFrames
+}
+
+func (g *goroutines) start(run func()) {
+	p := g.frames.program.Load()
+	var origin []workerjob.Frame
+	if p != nil {
+		// The statement that ran last in this goroutine: the go statement,
+		// unless another goroutine ran one since.
+		if line := p.PanicLine(); line > 0 {
+			if fn, ok := p.GoStatementAt(line); ok {
+				origin = []workerjob.Frame{{Func: fn, File: program.File, Line: line}}
+			}
+		}
+	}
+	go func() {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			var frames []workerjob.Frame
+			if p != nil {
+				frames = atPanicLine(g.frames.take(), p, "")
+			}
+			os.Exit(g.job.Panicked(workerjob.PanicMessage(r), append(frames, origin...), string(debug.Stack()), true))
+		}()
+		run()
+	}()
+}
+
+// goroutineID is the calling goroutine's id, from the header of its stack
+// trace ("goroutine 7 [running]:").
+func goroutineID() uint64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	field, _, _ := bytes.Cut(bytes.TrimPrefix(buf[:n], []byte("goroutine ")), []byte(" "))
+	id, _ := strconv.ParseUint(string(field), 10, 64)
+	return id
+}
