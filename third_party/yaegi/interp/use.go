@@ -141,6 +141,9 @@ func (interp *Interpreter) Use(values Exports) error {
 	// well known stdlib package path.
 	if _, ok := values["fmt/fmt"]; ok {
 		fixStdlib(interp)
+		if interp.opt.noGenericSrc {
+			return nil
+		}
 
 		// Load stdlib generic source.
 		for _, s := range gen.Sources {
