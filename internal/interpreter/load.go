@@ -67,6 +67,11 @@ func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
 		for _, p := range []string{"cmp", "iter", "maps", "slices", "math/bits", "sync", "sync/atomic", "unsafe"} {
 			only[p] = true // what the generic sources import
 		}
+	} else {
+		// yaegi's interpreted copies of cmp, maps and slices would stay in
+		// the heap, unused, and the garbage collector would scan them at
+		// every cycle of the worker's training loop.
+		opts.NoGenericSources = true
 	}
 	i, err := newWith(only, opts)
 	if err == nil && generic {

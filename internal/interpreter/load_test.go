@@ -127,6 +127,34 @@ func TestProgramsImportingGenericPackagesLoad(t *testing.T) {
 	}
 }
 
+func TestGenericSourcesAreCompiledOnlyForProgramsImportingThem(t *testing.T) {
+	r := program.NewRecord()
+	r.Import("slices", "slices")
+	r.Define(program.Decl{Kind: "func", Names: []string{"top"}, Text: "func top(xs []int) int { return slices.Max(xs) }", At: program.Origin{Cell: 1, Line: 1, Col: 1}})
+	generic, err := r.Program("top")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what, src string
+		want      bool
+	}{
+		{"a program importing slices", generic.Source, true},
+		{"a program importing fmt and os", prog(t, "f", "func f() { fmt.Println(os.Args) }").Source, false},
+	} {
+		i, err := ForProgram(c.src, interp.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Without its table (only a program importing slices loads it), only
+		// yaegi's interpreted slices can be imported.
+		_, err = i.Eval(`import "slices"`)
+		if compiled := err == nil; compiled != c.want {
+			t.Errorf("%s: yaegi's slices source compiled = %v; want %v", c.what, compiled, c.want)
+		}
+	}
+}
+
 func TestPanicLineOfAGoroutineIsItsStatement(t *testing.T) {
 	// Program lines: 7 func start, 8 go func() {, 9 var m, 10 if, 11 m[n] = 1.
 	p := prog(t, "start", "func start(n int) {\n\tgo func() {\n\t\tvar m map[int]int\n\t\tif n > 0 {\n\t\t\tm[n] = 1\n\t\t}\n\t}()\n}")
