@@ -22,8 +22,14 @@
 //     display messages arrive as frames on the workers' stdout, re-sent
 //     through the executor's display sink in order with the text.
 //   - A failure stops every worker; the error names the rank, its message
-//     and the cell and line (frames mapped through the SourceMap). An
-//     interrupt stops every worker within a second (SIGINT, then SIGKILL).
+//     and the cell and line (frames mapped through the SourceMap). In an
+//     interpreted worker a panic in a goroutine is reported the same way,
+//     with the go statement that started it (goroutines.go). An interrupt
+//     stops every worker within a second (SIGINT, then SIGKILL).
+//   - An interpreted worker gives the garbage collector a headroom of
+//     64 MiB (internal/gcheadroom): the interpreter's program is pointers in
+//     the heap that every collection scans, and a small model's training
+//     loop would otherwise collect every few steps.
 //
 // Only one launch runs at a time in a process; a second is refused.
 package celllaunch

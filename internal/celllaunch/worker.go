@@ -14,10 +14,16 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/goaccel/goaccel/internal/gcheadroom"
 	"github.com/goaccel/goaccel/internal/interpreter"
 	"github.com/goaccel/goaccel/internal/program"
 	"github.com/goaccel/goaccel/internal/workerjob"
 )
+
+// workerHeadroom is the least the heap of an interpreted worker may grow
+// between two collections: the interpreter's program is a few megabytes of
+// pointers in the heap, which each collection scans (see gcheadroom).
+const workerHeadroom = 64 << 20
 
 // WorkerMain is an interpreted worker (`goaccel __worker`, started by Run):
 // it loads the job's notebook.go into a fresh interpreter, runs its
@@ -25,6 +31,7 @@ import (
 // process exit status.
 func WorkerMain() int {
 	workerjob.ExitOnInterrupt()
+	gcheadroom.Keep(workerHeadroom)
 	job, err := workerjob.FromEnv()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "goaccel %s: %v (it is started by a notebook launch, not by hand)\n", WorkerCommand, err)
