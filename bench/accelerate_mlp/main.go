@@ -10,7 +10,8 @@
 //
 // With BENCH_PHASES set each rank also prints, on stderr, its wall and CPU
 // time per step split into forward, backward (with the gradient all-reduce)
-// and optimizer step, and its context switches per step; BENCH_CPUPROFILE=file
+// and optimizer step, its context switches and minor page faults per step
+// (memory the runtime returned to the OS and touched again); BENCH_CPUPROFILE=file
 // writes rank 0's CPU profile of the timed steps.
 package main
 
@@ -111,8 +112,9 @@ func worker(procs, steps, warmup int) {
 	cpu := time.Duration(ru.Utime.Nano()+ru.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) / time.Duration(steps)
 	if os.Getenv("BENCH_PHASES") != "" {
 		sys := time.Duration(ru.Stime.Nano()-ru0.Stime.Nano()) / time.Duration(steps)
-		fmt.Fprintf(os.Stderr, "rank %s wall %v cpu %v (sys %v) fwd %v bwd %v step %v volcs %d invcs %d\n", os.Getenv("RANK"), per, cpu, sys,
-			ph[0]/time.Duration(steps), ph[1]/time.Duration(steps), ph[2]/time.Duration(steps), (ru.Nvcsw-ru0.Nvcsw)/int64(steps), (ru.Nivcsw-ru0.Nivcsw)/int64(steps))
+		fmt.Fprintf(os.Stderr, "rank %s wall %v cpu %v (sys %v) fwd %v bwd %v step %v volcs %d invcs %d minflt %d\n", os.Getenv("RANK"), per, cpu, sys,
+			ph[0]/time.Duration(steps), ph[1]/time.Duration(steps), ph[2]/time.Duration(steps), (ru.Nvcsw-ru0.Nvcsw)/int64(steps), (ru.Nivcsw-ru0.Nivcsw)/int64(steps),
+			(ru.Minflt-ru0.Minflt)/int64(steps))
 	}
 	if acc.IsMainProcess() {
 		fmt.Printf("goaccel procs=%d ms_per_step=%.2f cpu_ms_per_step=%.2f launch_to_first_step_ms=%.0f\n", procs,
