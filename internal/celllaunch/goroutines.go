@@ -1,11 +1,8 @@
 package celllaunch
 
 import (
-	"bytes"
 	"os"
-	"runtime"
 	"runtime/debug"
-	"strconv"
 
 	"github.com/goaccel/goaccel/internal/program"
 	"github.com/goaccel/goaccel/internal/workerjob"
@@ -48,14 +45,4 @@ func (g *goroutines) start(run func()) {
 		}()
 		run()
 	}()
-}
-
-// goroutineID is the calling goroutine's id, from the header of its stack
-// trace ("goroutine 7 [running]:").
-func goroutineID() uint64 {
-	var buf [64]byte
-	n := runtime.Stack(buf[:], false)
-	field, _, _ := bytes.Cut(bytes.TrimPrefix(buf[:n], []byte("goroutine ")), []byte(" "))
-	id, _ := strconv.ParseUint(string(field), 10, 64)
-	return id
 }

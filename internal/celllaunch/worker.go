@@ -115,7 +115,7 @@ func (p *panicFrames) Write(b []byte) (int, error) {
 	if m := yaegiFrame.FindSubmatch(b); m != nil {
 		line, _ := strconv.Atoi(string(m[1]))
 		col, _ := strconv.Atoi(string(m[2]))
-		f := panicFrame{Frame: workerjob.Frame{Func: string(m[3]), File: program.File, Line: line, Col: col}, goroutine: goroutineID()}
+		f := panicFrame{Frame: workerjob.Frame{Func: string(m[3]), File: program.File, Line: line, Col: col}, goroutine: interpreter.GoroutineID()}
 		if prog := p.program.Load(); prog != nil {
 			f.at = prog.PanicLine()
 		}
@@ -129,7 +129,7 @@ func (p *panicFrames) Write(b []byte) (int, error) {
 
 // take returns and forgets the frames the calling goroutine's panic unwound
 // (yaegi writes them from the panicking goroutine).
-func (p *panicFrames) take() []panicFrame { return p.takeOf(goroutineID()) }
+func (p *panicFrames) take() []panicFrame { return p.takeOf(interpreter.GoroutineID()) }
 
 // takeAll returns and forgets every frame written so far (after a panic in
 // yaegi's ExecuteWithContext, which runs the program in a goroutine of its

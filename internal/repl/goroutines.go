@@ -1,11 +1,10 @@
 package repl
 
 import (
-	"bytes"
 	"fmt"
-	"runtime"
-	"strconv"
 	"strings"
+
+	"github.com/goaccel/goaccel/internal/interpreter"
 )
 
 // goOrigin is where a go statement of interpreted code ran: the cell
@@ -25,7 +24,7 @@ func (s *Session) startGoroutine(run func()) {
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				s.reportGoroutinePanic(origin, r, s.stderr.takeFor(goroutineID()))
+				s.reportGoroutinePanic(origin, r, s.stderr.takeFor(interpreter.GoroutineID()))
 			}
 		}()
 		run()
@@ -85,14 +84,4 @@ func (s *Session) cellName(run int) string {
 		}
 	}
 	return "(empty)"
-}
-
-// goroutineID returns the id of the calling goroutine, from the header line
-// of its stack ("goroutine 12 [running]:"). Only a panic's report needs it.
-func goroutineID() uint64 {
-	var buf [64]byte
-	n := runtime.Stack(buf[:], false)
-	field, _, _ := bytes.Cut(bytes.TrimPrefix(buf[:n], []byte("goroutine ")), []byte(" "))
-	id, _ := strconv.ParseUint(string(field), 10, 64)
-	return id
 }

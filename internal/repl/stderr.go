@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/goaccel/goaccel/internal/interpreter"
 )
 
 // panicLine matches what yaegi writes to the interpreter's stderr for each
@@ -29,7 +31,7 @@ type frame struct {
 
 func (p *panicFilter) Write(b []byte) (int, error) {
 	if m := panicLine.FindSubmatch(b); m != nil {
-		f := frame{file: string(m[1]), line: atoi(string(m[2])), col: atoi(string(m[3])), fn: string(m[4]), goroutine: goroutineID()}
+		f := frame{file: string(m[1]), line: atoi(string(m[2])), col: atoi(string(m[3])), fn: string(m[4]), goroutine: interpreter.GoroutineID()}
 		p.mu.Lock()
 		p.frames = append(p.frames, f)
 		p.mu.Unlock()
