@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -131,10 +130,6 @@ func compile(i *interp.Interpreter, f *ast.File) (prog *interp.Program, err erro
 	return i.CompileAST(f)
 }
 
-// importer gives go/types the packages of the symbol tables, for the
-// rewrites' types; it is built once per process (the tables are fixed).
-var importer = sync.OnceValue(func() *celltypes.Importer { return celltypes.NewImporter(Tables()...) })
-
 // programEnv is a worker program as package cells sees it: no session, the
 // program's own imports, and go/types knowing the packages' types.
 type programEnv struct{ sc *celltypes.Scope }
@@ -159,7 +154,10 @@ func rewrite(src string, marked bool) (string, error) {
 		}
 		body[n] = l
 	}
-	env := programEnv{celltypes.NewScope(importer(), nil)}
+	// A fresh importer (about 1 MB of maps copied from the symbol tables):
+	// kept for the process, it would stay in a worker's heap and be scanned
+	// at every collection of its training loop.
+	env := programEnv{celltypes.NewScope(celltypes.NewImporter(Tables()...), nil)}
 	parse := func(src string) (*cells.Program, error) { return cells.Parse(src, env) }
 	if marked {
 		parse = func(src string) (*cells.Program, error) { return cells.ParseProgram(src, env) }
