@@ -146,7 +146,7 @@ func (b *bucket) fillFlat() {
 	}
 	for i, p := range b.params {
 		part := b.flat.Slice(0, b.offsets[i], b.offsets[i]+p.Numel())
-		if g := p.Grad(); g != nil {
+		if g := p.GradRef(); g != nil {
 			part.CopyFrom(g.Reshape(-1))
 		} else {
 			part.Fill(0)
@@ -156,7 +156,7 @@ func (b *bucket) fillFlat() {
 
 // plainGrad returns p's gradient storage when it is plain float32 on the CPU, nil otherwise.
 func plainGrad(p *tensors.Tensor) []float32 {
-	g := p.Grad()
+	g := p.GradRef()
 	if g == nil || g.DType() != tensors.Float32 || !g.Device().IsCPU() || g.Contiguous() != g {
 		return nil
 	}
@@ -203,7 +203,7 @@ func (r *reducer) finish() error {
 
 // copyGrad copies the CPU parameter p's gradient into dst.
 func copyGrad(dst []float32, p *tensors.Tensor) {
-	g := p.Grad()
+	g := p.GradRef()
 	if g == nil {
 		clear(dst)
 		return
@@ -219,7 +219,7 @@ func copyGrad(dst []float32, p *tensors.Tensor) {
 
 // setGrad overwrites the CPU parameter p's gradient with vals, in place when it can.
 func setGrad(p *tensors.Tensor, vals []float32) {
-	if g := p.Grad(); g != nil && g.DType() == tensors.Float32 && g.Contiguous() == g {
+	if g := p.GradRef(); g != nil && g.DType() == tensors.Float32 && g.Contiguous() == g {
 		copy(g.Data32(), vals)
 		return
 	}
@@ -230,7 +230,7 @@ func setGrad(p *tensors.Tensor, vals []float32) {
 // bucket tensor on p's device), in place when p has a gradient.
 func setGradFrom(p *tensors.Tensor, src *tensors.Tensor) {
 	src = src.Reshape(p.Shape()...)
-	if g := p.Grad(); g != nil {
+	if g := p.GradRef(); g != nil {
 		g.CopyFrom(src)
 		return
 	}

@@ -1,7 +1,6 @@
 package accelerate
 
 import (
-	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -28,7 +27,11 @@ func (s *lossScaler) unscale(params []*tensors.Tensor) {
 		return
 	}
 	s.unscaled = true
-	if !tensors.ScaleCheckFinite(nn.Grads(params), 1/s.scale) {
+	grads := make([]*tensors.Tensor, len(params))
+	for i, p := range params {
+		grads[i] = p.GradRef() // read for this moment only: ZeroGrad may recycle them
+	}
+	if !tensors.ScaleCheckFinite(grads, 1/s.scale) {
 		s.foundInf = true
 	}
 }

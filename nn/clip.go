@@ -12,7 +12,7 @@ import (
 // maxNorm/(norm+1e-6), applied only when below 1). Parameters without a gradient are skipped. The
 // work runs on the gradients' device; only the norm is read back.
 func ClipGradNorm(params []*tensors.Tensor, maxNorm float64) float64 {
-	grads := Grads(params)
+	grads := gradRefs(params)
 	norm := math.Sqrt(tensors.SumSquares(grads))
 	if coef := maxNorm / (norm + 1e-6); coef < 1 {
 		tensors.ScaleInPlace(grads, coef)
@@ -29,17 +29,28 @@ func ClipGradValue(params []*tensors.Tensor, clipValue float64) {
 		panic(fmt.Sprintf("nn: ClipGradValue: clipValue is %v; use a value ≥ 0 (gradients are clamped to [−clipValue, clipValue])", clipValue))
 	}
 	for _, p := range params {
-		if g := p.Grad(); g != nil {
-			g.CopyFrom(g.Clamp(-clipValue, clipValue))
+		if g := p.GradRef(); g != nil {
+			c := g.Clamp(-clipValue, clipValue)
+			g.CopyFrom(c)
+			c.Release()
 		}
 	}
 }
 
-// Grads returns the gradients of params (nil where a parameter has none).
+// Grads returns the gradients of params (nil where a parameter has none), as Grad does.
 func Grads(params []*tensors.Tensor) []*tensors.Tensor {
 	out := make([]*tensors.Tensor, len(params))
 	for i, p := range params {
 		out[i] = p.Grad()
+	}
+	return out
+}
+
+// gradRefs is Grads for a moment's use (tensors.Tensor.GradRef).
+func gradRefs(params []*tensors.Tensor) []*tensors.Tensor {
+	out := make([]*tensors.Tensor, len(params))
+	for i, p := range params {
+		out[i] = p.GradRef()
 	}
 	return out
 }

@@ -116,7 +116,7 @@ func (o *Adam) Step() {
 	c := o.cfg
 	ps, gs, ms, vs, cs := o.ps[:0], o.gs[:0], o.ms[:0], o.vs[:0], o.cs[:0]
 	for i, p := range o.params {
-		g := p.Grad()
+		g := p.GradRef()
 		if g == nil {
 			continue
 		}

@@ -72,7 +72,7 @@ func newSGD(op string, grouped bool, gs []ParamGroup, ps []*tensors.Tensor, cfg 
 func (o *SGD) Step() {
 	ps, gs, bs, cs := o.ps[:0], o.gs[:0], o.bs[:0], o.cs[:0]
 	for i, p := range o.params {
-		g := p.Grad()
+		g := p.GradRef()
 		if g == nil {
 			continue
 		}

@@ -3,24 +3,31 @@ package tensors
 import (
 	"fmt"
 	"sync/atomic"
-
-	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // node records the op that produced a tensor: its inputs and how to map the output's gradient
 // to theirs. backward returns one gradient per input (nil where none flows).
+//
+// A node keeps a reference on the storage of its inputs, its output and any tensor it saved
+// (held), so their memory stays valid for the backward pass even when their handles were
+// released; the references go when the node's backward has run.
 type node struct {
 	op       string
 	inputs   []*Tensor
 	backward func(g *Tensor) []*Tensor
+	held     []*storage
 	freed    bool
 }
 
-// backwardState is a tensor's bookkeeping during one backward pass.
-type backwardState struct {
-	deps  int     // consumers whose gradient has not arrived yet
-	grad  *Tensor // gradient accumulated so far
-	owned bool    // grad's buffer belongs to this pass alone (may be updated in place / reused)
+// free drops what the node kept once its backward pass has run.
+func (n *node) free() {
+	n.freed = true
+	n.backward = nil
+	n.inputs = nil
+	for _, s := range n.held {
+		s.drop()
+	}
+	n.held = nil
 }
 
 // noGradDepth > 0 disables recording. It is process-wide (Go has no goroutine-local state):
@@ -37,15 +44,28 @@ func NoGrad(fn func()) {
 	fn()
 }
 
-// record attaches a node to out when grad is enabled and some input requires grad.
-func record(out *Tensor, op string, inputs []*Tensor, backward func(g *Tensor) []*Tensor) {
+// record attaches a node to out when grad is enabled and some input requires grad. backward
+// may read the inputs, out, and the tensors listed in saved (those that are not inputs: class
+// targets, indices, masks, state the op computed): the node holds their storage until it has
+// run.
+func record(out *Tensor, op string, inputs []*Tensor, backward func(g *Tensor) []*Tensor, saved ...*Tensor) {
 	if noGradDepth.Load() != 0 {
 		return
 	}
 	for _, in := range inputs {
 		if in != nil && in.requiresGrad {
+			n := &node{op: op, inputs: inputs, backward: backward}
+			n.held = make([]*storage, 0, len(inputs)+len(saved)+1)
+			for _, ts := range [][]*Tensor{inputs, saved, {out}} {
+				for _, t := range ts {
+					if t != nil {
+						t.st.retain()
+						n.held = append(n.held, t.st)
+					}
+				}
+			}
 			out.requiresGrad = true
-			out.node = &node{op: op, inputs: inputs, backward: backward}
+			out.node = n
 			return
 		}
 	}
@@ -67,26 +87,55 @@ func (t *Tensor) SetRequiresGrad(b bool) *Tensor {
 	return t
 }
 
-// Grad returns the accumulated gradient, nil until a backward pass reaches t.
-func (t *Tensor) Grad() *Tensor { return t.grad }
+// Grad returns the accumulated gradient, nil until a backward pass reaches t. The result is the
+// caller's to keep: it stays valid after ZeroGrad (whose memory recycling then skips it), and a
+// later backward pass that accumulates into the gradient changes it, as in PyTorch. Repeated
+// calls return the same tensor until the gradient is replaced.
+func (t *Tensor) Grad() *Tensor {
+	g := t.grad
+	if g == nil {
+		return nil
+	}
+	if t.gradOut == nil || t.gradOut.st != g.st {
+		t.gradOut = g.view(g.shape, g.strides, g.offset)
+	}
+	return t.gradOut
+}
 
-// SetGrad replaces the gradient (nil clears it); g must have t's shape.
+// GradRef returns the gradient without handing it out: it is valid only until the next
+// ZeroGrad, SetGrad or MoveTo of t, after which its memory may hold another tensor. Optimizers,
+// gradient clipping and collectives, which use the gradient for a moment, read it this way so
+// that ZeroGrad can recycle its memory; code that keeps a gradient uses Grad.
+func (t *Tensor) GradRef() *Tensor { return t.grad }
+
+// SetGrad replaces the gradient (nil clears it); g must have t's shape. g stays the caller's and
+// is what Grad returns.
 func (t *Tensor) SetGrad(g *Tensor) {
 	if g != nil && !sameShape(g.shape, t.shape) {
 		panic(fmt.Sprintf("tensors: SetGrad: gradient shape %v does not match tensor shape %v", g.shape, t.shape))
 	}
-	t.grad = g
+	old := t.grad
+	t.grad, t.gradOut = nil, g
+	if g != nil {
+		t.grad = g.view(g.shape, g.strides, g.offset)
+	}
+	old.release()
 }
 
-// ZeroGrad clears the gradient (PyTorch's set_to_none=True).
-func (t *Tensor) ZeroGrad() { t.grad = nil }
+// ZeroGrad clears the gradient (PyTorch's set_to_none=True). Its memory goes to the next
+// backward pass unless Grad handed it out.
+func (t *Tensor) ZeroGrad() {
+	g := t.grad
+	t.grad, t.gradOut = nil, nil
+	g.release()
+}
 
 // IsLeaf reports whether t was created by the user rather than by an op that records history.
 func (t *Tensor) IsLeaf() bool { return t.node == nil }
 
 // Detach returns a tensor sharing t's storage with no history and no gradient requirement.
 func (t *Tensor) Detach() *Tensor {
-	return &Tensor{buf: t.buf, dev: t.dev, dtype: t.dtype, shape: t.shape, strides: t.strides, offset: t.offset}
+	return t.view(t.shape, t.strides, t.offset)
 }
 
 // Clone returns a contiguous copy; gradients flow back to t.
@@ -129,174 +178,4 @@ func (h *HookHandle) Remove() {
 		}
 	}
 	h.t = nil
-}
-
-// Backward computes the gradient of the one-element tensor t with respect to every leaf that
-// requires grad, accumulating into their Grad. The graph is freed afterwards.
-func (t *Tensor) Backward() {
-	if t.Numel() != 1 {
-		panic(fmt.Sprintf("tensors: Backward: output has shape %v; call Backward on a one-element loss or use BackwardWith(gradient)", t.shape))
-	}
-	t.BackwardWith(OnesLike(t))
-}
-
-// BackwardWith runs the backward pass from t with upstream gradient grad (t's shape).
-func (t *Tensor) BackwardWith(grad *Tensor) {
-	if !t.requiresGrad {
-		panic("tensors: Backward: tensor does not require grad (no input had SetRequiresGrad(true), or it was computed under NoGrad)")
-	}
-	if !sameShape(grad.shape, t.shape) {
-		panic(fmt.Sprintf("tensors: BackwardWith: gradient shape %v does not match output shape %v", grad.shape, t.shape))
-	}
-	if grad.dtype != t.dtype {
-		grad = grad.convertTo(t.dtype)
-	}
-	noGradDepth.Add(1)
-	defer noGradDepth.Add(-1)
-
-	graph := collect(t)
-	defer func() {
-		for _, x := range graph {
-			x.bw = nil
-		}
-	}()
-	t.bw.grad = grad
-	stack := []*Tensor{t}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		st := x.bw
-		if x.node == nil {
-			if st.grad != nil {
-				if !x.accumulateLeaf(st.grad, st.owned) && st.owned {
-					st.grad.be().Release(st.grad.buf) // added into an existing Grad; the buffer is free
-				}
-				for _, h := range append([]*HookHandle(nil), x.hooks...) {
-					h.fn(x)
-				}
-			}
-			continue
-		}
-		n := x.node
-		if n.freed {
-			panic(fmt.Sprintf("tensors: Backward: the graph through %s was already used by a backward pass and freed; recompute the forward pass", n.op))
-		}
-		var grads []*Tensor
-		if st.grad != nil {
-			grads = n.backward(st.grad)
-		}
-		for i, in := range n.inputs {
-			if in == nil || !in.requiresGrad {
-				continue
-			}
-			if i < len(grads) && grads[i] != nil {
-				in.bw.add(grads[i], st.grad, grads, n.op, in)
-			}
-			in.bw.deps--
-			if in.bw.deps == 0 {
-				stack = append(stack, in)
-			}
-		}
-		if st.owned && st.grad != nil && !sharesBuffer(st.grad.buf, grads) {
-			st.grad.be().Release(st.grad.buf)
-		}
-		st.grad = nil
-		n.freed = true
-		n.backward = nil
-		n.inputs = nil
-	}
-}
-
-// collect finds every tensor requiring grad reachable from root and counts, for each, the
-// consumers that will send it a gradient.
-func collect(root *Tensor) []*Tensor {
-	root.bw = &backwardState{}
-	graph := []*Tensor{root}
-	stack := []*Tensor{root}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if x.node == nil {
-			continue
-		}
-		for _, in := range x.node.inputs {
-			if in == nil || !in.requiresGrad {
-				continue
-			}
-			if in.bw == nil {
-				in.bw = &backwardState{}
-				graph = append(graph, in)
-				stack = append(stack, in)
-			}
-			in.bw.deps++
-		}
-	}
-	return graph
-}
-
-func sharesBuffer(b *backend.Buffer, ts []*Tensor) bool {
-	for _, t := range ts {
-		if t != nil && t.buf == b {
-			return true
-		}
-	}
-	return false
-}
-
-// isFresh reports whether gi (returned by a backward function called with upstream g) is a
-// contiguous buffer no other tensor in this step references, so it can be taken over.
-func isFresh(gi, g *Tensor, grads []*Tensor) bool {
-	if gi.buf == g.buf || gi.offset != 0 || gi.buf.Len != gi.Numel() || !gi.isContiguous() {
-		return false
-	}
-	seen := 0
-	for _, o := range grads {
-		if o != nil && o.buf == gi.buf {
-			seen++
-		}
-	}
-	return seen == 1
-}
-
-// add accumulates one gradient contribution.
-// A gradient lives on its input's device (To's backward moves it there).
-func (st *backwardState) add(gi, g *Tensor, grads []*Tensor, op string, in *Tensor) {
-	if !sameShape(gi.shape, in.shape) {
-		panic(fmt.Sprintf("tensors: internal error: %s backward produced gradient %v for input %v", op, gi.shape, in.shape))
-	}
-	if gi.dtype != in.dtype {
-		gi = gi.convertTo(in.dtype)
-	}
-	fresh := isFresh(gi, g, grads)
-	be := gi.be()
-	switch {
-	case st.grad == nil:
-		st.grad, st.owned = gi, fresh
-	case st.owned:
-		be.Binary(backend.Add, st.grad.buf, st.grad.strided(), gi.strided(), st.grad.shape)
-	default:
-		sum := empty(gi.dtype, gi.dev, gi.shape...)
-		be.Binary(backend.Add, sum.buf, st.grad.strided(), gi.strided(), gi.shape)
-		st.grad, st.owned = sum, true
-	}
-}
-
-// accumulateLeaf adds g into the leaf's Grad and reports whether it kept g's buffer (it takes
-// over an owned g when the leaf had no gradient yet).
-func (t *Tensor) accumulateLeaf(g *Tensor, owned bool) bool {
-	switch {
-	case t.grad == nil && owned:
-		t.grad = g
-		return true
-	case t.grad == nil:
-		t.grad = g.contig()
-		if t.grad == g {
-			t.grad = g.convertTo(g.dtype)
-		}
-	case t.grad.isContiguous() && t.grad.offset == 0 && t.grad.dtype == g.dtype:
-		t.be().Binary(backend.Add, t.grad.buf, t.grad.strided(), g.strided(), t.shape)
-	default:
-		t.grad = binary(backend.Add, "Backward", t.grad, g)
-	}
-	return false
 }

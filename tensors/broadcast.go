@@ -44,7 +44,7 @@ func (t *Tensor) bcast(shape []int) backend.Strided {
 			st[off+i] = t.strides[i]
 		}
 	}
-	return backend.Strided{Buf: t.buf, Offset: t.offset, Strides: st}
+	return backend.Strided{Buf: t.buf(), Offset: t.offset, Strides: st}
 }
 
 // sumTo reduces a broadcast gradient g back to shape (the adjoint of broadcasting).

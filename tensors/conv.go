@@ -42,7 +42,7 @@ func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	}
 	out := cv.forward(xc2, wc)
 	if b != nil {
-		cv.be.Binary(backend.Add, out.buf, out.strided(), b.Reshape(1, o, 1, 1).bcast(out.shape), out.shape)
+		cv.be.Binary(backend.Add, out.buf(), out.strided(), b.Reshape(1, o, 1, 1).bcast(out.shape), out.shape)
 	}
 	record(out, "Conv2d", []*Tensor{xc, wt, b}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
@@ -80,7 +80,7 @@ func (cv *conv) chunk() int {
 // unfold writes images n0..n0+nc side by side into col [ckk, nc*l].
 func (cv *conv) unfold(col, x *Tensor, n0, nc int) {
 	for i := 0; i < nc; i++ {
-		cv.be.Im2col(col.buf, i*cv.l(), nc*cv.l(), x.buf, (n0+i)*cv.c*cv.h*cv.w, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
+		cv.be.Im2col(col.buf(), i*cv.l(), nc*cv.l(), x.buf(), (n0+i)*cv.c*cv.h*cv.w, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
 	}
 }
 
@@ -95,16 +95,16 @@ func (cv *conv) forward(x, w *Tensor) *Tensor {
 		cv.unfold(col, x, n0, nc)
 		cols := nc * l
 		if nc == 1 {
-			cv.be.Gemm(cv.lowp.be(), false, false, 1, o, l, ckk, 1, w.buf, 0, ckk, 0, col.buf, 0, l, 0, 0, out.buf, n0*o*l, l, 0)
+			cv.be.Gemm(cv.lowp.be(), false, false, 1, o, l, ckk, 1, w.buf(), 0, ckk, 0, col.buf(), 0, l, 0, 0, out.buf(), n0*o*l, l, 0)
 			continue
 		}
-		cv.be.Gemm(cv.lowp.be(), false, false, 1, o, cols, ckk, 1, w.buf, 0, ckk, 0, col.buf, 0, cols, 0, 0, tmp.buf, 0, cols, 0)
+		cv.be.Gemm(cv.lowp.be(), false, false, 1, o, cols, ckk, 1, w.buf(), 0, ckk, 0, col.buf(), 0, cols, 0, 0, tmp.buf(), 0, cols, 0)
 		// tmp is [o, nc, l]; out wants [nc, o, l].
-		cv.be.Copy(backend.Strided{Buf: out.buf, Offset: n0 * o * l, Strides: []int{o * l, l, 1}},
-			backend.Strided{Buf: tmp.buf, Strides: []int{l, cols, 1}}, []int{nc, o, l})
+		cv.be.Copy(backend.Strided{Buf: out.buf(), Offset: n0 * o * l, Strides: []int{o * l, l, 1}},
+			backend.Strided{Buf: tmp.buf(), Strides: []int{l, cols, 1}}, []int{nc, o, l})
 	}
-	cv.be.Release(col.buf)
-	cv.be.Release(tmp.buf)
+	col.release()
+	tmp.release()
 	return out
 }
 
@@ -124,25 +124,25 @@ func (cv *conv) backward(g, x, w *Tensor, needX, needW bool) (gx, gw *Tensor) {
 		cols := nc * l
 		// gs/gOff address this chunk's output gradient as [o, cols]: in place for one image,
 		// else reordered from [nc, o, l] into gt.
-		gs, gOff := g.buf, n0*o*l
+		gs, gOff := g.buf(), n0*o*l
 		if nc > 1 {
-			cv.be.Copy(backend.Strided{Buf: gt.buf, Strides: []int{l, cols, 1}},
-				backend.Strided{Buf: g.buf, Offset: n0 * o * l, Strides: []int{o * l, l, 1}}, []int{nc, o, l})
-			gs, gOff = gt.buf, 0
+			cv.be.Copy(backend.Strided{Buf: gt.buf(), Strides: []int{l, cols, 1}},
+				backend.Strided{Buf: g.buf(), Offset: n0 * o * l, Strides: []int{o * l, l, 1}}, []int{nc, o, l})
+			gs, gOff = gt.buf(), 0
 		}
 		if needW {
 			cv.unfold(col, x, n0, nc)
-			cv.be.Gemm(cv.lowp.be(), false, true, 1, o, ckk, cols, 1, gs, gOff, cols, 0, col.buf, 0, cols, 0, 1, gw.buf, 0, ckk, 0)
+			cv.be.Gemm(cv.lowp.be(), false, true, 1, o, ckk, cols, 1, gs, gOff, cols, 0, col.buf(), 0, cols, 0, 1, gw.buf(), 0, ckk, 0)
 		}
 		if needX {
-			cv.be.Gemm(cv.lowp.be(), true, false, 1, ckk, cols, o, 1, w.buf, 0, ckk, 0, gs, gOff, cols, 0, 0, col.buf, 0, cols, 0)
+			cv.be.Gemm(cv.lowp.be(), true, false, 1, ckk, cols, o, 1, w.buf(), 0, ckk, 0, gs, gOff, cols, 0, 0, col.buf(), 0, cols, 0)
 			for i := 0; i < nc; i++ {
-				cv.be.Col2im(gx.buf, (n0+i)*cv.c*cv.h*cv.w, col.buf, i*l, cols, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
+				cv.be.Col2im(gx.buf(), (n0+i)*cv.c*cv.h*cv.w, col.buf(), i*l, cols, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
 			}
 		}
 	}
-	cv.be.Release(col.buf)
-	cv.be.Release(gt.buf)
+	col.release()
+	gt.release()
 	return gx, gw
 }
 

@@ -20,7 +20,7 @@ func checkValues(op string, n int, shape []int) []int {
 func New(values []float32, shape ...int) *Tensor {
 	shape = checkValues("New", len(values), shape)
 	t := empty(Float32, CPU, shape...)
-	copy(hostF32(t.buf), values)
+	copy(hostF32(t.buf()), values)
 	return t
 }
 
@@ -28,7 +28,7 @@ func New(values []float32, shape ...int) *Tensor {
 func NewFloat64(values []float64, shape ...int) *Tensor {
 	shape = checkValues("NewFloat64", len(values), shape)
 	t := empty(Float64, CPU, shape...)
-	copy(hostF64(t.buf), values)
+	copy(hostF64(t.buf()), values)
 	return t
 }
 
@@ -36,14 +36,14 @@ func NewFloat64(values []float64, shape ...int) *Tensor {
 func FromInt64(values []int64, shape ...int) *Tensor {
 	shape = checkValues("FromInt64", len(values), shape)
 	t := empty(Int64, CPU, shape...)
-	copy(hostI64(t.buf), values)
+	copy(hostI64(t.buf()), values)
 	return t
 }
 
 // Scalar returns a 0-dimensional float32 tensor.
 func Scalar(v float64) *Tensor {
 	t := empty(Float32, CPU)
-	hostF32(t.buf)[0] = float32(v)
+	hostF32(t.buf())[0] = float32(v)
 	return t
 }
 
@@ -60,7 +60,7 @@ func Ones(shape ...int) *Tensor { return Full(1, shape...) }
 func Full(value float64, shape ...int) *Tensor {
 	checkShape("Full", shape)
 	t := empty(Float32, CPU, shape...)
-	t.be().Fill(t.buf, value)
+	t.be().Fill(t.buf(), value)
 	return t
 }
 
@@ -74,7 +74,7 @@ func Arange(start, end, step float64) *Tensor {
 		n = 0
 	}
 	t := empty(Float32, CPU, n)
-	d := hostF32(t.buf)
+	d := hostF32(t.buf())
 	for i := range d {
 		d[i] = float32(start + float64(i)*step)
 	}
@@ -87,13 +87,13 @@ func ZerosLike(t *Tensor) *Tensor { return zeros(t.dtype, t.dev, t.shape...) }
 // OnesLike returns ones with t's shape, dtype and device.
 func OnesLike(t *Tensor) *Tensor {
 	o := empty(t.dtype, t.dev, t.shape...)
-	o.be().Fill(o.buf, 1)
+	o.be().Fill(o.buf(), 1)
 	return o
 }
 
 // FullLike returns a tensor with t's shape, dtype and device filled with v.
 func FullLike(t *Tensor, v float64) *Tensor {
 	o := empty(t.dtype, t.dev, t.shape...)
-	o.be().Fill(o.buf, v)
+	o.be().Fill(o.buf(), v)
 	return o
 }

@@ -7,7 +7,7 @@ func binary(op backend.BinaryOp, name string, a, b *Tensor) *Tensor {
 	a, b = promote(name, a, b)
 	shape := broadcastShapes(name, a.shape, b.shape)
 	out := empty(a.dtype, a.dev, shape...)
-	a.be().Binary(op, out.buf, a.bcast(shape), b.bcast(shape), shape)
+	a.be().Binary(op, out.buf(), a.bcast(shape), b.bcast(shape), shape)
 	return out
 }
 
@@ -73,11 +73,11 @@ func (t *Tensor) Div(o *Tensor) *Tensor {
 func (t *Tensor) unary(op backend.UnaryOp, name string, p, q float64) *Tensor {
 	x := t.computable().contig()
 	out := empty(x.dtype, x.dev, x.shape...)
-	x.be().Unary(op, out.buf, x.buf, p, q)
+	x.be().Unary(op, out.buf(), x.buf(), p, q)
 	record(out, name, []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
 		dx := empty(gc.dtype, gc.dev, gc.shape...)
-		x.be().UnaryGrad(op, dx.buf, gc.buf, x.buf, out.buf, p, q)
+		x.be().UnaryGrad(op, dx.buf(), gc.buf(), x.buf(), out.buf(), p, q)
 		return []*Tensor{dx}
 	})
 	return out

@@ -31,10 +31,10 @@ func (t *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 	shape := slices.Clone(x.shape)
 	shape[d] = idx.Numel()
 	out := empty(x.dtype, x.dev, shape...)
-	x.be().IndexSelect(out.buf, x.buf, idx.buf, outer, n, inner)
+	x.be().IndexSelect(out.buf(), x.buf(), idx.buf(), outer, n, inner)
 	record(out, "IndexSelect", []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gx := zeros(g.dtype, g.dev, t.shape...)
-		g.be().IndexAdd(gx.buf, g.contig().buf, idx.buf, outer, n, inner)
+		g.be().IndexAdd(gx.buf(), g.contig().buf(), idx.buf(), outer, n, inner)
 		return []*Tensor{gx}
 	})
 	return out
@@ -58,10 +58,10 @@ func (t *Tensor) Gather(dim int, index *Tensor) *Tensor {
 	outer, n, inner := split3(x.shape, d)
 	m := idx.shape[d]
 	out := empty(x.dtype, x.dev, idx.shape...)
-	x.be().Gather(out.buf, x.buf, idx.buf, outer, n, m, inner)
+	x.be().Gather(out.buf(), x.buf(), idx.buf(), outer, n, m, inner)
 	record(out, "Gather", []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gx := zeros(g.dtype, g.dev, t.shape...)
-		g.be().ScatterAdd(gx.buf, g.contig().buf, idx.buf, outer, n, m, inner)
+		g.be().ScatterAdd(gx.buf(), g.contig().buf(), idx.buf(), outer, n, m, inner)
 		return []*Tensor{gx}
 	})
 	return out
@@ -97,7 +97,7 @@ func Cat(ts []*Tensor, dim int) *Tensor {
 	at := 0
 	for i, x := range ts {
 		offs[i] = at
-		st := backend.Strided{Buf: out.buf, Offset: at * out.strides[d], Strides: out.strides}
+		st := backend.Strided{Buf: out.buf(), Offset: at * out.strides[d], Strides: out.strides}
 		x.be().Copy(st, x.strided(), x.shape)
 		at += x.shape[d]
 	}

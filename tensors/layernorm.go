@@ -28,7 +28,7 @@ func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float
 	rows := xc.Numel() / max(n, 1)
 	y := empty(dt, xc.dev, xc.shape...)
 	mean, rstd := empty(dt, xc.dev, rows), empty(dt, xc.dev, rows)
-	xc.be().LayerNorm(y.buf, mean.buf, rstd.buf, xc.buf, bufOf(w), bufOf(b), rows, n, eps)
+	xc.be().LayerNorm(y.buf(), mean.buf(), rstd.buf(), xc.buf(), bufOf(w), bufOf(b), rows, n, eps)
 	record(y, "LayerNorm", []*Tensor{x, weight, bias}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
 		var dx, dw, db *Tensor
@@ -41,7 +41,7 @@ func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float
 		if bias != nil && bias.requiresGrad {
 			db = zeros(dt, xc.dev, normalizedShape...)
 		}
-		xc.be().LayerNormGrad(bufOf(dx), bufOf(dw), bufOf(db), gc.buf, xc.buf, mean.buf, rstd.buf, bufOf(w), rows, n)
+		xc.be().LayerNormGrad(bufOf(dx), bufOf(dw), bufOf(db), gc.buf(), xc.buf(), mean.buf(), rstd.buf(), bufOf(w), rows, n)
 		return []*Tensor{dx, dw, db}
 	})
 	return y

@@ -44,7 +44,7 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 	}
 	if rows > 0 {
 		// out = x2 · wᵀ: B is w transposed, so flip w's own layout flag.
-		w.be().Gemm(lowp.be(), false, !tw, 1, rows, outF, in, 1, xg.buf, xg.offset, in, 0, wm.buf, wm.offset, ldw, 0, beta, out.buf, 0, outF, 0)
+		w.be().Gemm(lowp.be(), false, !tw, 1, rows, outF, in, 1, xg.buf(), xg.offset, in, 0, wm.buf(), wm.offset, ldw, 0, beta, out.buf(), 0, outF, 0)
 	}
 	inputs := []*Tensor{xc, w, b}
 	record(out, "Linear", inputs, func(g *Tensor) []*Tensor {
@@ -56,17 +56,16 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 		var gx, gw, gb *Tensor
 		if xc.requiresGrad {
 			gx = empty(g2.dtype, g2.dev, xc.shape...)
-			g2.be().Gemm(lowp.be(), false, tw, 1, rows, in, outF, 1, gg.buf, 0, outF, 0, wm.buf, wm.offset, ldw, 0, 0, gx.buf, 0, in, 0)
+			g2.be().Gemm(lowp.be(), false, tw, 1, rows, in, outF, 1, gg.buf(), 0, outF, 0, wm.buf(), wm.offset, ldw, 0, 0, gx.buf(), 0, in, 0)
 		}
 		if w.requiresGrad {
 			gw = empty(g2.dtype, g2.dev, outF, in)
-			g2.be().Gemm(lowp.be(), true, false, 1, outF, in, rows, 1, gg.buf, 0, outF, 0, xg.buf, xg.offset, in, 0, 0, gw.buf, 0, in, 0)
+			g2.be().Gemm(lowp.be(), true, false, 1, outF, in, rows, 1, gg.buf(), 0, outF, 0, xg.buf(), xg.offset, in, 0, 0, gw.buf(), 0, in, 0)
 		}
 		if gg != g2 {
-			be := gg.be()
-			be.Release(gg.buf)
-			be.Release(xg.buf) // the rounded operands were kept only for this pass
-			be.Release(wm.buf)
+			gg.release()
+			xg.release() // the rounded operands were kept only for this pass
+			wm.release()
 		}
 		if b != nil && b.requiresGrad {
 			gb = sumRaw(g2.view([]int{rows, outF}, []int{outF, 1}, 0), []int{0})
@@ -75,8 +74,8 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 		return []*Tensor{gx, gw, gb}
 	})
 	if out.node == nil && xg != x2 {
-		w.be().Release(xg.buf)
-		w.be().Release(wm.buf)
+		xg.release()
+		wm.release()
 	}
 	return out
 }
@@ -113,7 +112,7 @@ func Dropout(x *Tensor, p float64, train bool) *Tensor {
 	// device) and move to x's device once; the mask is computed there.
 	u := defaultGen.Rand(xc.shape...).To(xc.dev)
 	mask := binary(backend.Lt, "Dropout", u, FullLike(zeros(Float32, xc.dev), keep)).AsType(xc.dtype)
-	mask.be().Unary(backend.MulScalar, mask.buf, mask.buf, scale, 0)
+	mask.be().Unary(backend.MulScalar, mask.buf(), mask.buf(), scale, 0)
 	return xc.Mul(mask)
 }
 

@@ -71,7 +71,7 @@ func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor 
 	if opts.Reduction == "mean" {
 		count = empty(x.dtype, x.dev)
 	}
-	be.CrossEntropy(loss.buf, prob.buf, bufOf(count), x.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
+	be.CrossEntropy(loss.buf(), prob.buf(), bufOf(count), x.buf(), tg.buf(), rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
 	var out *Tensor
 	switch opts.Reduction {
 	case "none":
@@ -88,10 +88,10 @@ func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor 
 			gl = binary(backend.Div, "CrossEntropy", gl, count)
 		}
 		dx := empty(x.dtype, x.dev, rows, classes)
-		be.CrossEntropyGrad(dx.buf, gl.AsType(x.dtype).buf, prob.buf, tg.buf, rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
+		be.CrossEntropyGrad(dx.buf(), gl.AsType(x.dtype).buf(), prob.buf(), tg.buf(), rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
 		if opts.Reduction != "none" {
 			// prob is only needed once; hand it back for the next step.
-			be.Release(prob.buf)
+			prob.release()
 		}
 		return []*Tensor{dx}
 	})

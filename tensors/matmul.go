@@ -67,7 +67,7 @@ func matmulRaw(a, b *Tensor, lowp DType) *Tensor {
 	}
 	ax, ta, lda, sa := operand(a, bs)
 	bx, tb, ldb, sb := operand(b, bs)
-	a.be().Gemm(lowp.be(), ta, tb, numel(bs), m, n, k, 1, ax.buf, ax.offset, lda, sa, bx.buf, bx.offset, ldb, sb, 0, out.buf, 0, n, m*n)
+	a.be().Gemm(lowp.be(), ta, tb, numel(bs), m, n, k, 1, ax.buf(), ax.offset, lda, sa, bx.buf(), bx.offset, ldb, sb, 0, out.buf(), 0, n, m*n)
 	return out
 }
 
@@ -129,16 +129,15 @@ func matmulCore(a, b *Tensor) *Tensor {
 			gb = sumTo(matmulRaw(al.Transpose(-1, -2), gl, lowp), b.shape)
 		}
 		if gl != g {
-			be := g.be()
-			be.Release(gl.buf)
-			be.Release(al.buf)
-			be.Release(bl.buf)
+			gl.release()
+			al.release()
+			bl.release()
 		}
 		return []*Tensor{ga, gb}
 	})
 	if out.node == nil && al != a {
-		a.be().Release(al.buf)
-		a.be().Release(bl.buf)
+		al.release()
+		bl.release()
 	}
 	return out
 }
@@ -156,7 +155,7 @@ func matmulLowp(a, b *Tensor) *Tensor {
 		if b.requiresGrad {
 			gb = sumTo(matmulRaw(a.Transpose(-1, -2), gl, BFloat16), b.shape)
 		}
-		g.be().Release(gl.buf)
+		gl.release()
 		return []*Tensor{ga, gb}
 	})
 	return out

@@ -251,7 +251,7 @@ func TestHalfConversionsMatchPyTorch(t *testing.T) {
 		want []uint16
 	}{{BFloat16, c.BF16}, {Float16, c.F16}} {
 		got := x.AsType(k.dt)
-		for i, h := range got.buf.U16 {
+		for i, h := range got.buf().U16 {
 			if h != k.want[i] {
 				t.Fatalf("%s(%g): bits %#04x, PyTorch %#04x", k.dt, vals[i], h, k.want[i])
 			}

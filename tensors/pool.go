@@ -19,10 +19,10 @@ func MaxPool2d(x *Tensor, kernel, stride int) *Tensor {
 	}
 	out := empty(xc.dtype, xc.dev, nb, c, oh, ow)
 	arg := empty(Int64, xc.dev, nb, c, oh, ow)
-	xc.be().MaxPool2d(out.buf, arg.buf, xc.buf, nb*c, h, w, kernel, stride, oh, ow)
+	xc.be().MaxPool2d(out.buf(), arg.buf(), xc.buf(), nb*c, h, w, kernel, stride, oh, ow)
 	record(out, "MaxPool2d", []*Tensor{x}, func(g *Tensor) []*Tensor {
 		gx := zeros(g.dtype, g.dev, xc.shape...)
-		g.be().MaxPool2dGrad(gx.buf, g.contig().buf, arg.buf, nb*c, h, w, kernel, stride, oh, ow)
+		g.be().MaxPool2dGrad(gx.buf(), g.contig().buf(), arg.buf(), nb*c, h, w, kernel, stride, oh, ow)
 		return []*Tensor{gx}
 	})
 	return out

@@ -67,7 +67,7 @@ func (g *Generator) Randn(shape ...int) *Tensor {
 	t := empty(Float32, CPU, shape...)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	d := hostF32(t.buf)
+	d := hostF32(t.buf())
 	for i := range d {
 		d[i] = float32(g.rng.NormFloat64())
 	}
@@ -80,7 +80,7 @@ func (g *Generator) Rand(shape ...int) *Tensor {
 	t := empty(Float32, CPU, shape...)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	d := hostF32(t.buf)
+	d := hostF32(t.buf())
 	for i := range d {
 		d[i] = g.rng.Float32()
 	}
@@ -96,7 +96,7 @@ func (g *Generator) RandInt(low, high int64, shape ...int) *Tensor {
 	t := empty(Int64, CPU, shape...)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	d := hostI64(t.buf)
+	d := hostI64(t.buf())
 	for i := range d {
 		d[i] = low + g.rng.Int64N(high-low)
 	}

@@ -30,7 +30,7 @@ func reduceRaw(op backend.ReduceOp, t *Tensor, d int) *Tensor {
 		dt = Int64
 	}
 	out := empty(dt, x.dev, shape...)
-	x.be().Reduce(op, out.buf, x.buf, outer, n, inner)
+	x.be().Reduce(op, out.buf(), x.buf(), outer, n, inner)
 	return out
 }
 
@@ -227,11 +227,11 @@ func (t *Tensor) softmax(dim int, log bool) *Tensor {
 	x := t.computable().contig()
 	outer, n, inner := split3(x.shape, d)
 	out := empty(x.dtype, x.dev, x.shape...)
-	x.be().Softmax(out.buf, x.buf, outer, n, inner, log)
+	x.be().Softmax(out.buf(), x.buf(), outer, n, inner, log)
 	record(out, name, []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
 		dx := empty(gc.dtype, gc.dev, gc.shape...)
-		x.be().SoftmaxGrad(dx.buf, gc.buf, out.buf, outer, n, inner, log)
+		x.be().SoftmaxGrad(dx.buf(), gc.buf(), out.buf(), outer, n, inner, log)
 		return []*Tensor{dx}
 	})
 	return out

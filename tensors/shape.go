@@ -9,7 +9,8 @@ import (
 
 // view returns a tensor sharing t's storage with a new layout.
 func (t *Tensor) view(shape, strides []int, offset int) *Tensor {
-	return &Tensor{buf: t.buf, dev: t.dev, dtype: t.dtype, shape: shape, strides: strides, offset: offset}
+	t.st.retain()
+	return &Tensor{st: t.st, dev: t.dev, dtype: t.dtype, shape: shape, strides: strides, offset: offset}
 }
 
 // AsType returns t converted to dt (t itself when it already is dt). Conversions between float
@@ -207,7 +208,7 @@ func (t *Tensor) Slice(dim, start, end int) *Tensor {
 	out := t.view(shape, slices.Clone(t.strides), t.offset+start*t.strides[d])
 	record(out, "Slice", []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gx := zeros(g.dtype, g.dev, t.shape...)
-		st := backend.Strided{Buf: gx.buf, Offset: start * gx.strides[d], Strides: gx.strides}
+		st := backend.Strided{Buf: gx.buf(), Offset: start * gx.strides[d], Strides: gx.strides}
 		g.be().Copy(st, g.strided(), g.shape)
 		return []*Tensor{gx}
 	})

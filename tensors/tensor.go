@@ -10,7 +10,7 @@ import (
 // by shape operations (Transpose, Permute, Slice, View, compatible Reshape) share storage with
 // their source.
 type Tensor struct {
-	buf     *backend.Buffer
+	st      *storage
 	dev     Device
 	dtype   DType
 	shape   []int
@@ -18,10 +18,12 @@ type Tensor struct {
 	offset  int
 
 	requiresGrad bool
-	grad         *Tensor
+	grad         *Tensor        // the gradient (this tensor's own handle)
+	gradOut      *Tensor        // the handle Grad handed out for grad, if any
 	node         *node          // the op that produced this tensor; nil for leaves
 	hooks        []*HookHandle  // OnGradReady hooks (leaves)
 	bw           *backwardState // bookkeeping during a backward pass
+	released     bool           // Release was called on this handle
 }
 
 func numel(shape []int) int {
@@ -53,20 +55,21 @@ func checkShape(op string, shape []int) {
 // empty allocates a contiguous tensor whose contents the caller will overwrite.
 func empty(dt DType, dev Device, shape ...int) *Tensor {
 	shape = append([]int(nil), shape...)
-	n := numel(shape)
-	return &Tensor{buf: backendFor(dev).AllocUninit(dt.be(), n), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
+	be := backendFor(dev)
+	return &Tensor{st: newStorage(be, be.AllocUninit(dt.be(), numel(shape))), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
 }
 
 // zeros allocates a contiguous zero tensor.
 func zeros(dt DType, dev Device, shape ...int) *Tensor {
 	shape = append([]int(nil), shape...)
-	return &Tensor{buf: backendFor(dev).Alloc(dt.be(), numel(shape)), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
+	be := backendFor(dev)
+	return &Tensor{st: newStorage(be, be.Alloc(dt.be(), numel(shape))), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
 }
 
 func (t *Tensor) be() backend.Backend { return backendFor(t.dev) }
 
 func (t *Tensor) strided() backend.Strided {
-	return backend.Strided{Buf: t.buf, Offset: t.offset, Strides: t.strides}
+	return backend.Strided{Buf: t.buf(), Offset: t.offset, Strides: t.strides}
 }
 
 // Shape returns a copy of the dimensions.
@@ -116,7 +119,7 @@ func (t *Tensor) IsContiguous() bool { return t.isContiguous() }
 
 // contig returns t if it is contiguous with offset 0, else a contiguous copy (no autograd).
 func (t *Tensor) contig() *Tensor {
-	if t.offset == 0 && t.isContiguous() && t.buf.Len == numel(t.shape) {
+	if t.offset == 0 && t.isContiguous() && t.buf().Len == numel(t.shape) {
 		return t
 	}
 	out := empty(t.dtype, t.dev, t.shape...)
@@ -150,19 +153,27 @@ func (t *Tensor) To(d Device) *Tensor {
 // moved returns a contiguous copy of t's elements on device d (no autograd): a download when t
 // is on a device, an upload when d is one, both through the host between two devices.
 func (t *Tensor) moved(d Device) *Tensor {
-	var h *Tensor
+	var h *Tensor // t's elements in host memory, contiguous
 	if t.onDevice() {
 		h = t.host()
 	} else {
-		h = t.contig() // may share t's storage: the upload copies it
+		h = t.contig() // may be t itself: the upload copies it
 	}
-	buf := h.buf
-	if tr, ok := backendFor(d).(backend.Transfer); ok {
-		buf = tr.Upload(h.buf)
-	} else if h.buf == t.buf {
-		buf = t.convertTo(t.dtype).buf
+	be := backendFor(d)
+	tr, ok := be.(backend.Transfer)
+	if !ok {
+		// A host device: h is the result unless it is t's own storage.
+		if h == t {
+			h = t.convertTo(t.dtype)
+		}
+		h.dev = d.norm()
+		return h
 	}
-	return &Tensor{buf: buf, dev: d.norm(), dtype: t.dtype, shape: h.shape, strides: h.strides}
+	out := &Tensor{st: newStorage(be, tr.Upload(h.buf())), dev: d.norm(), dtype: t.dtype, shape: h.shape, strides: h.strides}
+	if h != t {
+		h.release() // the host copy was only a way to the device
+	}
+	return out
 }
 
 // MoveTo moves the storage of the leaf tensor t to device d in place, keeping t's identity, so
@@ -177,9 +188,13 @@ func (t *Tensor) MoveTo(d Device) {
 		return
 	}
 	m := t.moved(d)
-	t.buf, t.dev, t.shape, t.strides, t.offset = m.buf, m.dev, m.shape, m.strides, 0
+	old := t.st
+	t.st, t.dev, t.shape, t.strides, t.offset = m.st, m.dev, m.shape, m.strides, 0
+	old.drop()
 	if t.grad != nil {
-		t.grad = t.grad.moved(d)
+		g := t.grad.moved(d)
+		t.grad.release()
+		t.grad, t.gradOut = g, nil
 	}
 }
 
@@ -194,7 +209,11 @@ func (t *Tensor) onDevice() bool {
 func (t *Tensor) host() *Tensor {
 	c := t.contig()
 	if tr, ok := c.be().(backend.Transfer); ok {
-		return &Tensor{buf: tr.Download(c.buf), dev: CPU, dtype: c.dtype, shape: c.shape, strides: c.strides}
+		h := &Tensor{st: newStorage(cpuBackend, tr.Download(c.buf())), dev: CPU, dtype: c.dtype, shape: c.shape, strides: c.strides}
+		if c != t {
+			c.release()
+		}
+		return h
 	}
 	if c == t {
 		c = t.convertTo(t.dtype)
@@ -209,7 +228,8 @@ func (t *Tensor) Data32() []float32 {
 	if t.dtype != Float32 || !t.isContiguous() || t.onDevice() {
 		panic(fmt.Sprintf("tensors: Data32: need a contiguous float32 cpu tensor, have %s %v on %s (use Contiguous, AsType(Float32), or Float32s for a copy)", t.dtype, t.shape, t.dev))
 	}
-	return hostF32(t.buf)[t.offset : t.offset+t.Numel()]
+	t.export()
+	return hostF32(t.buf())[t.offset : t.offset+t.Numel()]
 }
 
 // DataPtr returns the device address of the first element of t, a contiguous tensor on a GPU, for
@@ -220,7 +240,8 @@ func (t *Tensor) DataPtr() uintptr {
 	if !t.onDevice() || !t.isContiguous() {
 		panic(fmt.Sprintf("tensors: DataPtr: need a contiguous tensor on a GPU, have %v on %s", t.shape, t.dev))
 	}
-	return t.buf.Ptr + uintptr(t.offset*t.dtype.be().Size())
+	t.export()
+	return t.buf().Ptr + uintptr(t.offset*t.dtype.be().Size())
 }
 
 // Data64 is Data32 for float64 tensors.
@@ -228,7 +249,8 @@ func (t *Tensor) Data64() []float64 {
 	if t.dtype != Float64 || !t.isContiguous() || t.onDevice() {
 		panic(fmt.Sprintf("tensors: Data64: need a contiguous float64 cpu tensor, have %s %v on %s (or Float64s for a copy)", t.dtype, t.shape, t.dev))
 	}
-	return hostF64(t.buf)[t.offset : t.offset+t.Numel()]
+	t.export()
+	return hostF64(t.buf())[t.offset : t.offset+t.Numel()]
 }
 
 // convertTo returns a contiguous copy of t with element type dt (no autograd).
@@ -252,19 +274,31 @@ func (t *Tensor) hostAs(dt DType) *Tensor {
 // download that waits for the work queued on the tensor).
 func (t *Tensor) Float32s() []float32 {
 	c := t.hostAs(Float32)
-	return append([]float32(nil), hostF32(c.buf)[c.offset:c.offset+c.Numel()]...)
+	out := append([]float32(nil), hostF32(c.buf())[c.offset:c.offset+c.Numel()]...)
+	if c != t {
+		c.release()
+	}
+	return out
 }
 
 // Float64s returns the elements in row-major order as float64 (a copy).
 func (t *Tensor) Float64s() []float64 {
 	c := t.hostAs(Float64)
-	return append([]float64(nil), hostF64(c.buf)[c.offset:c.offset+c.Numel()]...)
+	out := append([]float64(nil), hostF64(c.buf())[c.offset:c.offset+c.Numel()]...)
+	if c != t {
+		c.release()
+	}
+	return out
 }
 
 // Int64s returns the elements in row-major order as int64 (a copy; floats truncate).
 func (t *Tensor) Int64s() []int64 {
 	c := t.hostAs(Int64)
-	return append([]int64(nil), hostI64(c.buf)[c.offset:c.offset+c.Numel()]...)
+	out := append([]int64(nil), hostI64(c.buf())[c.offset:c.offset+c.Numel()]...)
+	if c != t {
+		c.release()
+	}
+	return out
 }
 
 // Item returns the value of a one-element tensor.
@@ -282,20 +316,22 @@ func (t *Tensor) CopyFrom(src *Tensor) {
 		panic(fmt.Sprintf("tensors: CopyFrom: shapes %v and %v differ", t.shape, src.shape))
 	}
 	if !sameDevice(src.dev, t.dev) {
-		src = src.moved(t.dev)
+		m := src.moved(t.dev)
+		defer m.release()
+		src = m
 	}
 	t.be().Copy(t.strided(), src.strided(), t.shape)
 }
 
 // Fill sets every element to v, outside autograd.
 func (t *Tensor) Fill(v float64) {
-	if t.isContiguous() && t.offset == 0 && t.buf.Len == t.Numel() {
-		t.be().Fill(t.buf, v)
+	if t.isContiguous() && t.offset == 0 && t.buf().Len == t.Numel() {
+		t.be().Fill(t.buf(), v)
 		return
 	}
 	f := FullLike(t, v)
 	t.be().Copy(t.strided(), f.strided(), t.shape)
-	t.be().Release(f.buf)
+	f.release()
 }
 
 func sameShape(a, b []int) bool {
@@ -314,7 +350,7 @@ func bufOf(t *Tensor) *backend.Buffer {
 	if t == nil {
 		return nil
 	}
-	return t.buf
+	return t.buf()
 }
 
 // onHost is t itself for host-addressable storage, else a host copy.

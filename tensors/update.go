@@ -90,8 +90,9 @@ func SumSquares(ts []*Tensor) float64 {
 		dst := u.be.AllocUninit(backend.F64, 1)
 		u.be.SumSquares(dst, u.w)
 		u.finish()
-		total += (&Tensor{buf: dst, dev: u.dev, dtype: Float64, shape: []int{}, strides: []int{}}).Item()
-		u.be.Release(dst)
+		r := &Tensor{st: newStorage(u.be, dst), dev: u.dev, dtype: Float64, shape: []int{}, strides: []int{}}
+		total += r.Item()
+		r.release()
 	}
 	return total
 }
@@ -103,11 +104,15 @@ func ScaleInPlace(ts []*Tensor, v float64) {
 		if t == nil {
 			continue
 		}
-		if t.isContiguous() && t.offset == 0 && t.buf.Len == t.Numel() && (t.dtype == Float32 || t.dtype == Float64) {
-			t.be().Unary(backend.MulScalar, t.buf, t.buf, v, 0)
+		if t.isContiguous() && t.offset == 0 && t.buf().Len == t.Numel() && (t.dtype == Float32 || t.dtype == Float64) {
+			t.be().Unary(backend.MulScalar, t.buf(), t.buf(), v, 0)
 			continue
 		}
-		t.CopyFrom(t.computable().Detach().MulScalar(v))
+		c := t.computable().Detach()
+		s := c.MulScalar(v)
+		t.CopyFrom(s)
+		c.release()
+		s.release()
 	}
 }
 
@@ -123,8 +128,9 @@ func ScaleCheckFinite(ts []*Tensor, v float64) bool {
 		found := u.be.Alloc(backend.F32, 1)
 		u.be.ScaleCheck(u.w, v, found)
 		u.finish()
-		finite = finite && (&Tensor{buf: found, dev: u.dev, dtype: Float32, shape: []int{}, strides: []int{}}).Item() == 0
-		u.be.Release(found)
+		r := &Tensor{st: newStorage(u.be, found), dev: u.dev, dtype: Float32, shape: []int{}, strides: []int{}}
+		finite = finite && r.Item() == 0
+		r.release()
 	}
 	return finite
 }
@@ -213,11 +219,13 @@ func (u *update) vecs(dst *[]backend.Vec, what string, ts []*Tensor, inPlace boo
 		c := t
 		if t.dtype != Float32 || !t.isContiguous() {
 			c = t.convertTo(Float32)
-			if inPlace {
-				u.back = append(u.back, t, c)
+			back := t
+			if !inPlace {
+				back = nil // a read-only copy: released by finish, not written back
 			}
+			u.back = append(u.back, back, c)
 		}
-		out = append(out, backend.Vec{Buf: c.buf, Off: c.offset, Len: c.Numel()})
+		out = append(out, backend.Vec{Buf: c.buf(), Off: c.offset, Len: c.Numel()})
 	}
 	*dst = out
 	return out
@@ -227,8 +235,10 @@ func (u *update) vecs(dst *[]backend.Vec, what string, ts []*Tensor, inPlace boo
 func (u *update) finish() {
 	for k := 0; k+1 < len(u.back); k += 2 {
 		t, c := u.back[k], u.back[k+1]
-		t.be().Copy(t.strided(), c.strided(), t.shape)
-		u.be.Release(c.buf)
+		if t != nil {
+			t.be().Copy(t.strided(), c.strided(), t.shape)
+		}
+		c.release()
 	}
 	u.back = u.back[:0]
 }

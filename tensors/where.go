@@ -14,7 +14,7 @@ func whereRaw(name string, cond, a, b *Tensor) *Tensor {
 	}
 	shape := broadcastShapes(name, cond.shape, a.shape, b.shape)
 	out := empty(a.dtype, a.dev, shape...)
-	a.be().Where(out.buf, cond.bcast(shape), a.bcast(shape), b.bcast(shape), shape)
+	a.be().Where(out.buf(), cond.bcast(shape), a.bcast(shape), b.bcast(shape), shape)
 	return out
 }
 

@@ -79,3 +79,21 @@ func Coalesce(shape []int, strides ...[]int) ([]int, [][]int) {
 	}
 	return outShp, out
 }
+
+// SizeClass returns the size a pooled allocation of bytes is served with, so buffers of nearby
+// sizes share free lists: multiples of 512 bytes up to 1 MiB, then steps of a quarter of the
+// power of two below (at most 25% unused).
+func SizeClass(bytes int) int {
+	if bytes <= 0 {
+		return 512
+	}
+	if bytes <= 1<<20 {
+		return (bytes + 511) &^ 511
+	}
+	p := 1 << 20
+	for p*2 <= bytes {
+		p *= 2
+	}
+	step := p / 4
+	return (bytes + step - 1) / step * step
+}

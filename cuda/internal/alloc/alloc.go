@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/goaccel/goaccel/internal/backend"
 )
 
 // Raw allocates device memory (cuMemAlloc, cuMemFree).
@@ -43,22 +45,9 @@ type Cache struct {
 // New returns an empty cache over raw.
 func New(raw Raw) *Cache { return &Cache{raw: raw, free: map[int][]uintptr{}} }
 
-// Class returns the size a request of bytes is served with: multiples of 512 bytes up to
-// 1 MiB, then steps of a quarter of the power of two below (at most 25% unused).
-func Class(bytes int) int {
-	if bytes <= 0 {
-		return 512
-	}
-	if bytes <= 1<<20 {
-		return (bytes + 511) &^ 511
-	}
-	p := 1 << 20
-	for p*2 <= bytes {
-		p *= 2
-	}
-	step := p / 4
-	return (bytes + step - 1) / step * step
-}
+// Class returns the size a request of bytes is served with (backend.SizeClass: multiples of
+// 512 bytes up to 1 MiB, then steps of a quarter of the power of two below).
+func Class(bytes int) int { return backend.SizeClass(bytes) }
 
 // Alloc returns a block of at least bytes and its class size (pass it back to Free).
 func (c *Cache) Alloc(bytes int) (uintptr, int, error) {

@@ -205,7 +205,7 @@ func (c *CPU) Where(dst *backend.Buffer, cond, a, b backend.Strided, shape []int
 	// Materialise cond as a contiguous float64 0/1 mask; Where is not on hot paths.
 	mask := make([]bool, n)
 	cs := contiguousStrides(shape)
-	cb := newBuffer(backend.F64, n)
+	cb := newBuffer(backend.F64, n, n)
 	c.Copy(backend.Strided{Buf: cb, Strides: cs}, cond, shape)
 	for i, v := range cb.F64 {
 		mask[i] = v != 0

@@ -31,7 +31,7 @@ func (c *CPU) Copy(dst, src backend.Strided, shape []int) {
 	cs := contiguousStrides(shape)
 	s := src
 	if !sameInts(src.Strides, cs) {
-		tmp := newBuffer(src.Buf.DType, n)
+		tmp := newBuffer(src.Buf.DType, n, n)
 		c.Copy(backend.Strided{Buf: tmp, Strides: cs}, src, shape)
 		s = backend.Strided{Buf: tmp, Strides: cs}
 	}
@@ -39,7 +39,7 @@ func (c *CPU) Copy(dst, src backend.Strided, shape []int) {
 		convert(dst.Buf, dst.Offset, s.Buf, s.Offset, n)
 		return
 	}
-	tmp := newBuffer(dst.Buf.DType, n)
+	tmp := newBuffer(dst.Buf.DType, n, n)
 	convert(tmp, 0, s.Buf, s.Offset, n)
 	c.Copy(dst, backend.Strided{Buf: tmp, Strides: cs}, shape)
 }

@@ -28,16 +28,50 @@ func TestPoolReusesReleasedBuffersAndAllocZeroesThem(t *testing.T) {
 			t.Fatalf("reused buffer element %d = %v, want 0", i, v)
 		}
 	}
-	if other := c.AllocUninit(backend.F32, 999); other == b {
-		t.Fatal("a buffer of another size came from the pool")
+	if other := c.AllocUninit(backend.F32, 5000); other == b {
+		t.Fatal("a buffer of another size class came from the pool")
+	}
+}
+
+func TestPoolServesNearbySizesFromOneClass(t *testing.T) {
+	c := New()
+	b := c.AllocUninit(backend.F32, 1000) // 4000 bytes: the 4096-byte class
+	c.Release(b)
+	s := c.Alloc(backend.F32, 999)
+	if s != b || s.Len != 999 || len(s.F32) != 999 {
+		t.Fatalf("a request of the same class got %p with %d elements (%d in the slice), want the released buffer resized to 999", s, s.Len, len(s.F32))
+	}
+	for i, v := range s.F32 {
+		if v != 0 {
+			t.Fatalf("element %d = %v after Alloc, want 0", i, v)
+		}
+	}
+	c.Release(s)
+	if l := c.AllocUninit(backend.F32, 1024); l != b || len(l.F32) != 1024 {
+		t.Fatal("the class's largest request did not reuse the buffer at full length")
+	}
+	if c.Pooled() != 0 {
+		t.Fatalf("pool still holds %d bytes", c.Pooled())
+	}
+}
+
+func TestPoolIgnoresBuffersItDidNotMake(t *testing.T) {
+	c := New()
+	c.Release(backend.NewHost(backend.F32, 1000)) // capacity 1000, not a class size
+	if c.Pooled() != 0 {
+		t.Fatal("a foreign buffer entered the pool")
 	}
 }
 
 func TestPoolStopsGrowingAtItsBound(t *testing.T) {
 	c := New()
 	n := maxPooled/4/8 + 1
-	for range 10 {
-		c.Release(newBuffer(backend.F32, n))
+	bufs := make([]*backend.Buffer, 10)
+	for i := range bufs {
+		bufs[i] = c.AllocUninit(backend.F32, n)
+	}
+	for _, b := range bufs {
+		c.Release(b)
 	}
 	if c.pooled > maxPooled {
 		t.Fatalf("pool holds %d bytes, bound %d", c.pooled, maxPooled)
@@ -79,14 +113,14 @@ func TestBinaryVectorPathsMatchScalar(t *testing.T) {
 		backend.Div: func(x, y float32) float32 { return x / y },
 	}
 	for n := 1; n <= 40; n++ {
-		a, b := newBuffer(backend.F32, n), newBuffer(backend.F32, n)
+		a, b := newBuffer(backend.F32, n, n), newBuffer(backend.F32, n, n)
 		for i := range n {
 			a.F32[i] = float32(i)*0.37 - 3
 			b.F32[i] = float32(i%7) + 0.5
 		}
 		for op, f := range ops {
 			for _, bcast := range []bool{false, true} {
-				d := newBuffer(backend.F32, n)
+				d := newBuffer(backend.F32, n, n)
 				bs := backend.Strided{Buf: b, Strides: []int{1}}
 				if bcast {
 					bs = backend.Strided{Buf: b, Offset: 3 % n, Strides: []int{0}}

@@ -1,0 +1,92 @@
+package tensors
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/goaccel/goaccel/internal/backend"
+)
+
+// storage is one device buffer and the tensors that view it. refs counts the tensor handles
+// that hold it and have not been released, plus the autograd nodes that keep it for their
+// backward pass. When refs reaches zero the buffer goes back to its device for reuse and the
+// storage is detached (buf nil): a released handle can then never see memory that another
+// tensor has been given, it panics instead.
+//
+// Go has no destructors, so a handle that is dropped without Release keeps its reference; the
+// buffer is then freed by the garbage collector like any Go value and never reused early. The
+// pool therefore only sees buffers whose every holder said it was done: safe by construction.
+type storage struct {
+	buf      *backend.Buffer
+	be       backend.Backend
+	refs     atomic.Int32
+	exported atomic.Bool // host slices of buf were handed out (Data32): never recycled
+}
+
+// newStorage wraps a fresh buffer with one reference (its first handle's).
+func newStorage(be backend.Backend, buf *backend.Buffer) *storage {
+	s := &storage{buf: buf, be: be}
+	s.refs.Store(1)
+	return s
+}
+
+// retain adds a reference.
+func (s *storage) retain() { s.refs.Add(1) }
+
+// drop removes a reference and recycles the buffer when it was the last.
+func (s *storage) drop() {
+	n := s.refs.Add(-1)
+	switch {
+	case n > 0:
+		return
+	case n < 0:
+		panic("tensors: internal error: storage released more often than it was held")
+	}
+	b := s.buf
+	s.buf = nil
+	if b != nil && !s.exported.Load() {
+		s.be.Release(b)
+	}
+}
+
+// buf returns t's buffer, panicking when the storage was recycled after t was released.
+func (t *Tensor) buf() *backend.Buffer {
+	b := t.st.buf
+	if b == nil {
+		panic(fmt.Sprintf("tensors: use of a released tensor (%s %v); Release ends a tensor's life, keep it until you are done with it", t.dtype, t.shape))
+	}
+	return b
+}
+
+// Release says the caller is done with t: when no other tensor sharing t's storage (a view,
+// Detach, a gradient handed out by Grad) is still held and no pending backward pass needs it,
+// the memory goes back to the device at once and the next tensor of a similar size reuses it
+// (PyTorch frees a tensor when its last Python reference goes; Go cannot see that, so a
+// program that wants the memory back early says so). Releasing is optional: a tensor that is
+// simply dropped is freed by the garbage collector, just not reused as early.
+//
+// t must not be used after Release; doing so panics once its memory has been reused. Releasing
+// twice, or releasing nil, does nothing. Parameters (leaf tensors that require grad) cannot be
+// released.
+func (t *Tensor) Release() {
+	if t == nil || t.released {
+		return
+	}
+	if t.node == nil && t.requiresGrad {
+		panic(fmt.Sprintf("tensors: Release of a parameter (%s %v); parameters live as long as their model", t.dtype, t.shape))
+	}
+	t.released = true
+	t.st.drop()
+}
+
+// release is Release for tensors the package made itself (internal temporaries, gradients).
+func (t *Tensor) release() {
+	if t != nil && !t.released {
+		t.released = true
+		t.st.drop()
+	}
+}
+
+// export marks t's storage as reachable through host slices the caller keeps: it is never
+// recycled, only collected when nothing references it.
+func (t *Tensor) export() { t.st.exported.Store(true) }
