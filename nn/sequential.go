@@ -28,12 +28,38 @@ func NewSequential(layers ...Module) *Sequential {
 // Append adds layers at the end.
 func (s *Sequential) Append(layers ...Module) { s.Layers = append(s.Layers, layers...) }
 
-// Forward applies every layer in order.
+// Forward applies every layer in order. An intermediate result that only this package's own
+// layers have seen (they keep neither their input nor their output) is released as soon as the
+// next layer has used it, so its memory returns for the next step once the backward pass is
+// done with it; around a layer of another type (a cell's own module might keep what it is
+// given) nothing is released.
 func (s *Sequential) Forward(x *tensors.Tensor) *tensors.Tensor {
+	private := false // x came from one of this package's layers and only they have seen it
 	for _, l := range s.Layers {
-		x = l.Forward(x)
+		y := l.Forward(x)
+		own := keepsNothing(l)
+		if y == x { // passed through (Dropout in evaluation, a no-op Flatten)
+			private = private && own
+			continue
+		}
+		if private && own {
+			x.Release()
+		}
+		x, private = y, own
 	}
 	return x
+}
+
+// keepsNothing reports whether m is one of this package's layers, which keep no reference to
+// their input or output. It checks exact types: a cell's type that embeds one of them has its
+// own Forward and may keep anything.
+func keepsNothing(m Module) bool {
+	switch m.(type) {
+	case *Linear, ReLU, *ReLU, GELU, *GELU, Tanh, *Tanh, Flatten, *Flatten, *Dropout, *LayerNorm,
+		*Embedding, *Conv2d, *MaxPool2d, *Sequential:
+		return true
+	}
+	return false
 }
 
 // Parameters returns the layers' parameters in order.

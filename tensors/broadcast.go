@@ -47,7 +47,8 @@ func (t *Tensor) bcast(shape []int) backend.Strided {
 	return backend.Strided{Buf: t.buf(), Offset: t.offset, Strides: st}
 }
 
-// sumTo reduces a broadcast gradient g back to shape (the adjoint of broadcasting).
+// sumTo reduces a broadcast gradient g back to shape (the adjoint of broadcasting): g itself
+// when it already has shape, else a new tensor.
 func sumTo(g *Tensor, shape []int) *Tensor {
 	if sameShape(g.shape, shape) {
 		return g
@@ -59,12 +60,16 @@ func sumTo(g *Tensor, shape []int) *Tensor {
 			dims = append(dims, i)
 		}
 	}
-	s := g
-	if len(dims) > 0 {
-		s = g.SumDims(true, dims...)
+	if len(dims) == 0 {
+		return g.Reshape(shape...)
 	}
-	return s.Reshape(shape...)
+	s := g.SumDims(true, dims...)
+	return handOver(s, s.Reshape(shape...))
 }
+
+// sumToOwned is sumTo of an internal temporary x, which it releases when the result is another
+// tensor.
+func sumToOwned(x *Tensor, shape []int) *Tensor { return handOver(x, sumTo(x, shape)) }
 
 // checkDevices panics, naming op and the devices, unless every non-nil tensor of ts is on ts[0]'s
 // device.
@@ -101,6 +106,17 @@ func promote(op string, a, b *Tensor) (*Tensor, *Tensor) {
 		dt = Int64
 	}
 	return a.AsType(dt), b.AsType(dt)
+}
+
+// dense returns t contiguous and in a type elementwise math runs in: t itself when it already
+// is, else a temporary the caller releases (releaseIfNot).
+func (t *Tensor) dense() *Tensor {
+	c := t.computable()
+	d := c.contig()
+	if d != c && c != t {
+		c.release()
+	}
+	return d
 }
 
 // computable returns t in a type elementwise math runs in: 16-bit floats and int64 widen to

@@ -42,17 +42,26 @@ func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	}
 	out := cv.forward(xc2, wc)
 	if b != nil {
-		cv.be.Binary(backend.Add, out.buf(), out.strided(), b.Reshape(1, o, 1, 1).bcast(out.shape), out.shape)
+		bv := b.view([]int{1, o, 1, 1}, []int{0, b.strides[0], 0, 0}, b.offset)
+		cv.be.Binary(backend.Add, out.buf(), out.strided(), bv.bcast(out.shape), out.shape)
+		bv.release()
 	}
 	record(out, "Conv2d", []*Tensor{xc, wt, b}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
 		gx, gw := cv.backward(gc, xc2, wc, xc.requiresGrad, wt.requiresGrad)
 		var gb *Tensor
 		if b != nil && b.requiresGrad {
-			gb = sumRaw(gc, []int{0, 2, 3}).Reshape(o)
+			s := sumRaw(gc, []int{0, 2, 3})
+			gb = handOver(s, s.Reshape(o))
 		}
+		releaseIfNot(gc, g)
 		return []*Tensor{gx, gw, gb}
-	})
+	}, xc2, wc)
+	releaseIfNot(xc2, xc)
+	releaseIfNot(wc, wt)
+	releaseIfNot(xc, x)
+	releaseIfNot(wt, weight)
+	releaseIfNot(b, bias)
 	return out
 }
 

@@ -91,6 +91,13 @@ func OnesLike(t *Tensor) *Tensor {
 	return o
 }
 
+// full returns a tensor of dt on dev filled with v.
+func full(dt DType, dev Device, v float64, shape ...int) *Tensor {
+	o := empty(dt, dev, shape...)
+	o.be().Fill(o.buf(), v)
+	return o
+}
+
 // FullLike returns a tensor with t's shape, dtype and device filled with v.
 func FullLike(t *Tensor, v float64) *Tensor {
 	o := empty(t.dtype, t.dev, t.shape...)

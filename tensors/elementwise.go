@@ -4,11 +4,20 @@ import "github.com/goaccel/goaccel/internal/backend"
 
 // binary runs a broadcast kernel without autograd.
 func binary(op backend.BinaryOp, name string, a, b *Tensor) *Tensor {
-	a, b = promote(name, a, b)
-	shape := broadcastShapes(name, a.shape, b.shape)
-	out := empty(a.dtype, a.dev, shape...)
-	a.be().Binary(op, out.buf(), a.bcast(shape), b.bcast(shape), shape)
+	pa, pb := promote(name, a, b)
+	shape := broadcastShapes(name, pa.shape, pb.shape)
+	out := empty(pa.dtype, pa.dev, shape...)
+	pa.be().Binary(op, out.buf(), pa.bcast(shape), pb.bcast(shape), shape)
+	releaseIfNot(pa, a)
+	releaseIfNot(pb, b)
 	return out
+}
+
+// releaseIfNot releases the internal temporary x unless it is the caller's tensor orig.
+func releaseIfNot(x, orig *Tensor) {
+	if x != orig {
+		x.release()
+	}
 }
 
 // Add returns t + o with NumPy broadcasting.
@@ -26,7 +35,7 @@ func (t *Tensor) Sub(o *Tensor) *Tensor {
 	record(out, "Sub", []*Tensor{t, o}, func(g *Tensor) []*Tensor {
 		var gb *Tensor
 		if o.requiresGrad {
-			gb = sumTo(g.Neg(), o.shape)
+			gb = sumToOwned(g.Neg(), o.shape)
 		}
 		return []*Tensor{sumTo(g, t.shape), gb}
 	})
@@ -39,10 +48,10 @@ func (t *Tensor) Mul(o *Tensor) *Tensor {
 	record(out, "Mul", []*Tensor{t, o}, func(g *Tensor) []*Tensor {
 		var ga, gb *Tensor
 		if t.requiresGrad {
-			ga = sumTo(binary(backend.Mul, "Mul", g, o), t.shape)
+			ga = sumToOwned(binary(backend.Mul, "Mul", g, o), t.shape)
 		}
 		if o.requiresGrad {
-			gb = sumTo(binary(backend.Mul, "Mul", g, t), o.shape)
+			gb = sumToOwned(binary(backend.Mul, "Mul", g, t), o.shape)
 		}
 		return []*Tensor{ga, gb}
 	})
@@ -58,11 +67,14 @@ func (t *Tensor) Div(o *Tensor) *Tensor {
 	record(out, "Div", []*Tensor{t, o}, func(g *Tensor) []*Tensor {
 		var ga, gb *Tensor
 		gq := binary(backend.Div, "Div", g, o)
-		if t.requiresGrad {
-			ga = sumTo(gq, t.shape)
-		}
 		if o.requiresGrad {
-			gb = sumTo(binary(backend.Mul, "Div", gq, out).Neg(), o.shape)
+			m := binary(backend.Mul, "Div", gq, out)
+			gb = sumToOwned(handOver(m, m.Neg()), o.shape)
+		}
+		if t.requiresGrad {
+			ga = sumToOwned(gq, t.shape)
+		} else {
+			gq.release()
 		}
 		return []*Tensor{ga, gb}
 	})
@@ -71,15 +83,17 @@ func (t *Tensor) Div(o *Tensor) *Tensor {
 
 // unary runs an elementwise kernel and records its derivative.
 func (t *Tensor) unary(op backend.UnaryOp, name string, p, q float64) *Tensor {
-	x := t.computable().contig()
+	x := t.dense()
 	out := empty(x.dtype, x.dev, x.shape...)
 	x.be().Unary(op, out.buf(), x.buf(), p, q)
 	record(out, name, []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
 		dx := empty(gc.dtype, gc.dev, gc.shape...)
 		x.be().UnaryGrad(op, dx.buf(), gc.buf(), x.buf(), out.buf(), p, q)
+		releaseIfNot(gc, g)
 		return []*Tensor{dx}
-	})
+	}, x)
+	releaseIfNot(x, t)
 	return out
 }
 

@@ -84,7 +84,18 @@ type gradCase struct {
 
 func ins(ts ...*Tensor) []*Tensor { return ts }
 
-func idx(d Device, v ...int64) *Tensor { return FromInt64(v, len(v)).To(d) }
+func idx(d Device, v ...int64) *Tensor { return aux(FromInt64(v, len(v)).To(d)) }
+
+// auxTensors, when set, collects the index, target and mask tensors the op suite makes, so that
+// TestOpsWithEveryHandleReleased can release them right after the forward pass.
+var auxTensors *[]*Tensor
+
+func aux(t *Tensor) *Tensor {
+	if auxTensors != nil {
+		*auxTensors = append(*auxTensors, t)
+	}
+	return t
+}
 
 func gradCases() []gradCase {
 	u := func(lo, hi float64, shape ...int) func(g *Generator) []*Tensor {

@@ -32,11 +32,15 @@ func (t *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 	shape[d] = idx.Numel()
 	out := empty(x.dtype, x.dev, shape...)
 	x.be().IndexSelect(out.buf(), x.buf(), idx.buf(), outer, n, inner)
+	releaseIfNot(x, t)
 	record(out, "IndexSelect", []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gx := zeros(g.dtype, g.dev, t.shape...)
-		g.be().IndexAdd(gx.buf(), g.contig().buf(), idx.buf(), outer, n, inner)
+		gc := g.contig()
+		g.be().IndexAdd(gx.buf(), gc.buf(), idx.buf(), outer, n, inner)
+		releaseIfNot(gc, g)
 		return []*Tensor{gx}
-	})
+	}, idx)
+	releaseIfNot(idx, index)
 	return out
 }
 
@@ -59,11 +63,15 @@ func (t *Tensor) Gather(dim int, index *Tensor) *Tensor {
 	m := idx.shape[d]
 	out := empty(x.dtype, x.dev, idx.shape...)
 	x.be().Gather(out.buf(), x.buf(), idx.buf(), outer, n, m, inner)
+	releaseIfNot(x, t)
 	record(out, "Gather", []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gx := zeros(g.dtype, g.dev, t.shape...)
-		g.be().ScatterAdd(gx.buf(), g.contig().buf(), idx.buf(), outer, n, m, inner)
+		gc := g.contig()
+		g.be().ScatterAdd(gx.buf(), gc.buf(), idx.buf(), outer, n, m, inner)
+		releaseIfNot(gc, g)
 		return []*Tensor{gx}
-	})
+	}, idx)
+	releaseIfNot(idx, index)
 	return out
 }
 
@@ -105,7 +113,8 @@ func Cat(ts []*Tensor, dim int) *Tensor {
 		gs := make([]*Tensor, len(ts))
 		for i, x := range ts {
 			if x.requiresGrad {
-				gs[i] = g.Slice(d, offs[i], offs[i]+x.shape[d]).contig()
+				s := g.Slice(d, offs[i], offs[i]+x.shape[d])
+				gs[i] = handOver(s, s.contig())
 			}
 		}
 		return gs
@@ -125,5 +134,9 @@ func Stack(ts []*Tensor, dim int) *Tensor {
 		}
 		us[i] = x.Unsqueeze(dim)
 	}
-	return Cat(us, dim)
+	out := Cat(us, dim)
+	for _, u := range us {
+		u.release() // Cat's node keeps what its backward pass needs
+	}
+	return out
 }

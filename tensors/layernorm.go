@@ -15,14 +15,16 @@ func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float
 		}
 	}
 	checkDevices("LayerNorm", x, weight, bias)
-	xc := x.computable().contig()
+	xc := x.dense()
 	dt := xc.dtype
 	var w, b *Tensor
 	if weight != nil {
-		w = weight.AsType(dt).contig()
+		w = weight.AsType(dt)
+		w = handOverUnless(w, weight, w.contig())
 	}
 	if bias != nil {
-		b = bias.AsType(dt).contig()
+		b = bias.AsType(dt)
+		b = handOverUnless(b, bias, b.contig())
 	}
 	n := numel(normalizedShape)
 	rows := xc.Numel() / max(n, 1)
@@ -42,7 +44,13 @@ func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float
 			db = zeros(dt, xc.dev, normalizedShape...)
 		}
 		xc.be().LayerNormGrad(bufOf(dx), bufOf(dw), bufOf(db), gc.buf(), xc.buf(), mean.buf(), rstd.buf(), bufOf(w), rows, n)
+		releaseIfNot(gc, g)
 		return []*Tensor{dx, dw, db}
-	})
+	}, xc, w, mean, rstd)
+	releaseIfNot(xc, x)
+	releaseIfNot(w, weight)
+	releaseIfNot(b, bias)
+	mean.release()
+	rstd.release()
 	return y
 }

@@ -40,7 +40,12 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 	xg := x2
 	if lowp == BFloat16 {
 		// Round the operands once; the backward pass reuses them.
-		xg, wm, tw, ldw = x2.convertTo(BFloat16), wm.contig().convertTo(BFloat16), false, in
+		xg = x2.convertTo(BFloat16)
+		wc := wm.contig()
+		wb := wc.convertTo(BFloat16)
+		releaseIfNot(wc, wm)
+		releaseIfNot(wm, w)
+		wm, tw, ldw = wb, false, in
 	}
 	if rows > 0 {
 		// out = x2 · wᵀ: B is w transposed, so flip w's own layout flag.
@@ -62,21 +67,24 @@ func Linear(x, weight, bias *Tensor) *Tensor {
 			gw = empty(g2.dtype, g2.dev, outF, in)
 			g2.be().Gemm(lowp.be(), true, false, 1, outF, in, rows, 1, gg.buf(), 0, outF, 0, xg.buf(), xg.offset, in, 0, 0, gw.buf(), 0, in, 0)
 		}
-		if gg != g2 {
-			gg.release()
-			xg.release() // the rounded operands were kept only for this pass
-			wm.release()
-		}
 		if b != nil && b.requiresGrad {
-			gb = sumRaw(g2.view([]int{rows, outF}, []int{outF, 1}, 0), []int{0})
-			gb = gb.view([]int{outF}, []int{1}, 0)
+			gv := g2.view([]int{rows, outF}, []int{outF, 1}, 0)
+			gb = sumRaw(gv, []int{0})
+			gv.release()
+			gb = handOver(gb, gb.view([]int{outF}, []int{1}, 0))
 		}
+		releaseIfNot(gg, g2)
+		releaseIfNot(g2, g)
 		return []*Tensor{gx, gw, gb}
-	})
-	if out.node == nil && xg != x2 {
-		xg.release()
-		wm.release()
-	}
+	}, xg, wm)
+	// The node holds the operands its backward pass reads (the rounded copies under bfloat16
+	// autocast); the handles made here are done.
+	releaseIfNot(xg, x2)
+	releaseIfNot(x2, xc)
+	releaseIfNot(wm, w)
+	releaseIfNot(xc, x)
+	releaseIfNot(w, weight)
+	releaseIfNot(b, bias)
 	return out
 }
 
@@ -90,7 +98,11 @@ func lastDim(t *Tensor) int {
 // MSE returns the mean squared error between a and b (broadcast).
 func MSE(a, b *Tensor) *Tensor {
 	d := a.Sub(b)
-	return d.Mul(d).Mean()
+	sq := d.Mul(d)
+	out := sq.Mean()
+	d.release() // the nodes that need them keep them
+	sq.release()
+	return out
 }
 
 // Dropout zeroes each element with probability p during training and scales the rest by
@@ -110,10 +122,18 @@ func Dropout(x *Tensor, p float64, train bool) *Tensor {
 	}
 	// The uniform draws come from the host generator (so a seed gives the same mask on every
 	// device) and move to x's device once; the mask is computed there.
-	u := defaultGen.Rand(xc.shape...).To(xc.dev)
-	mask := binary(backend.Lt, "Dropout", u, FullLike(zeros(Float32, xc.dev), keep)).AsType(xc.dtype)
+	r := defaultGen.Rand(xc.shape...)
+	u := handOver(r, r.To(xc.dev))
+	k := full(Float32, xc.dev, keep)
+	m := binary(backend.Lt, "Dropout", u, k)
+	u.release()
+	k.release()
+	mask := handOver(m, m.AsType(xc.dtype))
 	mask.be().Unary(backend.MulScalar, mask.buf(), mask.buf(), scale, 0)
-	return xc.Mul(mask)
+	out := xc.Mul(mask)
+	mask.release() // Mul's node keeps it for the backward pass
+	releaseIfNot(xc, x)
+	return out
 }
 
 // Embedding looks up rows of weight [num, dim] for int64 indices of any shape; the result has
@@ -124,6 +144,7 @@ func Embedding(weight, indices *Tensor) *Tensor {
 	}
 	checkIndexTensor("Embedding", indices)
 	flat := indices.Reshape(-1)
-	out := weight.IndexSelect(0, flat)
-	return out.Reshape(append(slices.Clone(indices.shape), weight.shape[1])...)
+	rows := weight.IndexSelect(0, flat)
+	releaseIfNot(flat, indices)
+	return handOver(rows, rows.Reshape(append(slices.Clone(indices.shape), weight.shape[1])...))
 }

@@ -51,7 +51,9 @@ func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor 
 		for i := 2; i < logits.Dim(); i++ {
 			perm = append(perm, i)
 		}
-		lg = logits.Permute(append(perm, 1)...).Reshape(-1, logits.shape[1])
+		p := logits.Permute(append(perm, 1)...)
+		lg = p.Reshape(-1, logits.shape[1])
+		p.release() // Reshape's node keeps what it needs
 	default:
 		panic(fmt.Sprintf("tensors: CrossEntropy: logits shape %v needs a batch and a class dimension", logits.shape))
 	}
@@ -60,40 +62,47 @@ func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor 
 	}
 	checkDevices("CrossEntropy", logits, target)
 	rows, classes := lg.shape[0], lg.shape[1]
-	x := lg.computable().contig()
+	x := lg.dense()
 	tg := target.contig()
 	be := x.be()
-	loss := empty(x.dtype, x.dev, rows)
-	prob := empty(x.dtype, x.dev, rows, classes)
+	dt, dev := x.dtype, x.dev
+	loss := empty(dt, dev, rows)
+	prob := empty(dt, dev, rows, classes)
 	// The mean's divisor, the count of real targets, comes from the kernel and stays on the
 	// device with the sum: no read-back per step.
 	var count *Tensor
 	if opts.Reduction == "mean" {
-		count = empty(x.dtype, x.dev)
+		count = empty(dt, dev)
 	}
 	be.CrossEntropy(loss.buf(), prob.buf(), bufOf(count), x.buf(), tg.buf(), rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
+	releaseIfNot(x, lg)
 	var out *Tensor
 	switch opts.Reduction {
 	case "none":
 		out = loss.view(slices.Clone(want), contiguousStrides(want), 0)
 	default:
-		out = sumRaw(loss, []int{0}).view([]int{}, []int{}, 0)
+		sum := sumRaw(loss, []int{0})
+		out = handOver(sum, sum.view([]int{}, []int{}, 0))
 		if count != nil {
-			out = binary(backend.Div, "CrossEntropy", out, count)
+			out = handOver(out, binary(backend.Div, "CrossEntropy", out, count))
 		}
 	}
+	loss.release()
 	record(out, "CrossEntropy", []*Tensor{lg}, func(g *Tensor) []*Tensor {
 		gl := g.contig()
 		if opts.Reduction == "mean" {
-			gl = binary(backend.Div, "CrossEntropy", gl, count)
+			gl = handOverUnless(gl, g, binary(backend.Div, "CrossEntropy", gl, count))
 		}
-		dx := empty(x.dtype, x.dev, rows, classes)
-		be.CrossEntropyGrad(dx.buf(), gl.AsType(x.dtype).buf(), prob.buf(), tg.buf(), rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
-		if opts.Reduction != "none" {
-			// prob is only needed once; hand it back for the next step.
-			prob.release()
-		}
+		gl = handOverUnless(gl, g, gl.AsType(dt))
+		dx := empty(dt, dev, rows, classes)
+		be.CrossEntropyGrad(dx.buf(), gl.buf(), prob.buf(), tg.buf(), rows, classes, opts.IgnoreIndex, opts.LabelSmoothing)
+		releaseIfNot(gl, g)
 		return []*Tensor{dx}
-	})
+	}, prob, tg, count)
+	// The node holds what its backward pass reads; without one they are free now.
+	prob.release()
+	count.release()
+	releaseIfNot(tg, target)
+	releaseIfNot(lg, logits)
 	return out
 }

@@ -49,7 +49,8 @@ func operand(t *Tensor, bs []int) (x *Tensor, trans bool, ld, stride int) {
 	}
 	m := t.shape[t.Dim()-2:]
 	full := append(slices.Clone(bs), m...)
-	x = expand(t.contig(), full)
+	c := t.contig()
+	x = handOverUnless(c, t, expand(c, full))
 	return x, false, m[1], m[0] * m[1]
 }
 
@@ -68,6 +69,8 @@ func matmulRaw(a, b *Tensor, lowp DType) *Tensor {
 	ax, ta, lda, sa := operand(a, bs)
 	bx, tb, ldb, sb := operand(b, bs)
 	a.be().Gemm(lowp.be(), ta, tb, numel(bs), m, n, k, 1, ax.buf(), ax.offset, lda, sa, bx.buf(), bx.offset, ldb, sb, 0, out.buf(), 0, n, m*n)
+	releaseIfNot(ax, a)
+	releaseIfNot(bx, b)
 	return out
 }
 
@@ -88,13 +91,15 @@ func (t *Tensor) MatMul(o *Tensor) *Tensor {
 		panic(fmt.Sprintf("tensors: MatMul: shapes %v and %v are not aligned (%d != %d)", t.shape, o.shape, a.shape[a.Dim()-1], b.shape[b.Dim()-2]))
 	}
 	out := matmulCore(a, b)
+	releaseIfNot(a, t) // the product's node keeps what it needs
+	releaseIfNot(b, o)
 	switch {
 	case t.Dim() == 1 && o.Dim() == 1:
-		out = out.Reshape()
+		out = handOver(out, out.Reshape())
 	case t.Dim() == 1:
-		out = out.Squeeze(out.Dim() - 2)
+		out = handOver(out, out.Squeeze(out.Dim()-2))
 	case o.Dim() == 1:
-		out = out.Squeeze(out.Dim() - 1)
+		out = handOver(out, out.Squeeze(out.Dim()-1))
 	}
 	return out
 }
@@ -106,6 +111,7 @@ func matmulCore(a, b *Tensor) *Tensor {
 		// Already in the autocast type: multiply as they are, without a round trip through float32.
 		return matmulLowp(a, b)
 	}
+	a0, b0 := a, b
 	a, b = promote("MatMul", a.gemmOperand(), b.gemmOperand())
 	if a.dtype == Float64 {
 		lowp = Float64
@@ -123,22 +129,22 @@ func matmulCore(a, b *Tensor) *Tensor {
 		}
 		var ga, gb *Tensor
 		if a.requiresGrad {
-			ga = sumTo(matmulRaw(gl, bl.Transpose(-1, -2), lowp), a.shape)
+			bt := bl.Transpose(-1, -2)
+			ga = sumToOwned(matmulRaw(gl, bt, lowp), a.shape)
+			bt.release()
 		}
 		if b.requiresGrad {
-			gb = sumTo(matmulRaw(al.Transpose(-1, -2), gl, lowp), b.shape)
+			at := al.Transpose(-1, -2)
+			gb = sumToOwned(matmulRaw(at, gl, lowp), b.shape)
+			at.release()
 		}
-		if gl != g {
-			gl.release()
-			al.release()
-			bl.release()
-		}
+		releaseIfNot(gl, g)
 		return []*Tensor{ga, gb}
-	})
-	if out.node == nil && al != a {
-		al.release()
-		bl.release()
-	}
+	}, al, bl)
+	releaseIfNot(al, a)
+	releaseIfNot(bl, b)
+	releaseIfNot(a, a0)
+	releaseIfNot(b, b0)
 	return out
 }
 
@@ -150,10 +156,14 @@ func matmulLowp(a, b *Tensor) *Tensor {
 		gl := g.convertTo(BFloat16)
 		var ga, gb *Tensor
 		if a.requiresGrad {
-			ga = sumTo(matmulRaw(gl, b.Transpose(-1, -2), BFloat16), a.shape)
+			bt := b.Transpose(-1, -2)
+			ga = sumToOwned(matmulRaw(gl, bt, BFloat16), a.shape)
+			bt.release()
 		}
 		if b.requiresGrad {
-			gb = sumTo(matmulRaw(a.Transpose(-1, -2), gl, BFloat16), b.shape)
+			at := a.Transpose(-1, -2)
+			gb = sumToOwned(matmulRaw(at, gl, BFloat16), b.shape)
+			at.release()
 		}
 		gl.release()
 		return []*Tensor{ga, gb}

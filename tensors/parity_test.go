@@ -49,9 +49,9 @@ var parityOps = map[string]func(x []*Tensor, d Device) *Tensor{
 	"GELU":       func(x []*Tensor, d Device) *Tensor { return x[0].GELU() },
 	"SiLU":       func(x []*Tensor, d Device) *Tensor { return x[0].SiLU() },
 	"Clamp":      func(x []*Tensor, d Device) *Tensor { return x[0].Clamp(-0.7, 0.65) },
-	"MaskedFill": func(x []*Tensor, d Device) *Tensor { return x[0].MaskedFill(New([]float32{1, 0, 1}, 3).To(d), -5) },
+	"MaskedFill": func(x []*Tensor, d Device) *Tensor { return x[0].MaskedFill(aux(New([]float32{1, 0, 1}, 3).To(d)), -5) },
 	"Where": func(x []*Tensor, d Device) *Tensor {
-		return Where(New([]float32{0, 1, 1, 0, 0, 1}, 2, 3).To(d), x[0], x[1])
+		return Where(aux(New([]float32{0, 1, 1, 0, 0, 1}, 2, 3).To(d)), x[0], x[1])
 	},
 	"MatMul":        func(x []*Tensor, d Device) *Tensor { return x[0].MatMul(x[1]) },
 	"MatMulBatched": func(x []*Tensor, d Device) *Tensor { return x[0].MatMul(x[1]) },
@@ -72,13 +72,13 @@ var parityOps = map[string]func(x []*Tensor, d Device) *Tensor{
 	"Slice":         func(x []*Tensor, d Device) *Tensor { return x[0].Slice(1, 1, 4).Exp() },
 	"IndexSelect":   func(x []*Tensor, d Device) *Tensor { return x[0].IndexSelect(0, idx(d, 2, 0, 2)) },
 	"Gather": func(x []*Tensor, d Device) *Tensor {
-		return x[0].Gather(1, FromInt64([]int64{0, 3, 1, 1, 2, 2}, 3, 2).To(d))
+		return x[0].Gather(1, aux(FromInt64([]int64{0, 3, 1, 1, 2, 2}, 3, 2).To(d)))
 	},
 	"Cat":    func(x []*Tensor, d Device) *Tensor { return Cat([]*Tensor{x[0], x[1], x[0]}, 1) },
 	"Stack":  func(x []*Tensor, d Device) *Tensor { return Stack([]*Tensor{x[0], x[1]}, 1) },
 	"Linear": func(x []*Tensor, d Device) *Tensor { return Linear(x[0], x[1], x[2]) },
 	"Embedding": func(x []*Tensor, d Device) *Tensor {
-		return Embedding(x[0], FromInt64([]int64{4, 0, 4, 2}, 2, 2).To(d))
+		return Embedding(x[0], aux(FromInt64([]int64{4, 0, 4, 2}, 2, 2).To(d)))
 	},
 	"LayerNorm":    func(x []*Tensor, d Device) *Tensor { return LayerNorm(x[0], []int{8}, x[1], x[2], 1e-5) },
 	"Conv2d":       func(x []*Tensor, d Device) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) },

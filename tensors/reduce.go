@@ -9,13 +9,16 @@ import (
 
 // reduceRaw reduces dimension d of t (no autograd); the result keeps d with size 1.
 func reduceRaw(op backend.ReduceOp, t *Tensor, d int) *Tensor {
-	x := t.computable().contig()
+	var x *Tensor
 	if op == backend.ArgMax || op == backend.ArgMin {
 		x = t.contig()
 		if x.dtype == BFloat16 || x.dtype == Float16 {
-			x = x.convertTo(Float32)
+			x = handOverUnless(x, t, x.convertTo(Float32))
 		}
+	} else {
+		x = t.dense()
 	}
+	defer releaseIfNot(x, t)
 	outer, n, inner := split3(x.shape, d)
 	shape := slices.Clone(x.shape)
 	shape[d] = 1
@@ -81,11 +84,12 @@ func expand(g *Tensor, shape []int) *Tensor {
 	return out
 }
 
-// sumRaw sums dims (sorted, unique) keeping them as size 1.
+// sumRaw sums dims (sorted, unique) keeping them as size 1; the result may be t itself when
+// dims is empty and t is already dense.
 func sumRaw(t *Tensor, dims []int) *Tensor {
 	x := t
 	if len(dims) == 0 {
-		return x.computable().contig()
+		return x.dense()
 	}
 	// Adjacent dims merge into one reduction; others reduce one at a time.
 	i := len(dims) - 1
@@ -95,15 +99,21 @@ func sumRaw(t *Tensor, dims []int) *Tensor {
 			j--
 		}
 		lo, hi := dims[j], dims[i]
-		xc := x.computable().contig()
+		xc := x.dense()
 		merged := append(slices.Clone(xc.shape[:lo]), numel(xc.shape[lo:hi+1]))
 		merged = append(merged, xc.shape[hi+1:]...)
-		r := reduceRaw(backend.Sum, xc.view(merged, contiguousStrides(merged), 0), lo)
+		xm := xc.view(merged, contiguousStrides(merged), xc.offset)
+		r := reduceRaw(backend.Sum, xm, lo)
+		xm.release()
+		releaseIfNot(xc, x)
 		ks := slices.Clone(xc.shape)
 		for k := lo; k <= hi; k++ {
 			ks[k] = 1
 		}
-		x = r.view(ks, contiguousStrides(ks), 0)
+		if x != t {
+			x.release()
+		}
+		x = handOver(r, r.view(ks, contiguousStrides(ks), 0))
 		i = j - 1
 	}
 	return x
@@ -118,14 +128,16 @@ func (t *Tensor) SumDims(keepdim bool, dims ...int) *Tensor {
 	r := sumRaw(t, ds)
 	out := r
 	if !keepdim {
-		out = r.view(dropDims(r.shape, ds), contiguousStrides(dropDims(r.shape, ds)), 0)
+		out = r.view(dropDims(r.shape, ds), contiguousStrides(dropDims(r.shape, ds)), r.offset)
+		releaseIfNot(r, t)
 	}
 	if out == t {
 		out = t.view(t.shape, t.strides, t.offset)
 	}
 	ks := keepShape(t.shape, ds)
 	record(out, "Sum", []*Tensor{t}, func(g *Tensor) []*Tensor {
-		return []*Tensor{expand(g.Reshape(ks...), t.shape)}
+		gk := g.Reshape(ks...)
+		return []*Tensor{handOverUnless(gk, g, expand(gk, t.shape))}
 	})
 	return out
 }
@@ -140,7 +152,10 @@ func (t *Tensor) MeanDims(keepdim bool, dims ...int) *Tensor {
 	for _, d := range ds {
 		n *= t.shape[d]
 	}
-	return t.SumDims(keepdim, dims...).MulScalar(1 / float64(n))
+	s := t.SumDims(keepdim, dims...)
+	out := s.MulScalar(1 / float64(n))
+	s.release() // the product's node keeps it while a backward pass may need it
+	return out
 }
 
 // Max returns the largest element; the gradient is shared evenly among ties (as PyTorch).
@@ -153,14 +168,23 @@ func (t *Tensor) extreme(op backend.ReduceOp, name string) *Tensor {
 	if t.Numel() == 0 {
 		panic(fmt.Sprintf("tensors: %s: tensor of shape %v is empty", name, t.shape))
 	}
-	flat := t.contig()
-	flat = flat.view([]int{flat.Numel()}, []int{1}, flat.offset)
+	c := t.contig()
+	flat := c.view([]int{c.Numel()}, []int{1}, c.offset)
+	releaseIfNot(c, t)
 	r := reduceRaw(op, flat, 0)
-	out := r.view([]int{}, []int{}, 0)
+	flat.release()
+	out := handOver(r, r.view([]int{}, []int{}, 0))
 	record(out, name, []*Tensor{t}, func(g *Tensor) []*Tensor {
-		mask := binary(backend.Eq, name, t.computable(), out)
-		count := sumRaw(mask, mask.normDims(name, nil)).view([]int{}, []int{}, 0)
-		return []*Tensor{binary(backend.Mul, name, mask, binary(backend.Div, name, g, count))}
+		x := t.computable()
+		mask := binary(backend.Eq, name, x, out)
+		releaseIfNot(x, t)
+		count := sumRaw(mask, mask.normDims(name, nil))
+		share := binary(backend.Div, name, g, count)
+		gx := binary(backend.Mul, name, mask, share)
+		mask.release()
+		count.release()
+		share.release()
+		return []*Tensor{gx}
 	})
 	return out
 }
@@ -179,8 +203,9 @@ func (t *Tensor) extremeDim(op backend.ReduceOp, dim int, keepdim bool) *Tensor 
 	d := t.normDim("MaxDim", dim)
 	idx := reduceRaw(op, t, d)
 	out := t.Gather(d, idx)
+	idx.release() // Gather keeps it for its backward pass
 	if !keepdim {
-		out = out.Squeeze(d)
+		out = handOver(out, out.Squeeze(d))
 	}
 	return out
 }
@@ -191,7 +216,7 @@ func (t *Tensor) ArgMax(dim int, keepdim bool) *Tensor {
 	idx := reduceRaw(backend.ArgMax, t, d)
 	if !keepdim {
 		s := dropDims(idx.shape, []int{d})
-		idx = idx.view(s, contiguousStrides(s), 0)
+		idx = handOver(idx, idx.view(s, contiguousStrides(s), 0))
 	}
 	return idx
 }
@@ -208,8 +233,15 @@ func (t *Tensor) Var(unbiased, keepdim bool, dims ...int) *Tensor {
 	if unbiased {
 		den--
 	}
-	dev := t.Sub(t.MeanDims(true, dims...))
-	return dev.Mul(dev).SumDims(keepdim, dims...).MulScalar(1 / den)
+	mean := t.MeanDims(true, dims...)
+	dev := t.Sub(mean)
+	sq := dev.Mul(dev)
+	sum := sq.SumDims(keepdim, dims...)
+	out := sum.MulScalar(1 / den)
+	for _, x := range []*Tensor{mean, dev, sq, sum} {
+		x.release() // the nodes that need them keep them
+	}
+	return out
 }
 
 // Softmax normalises exp(t) along dim.
@@ -224,14 +256,16 @@ func (t *Tensor) softmax(dim int, log bool) *Tensor {
 		name = "LogSoftmax"
 	}
 	d := t.normDim(name, dim)
-	x := t.computable().contig()
+	x := t.dense()
 	outer, n, inner := split3(x.shape, d)
 	out := empty(x.dtype, x.dev, x.shape...)
 	x.be().Softmax(out.buf(), x.buf(), outer, n, inner, log)
+	releaseIfNot(x, t)
 	record(out, name, []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
 		dx := empty(gc.dtype, gc.dev, gc.shape...)
-		x.be().SoftmaxGrad(dx.buf(), gc.buf(), out.buf(), outer, n, inner, log)
+		out.be().SoftmaxGrad(dx.buf(), gc.buf(), out.buf(), outer, n, inner, log)
+		releaseIfNot(gc, g)
 		return []*Tensor{dx}
 	})
 	return out

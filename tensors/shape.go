@@ -65,6 +65,7 @@ func (t *Tensor) Reshape(shape ...int) *Tensor {
 		src = t.contig()
 	}
 	out := src.view(shape, contiguousStrides(shape), src.offset)
+	releaseIfNot(src, t)
 	record(out, "Reshape", []*Tensor{t}, func(g *Tensor) []*Tensor { return []*Tensor{g.Reshape(t.shape...)} })
 	return out
 }

@@ -90,3 +90,21 @@ func (t *Tensor) release() {
 // export marks t's storage as reachable through host slices the caller keeps: it is never
 // recycled, only collected when nothing references it.
 func (t *Tensor) export() { t.st.exported.Store(true) }
+
+// handOver returns next, releasing old when next is another handle: the idiom for an internal
+// temporary replaced by a result computed from it (a view of it keeps its storage alive). old
+// must be a handle the caller owns, never a tensor it was given.
+func handOver(old, next *Tensor) *Tensor {
+	if next != old {
+		old.release()
+	}
+	return next
+}
+
+// handOverUnless is handOver that never releases keep (a tensor the caller does not own).
+func handOverUnless(old, keep, next *Tensor) *Tensor {
+	if next != old && old != keep {
+		old.release()
+	}
+	return next
+}

@@ -8,13 +8,15 @@ import (
 
 // whereRaw selects a where cond is nonzero, else b, broadcasting all three (no autograd).
 func whereRaw(name string, cond, a, b *Tensor) *Tensor {
-	a, b = promote(name, a, b)
-	if !sameDevice(cond.dev, a.dev) {
-		panic(fmt.Sprintf("tensors: %s: condition on %s, values on %s", name, cond.dev, a.dev))
+	pa, pb := promote(name, a, b)
+	if !sameDevice(cond.dev, pa.dev) {
+		panic(fmt.Sprintf("tensors: %s: condition on %s, values on %s", name, cond.dev, pa.dev))
 	}
-	shape := broadcastShapes(name, cond.shape, a.shape, b.shape)
-	out := empty(a.dtype, a.dev, shape...)
-	a.be().Where(out.buf(), cond.bcast(shape), a.bcast(shape), b.bcast(shape), shape)
+	shape := broadcastShapes(name, cond.shape, pa.shape, pb.shape)
+	out := empty(pa.dtype, pa.dev, shape...)
+	pa.be().Where(out.buf(), cond.bcast(shape), pa.bcast(shape), pb.bcast(shape), shape)
+	releaseIfNot(pa, a)
+	releaseIfNot(pb, b)
 	return out
 }
 
@@ -25,13 +27,14 @@ func Where(cond, a, b *Tensor) *Tensor {
 		zero := zeros(g.dtype, g.dev)
 		var ga, gb *Tensor
 		if a.requiresGrad {
-			ga = sumTo(whereRaw("Where", cond, g, zero), a.shape)
+			ga = sumToOwned(whereRaw("Where", cond, g, zero), a.shape)
 		}
 		if b.requiresGrad {
-			gb = sumTo(whereRaw("Where", cond, zero, g), b.shape)
+			gb = sumToOwned(whereRaw("Where", cond, zero, g), b.shape)
 		}
+		zero.release()
 		return []*Tensor{ga, gb}
-	})
+	}, cond)
 	return out
 }
 
@@ -41,11 +44,17 @@ func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
 	if !sameShape(shape, t.shape) {
 		panic(fmt.Sprintf("tensors: MaskedFill: mask shape %v does not broadcast to tensor shape %v", mask.shape, t.shape))
 	}
-	v := FullLike(zeros(t.computable().dtype, t.dev), value)
-	out := whereRaw("MaskedFill", mask, v, t.computable())
+	x := t.computable()
+	v := full(x.dtype, t.dev, value)
+	out := whereRaw("MaskedFill", mask, v, x)
+	v.release()
+	releaseIfNot(x, t)
 	record(out, "MaskedFill", []*Tensor{t}, func(g *Tensor) []*Tensor {
-		return []*Tensor{whereRaw("MaskedFill", mask, zeros(g.dtype, g.dev), g)}
-	})
+		zero := zeros(g.dtype, g.dev)
+		gx := whereRaw("MaskedFill", mask, zero, g)
+		zero.release()
+		return []*Tensor{gx}
+	}, mask)
 	return out
 }
 
@@ -58,8 +67,10 @@ func compare(op backend.BinaryOp, name string, t, o *Tensor) *Tensor {
 		b = b.AsType(Float32)
 	}
 	out := binary(op, name, a, b)
+	releaseIfNot(a, t)
+	releaseIfNot(b, o)
 	if out.dtype != Float32 {
-		out = out.convertTo(Float32)
+		out = handOver(out, out.convertTo(Float32))
 	}
 	return out
 }
