@@ -141,6 +141,10 @@ func (t *Tensor) ReLU() *Tensor { return t.unary(backend.ReLU, "ReLU", 0, 0) }
 // GELU returns the exact (erf) Gaussian error linear unit, PyTorch's default.
 func (t *Tensor) GELU() *Tensor { return t.unary(backend.GELU, "GELU", 0, 0) }
 
+// GELUTanh returns GELU's tanh approximation 0.5·t·(1 + tanh(√(2/π)·(t + 0.044715·t³))),
+// PyTorch's gelu(approximate="tanh") and GPT-2's activation.
+func (t *Tensor) GELUTanh() *Tensor { return t.unary(backend.GELUTanh, "GELUTanh", 0, 0) }
+
 // SiLU returns t * sigmoid(t).
 func (t *Tensor) SiLU() *Tensor { return t.unary(backend.SiLU, "SiLU", 0, 0) }
 

@@ -214,6 +214,24 @@ func gradCases() []gradCase {
 			return CrossEntropyWith(x[0], FromInt64([]int64{0, 2, 1, 1}, 2, 2).To(d), CrossEntropyOptions{IgnoreIndex: -100, Reduction: "none"})
 		}},
 		{"MSE", two([]int{3, 2}, []int{3, 2}), func(x []*Tensor, d Device) *Tensor { return MSE(x[0], x[1]) }},
+		{"GELUTanh", u(-3, 3, 6), func(x []*Tensor, d Device) *Tensor { return x[0].GELUTanh() }},
+		{"Tril", u(-1, 1, 2, 3, 4), func(x []*Tensor, d Device) *Tensor { return x[0].Tril(-1) }},
+		{"Attention/dropout", func(g *Generator) []*Tensor {
+			return ins(randF64(g, -1, 1, 1, 2, 5, 3), randF64(g, -1, 1, 1, 2, 6, 3), randF64(g, -1, 1, 1, 2, 6, 2))
+		}, func(x []*Tensor, d Device) *Tensor {
+			// A generator reset for every evaluation draws the same mask each time.
+			return ScaledDotProductAttention(x[0], x[1], x[2], AttentionOptions{Causal: true, Dropout: 0.3, Gen: NewGenerator(5), Scale: 0.7})
+		}},
+		{"MultiHeadAttention/dropout", u(-1, 1, 2, 4, 12), func(x []*Tensor, d Device) *Tensor {
+			return MultiHeadAttention(x[0], 2, AttentionOptions{Causal: true, Dropout: 0.25, Gen: NewGenerator(6)})
+		}},
+		{"Attention/strided-heads", u(-1, 1, 2, 5, 12), func(x []*Tensor, d Device) *Tensor {
+			// Heads read in place from a [B, T, H, D] view of a projection, as a GPT does.
+			h := x[0].Slice(2, 0, 8).Reshape(2, 5, 2, 4).Transpose(1, 2)
+			v := x[0].Slice(2, 4, 12).Reshape(2, 5, 2, 4).Transpose(1, 2)
+			return ScaledDotProductAttention(h, h, v, AttentionOptions{Causal: true})
+		}},
+		{"TopK", u(-1, 1, 3, 5), func(x []*Tensor, d Device) *Tensor { v, _ := x[0].TopK(2, 1, true); return v }},
 	}
 }
 

@@ -94,7 +94,32 @@ var parityOps = map[string]func(x []*Tensor, d Device) *Tensor{
 	"CrossEntropyNone": func(x []*Tensor, d Device) *Tensor {
 		return CrossEntropyWith(x[0], idx(d, 0, 9, 3, 3, 5, 1), CrossEntropyOptions{IgnoreIndex: -100, Reduction: "none"})
 	},
-	"MSE": func(x []*Tensor, d Device) *Tensor { return MSE(x[0], x[1]) },
+	"MSE":      func(x []*Tensor, d Device) *Tensor { return MSE(x[0], x[1]) },
+	"GELUTanh": func(x []*Tensor, d Device) *Tensor { return x[0].GELUTanh() },
+	"Tril":     func(x []*Tensor, d Device) *Tensor { return x[0].Tril(1) },
+	"Triu":     func(x []*Tensor, d Device) *Tensor { return x[0].Triu(-1) },
+	"AttentionCausal": func(x []*Tensor, d Device) *Tensor {
+		return ScaledDotProductAttention(x[0], x[1], x[2], AttentionOptions{Causal: true})
+	},
+	"AttentionCross": func(x []*Tensor, d Device) *Tensor {
+		return ScaledDotProductAttention(x[0], x[1], x[2], AttentionOptions{})
+	},
+	"Attention3D": func(x []*Tensor, d Device) *Tensor {
+		return ScaledDotProductAttention(x[0], x[1], x[2], AttentionOptions{Causal: true})
+	},
+	"AttentionLong": func(x []*Tensor, d Device) *Tensor {
+		return ScaledDotProductAttention(x[0], x[1], x[2], AttentionOptions{Causal: true})
+	},
+	"MultiHeadAttention": func(x []*Tensor, d Device) *Tensor {
+		return MultiHeadAttention(x[0], 2, AttentionOptions{Causal: true})
+	},
+	"TopK":         func(x []*Tensor, d Device) *Tensor { v, _ := x[0].TopK(3, 1, true); return v },
+	"TopKSmallest": func(x []*Tensor, d Device) *Tensor { v, _ := x[0].TopK(2, 0, false); return v },
+	"Split": func(x []*Tensor, d Device) *Tensor {
+		ps := x[0].Split(4, 1)
+		return Stack([]*Tensor{ps[0].SumDims(false, 1), ps[1].SumDims(false, 1).MulScalar(2)}, 1)
+	},
+	"ReshapeView": func(x []*Tensor, d Device) *Tensor { return x[0].Slice(2, 2, 6).Reshape(2, 3, 2, 2).Exp() },
 }
 
 // closeTo is the parity tolerance: rtol relative, with an absolute floor of rtol/10 times the

@@ -53,29 +53,69 @@ func inferShape(op string, have []int, n int, shape []int) []int {
 	return shape
 }
 
-// Reshape returns the elements in a new shape (one -1 is inferred); it shares storage when t is
-// contiguous and copies otherwise.
+// Reshape returns the elements in a new shape (one -1 is inferred). It shares storage whenever
+// the strides allow it (always for contiguous tensors; for views such as a slice of the last
+// dimension split into heads, when each group of dimensions merged or split is itself
+// contiguous), and copies otherwise.
 func (t *Tensor) Reshape(shape ...int) *Tensor {
 	shape = inferShape("Reshape", t.shape, t.Numel(), shape)
 	if sameShape(shape, t.shape) {
 		return t
 	}
 	src := t
-	if !t.isContiguous() {
+	strides, ok := viewStrides(t.shape, t.strides, shape)
+	if !ok {
 		src = t.contig()
+		strides = contiguousStrides(shape)
 	}
-	out := src.view(shape, contiguousStrides(shape), src.offset)
+	out := src.view(shape, strides, src.offset)
 	releaseIfNot(src, t)
 	record(out, "Reshape", []*Tensor{t}, func(g *Tensor) []*Tensor { return []*Tensor{g.Reshape(t.shape...)} })
 	return out
 }
 
-// View is Reshape that never copies: t must be contiguous.
+// View is Reshape that never copies (PyTorch's view): it panics when t's strides cannot express
+// the new shape.
 func (t *Tensor) View(shape ...int) *Tensor {
-	if !t.isContiguous() {
-		panic(fmt.Sprintf("tensors: View: tensor of shape %v is not contiguous; use Reshape or Contiguous().View", t.shape))
+	want := inferShape("View", t.shape, t.Numel(), shape)
+	if _, ok := viewStrides(t.shape, t.strides, want); !ok {
+		panic(fmt.Sprintf("tensors: View: a tensor of shape %v with strides %v cannot be viewed as %v without a copy; use Reshape or Contiguous().View", t.shape, t.strides, want))
 	}
-	return t.Reshape(shape...)
+	return t.Reshape(want...)
+}
+
+// viewStrides returns strides that show the elements of (shape, strides) in newShape without
+// moving them, if any exist (ATen's computeStride): each run of old dimensions that a group of
+// new dimensions replaces must be contiguous within itself.
+func viewStrides(shape, strides, newShape []int) ([]int, bool) {
+	out := make([]int, len(newShape))
+	if numel(shape) == 0 || len(shape) == 0 {
+		return contiguousStrides(newShape), true
+	}
+	vd := len(newShape) - 1
+	base := strides[len(strides)-1]
+	tn, vn := 1, 1
+	for td := len(shape) - 1; td >= 0; td-- {
+		tn *= shape[td]
+		if td == 0 || (shape[td-1] != 1 && strides[td-1] != tn*base) {
+			for vd >= 0 && (vn < tn || newShape[vd] == 1) {
+				out[vd] = vn * base
+				vn *= newShape[vd]
+				vd--
+			}
+			if vn != tn {
+				return nil, false
+			}
+			if td > 0 {
+				base = strides[td-1]
+				tn, vn = 1, 1
+			}
+		}
+	}
+	if vd != -1 {
+		return nil, false
+	}
+	return out, true
 }
 
 // Flatten merges dimensions startDim..endDim (inclusive, negative counts from the end).

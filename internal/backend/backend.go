@@ -90,6 +90,7 @@ const (
 	AddScalar // x + P
 	MulScalar // x * P
 	Affine    // x*P + Q
+	GELUTanh  // GELU's tanh approximation: 0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))
 )
 
 // BinaryOp names an elementwise function of two broadcast tensors.

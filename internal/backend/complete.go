@@ -18,6 +18,8 @@ func Complete(c Core) Backend {
 	x.pl, _ = c.(PoolOps)
 	x.op, _ = c.(OptimizerOps)
 	x.fe, _ = c.(ForeachOps)
+	x.at, _ = c.(AttentionOps)
+	x.sa, _ = c.(SamplingOps)
 	if x.tr != nil {
 		return completedDevice{x, x.tr}
 	}
@@ -36,6 +38,8 @@ type completed struct {
 	pl PoolOps
 	op OptimizerOps
 	fe ForeachOps
+	at AttentionOps
+	sa SamplingOps
 }
 
 // completedDevice is completed for a device with its own memory.
@@ -208,4 +212,40 @@ func (x *completed) ScaleCheck(xs []Vec, s float64, found *Buffer) {
 		return
 	}
 	x.scaleCheck(xs, s, found)
+}
+
+// Attention implements AttentionOps.
+func (x *completed) Attention(out Strided, lse *Buffer, q, k, v Strided, p AttentionParams) {
+	if x.at != nil {
+		x.at.Attention(out, lse, q, k, v, p)
+		return
+	}
+	x.attention(out, lse, q, k, v, p)
+}
+
+// AttentionGrad implements AttentionOps.
+func (x *completed) AttentionGrad(dq, dk, dv Strided, gout, out Strided, lse *Buffer, q, k, v Strided, p AttentionParams) {
+	if x.at != nil {
+		x.at.AttentionGrad(dq, dk, dv, gout, out, lse, q, k, v, p)
+		return
+	}
+	x.attentionGrad(dq, dk, dv, gout, out, lse, q, k, v, p)
+}
+
+// TopK implements SamplingOps.
+func (x *completed) TopK(vals, idx, src *Buffer, outer, n, inner, k int, largest bool) {
+	if x.sa != nil {
+		x.sa.TopK(vals, idx, src, outer, n, inner, k, largest)
+		return
+	}
+	x.topK(vals, idx, src, outer, n, inner, k, largest)
+}
+
+// Multinomial implements SamplingOps.
+func (x *completed) Multinomial(dst, probs, u *Buffer, rows, n, samples int, replacement bool) {
+	if x.sa != nil {
+		x.sa.Multinomial(dst, probs, u, rows, n, samples, replacement)
+		return
+	}
+	x.multinomial(dst, probs, u, rows, n, samples, replacement)
 }

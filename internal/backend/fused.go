@@ -124,4 +124,6 @@ type Backend interface {
 	PoolOps
 	OptimizerOps
 	ForeachOps
+	AttentionOps
+	SamplingOps
 }

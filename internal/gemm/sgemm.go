@@ -18,6 +18,20 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 	sgemmWith(f32Kernels[0].forWidth(n), transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
+// SgemmSerial is Sgemm on the calling goroutine alone, for callers that already run one task
+// per core (a fused kernel working through many small blocks).
+func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	checkArgs("SgemmSerial", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 || alpha == 0 {
+		scaleF32(m, n, beta, c, ldc)
+		return
+	}
+	sgemmJob(f32Kernels[0].forWidth(n), transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc).run(0, m, 0, n)
+}
+
 // scaleF32 sets C = beta·C, writing zeros when beta is 0.
 func scaleF32(m, n int, beta float32, c []float32, ldc int) {
 	for i := 0; i < m; i++ {

@@ -71,6 +71,14 @@ func TestSgemmMatchesFloat64Reference(t *testing.T) {
 	}
 }
 
+func TestSgemmSerialMatchesFloat64Reference(t *testing.T) {
+	for ci, p := range cases() {
+		t.Run(fmt.Sprintf("%d_tA%v_tB%v_%dx%dx%d", ci, p.transA, p.transB, p.m, p.n, p.k), func(t *testing.T) {
+			checkSgemm(t, SgemmSerial, p, uint64(ci))
+		})
+	}
+}
+
 func TestSgemmPanicsOnShortSlice(t *testing.T) {
 	defer func() {
 		if recover() == nil {

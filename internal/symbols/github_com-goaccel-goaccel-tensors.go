@@ -38,6 +38,8 @@ func init() {
 		"MSE":                        reflect.ValueOf(tensors.MSE),
 		"ManualSeed":                 reflect.ValueOf(tensors.ManualSeed),
 		"MaxPool2d":                  reflect.ValueOf(tensors.MaxPool2d),
+		"MultiHeadAttention":         reflect.ValueOf(tensors.MultiHeadAttention),
+		"Multinomial":                reflect.ValueOf(tensors.Multinomial),
 		"New":                        reflect.ValueOf(tensors.New),
 		"NewFloat64":                 reflect.ValueOf(tensors.NewFloat64),
 		"NewGenerator":               reflect.ValueOf(tensors.NewGenerator),
@@ -53,6 +55,7 @@ func init() {
 		"Scalar":                     reflect.ValueOf(tensors.Scalar),
 		"ScaleCheckFinite":           reflect.ValueOf(tensors.ScaleCheckFinite),
 		"ScaleInPlace":               reflect.ValueOf(tensors.ScaleInPlace),
+		"ScaledDotProductAttention":  reflect.ValueOf(tensors.ScaledDotProductAttention),
 		"Stack":                      reflect.ValueOf(tensors.Stack),
 		"SumSquares":                 reflect.ValueOf(tensors.SumSquares),
 		"Where":                      reflect.ValueOf(tensors.Where),
@@ -61,6 +64,7 @@ func init() {
 
 		// type definitions
 		"AdamStepConfig":      reflect.ValueOf((*tensors.AdamStepConfig)(nil)),
+		"AttentionOptions":    reflect.ValueOf((*tensors.AttentionOptions)(nil)),
 		"CrossEntropyOptions": reflect.ValueOf((*tensors.CrossEntropyOptions)(nil)),
 		"DType":               reflect.ValueOf((*tensors.DType)(nil)),
 		"Device":              reflect.ValueOf((*tensors.Device)(nil)),

@@ -80,7 +80,40 @@ CASES = [
     ("CrossEntropySum", [u(-3, 3, 6, 10)], lambda x: F.cross_entropy(x, L(0, 9, 3, 3, 5, 1), reduction="sum")),
     ("CrossEntropyNone", [u(-3, 3, 6, 10)], lambda x: F.cross_entropy(x, L(0, 9, 3, 3, 5, 1), reduction="none")),
     ("MSE", [u(-1, 1, 3, 4), u(-1, 1, 3, 4)], F.mse_loss),
+    # The transformer's ops (issue 12). PyTorch 1.13 has no fused attention: the references are
+    # the textbook formula with the weights materialised.
+    ("GELUTanh", [u(-4, 4, 12)], lambda a: F.gelu(a, approximate="tanh")),
+    ("Tril", [u(-1, 1, 2, 3, 4)], lambda a: a.tril(1)),
+    ("Triu", [u(-1, 1, 4, 3)], lambda a: a.triu(-1)),
+    ("AttentionCausal", [u(-1, 1, 2, 3, 5, 4), u(-1, 1, 2, 3, 5, 4), u(-1, 1, 2, 3, 5, 4)], lambda q, k, v: attention(q, k, v, True)),
+    ("AttentionCross", [u(-1, 1, 1, 2, 3, 4), u(-1, 1, 1, 2, 6, 4), u(-1, 1, 1, 2, 6, 5)], lambda q, k, v: attention(q, k, v, False)),
+    ("Attention3D", [u(-1, 1, 2, 5, 4), u(-1, 1, 2, 5, 4), u(-1, 1, 2, 5, 4)], lambda q, k, v: attention(q, k, v, True)),
+    ("AttentionLong", [u(-2, 2, 1, 2, 70, 8), u(-2, 2, 1, 2, 70, 8), u(-1, 1, 1, 2, 70, 8)], lambda q, k, v: attention(q, k, v, True)),
+    ("MultiHeadAttention", [u(-1, 1, 2, 5, 24)], lambda x: multi_head(x, 2)),
+    ("TopK", [u(-1, 1, 3, 7)], lambda a: a.topk(3, dim=1).values),
+    ("TopKSmallest", [u(-1, 1, 5, 2)], lambda a: a.topk(2, dim=0, largest=False).values),
+    ("Split", [u(-1, 1, 2, 6)], lambda a: torch.stack([p.sum(1) * (i + 1) for i, p in enumerate(a.split(4, dim=1))], 1)),
+    ("ReshapeView", [u(-1, 1, 2, 3, 8)], lambda a: a[:, :, 2:6].reshape(2, 3, 2, 2).exp()),
 ]
+
+
+def attention(q, k, v, causal):
+    """softmax(q·kᵀ/√d + mask)·v with the causal mask torch.tril(ones(Tq, Tk))."""
+    att = q @ k.transpose(-2, -1) / (q.shape[-1] ** 0.5)
+    if causal:
+        mask = torch.ones(q.shape[-2], k.shape[-2]).tril()
+        att = att.masked_fill(mask == 0, float("-inf"))
+    return att.softmax(dim=-1) @ v
+
+
+def multi_head(x, heads):
+    """nanoGPT's CausalSelfAttention after its c_attn projection: x [B, T, 3C] → y [B, T, C]."""
+    b, t, c3 = x.shape
+    c = c3 // 3
+    q, k, v = x.split(c, dim=2)
+    split = lambda z: z.view(b, t, heads, c // heads).transpose(1, 2)
+    y = attention(split(q), split(k), split(v), True)
+    return y.transpose(1, 2).contiguous().view(b, t, c)
 
 
 def enc(t):

@@ -201,6 +201,10 @@ func appendArg(b []byte, p any) []byte {
 		return append(b, bytesOf(&v)...)
 	case sgdArg:
 		return append(b, bytesOf(&v)...)
+	case attnArg:
+		return append(b, bytesOf(&v)...)
+	case attnGradArg:
+		return append(b, bytesOf(&v)...)
 	}
 	panic(fmt.Sprintf("cuda: kernel parameter of type %T", p))
 }
@@ -338,6 +342,8 @@ func (d *Device) sync() error {
 	switch rep[0] {
 	case 2:
 		panic(fmt.Sprintf("tensors: CrossEntropy: target %d at row %d is outside [0, %d) (classes of logits)"+how, rep[1], rep[2], rep[3], d.index))
+	case 3:
+		panic(fmt.Sprintf("tensors: Multinomial: row %d (draw %d) of %d weights has a negative, NaN or infinite weight, or none left above zero"+how, rep[1], rep[2], rep[3], d.index))
 	default:
 		panic(fmt.Sprintf("tensors: index %d out of range for dimension of size %d"+how, rep[1], rep[2], d.index))
 	}

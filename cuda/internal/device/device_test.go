@@ -239,11 +239,60 @@ func TestEveryKernelTheBackendLaunchesIsInThePTX(t *testing.T) {
 	for _, base := range []string{"copy", "index_select", "gather"} {
 		names = append(names, base+"_2", base+"_4", base+"_8")
 	}
+	for _, base := range []string{"attn_fwd", "attn_grad_q", "attn_grad_kv", "topk", "multinomial"} {
+		names = append(names, base+"_f32", base+"_f64")
+	}
 	names = append(names, "copy_convert", "fill_8", "adam_f32", "sgd_f32", "sumsq_f32", "scale_check_f32")
 	for _, n := range names {
 		if !strings.Contains(ptx, ".entry "+n+"(") {
 			t.Errorf("kernel %s is not in the PTX", n)
 		}
+	}
+}
+
+// TestAttentionPassesHeadViewsAndParameters checks the Attn struct the attention kernel gets for
+// heads read in place from a [B, T, 3, H, D] projection (B 2, H 4, T 5, D 8: the keys start at
+// element 32 and a head's rows are 96 apart), and that the backward pass runs its two kernels.
+func TestAttentionPassesHeadViewsAndParameters(t *testing.T) {
+	d := open(t)
+	qkv, out, lse := d.Alloc(backend.F32, 2*5*96), d.Alloc(backend.F32, 2*5*32), d.Alloc(backend.F32, 40)
+	st := []int{480, 8, 96, 1}
+	q, k, v := backend.Strided{Buf: qkv, Strides: st}, backend.Strided{Buf: qkv, Offset: 32, Strides: st}, backend.Strided{Buf: qkv, Offset: 64, Strides: st}
+	o := backend.Strided{Buf: out, Strides: []int{160, 8, 32, 1}}
+	p := backend.AttentionParams{Batch: 2, Heads: 4, Tq: 5, Tk: 5, D: 8, Dv: 8, Scale: 0.25, Causal: true, Dropout: 0.1, Seed: 7}
+	ctl.Reset()
+	ctl.SetLaunchParams(6)
+	ctl.SetParamBytes(176)
+	defer ctl.SetLaunchParams(0)
+	d.Attention(o, lse, q, k, v, p)
+	name, ps := lastLaunch(t)
+	if name != "attn_fwd_f32" {
+		t.Fatalf("launched %s", name)
+	}
+	if ps[3][0] != ps[2][0]+32*4 || ps[4][0] != ps[2][0]+64*4 {
+		t.Fatalf("k and v addresses %d and %d, q %d: want q+128 and q+256 bytes", ps[3][0], ps[4][0], ps[2][0])
+	}
+	a := ps[5]
+	want := []int64{2, 4, 5, 5, 8, 8, 480, 8, 96, 480, 8, 96, 480, 8, 96, 160, 8, 32}
+	for i, w := range want {
+		if a[i] != w {
+			t.Fatalf("Attn word %d = %d, want %d (struct %v)", i, a[i], w, a[:len(want)])
+		}
+	}
+	if math.Float64frombits(uint64(a[18])) != 0.25 || math.Float64frombits(uint64(a[19])) != 0.1 || a[20] != 7 || a[21] != 1 {
+		t.Fatalf("scale, dropout, seed, causal = %v %v %d %d", math.Float64frombits(uint64(a[18])), math.Float64frombits(uint64(a[19])), a[20], a[21])
+	}
+	if !strings.Contains(ctl.Log(), "cuLaunchKernel attn_fwd_f32 grid=5,1,1") {
+		t.Fatalf("40 rows at eight per block want 5 blocks:\n%s", ctl.Log())
+	}
+	ctl.Reset()
+	ctl.SetLaunchParams(0)
+	dqkv := d.Alloc(backend.F32, 2*5*96)
+	gq, gk, gv := backend.Strided{Buf: dqkv, Strides: st}, backend.Strided{Buf: dqkv, Offset: 32, Strides: st}, backend.Strided{Buf: dqkv, Offset: 64, Strides: st}
+	d.AttentionGrad(gq, gk, gv, o, o, lse, q, k, v, p)
+	log := ctl.Log()
+	if !strings.Contains(log, "attn_grad_q_f32") || !strings.Contains(log, "attn_grad_kv_f32") || strings.Index(log, "attn_grad_q_f32") > strings.Index(log, "attn_grad_kv_f32") {
+		t.Fatalf("backward launches:\n%s", log)
 	}
 }
 

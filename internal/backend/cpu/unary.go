@@ -11,7 +11,7 @@ type float interface{ ~float32 | ~float64 }
 // cost estimates the work of one element of op relative to an add, for the parallel threshold.
 func cost(op backend.UnaryOp) int {
 	switch op {
-	case backend.Exp, backend.Log, backend.Tanh, backend.Sigmoid, backend.GELU, backend.SiLU, backend.Pow:
+	case backend.Exp, backend.Log, backend.Tanh, backend.Sigmoid, backend.GELU, backend.GELUTanh, backend.SiLU, backend.Pow:
 		return 16
 	}
 	return 1
@@ -24,8 +24,16 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 		parallelFor(n, n*cost(op), func(lo, hi int) { unary(op, dst.F64[lo:hi], x.F64[lo:hi], p, q) })
 		return
 	}
-	if op == backend.ReLU {
+	switch op {
+	case backend.ReLU:
 		parallelFor(n, n, func(lo, hi int) { reluF32(dst.F32[lo:hi], x.F32[lo:hi]) })
+		return
+	case backend.GELU, backend.GELUTanh:
+		parallelFor(n, n*cost(op), func(lo, hi int) {
+			d, s := dst.F32[lo:hi], x.F32[lo:hi]
+			done := geluF32(d, s, op == backend.GELUTanh)
+			unary(op, d[done:], s[done:], p, q)
+		})
 		return
 	}
 	parallelFor(n, n*cost(op), func(lo, hi int) { unary(op, dst.F32[lo:hi], x.F32[lo:hi], p, q) })
@@ -42,6 +50,14 @@ func (c *CPU) UnaryGrad(op backend.UnaryOp, dx, gy, x, y *backend.Buffer, p, q f
 	}
 	if op == backend.ReLU && y != nil {
 		parallelFor(n, n, func(lo, hi int) { reluGradF32(dx.F32[lo:hi], gy.F32[lo:hi], y.F32[lo:hi]) })
+		return
+	}
+	if op == backend.GELU || op == backend.GELUTanh {
+		parallelFor(n, n*cost(op), func(lo, hi int) {
+			d, g, xs := dx.F32[lo:hi], gy.F32[lo:hi], x.F32[lo:hi]
+			done := geluGradF32(d, g, xs, op == backend.GELUTanh)
+			unaryGrad(op, d[done:], g[done:], xs[done:], nil, p, q)
+		})
 		return
 	}
 	parallelFor(n, n*cost(op), func(lo, hi int) {
@@ -67,6 +83,12 @@ func sigmoid(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
 
 const invSqrt2 = 0.7071067811865476
 const invSqrt2Pi = 0.3989422804014327
+
+// The constants of GELU's tanh approximation: √(2/π) and κ.
+const (
+	sqrt2OverPi = 0.7978845608028654
+	geluKappa   = 0.044715
+)
 
 func unary[T float](op backend.UnaryOp, d, x []T, p, q float64) {
 	d = d[:len(x)]
@@ -111,6 +133,11 @@ func unary[T float](op backend.UnaryOp, d, x []T, p, q float64) {
 		for i, v := range x {
 			f := float64(v)
 			d[i] = T(0.5 * f * (1 + math.Erf(f*invSqrt2)))
+		}
+	case backend.GELUTanh:
+		for i, v := range x {
+			f := float64(v)
+			d[i] = T(0.5 * f * (1 + math.Tanh(sqrt2OverPi*(f+geluKappa*f*f*f))))
 		}
 	case backend.SiLU:
 		for i, v := range x {
@@ -210,6 +237,12 @@ func unaryGrad[T float](op backend.UnaryOp, dx, gy, x, y []T, p, q float64) {
 			cdf := 0.5 * (1 + math.Erf(f*invSqrt2))
 			pdf := invSqrt2Pi * math.Exp(-0.5*f*f)
 			dx[i] = g * T(cdf+f*pdf)
+		}
+	case backend.GELUTanh:
+		for i, g := range gy {
+			f := float64(x[i])
+			t := math.Tanh(sqrt2OverPi * (f + geluKappa*f*f*f))
+			dx[i] = g * T(0.5*(1+t)+0.5*f*(1-t*t)*sqrt2OverPi*(1+3*geluKappa*f*f))
 		}
 	case backend.SiLU:
 		for i, g := range gy {

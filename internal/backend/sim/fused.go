@@ -85,4 +85,20 @@ func (f *fused) ScaleCheck(xs []backend.Vec, s float64, found *backend.Buffer) {
 	f.cpu.ScaleCheck(f.vecs(xs), s, f.host(found))
 }
 
+func (f *fused) Attention(out backend.Strided, lse *backend.Buffer, q, k, v backend.Strided, p backend.AttentionParams) {
+	f.cpu.Attention(f.view(out), f.host(lse), f.view(q), f.view(k), f.view(v), p)
+}
+
+func (f *fused) AttentionGrad(dq, dk, dv, gout, out backend.Strided, lse *backend.Buffer, q, k, v backend.Strided, p backend.AttentionParams) {
+	f.cpu.AttentionGrad(f.view(dq), f.view(dk), f.view(dv), f.view(gout), f.view(out), f.host(lse), f.view(q), f.view(k), f.view(v), p)
+}
+
+func (f *fused) TopK(vals, idx, src *backend.Buffer, outer, n, inner, k int, largest bool) {
+	f.cpu.TopK(f.host(vals), f.host(idx), f.host(src), outer, n, inner, k, largest)
+}
+
+func (f *fused) Multinomial(dst, probs, u *backend.Buffer, rows, n, samples int, replacement bool) {
+	f.cpu.Multinomial(f.host(dst), f.host(probs), f.host(u), rows, n, samples, replacement)
+}
+
 var _ backend.Backend = (*fused)(nil)

@@ -45,7 +45,7 @@ extern "C" __global__ void fill_8(u64 *d, u64 v, i64 n) {
 }
 
 // Unary ops, numbered as backend.UnaryOp.
-enum { NEG, EXP, LOG, SQRT, ABS, TANH, SIGMOID, RELU, GELU, SILU, POW, CLAMP, ADDS, MULS, AFFINE };
+enum { NEG, EXP, LOG, SQRT, ABS, TANH, SIGMOID, RELU, GELU, SILU, POW, CLAMP, ADDS, MULS, AFFINE, GELU_TANH };
 
 __device__ __forceinline__ float ex(float v) { return expf(v); }
 __device__ __forceinline__ double ex(double v) { return exp(v); }
@@ -77,6 +77,7 @@ template <typename T> __device__ __forceinline__ T unary_one(int op, T v, T p, T
 	case ADDS: return v + p;
 	case MULS: return v * p;
 	case AFFINE: return v * p + q;
+	case GELU_TANH: return (T)0.5 * v * ((T)1 + th((T)0.7978845608028654 * (v + (T)0.044715 * v * v * v)));
 	}
 	return v;
 }
@@ -112,6 +113,10 @@ template <typename T> __device__ __forceinline__ T unary_grad_one(int op, T g, T
 	case ADDS: return g;
 	case MULS:
 	case AFFINE: return g * p;
+	case GELU_TANH: {
+		double f = (double)x, t = tanh(0.7978845608028654 * (f + 0.044715 * f * f * f));
+		return g * (T)(0.5 * (1 + t) + 0.5 * f * (1 - t * t) * 0.7978845608028654 * (1 + 3 * 0.044715 * f * f));
+	}
 	}
 	return g;
 }

@@ -5,3 +5,4 @@
 #include "reduce.cuh"
 #include "nn.cuh"
 #include "optim.cuh"
+#include "attention.cuh"

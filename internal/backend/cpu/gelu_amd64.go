@@ -1,0 +1,46 @@
+//go:build amd64 && !purego
+
+package cpu
+
+//go:noescape
+func geluTanhAVX2(dst, x *float32, n int)
+
+//go:noescape
+func geluTanhGradAVX2(dx, gy, x *float32, n int)
+
+//go:noescape
+func geluErfAVX2(dst, x *float32, n int)
+
+//go:noescape
+func geluErfGradAVX2(dx, gy, x *float32, n int)
+
+// geluF32 writes GELU (tanh approximation when tanh) of x into d for the leading multiple of 8
+// elements with AVX2 and reports how many it did.
+func geluF32(d, x []float32, tanh bool) int {
+	n := len(x) &^ 7
+	if !haveAVX2FMA || n == 0 {
+		return 0
+	}
+	_ = d[n-1]
+	if tanh {
+		geluTanhAVX2(&d[0], &x[0], n)
+	} else {
+		geluErfAVX2(&d[0], &x[0], n)
+	}
+	return n
+}
+
+// geluGradF32 is geluF32 for the gradient dx = gy·GELU'(x).
+func geluGradF32(dx, gy, x []float32, tanh bool) int {
+	n := len(gy) &^ 7
+	if !haveAVX2FMA || n == 0 {
+		return 0
+	}
+	_, _ = dx[n-1], x[n-1]
+	if tanh {
+		geluTanhGradAVX2(&dx[0], &gy[0], &x[0], n)
+	} else {
+		geluErfGradAVX2(&dx[0], &gy[0], &x[0], n)
+	}
+	return n
+}
