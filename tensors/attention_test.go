@@ -131,10 +131,16 @@ func TestAttentionDropoutIsUnbiased(t *testing.T) {
 
 func TestAttentionChecksShapes(t *testing.T) {
 	for name, fn := range map[string]func(){
-		"rank":        func() { ScaledDotProductAttention(Zeros(2, 3), Zeros(2, 3), Zeros(2, 3), AttentionOptions{}) },
-		"head sizes":  func() { ScaledDotProductAttention(Zeros(1, 1, 3, 4), Zeros(1, 1, 3, 5), Zeros(1, 1, 3, 4), AttentionOptions{}) },
-		"value rows":  func() { ScaledDotProductAttention(Zeros(1, 1, 3, 4), Zeros(1, 1, 3, 4), Zeros(1, 1, 2, 4), AttentionOptions{}) },
-		"dropout":     func() { ScaledDotProductAttention(Zeros(1, 3, 4), Zeros(1, 3, 4), Zeros(1, 3, 4), AttentionOptions{Dropout: 1}) },
+		"rank": func() { ScaledDotProductAttention(Zeros(2, 3), Zeros(2, 3), Zeros(2, 3), AttentionOptions{}) },
+		"head sizes": func() {
+			ScaledDotProductAttention(Zeros(1, 1, 3, 4), Zeros(1, 1, 3, 5), Zeros(1, 1, 3, 4), AttentionOptions{})
+		},
+		"value rows": func() {
+			ScaledDotProductAttention(Zeros(1, 1, 3, 4), Zeros(1, 1, 3, 4), Zeros(1, 1, 2, 4), AttentionOptions{})
+		},
+		"dropout": func() {
+			ScaledDotProductAttention(Zeros(1, 3, 4), Zeros(1, 3, 4), Zeros(1, 3, 4), AttentionOptions{Dropout: 1})
+		},
 		"packed":      func() { MultiHeadAttention(Zeros(2, 3, 10), 2, AttentionOptions{}) },
 		"top-k":       func() { Zeros(3, 4).TopK(5, 1, true) },
 		"multinomial": func() { Multinomial(Ones(3), 4, false, nil) },
