@@ -18,12 +18,22 @@ func (ReLU) Parameters() []*tensors.Tensor { return nil }
 // NamedParameters returns nothing.
 func (ReLU) NamedParameters() []NamedParameter { return nil }
 
-// GELU applies the Gaussian error linear unit elementwise (PyTorch's exact, erf-based form as the
-// tensors package computes it). Use it as nn.GELU{}.
-type GELU struct{}
+// GELU applies the Gaussian error linear unit elementwise: the exact, erf-based form as
+// nn.GELU{} (PyTorch's default), the tanh approximation of GPT-2 as nn.GELU{Approximate: "tanh"}.
+type GELU struct {
+	Approximate string // "" or "none": exact; "tanh": the tanh approximation
+}
 
 // Forward applies GELU.
-func (GELU) Forward(x *tensors.Tensor) *tensors.Tensor { return x.GELU() }
+func (g GELU) Forward(x *tensors.Tensor) *tensors.Tensor {
+	switch g.Approximate {
+	case "", "none":
+		return x.GELU()
+	case "tanh":
+		return x.GELUTanh()
+	}
+	panic(fmt.Sprintf("nn: GELU: Approximate is %q; use \"none\" or \"tanh\"", g.Approximate))
+}
 
 // Parameters returns nothing.
 func (GELU) Parameters() []*tensors.Tensor { return nil }

@@ -49,3 +49,37 @@ func BenchmarkAdamWStepMLP(b *testing.B) {
 		opt.Step()
 	}
 }
+
+// gptBenchConfig is notebooks/char_gpt.ipynb's model: about 0.8 M parameters.
+var gptBenchConfig = nn.GPTConfig{VocabSize: 96, BlockSize: 128, Layers: 4, Heads: 4, Embed: 128, Bias: true}
+
+// BenchmarkGPTTrainStep is one training step of the notebook's character GPT at batch 32 × 128
+// tokens: forward, cross entropy, backward, AdamW (nanoGPT's decay groups), zero grad.
+// bench/gpt.sh runs it beside the same step in PyTorch (bench/gpt_torch.py).
+func BenchmarkGPTTrainStep(b *testing.B) {
+	tensors.ManualSeed(0)
+	m := nn.NewGPT(gptBenchConfig)
+	opt := optim.NewAdamWGroups(optim.DecayGroups(m.Parameters(), 0.1), optim.AdamConfig{LR: 1e-3, Beta1: 0.9, Beta2: 0.99})
+	const batch, n = 32, 128
+	x := tensors.RandInt(0, int64(gptBenchConfig.VocabSize), batch, n)
+	y := tensors.RandInt(0, int64(gptBenchConfig.VocabSize), batch*n)
+	step := func() {
+		logits := m.Forward(x)
+		flat := logits.Reshape(batch*n, gptBenchConfig.VocabSize)
+		loss := nn.CrossEntropy(flat, y)
+		logits.Release()
+		flat.Release()
+		loss.Backward()
+		opt.Step()
+		opt.ZeroGrad()
+		loss.Release()
+	}
+	step()
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := cputime.Process()
+	for i := 0; i < b.N; i++ {
+		step()
+	}
+	b.ReportMetric(float64(cputime.Process()-c0)/1e6/float64(b.N), "cpu-ms/op")
+}

@@ -9,6 +9,9 @@ import (
 // Module is a layer or a model: a function of one tensor with trainable parameters.
 // NamedParameters lists the parameters in a fixed order with PyTorch-style dotted names; Parameters
 // returns the same tensors in the same order (ParametersOf(m) computes it from NamedParameters).
+// A parameter shared by two submodules (tied weights, as a GPT's token embedding and output
+// layer) may be listed under both names: ParametersOf, StateDict, LoadStateDict and therefore the
+// optimizers see it once, under its first name, and its gradient is the sum of both uses.
 type Module interface {
 	Forward(x *tensors.Tensor) *tensors.Tensor
 	Parameters() []*tensors.Tensor
@@ -142,9 +145,10 @@ func Prefixed(prefix string, m Module) []NamedParameter {
 	return out
 }
 
-// ParametersOf returns the tensors of m.NamedParameters(), in order: a ready-made Parameters body.
+// ParametersOf returns the tensors of m.NamedParameters(), in order and each once: a ready-made
+// Parameters body.
 func ParametersOf(m Module) []*tensors.Tensor {
-	ps := m.NamedParameters()
+	ps := uniqueParameters(m.NamedParameters())
 	out := make([]*tensors.Tensor, len(ps))
 	for i, p := range ps {
 		out[i] = p.Param
@@ -152,11 +156,28 @@ func ParametersOf(m Module) []*tensors.Tensor {
 	return out
 }
 
+// uniqueParameters drops the entries of ps whose tensor an earlier entry already listed.
+func uniqueParameters(ps []NamedParameter) []NamedParameter {
+	seen := make(map[*tensors.Tensor]bool, len(ps))
+	out := ps[:0:0]
+	for _, p := range ps {
+		if !seen[p.Param] {
+			seen[p.Param] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // NumParameters returns the number of scalar parameters of m.
 func NumParameters(m Module) int {
 	n := 0
+	seen := map[*tensors.Tensor]bool{}
 	for _, p := range m.Parameters() {
-		n += p.Numel()
+		if !seen[p] {
+			seen[p] = true
+			n += p.Numel()
+		}
 	}
 	return n
 }

@@ -56,7 +56,7 @@ func (s *Sequential) Forward(x *tensors.Tensor) *tensors.Tensor {
 func keepsNothing(m Module) bool {
 	switch m.(type) {
 	case *Linear, ReLU, *ReLU, GELU, *GELU, Tanh, *Tanh, Flatten, *Flatten, *Dropout, *LayerNorm,
-		*Embedding, *Conv2d, *MaxPool2d, *Sequential:
+		*Embedding, *Conv2d, *MaxPool2d, *Sequential, *MLP, *CausalSelfAttention, *TransformerBlock, *GPT:
 		return true
 	}
 	return false

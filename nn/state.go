@@ -11,7 +11,7 @@ import (
 // StateDict returns m's parameters by name. The tensors are detached views of the parameters
 // (they share storage, as PyTorch's state_dict does): save them, do not train through them.
 func StateDict(m Module) map[string]*tensors.Tensor {
-	ps := m.NamedParameters()
+	ps := uniqueParameters(m.NamedParameters())
 	sd := make(map[string]*tensors.Tensor, len(ps))
 	for _, p := range ps {
 		sd[p.Name] = p.Param.Detach()
@@ -56,7 +56,7 @@ func LoadStateDictNonStrict(m Module, sd map[string]*tensors.Tensor) (missing, u
 // diffStateDict lists m's parameters absent from sd, sd's keys absent from m (sorted), and the
 // shared keys whose shapes differ.
 func diffStateDict(m Module, sd map[string]*tensors.Tensor) (missing, unexpected, shapes []string) {
-	ps := m.NamedParameters()
+	ps := uniqueParameters(m.NamedParameters())
 	have := make(map[string]bool, len(ps))
 	for _, p := range ps {
 		have[p.Name] = true
@@ -81,7 +81,7 @@ func diffStateDict(m Module, sd map[string]*tensors.Tensor) (missing, unexpected
 // copyStateDict copies the entries of sd that name parameters of m, outside autograd.
 func copyStateDict(m Module, sd map[string]*tensors.Tensor) {
 	tensors.NoGrad(func() {
-		for _, p := range m.NamedParameters() {
+		for _, p := range uniqueParameters(m.NamedParameters()) {
 			v := sd[p.Name]
 			if v == nil {
 				continue
