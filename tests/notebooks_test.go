@@ -15,7 +15,7 @@ import (
 )
 
 // exampleNotebooks must exist; each is executed and its outputs checked.
-var exampleNotebooks = []string{"quickstart", "mnist", "mnist_ddp", "accumulation_mixed_precision", "checkpoint_resume"}
+var exampleNotebooks = []string{"quickstart", "mnist", "mnist_ddp", "accumulation_mixed_precision", "checkpoint_resume", "char_gpt"}
 
 // maxNotebookBytes bounds an executed notebook: progress bars and live plots
 // update their output in place, so outputs must not pile up.
@@ -178,6 +178,21 @@ var notebookChecks = map[string]func(t *testing.T, nb executedNotebook){
 		}
 	},
 	"mnist_ddp": checkMNISTDDP,
+	"char_gpt": func(t *testing.T, nb executedNotebook) {
+		c := nb.cellWith(t, "bar := progress.Range(steps")
+		if n := nb.outputs(c, "text/html", `value="1000" max="1000"`); n != 1 {
+			t.Errorf("the training cell has %d step bars at 1000/1000, want 1 updated in place", n)
+		}
+		if n := nb.outputs(c, "text/plain", `<live plot "char-gpt">`); n != 1 || nb.outputs(c, "image/png", "") != 1 {
+			t.Errorf("the training cell has %d live loss plots, want 1 updated in place, ending as a PNG", n)
+		}
+		t.Log(strings.TrimSpace(nb.stream(c, "stdout")))
+		samples := nb.stream(nb.cellWith(t, "gpt.Generate("), "stdout")
+		if !strings.Contains(samples, "--- sample 3\nfunc (b *Buffer) ") {
+			t.Errorf("the samples cell printed %q, want three samples after the prompt", samples)
+		}
+		t.Log(samples)
+	},
 }
 
 // checkMNISTDDP checks what the launch cell of mnist_ddp.ipynb shows: rank
