@@ -51,16 +51,16 @@ func BenchmarkAdamWStepMLP(b *testing.B) {
 }
 
 // gptBenchConfig is notebooks/char_gpt.ipynb's model: about 0.8 M parameters.
-var gptBenchConfig = nn.GPTConfig{VocabSize: 96, BlockSize: 128, Layers: 4, Heads: 4, Embed: 128, Bias: true}
+var gptBenchConfig = nn.GPTConfig{VocabSize: 96, BlockSize: 64, Layers: 4, Heads: 4, Embed: 128, Bias: true}
 
-// BenchmarkGPTTrainStep is one training step of the notebook's character GPT at batch 32 × 128
-// tokens: forward, cross entropy, backward, AdamW (nanoGPT's decay groups), zero grad.
+// BenchmarkGPTTrainStep is one training step of the notebook's character GPT at its batch of
+// 16 × 64 tokens: forward, cross entropy, backward, AdamW (nanoGPT's decay groups), zero grad.
 // bench/gpt.sh runs it beside the same step in PyTorch (bench/gpt_torch.py).
 func BenchmarkGPTTrainStep(b *testing.B) {
 	tensors.ManualSeed(0)
 	m := nn.NewGPT(gptBenchConfig)
 	opt := optim.NewAdamWGroups(optim.DecayGroups(m.Parameters(), 0.1), optim.AdamConfig{LR: 1e-3, Beta1: 0.9, Beta2: 0.99})
-	const batch, n = 32, 128
+	const batch, n = 16, 64
 	x := tensors.RandInt(0, int64(gptBenchConfig.VocabSize), batch, n)
 	y := tensors.RandInt(0, int64(gptBenchConfig.VocabSize), batch*n)
 	step := func() {
