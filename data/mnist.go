@@ -67,13 +67,25 @@ func MNISTFromDir(dir, split string) (*TensorDataset, error) {
 		return nil, fmt.Errorf("data: MNIST %s: images of shape %v do not match labels of shape %v", split, imgs.Dims, lbls.Dims)
 	}
 	n, h, w := imgs.Dims[0], imgs.Dims[1], imgs.Dims[2]
-	x := make([]float32, len(imgs.Data))
 	var lut [256]float32
 	for i := range lut {
 		lut[i] = float32((float64(i)/255 - MNISTMean) / MNISTStd)
 	}
-	for i, b := range imgs.Data {
-		x[i] = lut[b]
+	// Normalise a chunk of images at a time into the tensor: a float32 copy of the whole split
+	// beside the tensor would double the peak memory of loading (188 MB for the training split).
+	x := tensors.Zeros(n, 1, h, w)
+	const chunk = 4096
+	buf := make([]float32, min(n, chunk)*h*w)
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(n, lo+chunk)
+		part := buf[:(hi-lo)*h*w]
+		for i, b := range imgs.Data[lo*h*w : hi*h*w] {
+			part[i] = lut[b]
+		}
+		src, dst := tensors.New(part, hi-lo, 1, h, w), x.Slice(0, lo, hi)
+		dst.CopyFrom(src)
+		src.Release()
+		dst.Release()
 	}
 	y := make([]int64, n)
 	for i, b := range lbls.Data {
@@ -82,7 +94,7 @@ func MNISTFromDir(dir, split string) (*TensorDataset, error) {
 		}
 		y[i] = int64(b)
 	}
-	return NewTensorDataset(tensors.New(x, n, 1, h, w), tensors.FromInt64(y, n)), nil
+	return NewTensorDataset(x, tensors.FromInt64(y, n)), nil
 }
 
 func mnistFiles(split string) (images, labels string, err error) {
