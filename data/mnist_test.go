@@ -51,6 +51,36 @@ func TestMNISTFromDirNormalisesImagesAndKeepsLabels(t *testing.T) {
 	}
 }
 
+// TestMNISTFromDirAcrossChunks loads more images than MNISTFromDir normalises at a time, each
+// image's pixels a byte of its own, so a chunk written to the wrong place shows.
+func TestMNISTFromDirAcrossChunks(t *testing.T) {
+	const n = 4096 + 100
+	dir := t.TempDir()
+	img := make([]byte, n*28*28)
+	lbl := make([]byte, n)
+	for i := range n {
+		for p := range 28 * 28 {
+			img[i*28*28+p] = byte(i*7 + p)
+		}
+		lbl[i] = byte(i % 10)
+	}
+	writeGz(t, filepath.Join(dir, "t10k-images-idx3-ubyte.gz"), &idx.File{Dims: []int{n, 28, 28}, Data: img})
+	writeGz(t, filepath.Join(dir, "t10k-labels-idx1-ubyte.gz"), &idx.File{Dims: []int{n}, Data: lbl})
+	ds, err := MNISTFromDir(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := ds.X.Float32s()
+	if len(x) != len(img) {
+		t.Fatalf("%d pixels, want %d", len(x), len(img))
+	}
+	for i, b := range img {
+		if want := (float64(b)/255 - 0.1307) / 0.3081; math.Abs(float64(x[i])-want) > 1e-6 {
+			t.Fatalf("pixel %d of image %d (byte %d) = %v, want %v", i%(28*28), i/(28*28), b, x[i], want)
+		}
+	}
+}
+
 func TestMNISTErrors(t *testing.T) {
 	dir := t.TempDir()
 	writeGz(t, filepath.Join(dir, "train-images-idx3-ubyte.gz"), &idx.File{Dims: []int{2, 28, 28}, Data: make([]byte, 2*28*28)})
