@@ -17,6 +17,19 @@
 // gradient is final during Backward (the distributed layer starts all-reduces from them).
 // Autocast runs matmul, Linear and Conv2d in bfloat16 or float16 with float32 accumulation.
 //
+// ScaledDotProductAttention is one fused op (causal mask, softmax, dropout) whose forward pass
+// keeps memory linear in the sequence length (online softmax over tiles of keys);
+// MultiHeadAttention reads the heads out of a fused q|k|v projection without copies.
+//
+// # Memory
+//
+// Tensors share refcounted storage (views, Detach and gradients share it with their source).
+// Release says the caller is done with a tensor: once nothing else holds its storage, the memory
+// goes back to the device's pool of size classes and the next tensor of a similar size reuses it,
+// without the garbage collector, zeroing or page faults. Ops release their own temporaries, and
+// autograd nodes free what their backward pass read once it has run; a tensor that is simply
+// dropped is still freed by the garbage collector.
+//
 // NoGrad and Autocast are process-wide switches (Go has no goroutine-local state).
 //
 // # Devices
