@@ -144,7 +144,7 @@ func attention(op string, q, k, v *Tensor, p backend.AttentionParams, layout [4]
 	}
 	out, lse := attnForward(qx, kx, vx, p)
 	record(out, op, []*Tensor{q, k, v}, func(g *Tensor) []*Tensor {
-		dq, dk, dv := heads(qx), heads(kx), heads(vx)
+		dq, dk, dv := headsLike(qx), headsLike(kx), headsLike(vx)
 		attnBackward(g, qx, kx, vx, out, lse, dq, dk, dv, p)
 		return []*Tensor{dq, dk, dv}
 	}, qx, kx, vx, lse)
@@ -155,16 +155,21 @@ func attention(op string, q, k, v *Tensor, p backend.AttentionParams, layout [4]
 	return out
 }
 
-// heads allocates a [B, H, T, D] tensor like t, laid out as [B, T, H, D].
-func heads(t *Tensor) *Tensor {
-	b, h, n, d := t.shape[0], t.shape[1], t.shape[2], t.shape[3]
-	x := empty(t.dtype, t.dev, b, n, h, d)
+// headsLike allocates a [B, H, T, D] tensor of t's shape, type and device, laid out as
+// [B, T, H, D].
+func headsLike(t *Tensor) *Tensor {
+	return heads(t.dtype, t.dev, t.shape[0], t.shape[1], t.shape[2], t.shape[3])
+}
+
+// heads allocates a [b, h, n, d] tensor laid out as [b, n, h, d].
+func heads(dt DType, dev Device, b, h, n, d int) *Tensor {
+	x := empty(dt, dev, b, n, h, d)
 	return handOver(x, x.view([]int{b, h, n, d}, []int{n * h * d, d, h * d, 1}, 0))
 }
 
 // attnForward runs the kernel: the output (laid out as [B, Tq, H, Dv]) and the rows' log-sum-exp.
 func attnForward(q, k, v *Tensor, p backend.AttentionParams) (out, lse *Tensor) {
-	out = heads(empty(q.dtype, q.dev, p.Batch, p.Heads, p.Tq, p.Dv))
+	out = heads(q.dtype, q.dev, p.Batch, p.Heads, p.Tq, p.Dv)
 	lse = empty(q.dtype, q.dev, p.Rows())
 	q.be().Attention(out.strided(), lse.buf(), q.strided(), k.strided(), v.strided(), p)
 	return out, lse

@@ -199,3 +199,30 @@ func TestTopKIndices(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiHeadAttentionRecyclesItsMemory: once warm, a forward and backward pass of the fused
+// attention whose output the caller releases takes its tensors from recycled memory (the output
+// alone is 512 KiB; the kernels' scratch comes from a sync.Pool).
+func TestMultiHeadAttentionRecyclesItsMemory(t *testing.T) {
+	qkv := Randn(16, 64, 384).SetRequiresGrad(true)
+	step := func() {
+		y := MultiHeadAttention(qkv, 4, AttentionOptions{Causal: true})
+		l := y.Sum()
+		y.Release()
+		l.Backward()
+		l.Release()
+		qkv.ZeroGrad()
+	}
+	for range 3 {
+		step()
+	}
+	bytes := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			step()
+		}
+	}).AllocedBytesPerOp()
+	if bytes > 256<<10 {
+		t.Fatalf("a warm attention step allocates %d bytes; its output should come from recycled memory", bytes)
+	}
+}
