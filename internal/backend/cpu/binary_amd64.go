@@ -2,10 +2,17 @@
 
 package cpu
 
-import "github.com/goaccel/goaccel/internal/backend"
+import (
+	"unsafe"
+
+	"github.com/goaccel/goaccel/internal/backend"
+)
 
 //go:noescape
 func addVVF32(d, a, b *float32, n int)
+
+//go:noescape
+func addVVF32NT(d, a, b *float32, n int)
 
 //go:noescape
 func addVSF32(d, a *float32, s float32, n int)
@@ -53,6 +60,9 @@ func vecF32(op backend.BinaryOp, d, x, y []float32, s float32) int {
 	_, _ = x[n-1], y[n-1]
 	switch op {
 	case backend.Add:
+		if n*4 >= streamBytes {
+			return addStreaming(d, x, y)
+		}
 		addVVF32(&d[0], &x[0], &y[0], n)
 	case backend.Sub:
 		subVVF32(&d[0], &x[0], &y[0], n)
@@ -64,4 +74,23 @@ func vecF32(op backend.BinaryOp, d, x, y []float32, s float32) int {
 		return 0
 	}
 	return n
+}
+
+// streamBytes is the output size from which elementwise adds store around the cache, as Go's
+// memmove does from 1 MiB: an output this large evicts its inputs anyway, and skipping the
+// cache saves reading each destination line before writing it.
+const streamBytes = 1 << 20
+
+// addStreaming adds with non-temporal stores: a scalar head up to d's first 32-byte boundary,
+// then 32 lanes a round. It reports how many leading elements it handled.
+func addStreaming(d, x, y []float32) int {
+	head := int((32 - uintptr(unsafe.Pointer(&d[0]))&31) & 31 / 4)
+	for i := range head {
+		d[i] = x[i] + y[i]
+	}
+	n := (len(d) - head) &^ 31
+	if n > 0 {
+		addVVF32NT(&d[head], &x[head], &y[head], n)
+	}
+	return head + n
 }

@@ -143,3 +143,32 @@ loop:
 	JNZ loop
 	VZEROUPPER
 	RET
+
+// func addVVF32NT(d, a, b *float32, n int): d = a + b with non-temporal stores (d 32-byte
+// aligned, n a positive multiple of 32), for outputs too large to stay in cache.
+TEXT ·addVVF32NT(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+ntloop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VADDPS (DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS 64(DX), Y2, Y2
+	VADDPS 96(DX), Y3, Y3
+	VMOVNTPS Y0, (DI)
+	VMOVNTPS Y1, 32(DI)
+	VMOVNTPS Y2, 64(DI)
+	VMOVNTPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JNZ  ntloop
+	SFENCE
+	VZEROUPPER
+	RET
