@@ -167,7 +167,12 @@ func BenchmarkConv2dForwardBackward(b *testing.B) {
 	w := Randn(32, 16, 3, 3).SetRequiresGrad(true)
 	bias := Zeros(32).SetRequiresGrad(true)
 	loop(b, func() {
-		Conv2d(x, w, bias, 1, 1).Sum().Backward()
+		// PyTorch frees the output and the loss when their last reference goes; Release says so.
+		out := Conv2d(x, w, bias, 1, 1)
+		loss := out.Sum()
+		loss.Backward()
+		out.Release()
+		loss.Release()
 		w.ZeroGrad()
 		bias.ZeroGrad()
 	})
