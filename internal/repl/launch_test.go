@@ -282,9 +282,9 @@ func waitPids(t *testing.T, dir string, n int) []int {
 	}
 }
 
-func TestASecondLaunchWhileOneRunsIsRefused(t *testing.T) {
-	dir := t.TempDir()
-	s, out := launchSession(t, `func wait(dir string) {
+// waitForStopFile is a worker function that writes its pid into dir and
+// returns once dir/stop exists.
+const waitForStopFile = `func wait(dir string) {
 	os.WriteFile(dir+"/pid-"+os.Getenv("RANK"), []byte(fmt.Sprint(os.Getpid())), 0o644)
 	for {
 		if _, err := os.Stat(dir + "/stop"); err == nil {
@@ -292,7 +292,11 @@ func TestASecondLaunchWhileOneRunsIsRefused(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}`, "func hello() {}")
+}`
+
+func TestASecondLaunchWhileOneRunsIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	s, out := launchSession(t, waitForStopFile, "func hello() {}")
 	if r := run(s, out, fmt.Sprintf("go notebook_launcher.Launch(wait, notebook_launcher.Options{NumProcesses: 1}, %q)", dir)); r.Error != nil {
 		t.Fatal(r.Error)
 	}
@@ -390,15 +394,7 @@ func TestWorkersThatReturnRightAfterJoiningTheGroupLeaveCleanly(t *testing.T) {
 // the cell started goes on, and an interrupt of a later cell stops it.
 func TestALaunchAGoroutineStartsOutlivesItsCellUntilAnInterrupt(t *testing.T) {
 	dir := t.TempDir()
-	s, out := launchSession(t, `func wait(dir string) {
-	os.WriteFile(dir+"/pid-"+os.Getenv("RANK"), []byte(fmt.Sprint(os.Getpid())), 0o644)
-	for {
-		if _, err := os.Stat(dir + "/stop"); err == nil {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}`, "func hello() {}")
+	s, out := launchSession(t, waitForStopFile, "func hello() {}")
 	ctx, cancel := context.WithCancel(context.Background())
 	// The sleep keeps the cell running while the goroutine's launch starts.
 	code := fmt.Sprintf("go notebook_launcher.Launch(wait, notebook_launcher.Options{NumProcesses: 1}, %q)\ntime.Sleep(300 * time.Millisecond)", dir)
