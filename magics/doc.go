@@ -4,7 +4,8 @@
 // %accelerate and !shell commands. The session supplies an Env, and for
 // %timeit, %reset, %%capture and %accelerate launch/export the Timer,
 // Resetter, Asker, Capturer and Launcher it implements; other packages add
-// their own magics to a Registry with Register.
+// their own magics to a Registry with Register. Segments splits a cell at line
+// magics that follow complete Go code, so each part runs in order.
 //
 //	reg := magics.NewRegistry()
 //	calls, goCode := magics.Parse("%env DEBUG=1\nx := 1")

@@ -75,3 +75,50 @@ func HelpQuery(cell string) (symbol string, ok bool) {
 	}
 	return t, true
 }
+
+// Segments splits a cell at the line magics that follow complete Go code
+// (complete reports whether Go source is complete), as IPython runs a line
+// magic wherever it stands: "x := 1\n%time f(x)" is two segments, run in
+// order. Each segment keeps its lines' numbers (it starts with as many
+// newlines as lines precede it). A cell magic (%%) only ever starts a cell,
+// and a % line inside incomplete code (a raw string, an open brace) is not a
+// magic; such cells, and cells without a later magic, are one segment.
+func Segments(cell string, complete func(src string) bool) []string {
+	lines := strings.Split(cell, "\n")
+	magicBlockEnd := func(i int) int { // the first line at or after i that is Go code
+		for ; i < len(lines); i++ {
+			t := strings.TrimSpace(lines[i])
+			if t != "" && !strings.HasPrefix(t, "%") && !strings.HasPrefix(t, "!") {
+				break
+			}
+		}
+		return i
+	}
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); t != "" {
+			if strings.HasPrefix(t, "%%") {
+				return []string{cell}
+			}
+			break
+		}
+	}
+	var segs []string
+	start, goStart := 0, magicBlockEnd(0)
+	for j := goStart + 1; j < len(lines); j++ {
+		t := strings.TrimSpace(lines[j])
+		if !strings.HasPrefix(t, "%") || strings.HasPrefix(t, "%%") {
+			continue
+		}
+		code := strings.Join(lines[goStart:j], "\n")
+		if strings.TrimSpace(code) == "" || !complete(code) {
+			continue
+		}
+		segs = append(segs, strings.Repeat("\n", start)+strings.Join(lines[start:j], "\n"))
+		start, goStart = j, magicBlockEnd(j)
+		j = goStart
+	}
+	if len(segs) == 0 {
+		return []string{cell}
+	}
+	return append(segs, strings.Repeat("\n", start)+strings.Join(lines[start:], "\n"))
+}

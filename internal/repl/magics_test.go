@@ -114,3 +114,14 @@ func TestCaptureKeepsOutputInAVariable(t *testing.T) {
 		t.Errorf("the sink got %v, want Show's re-display of the HTML and the result", sink.got)
 	}
 }
+
+// TestLineMagicsAfterGoCodeRunInOrder: a line magic below complete Go code
+// runs where it stands, as in IPython, and lines keep their numbers.
+func TestLineMagicsAfterGoCodeRunInOrder(t *testing.T) {
+	runSteps(t, []step{
+		{code: "x := 41\n%env GOACCEL_SEGMENT_TEST=set\ny := os.Getenv(\"GOACCEL_SEGMENT_TEST\")\nfmt.Sprint(x+1, y)", text: "42set", out: "env: GOACCEL_SEGMENT_TEST=set\n"},
+		{code: "a := 1\n%env GOACCEL_SEGMENT_TEST=again\nb := a + undefinedName", ename: "CompileError", evalue: "line 3:"},
+		{code: "func f(c chan int) {}\nch := make(chan int)\n%accelerate launch f(ch)", ename: "ArgumentError", evalue: "argument 1 of f (ch): a channel"},
+		{code: "s := `\n%d items\n`\nfmt.Sprintf(s, 3)", text: "\n3 items\n"},
+	})
+}

@@ -219,6 +219,38 @@ func (s *Session) execute(ctx context.Context, code string) Result {
 		}
 		return pageResult(page)
 	}
+	if segs := magics.Segments(code, goComplete); len(segs) > 1 {
+		return s.executeSegments(ctx, segs)
+	}
+	return s.executeSegment(ctx, code)
+}
+
+// goComplete reports whether src is complete Go code.
+func goComplete(src string) bool {
+	status, _ := cells.IsComplete(src)
+	return status == "complete"
+}
+
+// executeSegments runs the parts of a cell that line magics split (see
+// magics.Segments) in order: their outputs and payloads add up, the first
+// error (or executor switch) ends the cell, the last part's result is the
+// cell's.
+func (s *Session) executeSegments(ctx context.Context, segs []string) Result {
+	var payload []map[string]any
+	var r Result
+	for _, seg := range segs {
+		r = s.executeSegment(ctx, seg)
+		r.Payload = append(payload, r.Payload...)
+		payload = r.Payload
+		if r.Error != nil || r.Interrupted || len(r.Switch) > 0 {
+			break
+		}
+	}
+	return r
+}
+
+// executeSegment runs leading magics, then Go code.
+func (s *Session) executeSegment(ctx context.Context, code string) Result {
 	calls, goCode := magics.Parse(code)
 	var res Result
 	for _, c := range calls {
