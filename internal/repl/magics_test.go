@@ -125,3 +125,15 @@ func TestLineMagicsAfterGoCodeRunInOrder(t *testing.T) {
 		{code: "s := `\n%d items\n`\nfmt.Sprintf(s, 3)", text: "\n3 items\n"},
 	})
 }
+
+func TestIsCompleteReadsTheLastPartOfASplitCell(t *testing.T) {
+	s, _ := newSession(t)
+	for code, want := range map[string]string{
+		"x := 1\n%env A=1":     "complete",
+		"func f() {\n%env A=1": "incomplete",
+	} {
+		if got, _ := s.IsComplete(code); got != want {
+			t.Errorf("IsComplete(%q) = %s, want %s", code, got, want)
+		}
+	}
+}
