@@ -139,6 +139,14 @@ func BenchmarkMemcpy12MB(b *testing.B) {
 	loop(b, func() { copy(dst, src) })
 }
 
+// BenchmarkSum1M sums 1M float32 values into one (the loss of BenchmarkConv2dForwardBackward's
+// output, and its bias gradient, are sums of this size).
+func BenchmarkSum1M(b *testing.B) {
+	x := Randn(1024, 1024)
+	b.SetBytes(4 << 20)
+	loop(b, func() { x.Sum().Release() })
+}
+
 func BenchmarkAddBias(b *testing.B) {
 	x, y := Randn(128, 512), Randn(512)
 	loop(b, func() { x.Add(y).Release() })

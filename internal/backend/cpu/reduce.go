@@ -198,11 +198,16 @@ func softmaxGrad[T float](dx, gy, y []T, lo, hi, n, inner int, log bool) {
 	}
 }
 
-// sumRow adds a row in float64 with four independent accumulators, so the adds overlap instead
-// of waiting on one another.
+// sumRow adds a row in float64 with independent accumulators, so the adds overlap instead of
+// waiting on one another: sixteen vector lanes for float32 where the CPU has them, four scalars
+// for the rest.
 func sumRow[T num](row []T) float64 {
 	var a0, a1, a2, a3 float64
 	i := 0
+	if len(row) >= 16 && unsafe.Sizeof(row[0]) == 4 {
+		// float32 (the only 4-byte element type here).
+		i, a0 = sumF32(unsafe.Slice((*float32)(unsafe.Pointer(&row[0])), len(row)))
+	}
 	for ; i+4 <= len(row); i += 4 {
 		r := row[i : i+4 : i+4]
 		a0 += float64(r[0])
