@@ -302,9 +302,15 @@ func im2colSameWidth[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, pad, 
 				copy(dst[a:b], plane[a+shift:b+shift])
 				clear(dst[:oy0*w+lo])
 				clear(dst[(oy1-1)*w+hi:])
+				// The margins are a column or two: stores in line beat a clear call per row.
 				for oy := oy0; oy < oy1; oy++ {
-					clear(dst[oy*w : oy*w+lo])
-					clear(dst[oy*w+hi : (oy+1)*w])
+					row := dst[oy*w : (oy+1)*w]
+					for i := range lo {
+						row[i] = 0
+					}
+					for i := hi; i < w; i++ {
+						row[i] = 0
+					}
 				}
 			}
 		}
