@@ -96,11 +96,7 @@ func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, 
 		case di == 1 && si == 1:
 			copy(d[dp:dp+inner], s[sp:sp+inner])
 		case di == 1 && si == 0: // broadcast: fill
-			v := s[sp]
-			row := d[dp : dp+inner]
-			for j := range row {
-				row[j] = v
-			}
+			fillDoubling(d[dp:dp+inner], s[sp])
 		default:
 			for j := 0; j < inner; j++ {
 				d[dp+j*di] = s[sp+j*si]
@@ -117,6 +113,25 @@ func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, 
 		if k < 0 {
 			return
 		}
+	}
+}
+
+// fillDoubling sets every element of row to v. Long rows fill a short head in a loop, then double it with
+// copy (memmove moves whole vectors): a scalar gradient expanded over a large tensor, as a sum's
+// backward does, goes several times faster.
+func fillDoubling[T any](row []T, v T) {
+	const head = 64
+	if len(row) <= 2*head {
+		for j := range row {
+			row[j] = v
+		}
+		return
+	}
+	for j := range row[:head] {
+		row[j] = v
+	}
+	for k := head; k < len(row); k *= 2 {
+		copy(row[k:], row[:k])
 	}
 }
 

@@ -195,9 +195,7 @@ func fill[T any](s []T, v T) {
 		clear(s)
 		return
 	}
-	for i := range s {
-		s[i] = v
-	}
+	fillDoubling(s, v)
 }
 
 var _ backend.Backend = (*CPU)(nil)
