@@ -122,8 +122,14 @@ func (cv *conv) backward(g, x, w *Tensor, needX, needW bool) (gx, gw *Tensor) {
 	if needX {
 		gx = zeros(cv.dt, x.dev, x.shape...)
 	}
+	// The weight gradient is accumulated transposed, gwT [ckk, o] = Σ col·gᵀ, then copied out:
+	// ckk rows and o columns tile the gemm's kernel better than o rows and ckk columns do
+	// (with 32 outputs and 16×3×3 columns, 144 rows are twelve 12-row tiles and 32 columns
+	// one 32-wide tile, where [o, ckk] pads to 36×160 and finishes ragged tiles in a scratch).
+	var gwT *Tensor
 	if needW {
-		gw = zeros(cv.dt, x.dev, w.shape...)
+		gw = empty(cv.dt, x.dev, w.shape...)
+		gwT = zeros(cv.dt, x.dev, ckk, o)
 	}
 	ch := cv.chunk()
 	col := empty(cv.dt, x.dev, ckk*ch*l)
@@ -141,7 +147,7 @@ func (cv *conv) backward(g, x, w *Tensor, needX, needW bool) (gx, gw *Tensor) {
 		}
 		if needW {
 			cv.unfold(col, x, n0, nc)
-			cv.be.Gemm(cv.lowp.be(), false, true, 1, o, ckk, cols, 1, gs, gOff, cols, 0, col.buf(), 0, cols, 0, 1, gw.buf(), 0, ckk, 0)
+			cv.be.Gemm(cv.lowp.be(), false, true, 1, ckk, o, cols, 1, col.buf(), 0, cols, 0, gs, gOff, cols, 0, 1, gwT.buf(), 0, o, 0)
 		}
 		if needX {
 			cv.be.Gemm(cv.lowp.be(), true, false, 1, ckk, cols, o, 1, w.buf(), 0, ckk, 0, gs, gOff, cols, 0, 0, col.buf(), 0, cols, 0)
@@ -149,6 +155,11 @@ func (cv *conv) backward(g, x, w *Tensor, needX, needW bool) (gx, gw *Tensor) {
 				cv.be.Col2im(gx.buf(), (n0+i)*cv.c*cv.h*cv.w, col.buf(), i*l, cols, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
 			}
 		}
+	}
+	if needW {
+		cv.be.Copy(backend.Strided{Buf: gw.buf(), Strides: []int{ckk, 1}},
+			backend.Strided{Buf: gwT.buf(), Strides: []int{1, o}}, []int{o, ckk})
+		gwT.release()
 	}
 	col.release()
 	gt.release()
