@@ -52,17 +52,9 @@ func Class(bytes int) int { return backend.SizeClass(bytes) }
 // Alloc returns a block of at least bytes and its class size (pass it back to Free).
 func (c *Cache) Alloc(bytes int) (uintptr, int, error) {
 	size := Class(bytes)
-	c.mu.Lock()
-	if l := c.free[size]; len(l) > 0 {
-		p := l[len(l)-1]
-		c.free[size] = l[:len(l)-1]
-		c.stats.Hits++
-		c.stats.CachedBytes -= int64(size)
-		c.stats.LiveBytes += int64(size)
-		c.mu.Unlock()
+	if p, _, err := c.fromCache(size); err == nil {
 		return p, size, nil
 	}
-	c.mu.Unlock()
 	p, err := c.raw.Alloc(size)
 	if errors.Is(err, ErrOutOfMemory) {
 		// Give the cached blocks of other sizes back to the device, then, once, unreachable
@@ -83,7 +75,8 @@ func (c *Cache) Alloc(bytes int) (uintptr, int, error) {
 		}
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("allocate %d bytes of device memory (%d in use, %d cached): %w", size, c.Stats().LiveBytes, c.Stats().CachedBytes, err)
+		st := c.Stats()
+		return 0, 0, fmt.Errorf("allocate %d bytes of device memory (%d in use, %d cached): %w", size, st.LiveBytes, st.CachedBytes, err)
 	}
 	c.mu.Lock()
 	c.stats.RawAllocs++
@@ -92,6 +85,7 @@ func (c *Cache) Alloc(bytes int) (uintptr, int, error) {
 	return p, size, nil
 }
 
+// fromCache pops a cached block of the class size, or fails with ErrOutOfMemory.
 func (c *Cache) fromCache(size int) (uintptr, int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

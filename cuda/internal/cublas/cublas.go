@@ -67,24 +67,12 @@ func (c *Library) call(name string, fn uintptr, args ...uintptr) error {
 			var p *byte
 			if r, _, _ := purego.SyscallN(c.f.GetStatusName, uintptr(st)); r != 0 {
 				p = *(**byte)(unsafe.Pointer(&r))
-				e.Name = goString(p)
+				e.Name = lib.CString(p, 256)
 			}
 		}
 		return e
 	}
 	return nil
-}
-
-func goString(p *byte) string {
-	var b []byte
-	for i := 0; p != nil && i < 256; i++ {
-		c := *(*byte)(unsafe.Add(unsafe.Pointer(p), i))
-		if c == 0 {
-			break
-		}
-		b = append(b, c)
-	}
-	return string(b)
 }
 
 func statusName(st int) string {

@@ -125,29 +125,13 @@ func (d *Driver) errorOf(call string, code int) error {
 	e := &Error{Call: call, Code: code, Name: fmt.Sprintf("CUresult %d", code)}
 	var p *byte // the driver stores a pointer to its own static string here
 	if r, _, _ := purego.SyscallN(d.f.GetErrorName, uintptr(code), uintptr(unsafe.Pointer(&p))); r == 0 && p != nil {
-		e.Name = CString(p)
+		e.Name = lib.CString(p, 4096)
 	}
 	p = nil
 	if r, _, _ := purego.SyscallN(d.f.GetErrorString, uintptr(code), uintptr(unsafe.Pointer(&p))); r == 0 && p != nil {
-		e.Msg = CString(p)
+		e.Msg = lib.CString(p, 4096)
 	}
 	return e
-}
-
-// CString copies a NUL-terminated C string (at most 4 KiB).
-func CString(p *byte) string {
-	if p == nil {
-		return ""
-	}
-	var b []byte
-	for i := 0; i < 4096; i++ {
-		c := *(*byte)(unsafe.Add(unsafe.Pointer(p), i))
-		if c == 0 {
-			break
-		}
-		b = append(b, c)
-	}
-	return string(b)
 }
 
 // DeviceCount returns the number of CUDA devices.
@@ -173,7 +157,7 @@ func (d *Driver) Name(dev Device) (string, error) {
 	if err := d.call("cuDeviceGetName", d.f.DeviceGetName, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), uintptr(dev)); err != nil {
 		return "", err
 	}
-	return CString(&buf[0]), nil
+	return lib.CString(&buf[0], len(buf)), nil
 }
 
 // TotalMem returns the device's memory in bytes.
@@ -362,7 +346,7 @@ func (d *Driver) ModuleLoad(image []byte) (uintptr, error) {
 	runtime.KeepAlive(image)
 	runtime.KeepAlive(logBuf)
 	if err != nil {
-		if log := CString(&logBuf[0]); log != "" {
+		if log := lib.CString(&logBuf[0], len(logBuf)); log != "" {
 			return 0, fmt.Errorf("%w: %s", err, log)
 		}
 		return 0, err

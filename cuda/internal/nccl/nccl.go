@@ -77,7 +77,7 @@ const InProgress = 7
 func (n *Library) errorOf(call string, r int) error {
 	e := &Error{Call: call, Result: r, Msg: "unknown error"}
 	if p, _, _ := purego.SyscallN(n.f.GetErrorString, uintptr(r)); p != 0 {
-		e.Msg = goString(*(**byte)(unsafe.Pointer(&p)))
+		e.Msg = lib.CString(*(**byte)(unsafe.Pointer(&p)), 1024)
 	}
 	return e
 }
@@ -91,18 +91,6 @@ func (n *Library) call(name string, fn uintptr, args ...uintptr) error {
 		return n.errorOf(name, int(res))
 	}
 	return nil
-}
-
-func goString(p *byte) string {
-	var b []byte
-	for i := 0; p != nil && i < 1024; i++ {
-		c := *(*byte)(unsafe.Add(unsafe.Pointer(p), i))
-		if c == 0 {
-			break
-		}
-		b = append(b, c)
-	}
-	return string(b)
 }
 
 // UniqueID creates the id rank 0 shares with the others.
