@@ -47,9 +47,6 @@ type Map struct {
 	segs  []segment
 }
 
-// File is the name messages use for the generated file ("cell3.go").
-func (m *Map) File() string { return m.file }
-
 // Text is the generated file.
 func (m *Map) Text() string { return m.text }
 

@@ -251,8 +251,6 @@ func (s *Supervisor) lost(c *child, err error) Outcome {
 	if s.child == c {
 		s.child = nil
 	}
-	s.mu.Unlock()
-	s.mu.Lock()
 	s.restore = false // restored here, not by current
 	s.mu.Unlock()
 	nc, serr := s.current()
