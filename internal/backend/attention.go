@@ -79,12 +79,8 @@ type SamplingOps interface {
 }
 
 // pick is index j with u·Σw falling in [Σ_{i<j} w_i, Σ_{i≤j} w_i), skipping zero weights: the
-// inverse CDF that CPU, CUDA and the fallback all use, in float64.
-func pick(w []float64, u float64) int {
-	total := 0.0
-	for _, x := range w {
-		total += x
-	}
+// inverse CDF that CPU, CUDA and the fallback all use, in float64; total is Σw.
+func pick(w []float64, u, total float64) int {
 	target := u * total
 	acc, last := 0.0, -1
 	for j, x := range w {
@@ -117,7 +113,7 @@ func MultinomialRow(dst []int64, w []float64, u []float64, replacement bool) {
 		if total <= 0 {
 			panic("tensors: Multinomial: a row's weights sum to zero (or it has fewer non-zero weights than samples drawn without replacement)")
 		}
-		j := pick(w, u[s])
+		j := pick(w, u[s], total)
 		dst[s] = int64(j)
 		if !replacement {
 			w[j] = 0

@@ -44,14 +44,6 @@ func Count(deviceType string) int {
 	return count()
 }
 
-// Registered reports whether a device type is available in this build.
-func Registered(deviceType string) bool {
-	mu.Lock()
-	defer mu.Unlock()
-	_, ok := openers[deviceType]
-	return ok
-}
-
 // Open returns the (cached, completed) backend for deviceType:index.
 func Open(deviceType string, index int) (Backend, error) {
 	k := deviceKey{deviceType, index}

@@ -38,19 +38,9 @@ func New() *CPU { return &CPU{free: map[poolKey][]*backend.Buffer{}} }
 // Name implements backend.Backend.
 func (c *CPU) Name() string { return "cpu" }
 
-func elemSize(dt backend.DType) int {
-	switch dt {
-	case backend.F32:
-		return 4
-	case backend.BF16, backend.F16:
-		return 2
-	}
-	return 8
-}
-
 // classOf returns the pooled capacity (elements) for n elements of dt.
 func classOf(dt backend.DType, n int) int {
-	sz := elemSize(dt)
+	sz := dt.Size()
 	return backend.SizeClass(n*sz) / sz
 }
 
@@ -94,7 +84,7 @@ func (c *CPU) reuse(dt backend.DType, n int) *backend.Buffer {
 	b := l[len(l)-1]
 	l[len(l)-1] = nil
 	c.free[k] = l[:len(l)-1]
-	c.pooled -= k.class * elemSize(dt)
+	c.pooled -= k.class * dt.Size()
 	c.mu.Unlock()
 	resize(b, n)
 	return b
@@ -111,7 +101,7 @@ func (c *CPU) Release(b *backend.Buffer) {
 	if k.class != classOf(b.DType, b.Len) {
 		return // not one of the pool's buffers (a host buffer made elsewhere)
 	}
-	sz := k.class * elemSize(b.DType)
+	sz := k.class * b.DType.Size()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pooled+sz > maxPooled {
