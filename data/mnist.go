@@ -71,21 +71,12 @@ func MNISTFromDir(dir, split string) (*TensorDataset, error) {
 	for i := range lut {
 		lut[i] = float32((float64(i)/255 - MNISTMean) / MNISTStd)
 	}
-	// Normalise a chunk of images at a time into the tensor: a float32 copy of the whole split
-	// beside the tensor would double the peak memory of loading (188 MB for the training split).
+	// Normalise straight into the tensor's storage: a float32 copy of the whole split beside the
+	// tensor would double the peak memory of loading (188 MB for the training split).
 	x := tensors.Zeros(n, 1, h, w)
-	const chunk = 4096
-	buf := make([]float32, min(n, chunk)*h*w)
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(n, lo+chunk)
-		part := buf[:(hi-lo)*h*w]
-		for i, b := range imgs.Data[lo*h*w : hi*h*w] {
-			part[i] = lut[b]
-		}
-		src, dst := tensors.New(part, hi-lo, 1, h, w), x.Slice(0, lo, hi)
-		dst.CopyFrom(src)
-		src.Release()
-		dst.Release()
+	d := x.Data32()
+	for i, b := range imgs.Data {
+		d[i] = lut[b]
 	}
 	y := make([]int64, n)
 	for i, b := range lbls.Data {
