@@ -3,7 +3,6 @@ package cells
 import (
 	"go/ast"
 	"go/token"
-	"strings"
 )
 
 // deps is what one unit defines at the package level and the identifiers
@@ -23,9 +22,6 @@ func unitDeps(u Unit, p *piece) deps {
 		d.defs[n] = true
 	}
 	for recv := range u.Methods {
-		if i := strings.IndexByte(recv, '['); i >= 0 {
-			recv = recv[:i]
-		}
 		d.defs[recv] = true
 	}
 	local := map[string]bool{}

@@ -51,7 +51,7 @@ type Unit struct {
 	Names []string
 	// Kinds says what each name is: "var", "const", "func", "generic func" or "type".
 	Kinds map[string]string
-	// Methods lists the methods the unit declares, by receiver type name.
+	// Methods lists the methods the unit declares, by receiver base type name (T for *T and T[K]).
 	Methods map[string][]string
 	// Call is set for a KindExpr unit whose expression is a function call.
 	Call *Call

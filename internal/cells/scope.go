@@ -161,7 +161,7 @@ func declNames(d ast.Decl, u *Unit) {
 	case *ast.FuncDecl:
 		if d.Recv != nil {
 			if len(d.Recv.List) == 1 {
-				recv := strings.TrimPrefix(types.ExprString(d.Recv.List[0].Type), "*")
+				recv := ReceiverBase(d.Recv.List[0].Type)
 				u.Methods[recv] = append(u.Methods[recv], d.Name.Name)
 			}
 			return

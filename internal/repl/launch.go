@@ -41,7 +41,7 @@ func (s *Session) recordDecls(u cells.Unit, decls []cells.Decl, recorded []bool)
 	}
 	for recv, ms := range u.Methods {
 		for _, m := range ms {
-			names[cells.ReceiverBase(&ast.Ident{Name: recv})+"."+m] = true
+			names[recv+"."+m] = true
 		}
 	}
 	s.mu.Lock()
