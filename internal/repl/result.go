@@ -46,8 +46,8 @@ func (s *Session) evalExpr(ctx context.Context, run int, u cells.Unit) Result {
 			}
 		}
 	}
-	if s.hasRenderMethods() {
-		return s.evalRich(ctx, run, u)
+	if methods := s.declaredRenderMethods(); methods != nil {
+		return s.evalRich(ctx, run, u, methods)
 	}
 	v, err := s.run(ctx, run, u)
 	if err != nil {

@@ -18,20 +18,31 @@ var renderMethods = []struct{ method, mime string }{
 	{"HTML", "text/html"}, {"Markdown", "text/markdown"}, {"SVG", "image/svg+xml"}, {"PNG", "image/png"}, {"String", "text/plain"},
 }
 
-// hasRenderMethods reports whether some cell declared a render method.
-func (s *Session) hasRenderMethods() bool {
-	for _, r := range renderMethods {
-		if s.declaresMethod(r.method) {
-			return true
+// declaredRenderMethods returns the render methods some cell type declares.
+func (s *Session) declaredRenderMethods() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var found map[string]bool
+	for _, d := range s.declared.Decls() {
+		if d.Kind != "method" || len(d.Names) != 1 {
+			continue
+		}
+		for _, r := range renderMethods {
+			if strings.HasSuffix(d.Names[0], "."+r.method) {
+				if found == nil {
+					found = map[string]bool{}
+				}
+				found[r.method] = true
+			}
 		}
 	}
-	return false
+	return found
 }
 
 // evalRich evaluates the final expression into a hidden variable, then calls
-// each render method a cell type declared on it; one that does not apply
-// fails to compile and is skipped.
-func (s *Session) evalRich(ctx context.Context, run int, u cells.Unit) Result {
+// each of the render methods cell types declare on it; one that does not
+// apply fails to compile and is skipped.
+func (s *Session) evalRich(ctx context.Context, run int, u cells.Unit, methods map[string]bool) Result {
 	su := u.Wrap("__goaccel_out := ", "")
 	su.Kind = cells.KindStmt
 	if _, err := s.run(ctx, run, su); err != nil {
@@ -52,7 +63,7 @@ func (s *Session) evalRich(ctx context.Context, run int, u cells.Unit) Result {
 		return res
 	}
 	for _, r := range renderMethods {
-		if !s.declaresMethod(r.method) {
+		if !methods[r.method] {
 			continue
 		}
 		mu := u.Replace("__goaccel_out." + r.method + "()")
@@ -69,16 +80,4 @@ func (s *Session) evalRich(ctx context.Context, run int, u cells.Unit) Result {
 		}
 	}
 	return res
-}
-
-// declaresMethod reports whether some cell type has a method named m.
-func (s *Session) declaresMethod(m string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, d := range s.declared.Decls() {
-		if d.Kind == "method" && len(d.Names) == 1 && strings.HasSuffix(d.Names[0], "."+m) {
-			return true
-		}
-	}
-	return false
 }
