@@ -160,10 +160,7 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: find own executable: %w", err)
 	}
-	names := make([]string, len(in))
-	for i := range names {
-		names[i] = fmt.Sprintf("argument %d of %s", i+1, name)
-	}
+	names := workerjob.ArgLabels(name, len(in), nil)
 	resType := workerjob.ResultType(fv.Type())
 	job, err := workerjob.Create(workerjob.Spec{Func: name, Result: resType != nil}, in, names)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/goaccel/goaccel/internal/gobuild"
 	"github.com/goaccel/goaccel/internal/program"
 	"github.com/goaccel/goaccel/internal/transfer"
+	"github.com/goaccel/goaccel/internal/workerjob"
 )
 
 // ExportRequest asks for a notebook function as a standalone program.
@@ -54,13 +55,7 @@ func Export(r ExportRequest) ([]string, error) {
 		program.ArgsFile: nil,
 	}
 	if len(r.Args) > 0 {
-		names := make([]string, len(r.Args))
-		for i := range names {
-			names[i] = fmt.Sprintf("argument %d of %s", i+1, r.Name)
-			if i < len(r.ArgNames) {
-				names[i] += " (" + r.ArgNames[i] + ")"
-			}
-		}
+		names := workerjob.ArgLabels(r.Name, len(r.Args), r.ArgNames)
 		if files[program.ArgsFile], err = transfer.Marshal(r.Args, names); err != nil {
 			return nil, err
 		}

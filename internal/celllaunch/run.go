@@ -91,13 +91,7 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 		return nil, err
 	}
 	resType := workerjob.ResultType(r.Fn.Type())
-	names := make([]string, len(r.Args))
-	for i := range names {
-		names[i] = fmt.Sprintf("argument %d of %s", i+1, r.Name)
-		if i < len(r.ArgNames) && r.ArgNames[i] != "" {
-			names[i] += " (" + r.ArgNames[i] + ")"
-		}
-	}
+	names := workerjob.ArgLabels(r.Name, len(r.Args), r.ArgNames)
 	job, err := workerjob.Create(workerjob.Spec{Func: r.Name, Display: r.Display != nil, Result: resType != nil}, r.Args, names)
 	if err != nil {
 		return nil, err

@@ -98,11 +98,21 @@ func (j *Job) decodeArgs(t reflect.Type) ([]reflect.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(types))
+	return j.Args(types, ArgLabels(j.Spec.Func, len(types), nil))
+}
+
+// ArgLabels names n arguments of a call of fn in errors: "argument 2 of
+// train", followed by the argument's expression in parentheses when exprs
+// has a non-empty one ("argument 2 of train (cfg)").
+func ArgLabels(fn string, n int, exprs []string) []string {
+	names := make([]string, n)
 	for i := range names {
-		names[i] = fmt.Sprintf("argument %d of %s", i+1, j.Spec.Func)
+		names[i] = fmt.Sprintf("argument %d of %s", i+1, fn)
+		if i < len(exprs) && exprs[i] != "" {
+			names[i] += " (" + exprs[i] + ")"
+		}
 	}
-	return j.Args(types, names)
+	return names
 }
 
 // ParamTypes returns the types of n arguments of a call of a function of
