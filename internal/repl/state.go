@@ -90,6 +90,18 @@ func (s *Session) declarableType(name string, imported map[string]bool) string {
 	return text
 }
 
+// crossable keeps the values (and their names) that can cross a process.
+func crossable(vals []reflect.Value, names []string) ([]reflect.Value, []string) {
+	var keptVals []reflect.Value
+	var keptNames []string
+	for i, v := range vals {
+		if transfer.Encode(io.Discard, []reflect.Value{v}, []string{names[i]}) == nil {
+			keptVals, keptNames = append(keptVals, v), append(keptNames, names[i])
+		}
+	}
+	return keptVals, keptNames
+}
+
 // saveState writes the state file when the session's declarations changed
 // (a cell that declares nothing costs a comparison). With carry, the
 // variables whose values can cross a process are written beside it.
@@ -103,18 +115,18 @@ func (s *Session) saveState(carry bool) error {
 		var vals []reflect.Value
 		globals := s.globals()
 		for _, v := range st.Vars {
-			val, ok := globals[v.Name]
-			if !ok || !val.IsValid() || v.Type == "" {
-				continue
+			if val, ok := globals[v.Name]; ok && val.IsValid() && v.Type != "" {
+				vals = append(vals, val)
+				st.Carried = append(st.Carried, v.Name)
 			}
-			if err := transfer.Encode(io.Discard, []reflect.Value{val}, []string{v.Name}); err != nil {
-				continue // cannot cross: the note names it
-			}
-			vals = append(vals, val)
-			st.Carried = append(st.Carried, v.Name)
 		}
-		if err := transfer.Encode(&values, vals, st.Carried); err != nil {
-			return fmt.Errorf("save the session's variables: %w", err)
+		if transfer.Encode(&values, vals, st.Carried) != nil {
+			// Some cannot cross (the note names them): keep the others.
+			values.Reset()
+			vals, st.Carried = crossable(vals, st.Carried)
+			if err := transfer.Encode(&values, vals, st.Carried); err != nil {
+				return fmt.Errorf("save the session's variables: %w", err)
+			}
 		}
 	}
 	b, err := json.Marshal(st)
