@@ -244,12 +244,20 @@ func TestTrainingStepRecyclesItsMemory(t *testing.T) {
 	for range 3 {
 		m.step(x, y, false)
 	}
-	bytes := testing.Benchmark(func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			m.step(x, y, false)
+	// The least of three measurements: allocations elsewhere in the process
+	// (a loaded machine's late goroutines of earlier tests) only add bytes.
+	bytes := int64(-1)
+	for range 3 {
+		n := testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				m.step(x, y, false)
+			}
+		}).AllocedBytesPerOp()
+		if bytes < 0 || n < bytes {
+			bytes = n
 		}
-	}).AllocedBytesPerOp()
+	}
 	// The step's tensors take 3.7 MB; bookkeeping (nodes, closures, shapes) is ~60 KB.
 	if bytes > 200<<10 {
 		t.Fatalf("a warm MLP step allocates %d bytes; its tensors should come from recycled memory", bytes)
