@@ -6,12 +6,9 @@ import (
 	"github.com/goaccel/goaccel/internal/backend"
 )
 
-// convColumns bounds the im2col buffer (elements) so large batches run in chunks of images.
-const convColumns = 1 << 22
-
 // Conv2d is a 2-D convolution over NCHW input x with weight [out, in, kh, kw], optional bias
-// [out], square stride and zero padding. It unfolds a chunk of images side by side (im2col)
-// and runs one gemm per chunk.
+// [out], square stride and zero padding. The device unfolds the images into columns (im2col)
+// and multiplies the filters by them; the CPU runs groups of images on every core.
 func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	if x.Dim() != 4 || weight.Dim() != 4 || x.shape[1] != weight.shape[1] {
 		panic(fmt.Sprintf("tensors: Conv2d: input shape %v and weight shape %v do not match (need NCHW input and weight [out, %d, kh, kw])", x.shape, weight.shape, dimOr(x, 1)))
@@ -35,21 +32,32 @@ func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	if bias != nil {
 		b = bias.AsType(wt.dtype)
 	}
-	cv := &conv{be: xc.be(), dt: wt.dtype, lowp: autocastType(), nb: nb, c: c, h: h, w: w, o: o,
-		kh: kh, kw: kw, stride: stride, pad: padding, oh: oh, ow: ow}
+	lowp := autocastType()
 	if wt.dtype == Float64 {
-		cv.lowp = Float64
+		lowp = Float64
 	}
-	out := cv.forward(xc2, wc)
+	be := xc.be()
+	p := backend.ConvParams{Batch: nb, C: c, H: h, W: w, Out: o, KH: kh, KW: kw, Stride: stride, Pad: padding, OH: oh, OW: ow}
+	out := empty(wt.dtype, x.dev, nb, o, oh, ow)
+	be.Conv2d(lowp.be(), out.buf(), xc2.buf(), wc.buf(), p)
 	if b != nil {
 		bv := b.view([]int{1, o, 1, 1}, []int{0, b.strides[0], 0, 0}, b.offset)
-		cv.be.Binary(backend.Add, out.buf(), out.strided(), bv.bcast(out.shape), out.shape)
+		be.Binary(backend.Add, out.buf(), out.strided(), bv.bcast(out.shape), out.shape)
 		bv.release()
 	}
 	record(out, "Conv2d", []*Tensor{xc, wt, b}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
-		gx, gw := cv.backward(gc, xc2, wc, xc.requiresGrad, wt.requiresGrad)
-		var gb *Tensor
+		var gx, gw, gb *Tensor
+		var gxb, gwb *backend.Buffer
+		if xc.requiresGrad {
+			gx = empty(wt.dtype, x.dev, xc2.shape...)
+			gxb = gx.buf()
+		}
+		if wt.requiresGrad {
+			gw = empty(wt.dtype, x.dev, wc.shape...)
+			gwb = gw.buf()
+		}
+		be.Conv2dGrad(lowp.be(), gxb, gwb, gc.buf(), xc2.buf(), wc.buf(), p)
 		if b != nil && b.requiresGrad {
 			s := sumRaw(gc, []int{0, 2, 3})
 			gb = handOver(s, s.Reshape(o))
@@ -63,107 +71,6 @@ func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	releaseIfNot(wt, weight)
 	releaseIfNot(b, bias)
 	return out
-}
-
-// conv holds one convolution's geometry.
-type conv struct {
-	be                                          backend.Backend
-	dt, lowp                                    DType
-	nb, c, h, w, o, kh, kw, stride, pad, oh, ow int
-}
-
-func (cv *conv) ckk() int { return cv.c * cv.kh * cv.kw }
-func (cv *conv) l() int   { return cv.oh * cv.ow }
-
-// chunk is how many images share one gemm. Large images go one at a time: the gemm reads and
-// writes the NCHW tensors in place and the column buffer stays in cache. Small ones are batched
-// side by side so each gemm has enough columns, at the price of a reordering copy.
-func (cv *conv) chunk() int {
-	if cv.l() >= 256 {
-		return 1
-	}
-	want := (1024 + cv.l() - 1) / cv.l()
-	return max(1, min(cv.nb, want, convColumns/max(1, cv.ckk()*cv.l())))
-}
-
-// unfold writes images n0..n0+nc side by side into col [ckk, nc*l].
-func (cv *conv) unfold(col, x *Tensor, n0, nc int) {
-	for i := 0; i < nc; i++ {
-		cv.be.Im2col(col.buf(), i*cv.l(), nc*cv.l(), x.buf(), (n0+i)*cv.c*cv.h*cv.w, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
-	}
-}
-
-func (cv *conv) forward(x, w *Tensor) *Tensor {
-	o, l, ckk := cv.o, cv.l(), cv.ckk()
-	out := empty(cv.dt, x.dev, cv.nb, o, cv.oh, cv.ow)
-	ch := cv.chunk()
-	col := empty(cv.dt, x.dev, ckk*ch*l)
-	tmp := empty(cv.dt, x.dev, o*ch*l)
-	for n0 := 0; n0 < cv.nb; n0 += ch {
-		nc := min(ch, cv.nb-n0)
-		cv.unfold(col, x, n0, nc)
-		cols := nc * l
-		if nc == 1 {
-			cv.be.Gemm(cv.lowp.be(), false, false, 1, o, l, ckk, 1, w.buf(), 0, ckk, 0, col.buf(), 0, l, 0, 0, out.buf(), n0*o*l, l, 0)
-			continue
-		}
-		cv.be.Gemm(cv.lowp.be(), false, false, 1, o, cols, ckk, 1, w.buf(), 0, ckk, 0, col.buf(), 0, cols, 0, 0, tmp.buf(), 0, cols, 0)
-		// tmp is [o, nc, l]; out wants [nc, o, l].
-		cv.be.Copy(backend.Strided{Buf: out.buf(), Offset: n0 * o * l, Strides: []int{o * l, l, 1}},
-			backend.Strided{Buf: tmp.buf(), Strides: []int{l, cols, 1}}, []int{nc, o, l})
-	}
-	col.release()
-	tmp.release()
-	return out
-}
-
-func (cv *conv) backward(g, x, w *Tensor, needX, needW bool) (gx, gw *Tensor) {
-	o, l, ckk := cv.o, cv.l(), cv.ckk()
-	if needX {
-		gx = zeros(cv.dt, x.dev, x.shape...)
-	}
-	// The weight gradient is accumulated transposed, gwT [ckk, o] = Σ col·gᵀ, then copied out:
-	// ckk rows and o columns tile the gemm's kernel better than o rows and ckk columns do
-	// (with 32 outputs and 16×3×3 columns, 144 rows are twelve 12-row tiles and 32 columns
-	// one 32-wide tile, where [o, ckk] pads to 36×160 and finishes ragged tiles in a scratch).
-	var gwT *Tensor
-	if needW {
-		gw = empty(cv.dt, x.dev, w.shape...)
-		gwT = zeros(cv.dt, x.dev, ckk, o)
-	}
-	ch := cv.chunk()
-	col := empty(cv.dt, x.dev, ckk*ch*l)
-	gt := empty(cv.dt, x.dev, o*ch*l)
-	for n0 := 0; n0 < cv.nb; n0 += ch {
-		nc := min(ch, cv.nb-n0)
-		cols := nc * l
-		// gs/gOff address this chunk's output gradient as [o, cols]: in place for one image,
-		// else reordered from [nc, o, l] into gt.
-		gs, gOff := g.buf(), n0*o*l
-		if nc > 1 {
-			cv.be.Copy(backend.Strided{Buf: gt.buf(), Strides: []int{l, cols, 1}},
-				backend.Strided{Buf: g.buf(), Offset: n0 * o * l, Strides: []int{o * l, l, 1}}, []int{nc, o, l})
-			gs, gOff = gt.buf(), 0
-		}
-		if needW {
-			cv.unfold(col, x, n0, nc)
-			cv.be.Gemm(cv.lowp.be(), false, true, 1, ckk, o, cols, 1, col.buf(), 0, cols, 0, gs, gOff, cols, 0, 1, gwT.buf(), 0, o, 0)
-		}
-		if needX {
-			cv.be.Gemm(cv.lowp.be(), true, false, 1, ckk, cols, o, 1, w.buf(), 0, ckk, 0, gs, gOff, cols, 0, 0, col.buf(), 0, cols, 0)
-			for i := 0; i < nc; i++ {
-				cv.be.Col2im(gx.buf(), (n0+i)*cv.c*cv.h*cv.w, col.buf(), i*l, cols, cv.c, cv.h, cv.w, cv.kh, cv.kw, cv.stride, cv.pad, cv.oh, cv.ow)
-			}
-		}
-	}
-	if needW {
-		cv.be.Copy(backend.Strided{Buf: gw.buf(), Strides: []int{ckk, 1}},
-			backend.Strided{Buf: gwT.buf(), Strides: []int{1, o}}, []int{o, ckk})
-		gwT.release()
-	}
-	col.release()
-	gt.release()
-	return gx, gw
 }
 
 func dimOr(t *Tensor, d int) int {

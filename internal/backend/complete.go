@@ -15,6 +15,7 @@ func Complete(c Core) Backend {
 	x.ce, _ = c.(CrossEntropyOps)
 	x.ix, _ = c.(IndexOps)
 	x.cv, _ = c.(ConvOps)
+	x.c2, _ = c.(Conv2dOps)
 	x.pl, _ = c.(PoolOps)
 	x.op, _ = c.(OptimizerOps)
 	x.fe, _ = c.(ForeachOps)
@@ -35,6 +36,7 @@ type completed struct {
 	ce CrossEntropyOps
 	ix IndexOps
 	cv ConvOps
+	c2 Conv2dOps
 	pl PoolOps
 	op OptimizerOps
 	fe ForeachOps
@@ -154,6 +156,24 @@ func (x *completed) Col2im(dx *Buffer, xOff int, col *Buffer, colOff, ldCol, c, 
 		return
 	}
 	x.col2im(dx, xOff, col, colOff, ldCol, c, h, w, kh, kw, stride, pad, oh, ow)
+}
+
+// Conv2d implements Conv2dOps.
+func (x *completed) Conv2d(lowp DType, y, in, w *Buffer, p ConvParams) {
+	if x.c2 != nil {
+		x.c2.Conv2d(lowp, y, in, w, p)
+		return
+	}
+	Conv2dByColumns(x, lowp, y, in, w, p)
+}
+
+// Conv2dGrad implements Conv2dOps.
+func (x *completed) Conv2dGrad(lowp DType, gx, gw, gy, in, w *Buffer, p ConvParams) {
+	if x.c2 != nil {
+		x.c2.Conv2dGrad(lowp, gx, gw, gy, in, w, p)
+		return
+	}
+	Conv2dGradByColumns(x, lowp, gx, gw, gy, in, w, p)
 }
 
 // MaxPool2d implements PoolOps.

@@ -55,6 +55,18 @@ type ConvOps interface {
 	Col2im(dx *Buffer, xOff int, col *Buffer, colOff, ldCol, c, h, w, kh, kw, stride, pad, oh, ow int)
 }
 
+// Conv2dOps runs whole convolution passes, so a device schedules the images itself (the CPU
+// gives each core its own images and keeps their unfolded columns in its cache). The composed
+// forms, Conv2dByColumns and Conv2dGradByColumns, unfold with ConvOps and multiply with Gemm.
+type Conv2dOps interface {
+	// Conv2d writes y [Batch, Out, OH, OW], the filters w [Out, C, KH, KW] applied to the images
+	// x [Batch, C, H, W] (no bias); lowp is Gemm's.
+	Conv2d(lowp DType, y, x, w *Buffer, p ConvParams)
+	// Conv2dGrad writes the input gradient gx and the weight gradient gw given the output
+	// gradient gy; either may be nil when it is not wanted.
+	Conv2dGrad(lowp DType, gx, gw, gy, x, w *Buffer, p ConvParams)
+}
+
 // PoolOps is 2-D max pooling.
 type PoolOps interface {
 	// MaxPool2d pools NCHW planes with a k×k window, recording each output's source in arg.
@@ -121,6 +133,7 @@ type Backend interface {
 	CrossEntropyOps
 	IndexOps
 	ConvOps
+	Conv2dOps
 	PoolOps
 	OptimizerOps
 	ForeachOps

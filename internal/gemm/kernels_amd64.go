@@ -31,15 +31,29 @@ func sgemmKernelAVX2(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, be
 //go:noescape
 func transpose8x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int)
 
+// transpose4x8 is transpose8x8 for a 4-row strip:
+// dst[(8b+c)*dstStride + r] = src[r*srcStride + 8b + c] for r < 4. Needs AVX.
+//
+//go:noescape
+func transpose4x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int)
+
 // zipRows16 zips two bf16 rows: dst[c] = r0[c] | r1[c]<<16 for c < 16·n16. Needs AVX2.
 //
 //go:noescape
 func zipRows16(dst *uint32, r0, r1 *uint16, n16 int)
 
-// haveTranspose8 and haveZip16 report whether transpose8x8 and zipRows16 may run on this CPU.
+// copyRows8 copies rows runs of 8·width8 floats, srcStride apart in src, to consecutive rows of
+// dst: dst[r*8*width8 + j] = src[r*srcStride + j]. Needs AVX.
+//
+//go:noescape
+func copyRows8(dst, src *float32, srcStride, rows, width8 int)
+
+// haveTranspose8, haveZip16 and haveCopyRows8 report whether transpose8x8, zipRows16 and
+// copyRows8 may run on this CPU.
 var (
 	haveTranspose8 = cpu.X86.HasAVX
 	haveZip16      = cpu.X86.HasAVX2
+	haveCopyRows8  = cpu.X86.HasAVX
 )
 
 // archKernels lists the assembly kernels this CPU can run, fastest first;

@@ -1514,3 +1514,80 @@ zip_loop:
 zip_done:
 	VZEROUPPER
 	RET
+
+// transposes blocks 4×8 blocks of a 4-row strip; strides in elements.
+// func transpose4x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int)
+TEXT ·transpose4x8(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ dstStride+8(FP), R9
+	MOVQ src+16(FP), SI
+	MOVQ srcStride+24(FP), R8
+	MOVQ blocks+32(FP), CX
+	SHLQ $2, R8
+	SHLQ $2, R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (R9)(R9*2), R13
+	LEAQ (DI)(R9*4), R12
+	MOVQ R9, AX
+	SHLQ $3, AX
+	TESTQ CX, CX
+	JEQ t4_done
+t4_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R10*1), Y3
+	VUNPCKLPS Y1, Y0, Y4
+	VUNPCKHPS Y1, Y0, Y5
+	VUNPCKLPS Y3, Y2, Y6
+	VUNPCKHPS Y3, Y2, Y7
+	VSHUFPS $0x44, Y6, Y4, Y0
+	VSHUFPS $0xEE, Y6, Y4, Y1
+	VSHUFPS $0x44, Y7, Y5, Y2
+	VSHUFPS $0xEE, Y7, Y5, Y3
+	VMOVUPS X0, (DI)
+	VMOVUPS X1, (DI)(R9*1)
+	VMOVUPS X2, (DI)(R9*2)
+	VMOVUPS X3, (DI)(R13*1)
+	VEXTRACTF128 $1, Y0, (R12)
+	VEXTRACTF128 $1, Y1, (R12)(R9*1)
+	VEXTRACTF128 $1, Y2, (R12)(R9*2)
+	VEXTRACTF128 $1, Y3, (R12)(R13*1)
+	ADDQ $32, SI
+	ADDQ AX, DI
+	ADDQ AX, R12
+	DECQ CX
+	JNE t4_loop
+t4_done:
+	VZEROUPPER
+	RET
+
+// copies rows of 8·width8 floats (srcStride apart) to consecutive rows of dst.
+// func copyRows8(dst, src *float32, srcStride, rows, width8 int)
+TEXT ·copyRows8(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ srcStride+16(FP), R8
+	MOVQ rows+24(FP), CX
+	MOVQ width8+32(FP), DX
+	SHLQ $2, R8
+	TESTQ CX, CX
+	JEQ copy_done
+	TESTQ DX, DX
+	JEQ copy_done
+copy_row:
+	MOVQ SI, R10
+	MOVQ DX, R11
+copy_col:
+	VMOVUPS (R10), Y0
+	VMOVUPS Y0, (DI)
+	ADDQ $32, R10
+	ADDQ $32, DI
+	DECQ R11
+	JNE copy_col
+	ADDQ R8, SI
+	DECQ CX
+	JNE copy_row
+copy_done:
+	VZEROUPPER
+	RET

@@ -65,6 +65,17 @@ func interleave(d []float32, stride int, x []float32, off, ld, rows, kc int) {
 			q[4], q[5], q[6], q[7] = x4[p], x5[p], x6[p], x7[p]
 		}
 	}
+	for ; r+4 <= rows && haveTranspose8 && kc >= 8; r += 4 {
+		o := off + r*ld
+		_ = x[o+3*ld+kc-1]
+		_ = d[r+(kc-1)*stride+3]
+		transpose4x8(&d[r], stride, &x[o], ld, kc/8)
+		for p := kc &^ 7; p < kc; p++ {
+			for i := 0; i < 4; i++ {
+				d[p*stride+r+i] = x[o+i*ld+p]
+			}
+		}
+	}
 	for ; r+4 <= rows; r += 4 {
 		o := off + r*ld
 		x0, x1, x2, x3 := x[o:][:kc], x[o+ld:][:kc], x[o+2*ld:][:kc], x[o+3*ld:][:kc]
@@ -87,6 +98,14 @@ func packBF32(dst []float32, b []float32, ldb int, trans bool, nr, p0, kc, j0, n
 	for jp := 0; jp < nc; jp += nr {
 		cols := min(nr, nc-jp)
 		d := dst[jp*kc : jp*kc+nr*kc]
+		if !trans && cols == nr && nr%8 == 0 && haveCopyRows8 && kc > 0 {
+			// A full panel: one vector copy per row, where a copy call per row costs more
+			// than the bytes it moves.
+			src := b[p0*ldb+j0+jp:]
+			_ = src[(kc-1)*ldb+nr-1]
+			copyRows8(&d[0], &src[0], ldb, kc, nr/8)
+			continue
+		}
 		if !trans {
 			for p := 0; p < kc; p++ {
 				o := d[p*nr : p*nr+nr]

@@ -114,6 +114,17 @@ func (d *Device) Col2im(dx *backend.Buffer, xOff int, col *backend.Buffer, colOf
 	})
 }
 
+// Conv2d implements backend.Conv2dOps: the im2col kernel and cuBLAS, one group of images after
+// another on the device's stream.
+func (d *Device) Conv2d(lowp backend.DType, y, x, w *backend.Buffer, p backend.ConvParams) {
+	backend.Conv2dByColumns(d, lowp, y, x, w, p)
+}
+
+// Conv2dGrad implements backend.Conv2dOps as Conv2d does.
+func (d *Device) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p backend.ConvParams) {
+	backend.Conv2dGradByColumns(d, lowp, gx, gw, gy, x, w, p)
+}
+
 // MaxPool2d implements backend.PoolOps.
 func (d *Device) MaxPool2d(y, arg, x *backend.Buffer, planes, h, w, k, stride, oh, ow int) {
 	d.run("max pool", func() error {

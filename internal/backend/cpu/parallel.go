@@ -3,6 +3,7 @@ package cpu
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // parallelMin is the work size (elements, or multiply-adds for heavier loops) below which a
@@ -41,5 +42,28 @@ func parallelFor(n, work int, fn func(lo, hi int)) {
 		hi = n
 	}
 	fn(0, hi)
+	wg.Wait()
+}
+
+// parallelTasks calls fn(worker, task) for every task in [0, n) on up to workers goroutines
+// (worker in [0, workers) names the goroutine, for its scratch space) and waits. Tasks are
+// taken in order from a shared counter, so a goroutine whose core another process holds delays
+// the call by one task, not by a fixed share of the work.
+func parallelTasks(workers, n int, fn func(worker, task int)) {
+	var next atomic.Int64
+	work := func(wk int) {
+		for t := int(next.Add(1) - 1); t < n; t = int(next.Add(1) - 1) {
+			fn(wk, t)
+		}
+	}
+	var wg sync.WaitGroup
+	for wk := 1; wk < min(workers, n); wk++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(wk)
+		}()
+	}
+	work(0)
 	wg.Wait()
 }

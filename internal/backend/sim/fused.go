@@ -61,6 +61,14 @@ func (f *fused) Col2im(dx *backend.Buffer, xOff int, col *backend.Buffer, colOff
 	f.cpu.Col2im(f.host(dx), xOff, f.host(col), colOff, ldCol, c, h, w, kh, kw, stride, pad, oh, ow)
 }
 
+func (f *fused) Conv2d(lowp backend.DType, y, x, w *backend.Buffer, p backend.ConvParams) {
+	f.cpu.Conv2d(lowp, f.host(y), f.host(x), f.host(w), p)
+}
+
+func (f *fused) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p backend.ConvParams) {
+	f.cpu.Conv2dGrad(lowp, f.host(gx), f.host(gw), f.host(gy), f.host(x), f.host(w), p)
+}
+
 func (f *fused) MaxPool2d(y, arg, x *backend.Buffer, planes, h, w, k, stride, oh, ow int) {
 	f.cpu.MaxPool2d(f.host(y), f.host(arg), f.host(x), planes, h, w, k, stride, oh, ow)
 }

@@ -1,0 +1,172 @@
+package cpu
+
+import (
+	"runtime"
+
+	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/internal/gemm"
+)
+
+// Conv2d implements backend.Conv2dOps. Float32 convolutions share their groups of images
+// (backend.ConvParams.ImagesPerGemm) out to the cores: each core unfolds its images into its
+// own column buffer, which stays in its cache for the gemm that follows. Other types and
+// autocast's half-precision products take the composed path.
+func (c *CPU) Conv2d(lowp backend.DType, y, x, w *backend.Buffer, p backend.ConvParams) {
+	if !convFloat32(lowp, x, w) {
+		backend.Conv2dByColumns(c, lowp, y, x, w, p)
+		return
+	}
+	o, l, ckk := p.Out, p.Pixels(), p.ColumnRows()
+	ch := p.ImagesPerGemm()
+	groups := ceilDiv(p.Batch, ch)
+	s := c.convScratch(convWorkers(groups, p), ckk*ch*l, o*ch*l, ch > 1)
+	defer s.release(c)
+	parallelTasks(len(s.col), groups, func(wk, g int) {
+		n0 := g * ch
+		nc := min(ch, p.Batch-n0)
+		cols := nc * l
+		col := s.col[wk].F32
+		unfoldF32(col, x.F32, p, n0, nc)
+		if nc == 1 {
+			gemm.SgemmSerial(false, false, o, l, ckk, 1, w.F32, ckk, col, l, 0, y.F32[n0*o*l:], l)
+			return
+		}
+		tmp := s.tmp[wk].F32
+		gemm.SgemmSerial(false, false, o, cols, ckk, 1, w.F32, ckk, col, cols, 0, tmp, cols)
+		// tmp is [o, nc, l]; y wants [nc, o, l].
+		for i := 0; i < nc; i++ {
+			for oo := 0; oo < o; oo++ {
+				copy(y.F32[((n0+i)*o+oo)*l:][:l], tmp[oo*cols+i*l:][:l])
+			}
+		}
+	})
+}
+
+// Conv2dGrad implements backend.Conv2dOps, in parallel as Conv2d. Each task sums the weight
+// gradient of a fixed run of image groups into its own buffer and the buffers are added in
+// task order, so the result does not depend on the number of cores or on which core ran what.
+func (c *CPU) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p backend.ConvParams) {
+	if !convFloat32(lowp, x, w) {
+		backend.Conv2dGradByColumns(c, lowp, gx, gw, gy, x, w, p)
+		return
+	}
+	o, l, ckk := p.Out, p.Pixels(), p.ColumnRows()
+	ch := p.ImagesPerGemm()
+	groups := ceilDiv(p.Batch, ch)
+	tasks := groups
+	var partial []*backend.Buffer
+	if gw != nil {
+		// At most 8 partial sums, and at most 32 MB of them.
+		tasks = max(1, min(groups, 8, (32<<20)/(4*ckk*o)))
+		partial = make([]*backend.Buffer, tasks)
+		for t := range partial {
+			partial[t] = c.AllocUninit(backend.F32, ckk*o)
+		}
+	}
+	s := c.convScratch(convWorkers(tasks, p), ckk*ch*l, o*ch*l, ch > 1)
+	defer s.release(c)
+	image := p.C * p.H * p.W
+	parallelTasks(len(s.col), tasks, func(wk, t int) {
+		col := s.col[wk].F32
+		for g := t * groups / tasks; g < (t+1)*groups/tasks; g++ {
+			n0 := g * ch
+			nc := min(ch, p.Batch-n0)
+			cols := nc * l
+			// gs addresses this group's output gradient as [o, cols]: in place for one image,
+			// else reordered from [nc, o, l].
+			gs := gy.F32[n0*o*l:]
+			if nc > 1 {
+				gs = s.tmp[wk].F32
+				for i := 0; i < nc; i++ {
+					for oo := 0; oo < o; oo++ {
+						copy(gs[oo*cols+i*l:][:l], gy.F32[((n0+i)*o+oo)*l:][:l])
+					}
+				}
+			}
+			if gw != nil {
+				// gwᵀ [ckk, o] += col·gsᵀ: ckk rows and o columns tile the kernel better than
+				// o rows and ckk columns (see backend.Conv2dGradByColumns).
+				unfoldF32(col, x.F32, p, n0, nc)
+				beta := float32(1)
+				if g == t*groups/tasks {
+					beta = 0
+				}
+				gemm.SgemmSerial(false, true, ckk, o, cols, 1, col, cols, gs, cols, beta, partial[t].F32, o)
+			}
+			if gx != nil {
+				gemm.SgemmSerial(true, false, ckk, cols, o, 1, w.F32, ckk, gs, cols, 0, col, cols)
+				clear(gx.F32[n0*image : (n0+nc)*image])
+				for i := 0; i < nc; i++ {
+					im2col(col[i*l:], cols, gx.F32[(n0+i)*image:], p.C, p.H, p.W, p.KH, p.KW, p.Stride, p.Pad, p.OH, p.OW, true)
+				}
+			}
+		}
+	})
+	if gw == nil {
+		return
+	}
+	sum := partial[0].F32
+	for _, q := range partial[1:] {
+		for i, v := range q.F32 {
+			sum[i] += v
+		}
+	}
+	// sum is gwᵀ [ckk, o]; gw is [o, ckk].
+	for r := 0; r < ckk; r++ {
+		for oo, v := range sum[r*o : (r+1)*o] {
+			gw.F32[oo*ckk+r] = v
+		}
+	}
+	for _, q := range partial {
+		c.Release(q)
+	}
+}
+
+// convFloat32 reports whether a convolution runs in float32 throughout (no autocast rounding).
+func convFloat32(lowp backend.DType, x, w *backend.Buffer) bool {
+	return x.DType == backend.F32 && w.DType == backend.F32 && lowp != backend.BF16 && lowp != backend.F16
+}
+
+// convWorkers is how many goroutines a convolution of tasks independent tasks uses: one per
+// core, fewer for small problems, where starting goroutines would cost more than they win.
+func convWorkers(tasks int, p backend.ConvParams) int {
+	flops := 2 * p.Out * p.Pixels() * p.ColumnRows() * p.Batch
+	return max(1, min(tasks, runtime.GOMAXPROCS(0), flops/(1<<20)))
+}
+
+// unfoldF32 writes images n0..n0+nc of x side by side into col [ckk, nc·l].
+func unfoldF32(col, x []float32, p backend.ConvParams, n0, nc int) {
+	l, image := p.Pixels(), p.C*p.H*p.W
+	for i := 0; i < nc; i++ {
+		im2col(col[i*l:], nc*l, x[(n0+i)*image:], p.C, p.H, p.W, p.KH, p.KW, p.Stride, p.Pad, p.OH, p.OW, false)
+	}
+}
+
+// convBuffers are each worker's column buffer and, for groups of several images, its
+// reordering buffer.
+type convBuffers struct{ col, tmp []*backend.Buffer }
+
+func (c *CPU) convScratch(workers, colLen, tmpLen int, withTmp bool) convBuffers {
+	s := convBuffers{col: make([]*backend.Buffer, workers)}
+	if withTmp {
+		s.tmp = make([]*backend.Buffer, workers)
+	}
+	for i := range s.col {
+		s.col[i] = c.AllocUninit(backend.F32, colLen)
+		if withTmp {
+			s.tmp[i] = c.AllocUninit(backend.F32, tmpLen)
+		}
+	}
+	return s
+}
+
+func (s convBuffers) release(c *CPU) {
+	for _, b := range s.col {
+		c.Release(b)
+	}
+	for _, b := range s.tmp {
+		c.Release(b)
+	}
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
