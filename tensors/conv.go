@@ -39,12 +39,14 @@ func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
 	be := xc.be()
 	p := backend.ConvParams{Batch: nb, C: c, H: h, W: w, Out: o, KH: kh, KW: kw, Stride: stride, Pad: padding, OH: oh, OW: ow}
 	out := empty(wt.dtype, x.dev, nb, o, oh, ow)
-	be.Conv2d(lowp.be(), out.buf(), xc2.buf(), wc.buf(), p)
+	var bb *backend.Buffer
+	var bc *Tensor
 	if b != nil {
-		bv := b.view([]int{1, o, 1, 1}, []int{0, b.strides[0], 0, 0}, b.offset)
-		be.Binary(backend.Add, out.buf(), out.strided(), bv.bcast(out.shape), out.shape)
-		bv.release()
+		bc = b.contig()
+		bb = bc.buf()
 	}
+	be.Conv2d(lowp.be(), out.buf(), xc2.buf(), wc.buf(), bb, p)
+	releaseIfNot(bc, b)
 	record(out, "Conv2d", []*Tensor{xc, wt, b}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
 		var gx, gw, gb *Tensor

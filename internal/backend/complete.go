@@ -159,12 +159,12 @@ func (x *completed) Col2im(dx *Buffer, xOff int, col *Buffer, colOff, ldCol, c, 
 }
 
 // Conv2d implements Conv2dOps.
-func (x *completed) Conv2d(lowp DType, y, in, w *Buffer, p ConvParams) {
+func (x *completed) Conv2d(lowp DType, y, in, w, b *Buffer, p ConvParams) {
 	if x.c2 != nil {
-		x.c2.Conv2d(lowp, y, in, w, p)
+		x.c2.Conv2d(lowp, y, in, w, b, p)
 		return
 	}
-	Conv2dByColumns(x, lowp, y, in, w, p)
+	Conv2dByColumns(x, lowp, y, in, w, b, p)
 }
 
 // Conv2dGrad implements Conv2dOps.

@@ -33,8 +33,8 @@ type ConvDevice interface {
 }
 
 // Conv2dByColumns is the composed Conv2d: it unfolds each group of images (ImagesPerGemm) into
-// columns and multiplies the filters by them with one Gemm per group.
-func Conv2dByColumns(d ConvDevice, lowp DType, y, x, w *Buffer, p ConvParams) {
+// columns and multiplies the filters by them with one Gemm per group, then adds the bias.
+func Conv2dByColumns(d ConvDevice, lowp DType, y, x, w, b *Buffer, p ConvParams) {
 	o, l, ckk := p.Out, p.Pixels(), p.ColumnRows()
 	ch := p.ImagesPerGemm()
 	col := d.AllocUninit(x.DType, ckk*ch*l)
@@ -54,6 +54,10 @@ func Conv2dByColumns(d ConvDevice, lowp DType, y, x, w *Buffer, p ConvParams) {
 	}
 	d.Release(col)
 	d.Release(tmp)
+	if b != nil {
+		shape := []int{p.Batch, o, l}
+		d.Binary(Add, y, Strided{Buf: y, Strides: []int{o * l, l, 1}}, Strided{Buf: b, Strides: []int{0, 1, 0}}, shape)
+	}
 }
 
 // Conv2dGradByColumns is the composed Conv2dGrad. The weight gradient is accumulated

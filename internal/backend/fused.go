@@ -60,8 +60,8 @@ type ConvOps interface {
 // forms, Conv2dByColumns and Conv2dGradByColumns, unfold with ConvOps and multiply with Gemm.
 type Conv2dOps interface {
 	// Conv2d writes y [Batch, Out, OH, OW], the filters w [Out, C, KH, KW] applied to the images
-	// x [Batch, C, H, W] (no bias); lowp is Gemm's.
-	Conv2d(lowp DType, y, x, w *Buffer, p ConvParams)
+	// x [Batch, C, H, W], plus bias b [Out] when b is not nil; lowp is Gemm's.
+	Conv2d(lowp DType, y, x, w, b *Buffer, p ConvParams)
 	// Conv2dGrad writes the input gradient gx and the weight gradient gw given the output
 	// gradient gy; either may be nil when it is not wanted.
 	Conv2dGrad(lowp DType, gx, gw, gy, x, w *Buffer, p ConvParams)

@@ -116,8 +116,8 @@ func (d *Device) Col2im(dx *backend.Buffer, xOff int, col *backend.Buffer, colOf
 
 // Conv2d implements backend.Conv2dOps: the im2col kernel and cuBLAS, one group of images after
 // another on the device's stream.
-func (d *Device) Conv2d(lowp backend.DType, y, x, w *backend.Buffer, p backend.ConvParams) {
-	backend.Conv2dByColumns(d, lowp, y, x, w, p)
+func (d *Device) Conv2d(lowp backend.DType, y, x, w, b *backend.Buffer, p backend.ConvParams) {
+	backend.Conv2dByColumns(d, lowp, y, x, w, b, p)
 }
 
 // Conv2dGrad implements backend.Conv2dOps as Conv2d does.

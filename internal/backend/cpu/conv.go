@@ -11,9 +11,9 @@ import (
 // (backend.ConvParams.ImagesPerGemm) out to the cores: each core unfolds its images into its
 // own column buffer, which stays in its cache for the gemm that follows. Other types and
 // autocast's half-precision products take the composed path.
-func (c *CPU) Conv2d(lowp backend.DType, y, x, w *backend.Buffer, p backend.ConvParams) {
-	if !convFloat32(lowp, x, w) {
-		backend.Conv2dByColumns(c, lowp, y, x, w, p)
+func (c *CPU) Conv2d(lowp backend.DType, y, x, w, b *backend.Buffer, p backend.ConvParams) {
+	if !convFloat32(lowp, x, w) || b != nil && b.DType != backend.F32 {
+		backend.Conv2dByColumns(c, lowp, y, x, w, b, p)
 		return
 	}
 	o, l, ckk := p.Out, p.Pixels(), p.ColumnRows()
@@ -29,14 +29,21 @@ func (c *CPU) Conv2d(lowp backend.DType, y, x, w *backend.Buffer, p backend.Conv
 		unfoldF32(col, x.F32, p, n0, nc)
 		if nc == 1 {
 			gemm.SgemmSerial(false, false, o, l, ckk, 1, w.F32, ckk, col, l, 0, y.F32[n0*o*l:], l)
-			return
+		} else {
+			tmp := s.tmp[wk].F32
+			gemm.SgemmSerial(false, false, o, cols, ckk, 1, w.F32, ckk, col, cols, 0, tmp, cols)
+			// tmp is [o, nc, l]; y wants [nc, o, l].
+			for i := 0; i < nc; i++ {
+				for oo := 0; oo < o; oo++ {
+					copy(y.F32[((n0+i)*o+oo)*l:][:l], tmp[oo*cols+i*l:][:l])
+				}
+			}
 		}
-		tmp := s.tmp[wk].F32
-		gemm.SgemmSerial(false, false, o, cols, ckk, 1, w.F32, ckk, col, cols, 0, tmp, cols)
-		// tmp is [o, nc, l]; y wants [nc, o, l].
-		for i := 0; i < nc; i++ {
-			for oo := 0; oo < o; oo++ {
-				copy(y.F32[((n0+i)*o+oo)*l:][:l], tmp[oo*cols+i*l:][:l])
+		if b != nil {
+			// While these outputs are still in this core's cache.
+			for i := 0; i < nc*o; i++ {
+				row := y.F32[(n0*o+i)*l:][:l]
+				addScalar(row, b.F32[i%o])
 			}
 		}
 	})
@@ -119,6 +126,14 @@ func (c *CPU) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p
 	}
 	for _, q := range partial {
 		c.Release(q)
+	}
+}
+
+// addScalar adds s to every element of row.
+func addScalar(row []float32, s float32) {
+	done := vecF32(backend.Add, row, row, nil, s)
+	for i := done; i < len(row); i++ {
+		row[i] += s
 	}
 }
 

@@ -11,8 +11,9 @@ import (
 	"github.com/goaccel/goaccel/internal/backend"
 )
 
-// convRef is a direct float64 convolution and its gradients, loop by loop.
-func convRef(p backend.ConvParams, x, w, gy []float32) (y, gx, gw []float64) {
+// convRef is a direct float64 convolution (with bias b when not nil) and its gradients, loop
+// by loop.
+func convRef(p backend.ConvParams, x, w, b, gy []float32) (y, gx, gw []float64) {
 	y = make([]float64, p.Batch*p.Out*p.Pixels())
 	gx = make([]float64, len(x))
 	gw = make([]float64, len(w))
@@ -21,6 +22,9 @@ func convRef(p backend.ConvParams, x, w, gy []float32) (y, gx, gw []float64) {
 			for oy := 0; oy < p.OH; oy++ {
 				for ox := 0; ox < p.OW; ox++ {
 					yi := ((n*p.Out+o)*p.OH+oy)*p.OW + ox
+					if b != nil {
+						y[yi] = float64(b[o])
+					}
 					for c := 0; c < p.C; c++ {
 						for ki := 0; ki < p.KH; ki++ {
 							for kj := 0; kj < p.KW; kj++ {
@@ -53,15 +57,15 @@ func convParams(batch, c, h, w, out, k, stride, pad int) backend.ConvParams {
 // at several core counts, and that the weight gradient is the same bits on any number of cores.
 func TestConv2dOnEveryCoreMatchesDirectConvolution(t *testing.T) {
 	cases := []struct {
-		name   string
-		p      backend.ConvParams
-		gx, gw bool
+		name         string
+		p            backend.ConvParams
+		bias, gx, gw bool
 	}{
-		{"one-image-per-gemm", convParams(9, 8, 24, 24, 16, 3, 1, 1), true, true},
-		{"grouped-images-ragged", convParams(13, 8, 10, 10, 16, 3, 1, 1), true, true},
-		{"stride2-nopad", convParams(6, 3, 33, 33, 8, 4, 2, 0), true, true},
-		{"weight-gradient-only", convParams(9, 8, 24, 24, 16, 3, 1, 1), false, true},
-		{"input-gradient-only", convParams(13, 8, 10, 10, 16, 3, 1, 1), true, false},
+		{"one-image-per-gemm", convParams(9, 8, 24, 24, 16, 3, 1, 1), true, true, true},
+		{"grouped-images-ragged", convParams(13, 8, 10, 10, 16, 3, 1, 1), true, true, true},
+		{"stride2-nopad-no-bias", convParams(6, 3, 33, 33, 8, 4, 2, 0), false, true, true},
+		{"weight-gradient-only", convParams(9, 8, 24, 24, 16, 3, 1, 1), true, false, true},
+		{"input-gradient-only", convParams(13, 8, 10, 10, 16, 3, 1, 1), false, true, false},
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, tc := range cases {
@@ -77,14 +81,22 @@ func TestConv2dOnEveryCoreMatchesDirectConvolution(t *testing.T) {
 			}
 			x, w := fill(p.Batch*p.C*p.H*p.W), fill(p.Out*p.ColumnRows())
 			gy := fill(p.Batch * p.Out * p.Pixels())
-			wantY, wantGx, wantGw := convRef(p, x, w, gy)
+			var bias []float32
+			if tc.bias {
+				bias = fill(p.Out)
+			}
+			wantY, wantGx, wantGw := convRef(p, x, w, bias, gy)
 			var firstGw []float32
 			for _, procs := range []int{1, 2, 3} {
 				runtime.GOMAXPROCS(procs)
 				c := New()
 				buf := func(v []float32) *backend.Buffer { return &backend.Buffer{DType: backend.F32, Len: len(v), F32: v} }
 				y := buf(make([]float32, len(wantY)))
-				c.Conv2d(backend.F32, y, buf(x), buf(w), p)
+				var b *backend.Buffer
+				if tc.bias {
+					b = buf(bias)
+				}
+				c.Conv2d(backend.F32, y, buf(x), buf(w), b, p)
 				var gx, gw *backend.Buffer
 				if tc.gx {
 					gx = buf(slices.Repeat([]float32{math.Float32frombits(0x7fc00000)}, len(x))) // NaN: must be overwritten

@@ -16,6 +16,10 @@ func (c *CPU) Reduce(op backend.ReduceOp, dst, src *backend.Buffer, outer, n, in
 			argReduce(op, dst.I64, src.F32, outer, n, inner)
 			return
 		}
+		if op == backend.Sum && outer == 1 && inner == 1 && n >= 2*sumChunk {
+			dst.F32[0] = float32(sumLong(src.F32[:n]))
+			return
+		}
 		parallelFor(outer, work, func(lo, hi int) { reduce(op, dst.F32, src.F32, lo, hi, n, inner) })
 	case backend.F64:
 		if op == backend.ArgMax || op == backend.ArgMin {
@@ -219,4 +223,29 @@ func sumRow[T num](row []T) float64 {
 		a0 += float64(row[i])
 	}
 	return (a0 + a1) + (a2 + a3)
+}
+
+// sumChunk is the length of the runs a long sum adds separately (on every core) before adding
+// their sums in order: fixed, so the result does not depend on the number of cores.
+const sumChunk = 1 << 16
+
+// sumLong is the float64 sum of a long float32 row, run by run.
+func sumLong(x []float32) float64 {
+	var fixed [64]float64
+	parts := fixed[:0]
+	if runs := (len(x) + sumChunk - 1) / sumChunk; runs <= len(fixed) {
+		parts = fixed[:runs]
+	} else {
+		parts = make([]float64, runs)
+	}
+	parallelFor(len(parts), len(x), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			parts[r] = sumRow(x[r*sumChunk : min(len(x), (r+1)*sumChunk)])
+		}
+	})
+	var total float64
+	for _, v := range parts {
+		total += v
+	}
+	return total
 }

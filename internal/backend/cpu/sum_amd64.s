@@ -32,3 +32,36 @@ loop:
 	VZEROUPPER
 	MOVSD X0, ret+16(FP)
 	RET
+
+// func sumF32AVX512(x *float32, n int) float64: sumF32AVX with eight-lane accumulators (n a
+// positive multiple of 32): twice the values per conversion.
+TEXT ·sumF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+loop512:
+	VCVTPS2PD (SI), Z4
+	VCVTPS2PD 32(SI), Z5
+	VCVTPS2PD 64(SI), Z6
+	VCVTPS2PD 96(SI), Z7
+	VADDPD Z4, Z0, Z0
+	VADDPD Z5, Z1, Z1
+	VADDPD Z6, Z2, Z2
+	VADDPD Z7, Z3, Z3
+	ADDQ $128, SI
+	SUBQ $32, CX
+	JNZ  loop512
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VZEROUPPER
+	MOVSD X0, ret+16(FP)
+	RET

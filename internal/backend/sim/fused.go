@@ -61,8 +61,8 @@ func (f *fused) Col2im(dx *backend.Buffer, xOff int, col *backend.Buffer, colOff
 	f.cpu.Col2im(f.host(dx), xOff, f.host(col), colOff, ldCol, c, h, w, kh, kw, stride, pad, oh, ow)
 }
 
-func (f *fused) Conv2d(lowp backend.DType, y, x, w *backend.Buffer, p backend.ConvParams) {
-	f.cpu.Conv2d(lowp, f.host(y), f.host(x), f.host(w), p)
+func (f *fused) Conv2d(lowp backend.DType, y, x, w, b *backend.Buffer, p backend.ConvParams) {
+	f.cpu.Conv2d(lowp, f.host(y), f.host(x), f.host(w), f.host(b), p)
 }
 
 func (f *fused) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p backend.ConvParams) {
