@@ -17,8 +17,8 @@ echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs" 
 for round in $(seq "${ROUNDS:-2}"); do
 	echo "# round $round, load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$log"
 	/usr/bin/python3 bench/tensors_torch.py 2.0 | tee -a "$log" || echo "PyTorch baseline unavailable (install python3-torch)"
-	GOMAXPROCS=1 go test -run '^$' -bench 'MLPStep|Add1M|Memcpy12MB|Softmax|CrossEntropy|Conv2d|MatMul' -benchmem -benchtime 400ms -count 5 ./tensors/ | tee -a "$log"
-	go test -run '^$' -bench 'MLPStep$|Add1M$|Softmax|CrossEntropy|Conv2d' -benchmem -benchtime 400ms -count 5 ./tensors/ | tee -a "$log"
+	GOMAXPROCS=1 go test -run '^$' -bench 'MLPStep|Add1M|Sum1M|Memcpy12MB|Softmax|CrossEntropy|Conv2d|MatMul' -benchmem -benchtime 400ms -count 5 ./tensors/ | tee -a "$log"
+	go test -run '^$' -bench 'MLPStep$|Add1M$|Sum1M|Softmax|CrossEntropy|Conv2d' -benchmem -benchtime 400ms -count 5 ./tensors/ | tee -a "$log"
 	for procs in 1 2; do
 		GOMAXPROCS=$procs go test -run '^$' -bench 'MLPTrainStep$' -benchmem -benchtime 400ms -count 5 ./nn/ | tee -a "$log"
 	done

@@ -15,6 +15,7 @@ PAIRS = [
     ("MLP step fwd+bwd+SGD", "BenchmarkMLPStep", "TorchMLPStepSGD"),
     ("MLP step fwd+bwd+AdamW", "BenchmarkMLPTrainStep", "TorchMLPStepADAMW"),
     ("elementwise add 1M", "BenchmarkAdd1M", "TorchAdd1M"),
+    ("sum of 1M", "BenchmarkSum1M", "TorchSum1M"),
     ("softmax 128x1000", "BenchmarkSoftmax", "TorchSoftmax"),
     ("cross entropy fwd+bwd 128x1000", "BenchmarkCrossEntropyForwardBackward", "TorchCrossEntropyForwardBackward"),
     ("conv2d fwd+bwd 32x16x28x28", "BenchmarkConv2dForwardBackward", "TorchConv2dForwardBackward"),

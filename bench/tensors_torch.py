@@ -20,6 +20,7 @@ SETTINGS = {
     "TorchMLPStepSGD": "SGD(foreach=True), zero_grad(set_to_none=True)",
     "TorchMLPStepADAMW": "AdamW(foreach=True, weight_decay=0.01), zero_grad(set_to_none=True)",
     "TorchAdd1M": "torch.no_grad()",
+    "TorchSum1M": "torch.no_grad()",
     "TorchSoftmax": "torch.no_grad()",
     "TorchCrossEntropyForwardBackward": "autograd (the Go side builds a graph too)",
     "TorchConv2dForwardBackward": "autograd (the Go side builds a graph too)",
@@ -87,6 +88,7 @@ def main():
             print(f"TorchMLPStep{name.upper()}-threads{threads}\t{wall * 1e3:.3f} ms/op\t{timeit.cpu * 1e3:.3f} cpu-ms/op", flush=True)
         x, y = torch.randn(1024, 1024), torch.randn(1024, 1024)
         report(f"TorchAdd1M-threads{threads}", timeit(no_grad(lambda: x + y), min_time))
+        report(f"TorchSum1M-threads{threads}", timeit(no_grad(lambda: x.sum()), min_time))
         s = torch.randn(128, 1000)
         report(f"TorchSoftmax-threads{threads}", timeit(no_grad(lambda: s.softmax(1)), min_time))
         lg, t = torch.randn(128, 1000, requires_grad=True), torch.randint(0, 1000, (128,))
