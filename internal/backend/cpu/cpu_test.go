@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -140,48 +138,4 @@ func TestBinaryVectorPathsMatchScalar(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestPoolRunsEveryChunkOnceUnderConcurrentCallers runs many callers at once, some nesting a
-// call inside a chunk: every chunk runs exactly once, each participant's part is below parts
-// and no two goroutines of one call share a part at the same time.
-func TestPoolRunsEveryChunkOnceUnderConcurrentCallers(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	var wg sync.WaitGroup
-	for caller := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for round := range 200 {
-				n, parts := 1+(caller*7+round)%23, 1+round%4
-				counts := make([]atomic.Int32, n)
-				inUse := make([]atomic.Int32, parts)
-				poolRun(parts, n, func(part, c int) {
-					if part < 0 || part >= parts {
-						t.Errorf("part %d outside [0, %d)", part, parts)
-						return
-					}
-					if inUse[part].Add(1) != 1 {
-						t.Errorf("part %d used by two goroutines at once", part)
-					}
-					if c%5 == 0 {
-						var inner atomic.Int32
-						poolRun(2, 3, func(_, _ int) { inner.Add(1) })
-						if inner.Load() != 3 {
-							t.Errorf("a nested call ran %d of 3 chunks", inner.Load())
-						}
-					}
-					counts[c].Add(1)
-					inUse[part].Add(-1)
-				})
-				for c := range counts {
-					if got := counts[c].Load(); got != 1 {
-						t.Errorf("chunk %d of %d ran %d times", c, n, got)
-						return
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -1,6 +1,10 @@
 package cpu
 
-import "runtime"
+import (
+	"runtime"
+
+	"github.com/goaccel/goaccel/internal/backend/cpu/internal/parallel"
+)
 
 // parallelMin is the work size (elements, or multiply-adds for heavier loops) below which a
 // kernel runs on the calling goroutine: handing chunks to the pool costs about a microsecond.
@@ -16,7 +20,7 @@ func parallelFor(n, work int, fn func(lo, hi int)) {
 		return
 	}
 	chunks := min(n, 4*workers, max(2, work/(parallelMin/2)))
-	poolRun(workers, chunks, func(_, c int) { fn(c*n/chunks, (c+1)*n/chunks) })
+	parallel.Run(workers, chunks, func(_, c int) { fn(c*n/chunks, (c+1)*n/chunks) })
 }
 
 // parallelTasks calls fn(worker, task) for every task in [0, n) on up to workers goroutines
@@ -24,5 +28,5 @@ func parallelFor(n, work int, fn func(lo, hi int)) {
 // taken in order from a shared counter, so a goroutine whose core another process holds delays
 // the call by one task, not by a fixed share of the work.
 func parallelTasks(workers, n int, fn func(worker, task int)) {
-	poolRun(workers, n, fn)
+	parallel.Run(workers, n, fn)
 }

@@ -1,6 +1,8 @@
 package parallel
 
 import (
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -29,4 +31,48 @@ func TestRunDoesNotAllocate(t *testing.T) {
 	if a := testing.AllocsPerRun(50, func() { r.Run(64, fn) }); a != 0 {
 		t.Errorf("Run allocates %v times per call", a)
 	}
+}
+
+// TestRunCallsEveryChunkOnceUnderConcurrentCallers runs many callers at once, some nesting a
+// call inside a chunk: every chunk runs exactly once, each participant's part is below parts
+// and no two goroutines of one call share a part at the same time.
+func TestRunCallsEveryChunkOnceUnderConcurrentCallers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var wg sync.WaitGroup
+	for caller := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := range 200 {
+				n, parts := 1+(caller*7+round)%23, 1+round%4
+				counts := make([]atomic.Int32, n)
+				inUse := make([]atomic.Int32, parts)
+				Run(parts, n, func(part, c int) {
+					if part < 0 || part >= parts {
+						t.Errorf("part %d outside [0, %d)", part, parts)
+						return
+					}
+					if inUse[part].Add(1) != 1 {
+						t.Errorf("part %d used by two goroutines at once", part)
+					}
+					if c%5 == 0 {
+						var inner atomic.Int32
+						Run(2, 3, func(_, _ int) { inner.Add(1) })
+						if inner.Load() != 3 {
+							t.Errorf("a nested call ran %d of 3 chunks", inner.Load())
+						}
+					}
+					counts[c].Add(1)
+					inUse[part].Add(-1)
+				})
+				for c := range counts {
+					if got := counts[c].Load(); got != 1 {
+						t.Errorf("chunk %d of %d ran %d times", c, n, got)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
