@@ -62,15 +62,21 @@ func worker() {
 	for {
 		idle := time.Now()
 		for spins := 0; pool.gen.Load() == seen; spins++ {
-			if spins%64 == 63 && time.Since(idle) > spinFor {
+			if spins%256 != 255 {
+				continue
+			}
+			if time.Since(idle) > spinFor {
 				pool.parked.Add(1)
 				if pool.gen.Load() == seen { // nothing published since the check above
 					<-pool.wake
 				}
 				pool.parked.Add(-1)
 				idle = time.Now()
+				continue
 			}
-			runtime.Gosched() // let this P run any other goroutine that is ready
+			if spins%4096 == 4095 {
+				runtime.Gosched() // every few microseconds, let this P run any goroutine that is ready
+			}
 		}
 		seen = pool.gen.Load()
 		pool.holding.Add(1)
