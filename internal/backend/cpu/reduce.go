@@ -231,13 +231,7 @@ const sumChunk = 1 << 16
 
 // sumLong is the float64 sum of a long float32 row, run by run.
 func sumLong(x []float32) float64 {
-	var fixed [64]float64
-	parts := fixed[:0]
-	if runs := (len(x) + sumChunk - 1) / sumChunk; runs <= len(fixed) {
-		parts = fixed[:runs]
-	} else {
-		parts = make([]float64, runs)
-	}
+	parts := make([]float64, (len(x)+sumChunk-1)/sumChunk)
 	parallelFor(len(parts), len(x), func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			parts[r] = sumRow(x[r*sumChunk : min(len(x), (r+1)*sumChunk)])
