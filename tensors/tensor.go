@@ -66,7 +66,9 @@ func zeros(dt DType, dev Device, shape ...int) *Tensor {
 	return &Tensor{st: newStorage(be, be.Alloc(dt.be(), numel(shape))), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
 }
 
-func (t *Tensor) be() backend.Backend { return backendFor(t.dev) }
+// be is the backend of t's device: the one its storage was made by (looking the device up in
+// the registry would take a lock on every op).
+func (t *Tensor) be() backend.Backend { return t.st.be }
 
 func (t *Tensor) strided() backend.Strided {
 	return backend.Strided{Buf: t.buf(), Offset: t.offset, Strides: t.strides}
@@ -167,6 +169,7 @@ func (t *Tensor) moved(d Device) *Tensor {
 			h = t.convertTo(t.dtype)
 		}
 		h.dev = d.norm()
+		h.st.be = be // h's storage is its own: a copy made above
 		return h
 	}
 	out := &Tensor{st: newStorage(be, tr.Upload(h.buf())), dev: d.norm(), dtype: t.dtype, shape: h.shape, strides: h.strides}
