@@ -122,6 +122,26 @@ func matmulCore(a, b *Tensor) *Tensor {
 		al, bl = a.convertTo(BFloat16), b.convertTo(BFloat16)
 	}
 	out := matmulRaw(al, bl, lowp)
+	recordMatMul(out, a, b, al, bl, lowp, al, bl)
+	releaseIfNot(al, a)
+	releaseIfNot(bl, b)
+	releaseIfNot(a, a0)
+	releaseIfNot(b, b0)
+	return out
+}
+
+// matmulLowp multiplies two bfloat16 operands under bfloat16 autocast (float32 result and
+// accumulation); the gradients are float32, converted to the operands' type by autograd.
+func matmulLowp(a, b *Tensor) *Tensor {
+	out := matmulRaw(a, b, BFloat16)
+	recordMatMul(out, a, b, a, b, BFloat16)
+	return out
+}
+
+// recordMatMul records out = al·bl for the gradients of a and b, where al and bl are a and b
+// as they were multiplied (rounded to bfloat16 when lowp is BFloat16, like the output
+// gradient then); keep lists the tensors backward reads that the graph does not hold already.
+func recordMatMul(out, a, b, al, bl *Tensor, lowp DType, keep ...*Tensor) {
 	record(out, "MatMul", []*Tensor{a, b}, func(g *Tensor) []*Tensor {
 		gl := g
 		if lowp == BFloat16 {
@@ -140,35 +160,7 @@ func matmulCore(a, b *Tensor) *Tensor {
 		}
 		releaseIfNot(gl, g)
 		return []*Tensor{ga, gb}
-	}, al, bl)
-	releaseIfNot(al, a)
-	releaseIfNot(bl, b)
-	releaseIfNot(a, a0)
-	releaseIfNot(b, b0)
-	return out
-}
-
-// matmulLowp multiplies two bfloat16 operands under bfloat16 autocast (float32 result and
-// accumulation); the gradients are float32, converted to the operands' type by autograd.
-func matmulLowp(a, b *Tensor) *Tensor {
-	out := matmulRaw(a, b, BFloat16)
-	record(out, "MatMul", []*Tensor{a, b}, func(g *Tensor) []*Tensor {
-		gl := g.convertTo(BFloat16)
-		var ga, gb *Tensor
-		if a.requiresGrad {
-			bt := b.Transpose(-1, -2)
-			ga = sumToOwned(matmulRaw(gl, bt, BFloat16), a.shape)
-			bt.release()
-		}
-		if b.requiresGrad {
-			at := a.Transpose(-1, -2)
-			gb = sumToOwned(matmulRaw(at, gl, BFloat16), b.shape)
-			at.release()
-		}
-		gl.release()
-		return []*Tensor{ga, gb}
-	})
-	return out
+	}, keep...)
 }
 
 // gemmOperand returns t in a type the gemm-based ops take: float32 or float64. Int64 and
