@@ -32,12 +32,7 @@ func (c *CPU) Conv2d(lowp backend.DType, y, x, w, b *backend.Buffer, p backend.C
 		} else {
 			tmp := s.tmp[wk].F32
 			gemm.SgemmSerial(false, false, o, cols, ckk, 1, w.F32, ckk, col, cols, 0, tmp, cols)
-			// tmp is [o, nc, l]; y wants [nc, o, l].
-			for i := 0; i < nc; i++ {
-				for oo := 0; oo < o; oo++ {
-					copy(y.F32[((n0+i)*o+oo)*l:][:l], tmp[oo*cols+i*l:][:l])
-				}
-			}
+			reorder(y.F32[n0*o*l:], tmp, nc, o, l, true)
 		}
 		if b != nil {
 			// While these outputs are still in this core's cache.
@@ -84,11 +79,7 @@ func (c *CPU) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p
 			gs := gy.F32[n0*o*l:]
 			if nc > 1 {
 				gs = s.tmp[wk].F32
-				for i := 0; i < nc; i++ {
-					for oo := 0; oo < o; oo++ {
-						copy(gs[oo*cols+i*l:][:l], gy.F32[((n0+i)*o+oo)*l:][:l])
-					}
-				}
+				reorder(gy.F32[n0*o*l:], gs, nc, o, l, false)
 			}
 			if gw != nil {
 				// gwᵀ [ckk, o] += col·gsᵀ: ckk rows and o columns tile the kernel better than
@@ -126,6 +117,22 @@ func (c *CPU) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p
 	}
 	for _, q := range partial {
 		c.Release(q)
+	}
+}
+
+// reorder copies nc images' outputs between the NCHW order [nc, o, l] of images and the
+// order [o, nc·l] of a gemm over the images side by side: into images when toImages, else out
+// of them.
+func reorder(images, gemmOrder []float32, nc, o, l int, toImages bool) {
+	for i := 0; i < nc; i++ {
+		for oo := 0; oo < o; oo++ {
+			im, gm := images[(i*o+oo)*l:][:l], gemmOrder[(oo*nc+i)*l:][:l]
+			if toImages {
+				copy(im, gm)
+			} else {
+				copy(gm, im)
+			}
+		}
 	}
 }
 
