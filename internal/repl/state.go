@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"go/types"
 	"io"
 	"os"
 	"reflect"
@@ -13,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goaccel/goaccel/internal/celltypes"
 	"github.com/goaccel/goaccel/internal/gobuild"
 	"github.com/goaccel/goaccel/internal/program"
 	"github.com/goaccel/goaccel/internal/transfer"
@@ -56,35 +56,23 @@ func (s *Session) state() sessionState {
 	names = append(names, s.declared.StatementVars()...)
 	s.mu.Unlock()
 	slices.Sort(names)
-	imported := map[string]bool{}
-	for _, im := range st.Imports {
-		imported[im[1]] = true
-	}
 	for _, n := range slices.Compact(names) {
 		if n != "_" {
-			st.Vars = append(st.Vars, stateVar{Name: n, Type: s.declarableType(n, imported)})
+			st.Vars = append(st.Vars, stateVar{Name: n, Type: s.declarableType(n, st.Imports)})
 		}
 	}
 	return st
 }
 
 // declarableType is the type of session variable name as a declaration in a
-// cell writes it, "" when a cell cannot (it names a package the session
-// does not import, or is unknown).
-func (s *Session) declarableType(name string, imported map[string]bool) string {
-	t := s.typeOf(name)
-	if t == nil {
-		return ""
-	}
-	ok := true
-	text := types.TypeString(t, func(p *types.Package) string {
-		if p.Path() == "main" {
-			return ""
-		}
-		ok = ok && imported[p.Path()]
-		return p.Name()
-	})
-	if !ok {
+// cell importing imports (name, path) writes it: packages by the names the
+// cells import them under. It is "" when a cell cannot write it (it names a
+// package the session does not import, or a type with no source form), or
+// is unknown.
+func (s *Session) declarableType(name string, imports [][2]string) string {
+	namer := celltypes.NewNamer(s.types.Package(), imports, nil)
+	text, ok := namer.Source(s.typeOf(name))
+	if !ok || len(namer.Added()) > 0 {
 		return ""
 	}
 	return text

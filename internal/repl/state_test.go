@@ -95,3 +95,50 @@ func TestImportOfAnUnknownPackageOutsideAKernelSaysWhatWouldWork(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 }
+
+func TestRestoreNamesTypesAsTheCellsImportsDo(t *testing.T) {
+	// The package names rand and time name something else in the session:
+	// only the cells' names for the packages can declare the variables again.
+	const cells = "import (\n\t\"crypto/rand\"\n\tmrand \"math/rand\"\n\ttm \"time\"\n)\n" +
+		"time := \"noon\"\n" +
+		"var d tm.Duration = 5\n" +
+		"byName := map[string]*tm.Duration{\"a\": &d}\n" +
+		"list := []tm.Duration{1, 2}\n" +
+		"rng := mrand.New(mrand.NewSource(1))\n" +
+		"pool := []*mrand.Rand{rng}\n" +
+		"_ = rand.Reader"
+	tests := []struct {
+		name  string
+		carry bool
+		cell  string
+		want  string
+	}{
+		// A crash: the variables come back declared, with zero values.
+		{"crash", false, `fmt.Println(time, d, byName == nil, list == nil, rng == nil, pool == nil)`, " 0s true true true true\n"},
+		// A switch: the values that can cross come back too.
+		{"switch", true, `fmt.Println(time, d, *byName["a"], list, rng == nil, pool == nil)`, "noon 5ns 5ns [1ns 2ns] true true\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "state.json")
+			old, _ := sessionWithState(t, file)
+			if r := old.Execute(context.Background(), cells); r.Error != nil {
+				t.Fatalf("cell: %v", r.Error)
+			}
+			if tt.carry {
+				if err := old.saveState(true); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, out := sessionWithState(t, file)
+			note := s.Restore(context.Background())
+			out.Reset()
+			if r := s.Execute(context.Background(), tt.cell); r.Error != nil {
+				t.Fatalf("after restore (note %q): %v", note, r.Error)
+			}
+			if got := out.String(); got != tt.want {
+				t.Errorf("after restore (note %q) printed %q; want %q", note, got, tt.want)
+			}
+		})
+	}
+}
