@@ -246,3 +246,45 @@ func typeCheck(t *testing.T, src string) {
 		t.Fatalf("program does not type-check: %v\n%s", err, src)
 	}
 }
+
+func TestVersionChangesExactlyWhenTheRecordDoes(t *testing.T) {
+	f := Decl{Kind: "func", Names: []string{"f"}, Text: "func f() {}"}
+	tests := []struct {
+		name    string
+		change  func(r *Record)
+		changed bool
+	}{
+		{"a new import", func(r *Record) { r.Import("tm", "time") }, true},
+		{"the same import again", func(r *Record) { r.Import("fmt", "fmt") }, false},
+		{"a name imported from another path", func(r *Record) { r.Import("fmt", "github.com/x/fmt") }, true},
+		{"an import hiding a declaration", func(r *Record) { r.Import("f", "github.com/x/f") }, true},
+		{"an import hiding a statement's variable", func(r *Record) { r.Import("x", "github.com/x/x") }, true},
+		{"the same dot import again", func(r *Record) { r.Import(".", "strings") }, false},
+		{"a declaration", func(r *Record) { r.Define(f) }, true},
+		{"a statement's variable", func(r *Record) { r.DefineByStatement("x", Origin{Cell: 3}) }, true},
+		{"a type's interpreter name", func(r *Record) { r.SetInternal("T", "T_2") }, true},
+		{"the same interpreter name again", func(r *Record) { r.SetInternal("T", "T_1") }, false},
+		{"a type back to its own name", func(r *Record) { r.SetInternal("T", "T") }, true},
+		{"a type that kept its name", func(r *Record) { r.SetInternal("U", "U") }, false},
+		{"reads", func(r *Record) { r.Decls(); r.Imports(); r.Names(); r.Snapshot(); r.Lookup("f") }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewRecord()
+			r.Import("fmt", "fmt")
+			r.Import(".", "strings")
+			r.Define(f)
+			r.Define(Decl{Kind: "type", Names: []string{"T"}, Text: "type T int"})
+			r.SetInternal("T", "T_1")
+			r.DefineByStatement("x", Origin{Cell: 2})
+			before := r.Version()
+			tt.change(r)
+			if got := r.Version() != before; got != tt.changed {
+				t.Errorf("version changed = %v; want %v", got, tt.changed)
+			}
+			if r.Snapshot().Version() != r.Version() {
+				t.Errorf("a snapshot has another version")
+			}
+		})
+	}
+}

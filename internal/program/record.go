@@ -29,6 +29,7 @@ type Record struct {
 	imports  map[string]string // package name → import path
 	stmtVars map[string]Origin // names a top-level statement (x := …) defined last
 	internal map[string]string // redefined type → the interpreter's name for it
+	version  uint64            // changes so far (Version)
 }
 
 // NewRecord returns an empty record.
@@ -47,7 +48,13 @@ func (r *Record) Import(name, path string) {
 	if name == "_" || name == "." {
 		key = name + path
 	}
-	r.imports[key] = path
+	// A name cannot be both imported and declared (Define and
+	// DefineByStatement drop its import): an import that hides a
+	// declaration is a new one.
+	if p, ok := r.imports[key]; !ok || p != path {
+		r.imports[key] = path
+		r.version++
+	}
 }
 
 // Define records d, replacing every earlier declaration of one of its names.
@@ -66,6 +73,7 @@ func (r *Record) Define(d Decl) {
 		}
 	}
 	r.decls = append(r.decls, d)
+	r.version++
 }
 
 // DefineByStatement records that a top-level statement of the cell at
@@ -75,6 +83,7 @@ func (r *Record) DefineByStatement(name string, at Origin) {
 	r.remove(name)
 	delete(r.imports, name)
 	r.stmtVars[name] = at
+	r.version++
 }
 
 // remove drops the declarations that declare name.
@@ -148,6 +157,7 @@ func (r *Record) Snapshot() *Record {
 	for k, v := range r.internal {
 		c.internal[k] = v
 	}
+	c.version = r.version
 	return c
 }
 
@@ -245,12 +255,20 @@ func (r *Record) Methods(typ string) []string {
 // SetInternal records the interpreter's name for type name (a redefinition
 // runs under a new name, since yaegi keeps a type's first definition).
 func (r *Record) SetInternal(name, internal string) {
-	if internal == name {
-		delete(r.internal, name)
+	if old, ok := r.internal[name]; ok && old == internal || !ok && internal == name {
 		return
 	}
-	r.internal[name] = internal
+	if internal == name {
+		delete(r.internal, name)
+	} else {
+		r.internal[name] = internal
+	}
+	r.version++
 }
+
+// Version counts the changes to r: it is the same as when last read only
+// if r holds the same declarations, imports and variables.
+func (r *Record) Version() uint64 { return r.version }
 
 // UserName returns the user's name for an interpreter type name.
 func (r *Record) UserName(internal string) string {

@@ -88,6 +88,7 @@ type Session struct {
 	genericsLoaded bool               // stdgeneric is compiled into the interpreter
 	modules        []gobuild.Require  // %go get pins and %go mod use folders not yet in the executor
 	savedState     []byte             // what the state file holds
+	savedFrom      stateSource        // what savedState was made from
 
 	count     int             // the kernel's execution count for the next Execute (0: unknown)
 	cell      int             // the running cell's execution count

@@ -90,11 +90,34 @@ func crossable(vals []reflect.Value, names []string) ([]reflect.Value, []string)
 	return keptVals, keptNames
 }
 
+// stateSource is what the state file is made from: the session's record at
+// a version, and its modules.
+type stateSource struct {
+	record  *program.Record
+	version uint64
+	modules []gobuild.Require
+}
+
+// stateSource is what the state file would be made from now.
+func (s *Session) stateSource() stateSource {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return stateSource{record: s.declared, version: s.declared.Version(), modules: slices.Clone(s.modules)}
+}
+
+func (a stateSource) equal(b stateSource) bool {
+	return a.record == b.record && a.version == b.version && slices.Equal(a.modules, b.modules)
+}
+
 // saveState writes the state file when the session's declarations changed
-// (a cell that declares nothing costs a comparison). With carry, the
-// variables whose values can cross a process are written beside it.
+// (a cell that changes none costs a comparison of versions). With carry,
+// the variables whose values can cross a process are written beside it.
 func (s *Session) saveState(carry bool) error {
 	if s.opts.StateFile == "" {
+		return nil
+	}
+	from := s.stateSource()
+	if !carry && from.equal(s.savedFrom) {
 		return nil
 	}
 	st := s.state()
@@ -122,6 +145,7 @@ func (s *Session) saveState(carry bool) error {
 		return fmt.Errorf("save the session: %w", err)
 	}
 	if !carry && bytes.Equal(b, s.savedState) {
+		s.savedFrom = from
 		return nil
 	}
 	if carry {
@@ -132,7 +156,7 @@ func (s *Session) saveState(carry bool) error {
 	if err := os.WriteFile(s.opts.StateFile, b, 0o600); err != nil {
 		return fmt.Errorf("save the session: %w", err)
 	}
-	s.savedState = b
+	s.savedState, s.savedFrom = b, from
 	return nil
 }
 

@@ -3,6 +3,7 @@ package repl
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -140,5 +141,38 @@ func TestRestoreNamesTypesAsTheCellsImportsDo(t *testing.T) {
 				t.Errorf("after restore (note %q) printed %q; want %q", note, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestStateFileFollowsEveryChangeOfTheSession(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	s, _ := sessionWithState(t, file)
+	steps := []struct {
+		cell       string
+		has, lacks string // in the state file after the cell
+	}{
+		{cell: `import tm "time"`, has: `["tm","time"]`},
+		{cell: `x := 1`, has: `{"name":"x","type":"int"}`},
+		{cell: `x = 2`, has: `{"name":"x","type":"int"}`},
+		{cell: `x := "two"`, has: `{"name":"x","type":"string"}`},
+		{cell: `func f() int { return 1 }`, has: `func f() int { return 1 }`},
+		{cell: `f := tm.Second`, has: `{"name":"f","type":"tm.Duration"}`, lacks: `func f()`},
+		{cell: `type T int`, has: `type T int`},
+		{cell: `var t T`, has: `{"name":"t","type":"T"}`},
+		{cell: `type T string`, has: `type T string`, lacks: `type T int`},
+		{cell: `import T "strings"`, has: `["T","strings"]`, lacks: `type T string`},
+		{cell: `%reset -f`, lacks: `"tm"`},
+	}
+	for _, st := range steps {
+		if r := s.Execute(context.Background(), st.cell); r.Error != nil {
+			t.Fatalf("%s: %v", st.cell, r.Error)
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), st.has) || st.lacks != "" && strings.Contains(string(b), st.lacks) {
+			t.Errorf("after %q the state file holds %s; want it to hold %q and not %q", st.cell, b, st.has, st.lacks)
+		}
 	}
 }
