@@ -24,40 +24,23 @@ type Decl struct {
 	Line, Col int
 }
 
-// Declarations lists the package-level func, method, type, const and var
-// declarations of a cell in the order written, with their original text.
-// Imports and statements (including top-level :=) are not declarations.
-// Grouped type and var declarations are split into one Decl per spec (each
-// stands alone at the package level); a grouped const declaration stays
-// whole, since iota and implicit repetition tie its specs together.
-func Declarations(src string) ([]Decl, error) {
-	spans, err := splitTopLevel(src)
-	if err != nil {
-		return nil, syntaxError(err)
-	}
+// pieceDecls lists the declarations of a parsed piece of src: those of a
+// declaration, or the var declaration a statement piece holds.
+func pieceDecls(src string, p *piece) []Decl {
 	var out []Decl
-	for _, sp := range spans {
-		switch sp.first {
-		case token.TYPE, token.CONST, token.VAR:
-		case token.FUNC:
-			if sp.second != token.IDENT && sp.second != token.LPAREN {
-				continue // a function literal statement
-			}
-		default:
-			continue
-		}
-		p, err := parsePiece(token.NewFileSet(), src, sp, KindDecl, declPrefix, "")
-		if err != nil {
-			if sp.first == token.FUNC && sp.second == token.LPAREN {
-				continue // (func(){ ... })() style statements start like a method
-			}
-			return nil, err
-		}
+	switch {
+	case p.kind == KindDecl:
 		for _, d := range p.file.Decls {
 			out = append(out, declsOf(src, p, d)...)
 		}
+	case p.kind == KindStmt && p.span.first == token.VAR:
+		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+			if d, ok := st.(*ast.DeclStmt); ok {
+				out = append(out, declsOf(src, p, d.Decl)...)
+			}
+		}
 	}
-	return out, nil
+	return out
 }
 
 func declsOf(src string, p *piece, d ast.Decl) []Decl {

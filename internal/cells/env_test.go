@@ -60,12 +60,8 @@ func (e *testEnv) add(t *testing.T, cell string) {
 			e.addImport(name, path)
 		}
 	}
-	decls, err := Declarations(cell)
-	if err != nil {
-		t.Fatal(err)
-	}
 	declared := map[string]bool{}
-	for _, d := range decls {
+	for _, d := range p.Decls {
 		e.decls = append(e.decls, celltypes.Decl{Names: d.Names, Text: d.Text})
 		for _, n := range d.Names {
 			declared[n] = true

@@ -83,6 +83,13 @@ type Program struct {
 	Undefined []string
 	// TypeErrors are what go/types found wrong, at cell positions.
 	TypeErrors []TypeError
+	// Decls are the cell's package-level func, method, type, const and var
+	// declarations in the order written, with the user's text (before any
+	// rewrite). Imports and statements (top-level := included) are not
+	// declarations. A grouped type or var declaration is one Decl per spec
+	// (each stands alone at the package level); a grouped const declaration
+	// stays whole, since iota and implicit repetition tie its specs together.
+	Decls []Decl
 }
 
 // SyntaxError is a cell that go/parser rejects, at a cell position.
@@ -152,12 +159,14 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 		sc = celltypes.NewScope(nil, nil) // the cell checked on its own
 	}
 	var pieces []*piece
+	var decls []Decl
 	for i, sp := range spans {
 		p, err := classify(sc.FileSet(), src, sp, i == len(spans)-1)
 		if err != nil {
 			return nil, err
 		}
 		pieces = append(pieces, p)
+		decls = append(decls, pieceDecls(src, p)...) // before any rewrite
 	}
 	cx := newCellScope(env, src)
 	cx.markLines, cx.markFuncs = markLines, markFuncs
@@ -183,7 +192,7 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 			cx.names[n] = true
 		}
 	}
-	prog := &Program{Renamed: cx.newNames}
+	prog := &Program{Renamed: cx.newNames, Decls: decls}
 	auto := cx.autoImports(pieces)
 	visible := cx.visibleImports(auto)
 	prog.TypeErrors = cx.typeCheck(sc, pieces, visible)

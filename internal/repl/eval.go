@@ -86,7 +86,7 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string, shift in
 	for i := range prog.TypeErrors {
 		prog.TypeErrors[i].Line -= shift
 	}
-	decls, _ := cells.Declarations(code) // ParseMarked accepted the cell: so does Declarations
+	decls := prog.Decls
 	recorded := make([]bool, len(decls))
 	s.mu.Lock()
 	s.undefined = prog.Undefined
