@@ -231,15 +231,15 @@ func DecodeArgs(fn any, data []byte) ([]any, error) {
 	if t == nil || t.Kind() != reflect.Func {
 		return nil, fmt.Errorf("notebook_launcher: DecodeArgs needs the function the arguments are for; got %T", fn)
 	}
-	n, err := transfer.Count(data)
+	m, err := transfer.DecodeMessage(data)
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: decode the arguments: %w", err)
 	}
-	types, err := workerjob.ParamTypes(t, n, "the function")
+	types, err := workerjob.ParamTypes(t, m.Len(), "the function")
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: decode the arguments: %w", err)
 	}
-	vals, err := transfer.Unmarshal(data, types, nil)
+	vals, err := m.Values(types, nil)
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: decode the arguments: %w", err)
 	}

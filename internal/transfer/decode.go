@@ -22,7 +22,24 @@ var unmarshaler = reflect.TypeOf((*encoding.BinaryUnmarshaler)(nil)).Elem()
 // Decode reads one message and converts its values to types, in order.
 // names label the values in errors, as for Encode.
 func Decode(r io.Reader, types []reflect.Type, names []string) ([]reflect.Value, error) {
-	sd, md, err := nn.ReadSafetensors(r)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("transfer: read: %w", err)
+	}
+	return Unmarshal(data, types, names)
+}
+
+// Message is a message decoded but not yet converted: its receiver can
+// learn how many values it holds (Len) before choosing their types
+// (Values).
+type Message struct {
+	tree    []any
+	tensors map[string]*tensors.Tensor
+}
+
+// DecodeMessage decodes the message in data (which it does not keep).
+func DecodeMessage(data []byte) (*Message, error) {
+	sd, md, err := nn.DecodeSafetensors(data)
 	if err != nil {
 		return nil, fmt.Errorf("transfer: read: %w", err)
 	}
@@ -36,10 +53,19 @@ func Decode(r io.Reader, types []reflect.Type, names []string) ([]reflect.Value,
 	if err := dec.Decode(&tree); err != nil {
 		return nil, fmt.Errorf("transfer: read the values: %w", err)
 	}
-	if len(tree) != len(types) {
-		return nil, fmt.Errorf("transfer: the message holds %d values; %d were expected", len(tree), len(types))
+	return &Message{tree: tree, tensors: sd}, nil
+}
+
+// Len returns how many values m holds.
+func (m *Message) Len() int { return len(m.tree) }
+
+// Values converts m's values to types, in order. names label the values in
+// errors, as for Encode.
+func (m *Message) Values(types []reflect.Type, names []string) ([]reflect.Value, error) {
+	if len(m.tree) != len(types) {
+		return nil, fmt.Errorf("transfer: the message holds %d values; %d were expected", len(m.tree), len(types))
 	}
-	d := &decoder{tensors: sd}
+	d := &decoder{tensors: m.tensors}
 	out := make([]reflect.Value, len(types))
 	for i, t := range types {
 		name := fmt.Sprintf("value %d", i+1)
@@ -47,25 +73,12 @@ func Decode(r io.Reader, types []reflect.Type, names []string) ([]reflect.Value,
 			name = names[i]
 		}
 		v := reflect.New(t).Elem()
-		if err := d.value(tree[i], v, name); err != nil {
+		if err := d.value(m.tree[i], v, name); err != nil {
 			return nil, err
 		}
 		out[i] = v
 	}
 	return out, nil
-}
-
-// Count returns how many values the message in data holds.
-func Count(data []byte) (int, error) {
-	_, md, err := nn.DecodeSafetensors(data)
-	if err != nil {
-		return 0, fmt.Errorf("transfer: read: %w", err)
-	}
-	var tree []json.RawMessage
-	if err := json.Unmarshal([]byte(md[metaKey]), &tree); err != nil {
-		return 0, fmt.Errorf("transfer: read the values: %w", err)
-	}
-	return len(tree), nil
 }
 
 // Marshal is Encode into a byte slice.
@@ -79,7 +92,11 @@ func Marshal(values []reflect.Value, names []string) ([]byte, error) {
 
 // Unmarshal is Decode from a byte slice.
 func Unmarshal(data []byte, types []reflect.Type, names []string) ([]reflect.Value, error) {
-	return Decode(bytes.NewReader(data), types, names)
+	m, err := DecodeMessage(data)
+	if err != nil {
+		return nil, err
+	}
+	return m.Values(types, names)
 }
 
 type decoder struct {
