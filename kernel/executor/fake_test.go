@@ -56,9 +56,12 @@ func (f *fakeSession) save() {
 }
 
 // Restore brings back the declarations of the state file and names its
-// variables as lost (Restorer).
+// variables as lost (Restorer); "" when the file holds none.
 func (f *fakeSession) Restore(context.Context) string {
 	b, _ := os.ReadFile(os.Getenv(EnvState))
+	if len(b) == 0 {
+		return ""
+	}
 	var lost []string
 	for _, l := range strings.Split(string(b), "\n") {
 		if name, ok := strings.CutPrefix(l, "decl "); ok {

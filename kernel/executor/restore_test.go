@@ -56,3 +56,32 @@ func TestAGoroutinePanicsRestartRestoresAndLaterCellsAddToTheSession(t *testing.
 		t.Errorf("has g = %+v; stderr %q", got.Result, rec.stream("stderr"))
 	}
 }
+
+func TestASessionWithNothingToRestoreSaysSoOnlyAfterACrash(t *testing.T) {
+	tests := []struct {
+		cell      string
+		restarted bool
+		note      string // in the cell's error
+	}{
+		{cell: "exit", restarted: true, note: RestartedNote + "; the session had nothing to restore"},
+		{cell: "switch"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cell, func(t *testing.T) {
+			s, rec := newFake(t)
+			out := s.Execute(context.Background(), ExecRequest{Code: tt.cell})
+			if out.Restarted != tt.restarted {
+				t.Errorf("restarted = %v; want %v", out.Restarted, tt.restarted)
+			}
+			switch {
+			case tt.note == "" && out.Result.Error != nil:
+				t.Errorf("error %+v; want none", out.Result.Error)
+			case tt.note != "" && (out.Result.Error == nil || !strings.Contains(out.Result.Error.Evalue, tt.note)):
+				t.Errorf("error %+v; want one saying %q", out.Result.Error, tt.note)
+			}
+			if got := rec.stream("stderr"); strings.Contains(got, "restore") {
+				t.Errorf("stderr %q tells of a restore", got)
+			}
+		})
+	}
+}

@@ -125,7 +125,7 @@ func (s *Supervisor) current() (*child, error) {
 	s.restore = false
 	s.mu.Unlock()
 	if restore {
-		note := s.restoreIn(c)
+		note := noteOf(s.restoreIn(c))
 		s.mu.Lock()
 		s.notice += "; " + note
 		s.mu.Unlock()
@@ -133,41 +133,49 @@ func (s *Supervisor) current() (*child, error) {
 	return c, nil
 }
 
+// errNothingToRestore is restoreIn's answer when the session had nothing to
+// restore.
+var errNothingToRestore = errors.New("the session had nothing to restore")
+
 // restoreIn has a new child restore the session its predecessor saved and
-// returns its note ("functions and types restored; variables lost: x").
-func (s *Supervisor) restoreIn(c *child) string {
+// returns its note ("functions and types restored; variables lost: x"), or
+// errNothingToRestore, or an error saying why the session was lost.
+func (s *Supervisor) restoreIn(c *child) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	ev, err := c.call(ctx, request{ID: s.nextID.Add(1), Op: opRestore})
 	if err != nil {
-		return "the session could not be restored (" + err.Error() + "): declarations and variables were lost"
+		return "", fmt.Errorf("the session could not be restored (%w): declarations and variables were lost", err)
 	}
 	if ev.Status == "" {
-		return "the session had nothing to restore"
+		return "", errNothingToRestore
 	}
-	return ev.Status
+	return ev.Status, nil
 }
 
-// switchTo replaces the child with one running command (Result.Switch),
-// which restores the session; it returns the restore note.
-func (s *Supervisor) switchTo(old *child, command []string) (*child, string, error) {
-	s.mu.Lock()
-	if s.child == old {
-		s.child = nil
+// noteOf is what the user is told of a restore: its note, or why there was
+// none.
+func noteOf(note string, err error) string {
+	if err != nil {
+		return err.Error()
 	}
+	return note
+}
+
+// switchTo replaces the child with one running command (Result.Switch); the
+// caller has it restore the session.
+func (s *Supervisor) switchTo(old *child, command []string) (*child, error) {
+	s.mu.Lock()
 	s.cfg.Command = command
+	cur := s.child // old, or one a request started after old died
+	s.child = nil
+	s.restore = false // the caller restores, not current
 	s.mu.Unlock()
 	stop(old, "replaced by an executor with more packages")
-	s.mu.Lock()
-	c, err := s.spawn()
-	if err == nil {
-		s.child = c
+	if cur != nil && cur != old {
+		stop(cur, "replaced by an executor with more packages")
 	}
-	s.mu.Unlock()
-	if err != nil {
-		return nil, "", err
-	}
-	return c, s.restoreIn(c), nil
+	return s.current()
 }
 
 // stop closes c's request pipe, waits up to a second, then kills it.
@@ -198,12 +206,12 @@ func (s *Supervisor) Execute(ctx context.Context, req ExecRequest) Outcome {
 	}
 	out := s.execute(ctx, c, req)
 	if sw := out.Result.Switch; len(sw) > 0 && out.Result.Error == nil {
-		c, note, err := s.switchTo(c, sw)
+		c, err := s.switchTo(c, sw)
 		if err != nil {
 			return failed("ExecutorError", "start the executor with the cell's packages: "+err.Error(), false)
 		}
-		if note != "the session had nothing to restore" {
-			s.cfg.Output("stderr", note+"\n")
+		if note, err := s.restoreIn(c); !errors.Is(err, errNothingToRestore) {
+			s.cfg.Output("stderr", noteOf(note, err)+"\n")
 		}
 		out = s.execute(ctx, c, req)
 		if len(out.Result.Switch) > 0 {
@@ -261,7 +269,7 @@ func (s *Supervisor) lost(c *child, err error) Outcome {
 	if dead.killed {
 		ename = "Interrupted"
 	}
-	return failed(ename, dead.reason+"; "+RestartedNote+"; "+s.restoreIn(nc), true)
+	return failed(ename, dead.reason+"; "+RestartedNote+"; "+noteOf(s.restoreIn(nc)), true)
 }
 
 func failed(ename, evalue string, restarted bool) Outcome {
