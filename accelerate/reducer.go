@@ -14,14 +14,15 @@ const firstBucketBytes = 1 << 20
 type bucket struct {
 	params  []*tensors.Tensor
 	offsets []int
-	size    int             // elements of every parameter together
-	buf     []float32       // host bucket buffer (CPU parameters), made on first use
-	flat    *tensors.Tensor // device bucket buffer (parameters on a device), made on first use
-	wait    func() error    // makes later device work see flat's all-reduce
-	grads   [][]float32     // each parameter's gradient storage, reduced in place
-	direct  bool            // every gradient so far is plain float32 CPU storage
-	pending int             // parameters whose gradient is not ready yet in this pass
-	sent    bool            // handed to the all-reduce worker in this pass
+	size    int               // elements of every parameter together
+	buf     []float32         // host bucket buffer (CPU parameters), made on first use
+	flat    *tensors.Tensor   // device bucket buffer (parameters on a device), made on first use
+	parts   []*tensors.Tensor // flat's view of each parameter, in its shape, made with flat
+	wait    func() error      // makes later device work see flat's all-reduce
+	grads   [][]float32       // each parameter's gradient storage, reduced in place
+	direct  bool              // every gradient so far is plain float32 CPU storage
+	pending int               // parameters whose gradient is not ready yet in this pass
+	sent    bool              // handed to the all-reduce worker in this pass
 }
 
 // onDevice reports whether the bucket's parameters live on a device.
@@ -143,13 +144,15 @@ func (r *reducer) send(b *bucket) {
 func (b *bucket) fillFlat() {
 	if b.flat == nil {
 		b.flat = tensors.Zeros(b.size).To(b.params[0].Device())
+		for i, p := range b.params {
+			b.parts = append(b.parts, b.flat.Slice(0, b.offsets[i], b.offsets[i]+p.Numel()).Reshape(p.Shape()...))
+		}
 	}
 	for i, p := range b.params {
-		part := b.flat.Slice(0, b.offsets[i], b.offsets[i]+p.Numel())
 		if g := p.GradRef(); g != nil {
-			part.CopyFrom(g.Reshape(-1))
+			b.parts[i].CopyFrom(g)
 		} else {
-			part.Fill(0)
+			b.parts[i].Fill(0)
 		}
 	}
 }
@@ -190,7 +193,7 @@ func (r *reducer) finish() error {
 		if !b.direct {
 			for i, p := range b.params {
 				if b.flat != nil {
-					setGradFrom(p, b.flat.Slice(0, b.offsets[i], b.offsets[i]+p.Numel()))
+					setGradFrom(p, b.parts[i])
 				} else {
 					setGrad(p, b.buf[b.offsets[i]:][:p.Numel()])
 				}
@@ -226,10 +229,9 @@ func setGrad(p *tensors.Tensor, vals []float32) {
 	p.SetGrad(tensors.New(vals, p.Shape()...))
 }
 
-// setGradFrom overwrites p's gradient with the values of src (a slice of a
+// setGradFrom overwrites p's gradient with the values of src (p's view of a
 // bucket tensor on p's device), in place when p has a gradient.
 func setGradFrom(p *tensors.Tensor, src *tensors.Tensor) {
-	src = src.Reshape(p.Shape()...)
 	if g := p.GradRef(); g != nil {
 		g.CopyFrom(src)
 		return
