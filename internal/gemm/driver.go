@@ -96,6 +96,10 @@ func (jb *job) macro(ap, bp, tmp []float32, ks, ic, mcb, jc, ncb int, beta float
 				kr.fn(ks, a, b, &jb.c[ci], jb.ldc, jb.alpha, beta)
 				continue
 			}
+			if f := kr.short[rows]; f != nil && cols == nr {
+				f(ks, a, b, &jb.c[ci], jb.ldc, jb.alpha, beta)
+				continue
+			}
 			kr.fn(ks, a, b, &tmp[0], nr, jb.alpha, 0)
 			for r := 0; r < rows; r++ {
 				row := jb.c[ci+r*jb.ldc : ci+r*jb.ldc+cols]

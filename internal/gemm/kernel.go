@@ -13,8 +13,14 @@ type kernel struct {
 	mr, nr int
 	pairs  bool // bf16 panels interleave k in pairs (VDPBF16PS layout)
 	fn     kernelFunc
-	narrow *kernel // same family with a narrower tile, for C with few columns
+	short  shortTiles // kernels for tiles of fewer rows, reading the same panels
+	narrow *kernel    // same family with a narrower tile, for C with few columns
 }
+
+// shortTiles are a kernel's variants that compute only the first r rows of a tile (indexed by
+// r; nil where there is none): a C whose row count leaves a partial last tile of r rows is
+// finished in place, with no scratch tile and no rows computed for nothing.
+type shortTiles [13]kernelFunc
 
 // forWidth returns kr, or its narrow variant when C has no more columns than
 // that tile: a 10-column C then wastes 6 of 16 lanes instead of 22 of 32.

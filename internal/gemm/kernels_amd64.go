@@ -22,6 +22,20 @@ func sgemmKernelAVX512x16(kc int, a, b unsafe.Pointer, c *float32, ldc int, alph
 //go:noescape
 func sbgemmKernelAVX512x16(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
 
+// Short-tile variants: 4 and 8 rows of a 12-row panel, for a C whose last row tile is partial.
+//
+//go:noescape
+func sgemmKernelAVX512r4(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelAVX512r8(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelAVX512x16r4(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelAVX512x16r8(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
+
 //go:noescape
 func sgemmKernelAVX2(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
 
@@ -61,7 +75,9 @@ var (
 func archKernels() (f32 []kernel, bf16 []kernel) {
 	if cpu.X86.HasAVX512F {
 		f32 = append(f32, kernel{name: "avx512", mr: 12, nr: 32, fn: sgemmKernelAVX512,
-			narrow: &kernel{name: "avx512x16", mr: 12, nr: 16, fn: sgemmKernelAVX512x16}})
+			short: shortTiles{4: sgemmKernelAVX512r4, 8: sgemmKernelAVX512r8},
+			narrow: &kernel{name: "avx512x16", mr: 12, nr: 16, fn: sgemmKernelAVX512x16,
+				short: shortTiles{4: sgemmKernelAVX512x16r4, 8: sgemmKernelAVX512x16r8}}})
 		if cpu.X86.HasAVX512BF16 {
 			bf16 = append(bf16, kernel{name: "avx512bf16", mr: 12, nr: 32, pairs: true, fn: sbgemmKernelAVX512,
 				narrow: &kernel{name: "avx512bf16x16", mr: 12, nr: 16, pairs: true, fn: sbgemmKernelAVX512x16}})

@@ -54,8 +54,9 @@ func sgemmWith(kr kernel, transA, transB bool, m, n, k int, alpha float32, a []f
 }
 
 func sgemmJob(kr kernel, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) *job {
+	mr, nr := kr.mr, kr.nr // the closures capture these, not all of kr
 	return &job{k: kr, m: m, n: n, kdim: k, alpha: alpha, beta: beta, c: c, ldc: ldc,
-		packA: func(dst []float32, i0, mc, p0, kc int) { packAF32(dst, a, lda, transA, kr.mr, i0, mc, p0, kc) },
-		packB: func(dst []float32, p0, kc, j0, nc int) { packBF32(dst, b, ldb, transB, kr.nr, p0, kc, j0, nc) },
+		packA: func(dst []float32, i0, mc, p0, kc int) { packAF32(dst, a, lda, transA, mr, i0, mc, p0, kc) },
+		packB: func(dst []float32, p0, kc, j0, nc int) { packBF32(dst, b, ldb, transB, nr, p0, kc, j0, nc) },
 	}
 }
