@@ -201,12 +201,14 @@ func avx2(name string) {
 	p("RET")
 }
 
-// transpose8 writes an AVX 8×8 block transpose over a strip of blocks:
-// dst[(8b+c)*dstStride + r] = src[r*srcStride + 8b + c] for r, c < 8.
-func transpose8() {
-	fmt.Fprintf(&out, "\n// transposes blocks 8×8 blocks of an 8-row strip; strides in elements.\n")
-	fmt.Fprintf(&out, "// func transpose8x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int)\n")
-	fmt.Fprintf(&out, "TEXT ·transpose8x8(SB), NOSPLIT, $0-40\n")
+// transposeStart writes the header of a block transpose
+// func name(dst *float32, dstStride int, src *float32, srcStride int, blocks int) and loads its
+// arguments: DI dst, SI src, strides in bytes in R9 (dst) and R8 (src), CX blocks, R10 three
+// src rows, R13 three dst rows, R12 dst row 4, AX eight dst rows.
+func transposeStart(name, doc string) {
+	fmt.Fprintf(&out, "\n// %s\n", doc)
+	fmt.Fprintf(&out, "// func %s(dst *float32, dstStride int, src *float32, srcStride int, blocks int)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
 	p("MOVQ dst+0(FP), DI")
 	p("MOVQ dstStride+8(FP), R9")
 	p("MOVQ src+16(FP), SI")
@@ -215,11 +217,17 @@ func transpose8() {
 	p("SHLQ $2, R8")
 	p("SHLQ $2, R9")
 	p("LEAQ (R8)(R8*2), R10") // 3 src rows
-	p("LEAQ (SI)(R8*4), R11") // src row 4
 	p("LEAQ (R9)(R9*2), R13") // 3 dst rows
 	p("LEAQ (DI)(R9*4), R12") // dst row 4
 	p("MOVQ R9, AX")
 	p("SHLQ $3, AX") // 8 dst rows
+}
+
+// transpose8 writes an AVX 8×8 block transpose over a strip of blocks:
+// dst[(8b+c)*dstStride + r] = src[r*srcStride + 8b + c] for r, c < 8.
+func transpose8() {
+	transposeStart("transpose8x8", "transposes blocks 8×8 blocks of an 8-row strip; strides in elements.")
+	p("LEAQ (SI)(R8*4), R11") // src row 4
 	p("TESTQ CX, CX")
 	p("JEQ t8_done")
 	label("t8_loop")
@@ -296,21 +304,7 @@ func zip16() {
 // transpose4 writes an AVX 4×8 block transpose over a strip of blocks:
 // dst[(8b+c)*dstStride + r] = src[r*srcStride + 8b + c] for r < 4, c < 8.
 func transpose4() {
-	fmt.Fprintf(&out, "\n// transposes blocks 4×8 blocks of a 4-row strip; strides in elements.\n")
-	fmt.Fprintf(&out, "// func transpose4x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int)\n")
-	fmt.Fprintf(&out, "TEXT ·transpose4x8(SB), NOSPLIT, $0-40\n")
-	p("MOVQ dst+0(FP), DI")
-	p("MOVQ dstStride+8(FP), R9")
-	p("MOVQ src+16(FP), SI")
-	p("MOVQ srcStride+24(FP), R8")
-	p("MOVQ blocks+32(FP), CX")
-	p("SHLQ $2, R8")
-	p("SHLQ $2, R9")
-	p("LEAQ (R8)(R8*2), R10") // 3 src rows
-	p("LEAQ (R9)(R9*2), R13") // 3 dst rows
-	p("LEAQ (DI)(R9*4), R12") // dst row 4
-	p("MOVQ R9, AX")
-	p("SHLQ $3, AX") // 8 dst rows
+	transposeStart("transpose4x8", "transposes blocks 4×8 blocks of a 4-row strip; strides in elements.")
 	p("TESTQ CX, CX")
 	p("JEQ t4_done")
 	label("t4_loop")

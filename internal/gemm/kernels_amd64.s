@@ -2120,11 +2120,11 @@ TEXT ·transpose8x8(SB), NOSPLIT, $0-40
 	SHLQ $2, R8
 	SHLQ $2, R9
 	LEAQ (R8)(R8*2), R10
-	LEAQ (SI)(R8*4), R11
 	LEAQ (R9)(R9*2), R13
 	LEAQ (DI)(R9*4), R12
 	MOVQ R9, AX
 	SHLQ $3, AX
+	LEAQ (SI)(R8*4), R11
 	TESTQ CX, CX
 	JEQ t8_done
 t8_loop:

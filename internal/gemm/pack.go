@@ -43,14 +43,22 @@ func packAF32(dst []float32, a []float32, lda int, trans bool, mr, i0, mc, p0, k
 // eight rows are unrolled; that keeps eight read streams and one write stream.
 func interleave(d []float32, stride int, x []float32, off, ld, rows, kc int) {
 	r := 0
-	for ; r+8 <= rows && haveTranspose8 && kc >= 8; r += 8 {
-		o := off + r*ld
-		_ = x[o+7*ld+kc-1]
-		_ = d[r+(kc-1)*stride+7]
-		transpose8x8(&d[r], stride, &x[o], ld, kc/8)
-		for p := kc &^ 7; p < kc; p++ {
-			for i := 0; i < 8; i++ {
-				d[p*stride+r+i] = x[o+i*ld+p]
+	if haveTranspose8 && kc >= 8 {
+		// Strips of eight rows, then one of four, with AVX block transposes.
+		for _, t := range [...]struct {
+			h int
+			f func(dst *float32, dstStride int, src *float32, srcStride int, blocks int)
+		}{{8, transpose8x8}, {4, transpose4x8}} {
+			for ; r+t.h <= rows; r += t.h {
+				o := off + r*ld
+				_ = x[o+(t.h-1)*ld+kc-1]
+				_ = d[r+(kc-1)*stride+t.h-1]
+				t.f(&d[r], stride, &x[o], ld, kc/8)
+				for p := kc &^ 7; p < kc; p++ {
+					for i := 0; i < t.h; i++ {
+						d[p*stride+r+i] = x[o+i*ld+p]
+					}
+				}
 			}
 		}
 	}
@@ -63,17 +71,6 @@ func interleave(d []float32, stride int, x []float32, off, ld, rows, kc int) {
 			q := dd[p*stride : p*stride+8 : p*stride+8]
 			q[0], q[1], q[2], q[3] = x0[p], x1[p], x2[p], x3[p]
 			q[4], q[5], q[6], q[7] = x4[p], x5[p], x6[p], x7[p]
-		}
-	}
-	for ; r+4 <= rows && haveTranspose8 && kc >= 8; r += 4 {
-		o := off + r*ld
-		_ = x[o+3*ld+kc-1]
-		_ = d[r+(kc-1)*stride+3]
-		transpose4x8(&d[r], stride, &x[o], ld, kc/8)
-		for p := kc &^ 7; p < kc; p++ {
-			for i := 0; i < 4; i++ {
-				d[p*stride+r+i] = x[o+i*ld+p]
-			}
 		}
 	}
 	for ; r+4 <= rows; r += 4 {
