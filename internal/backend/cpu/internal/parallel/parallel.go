@@ -26,13 +26,38 @@ type job struct {
 	next    atomic.Int64 // the next chunk to take
 	left    atomic.Int64 // chunks not finished yet
 	joiners atomic.Int32 // participants so far, the caller included
+	failed  atomic.Pointer[chunkPanic]
 }
+
+// chunkPanic is what a chunk panicked with, carried to the caller's goroutine.
+type chunkPanic struct{ value any }
 
 // work takes and runs chunks until none is left.
 func (j *job) work(part int) {
 	for c := j.next.Add(1) - 1; c < j.n; c = j.next.Add(1) - 1 {
-		j.fn(part, int(c))
+		j.chunk(part, int(c))
+	}
+}
+
+// chunk runs one chunk, unless an earlier one panicked. A panic is recovered and kept for the
+// caller, which raises it on its own goroutine once no chunk is running: a panic on a pool
+// worker would otherwise end the process, not just the op.
+func (j *job) chunk(part, c int) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.failed.CompareAndSwap(nil, &chunkPanic{r})
+		}
 		j.left.Add(-1)
+	}()
+	if j.failed.Load() == nil {
+		j.fn(part, c)
+	}
+}
+
+// raise panics on the caller's goroutine with what a chunk panicked with, if one did.
+func (j *job) raise() {
+	if f := j.failed.Swap(nil); f != nil {
+		panic(f.value)
 	}
 }
 
@@ -93,7 +118,8 @@ var jobs = sync.Pool{New: func() any { return new(job) }}
 
 // Run calls fn(part, c) for every chunk c in [0, n) and returns when all are done. At most parts
 // goroutines take part: the caller (part 0) and idle pool workers (parts 1, 2, …), so part can
-// index per-goroutine scratch space. Chunks must be independent.
+// index per-goroutine scratch space. Chunks must be independent. If a chunk panics, the chunks
+// not started yet are skipped and Run panics with the same value on the caller's goroutine.
 func Run(parts, n int, fn func(part, c int)) {
 	j := jobs.Get().(*job)
 	j.run(parts, n, fn)
@@ -112,6 +138,7 @@ func (j *job) run(parts, n int, fn func(part, c int)) {
 	j.next.Store(0)
 	j.left.Store(int64(n))
 	j.joiners.Store(1)
+	j.failed.Store(nil)
 	defer func() { j.fn = nil }()
 	pool.once.Do(start)
 	if pool.workers < 1 || !pool.busy.CompareAndSwap(false, true) {
@@ -138,6 +165,7 @@ func (j *job) run(parts, n int, fn func(part, c int)) {
 		runtime.Gosched()
 	}
 	pool.busy.Store(false)
+	j.raise()
 }
 
 // onGoroutines runs the job on goroutines started for this call.
@@ -152,6 +180,7 @@ func (j *job) onGoroutines(parts int) {
 	}
 	j.work(0)
 	wg.Wait()
+	j.raise()
 }
 
 // Runner is Run for a caller that calls often with chunks of one kind (an optimizer's step):

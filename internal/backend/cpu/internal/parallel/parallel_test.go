@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestRunCallsEveryChunkOnce(t *testing.T) {
@@ -75,4 +76,55 @@ func TestRunCallsEveryChunkOnceUnderConcurrentCallers(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestAPanickingChunkPanicsInTheCaller panics in one chunk, wherever it runs: Run panics with
+// its value on the caller's goroutine (a panic on a worker would end the process), and the pool
+// serves the next call.
+func TestAPanickingChunkPanicsInTheCaller(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for bad := range 8 {
+		got := func() (v any) {
+			defer func() { v = recover() }()
+			Run(2, 8, func(_, c int) {
+				if c == bad {
+					panic("chunk failed")
+				}
+			})
+			return nil
+		}()
+		if got != "chunk failed" {
+			t.Fatalf("chunk %d panicked; Run gave %v, want the chunk's value", bad, got)
+		}
+		var ran atomic.Int32
+		Run(2, 8, func(_, _ int) { ran.Add(1) })
+		if ran.Load() != 8 {
+			t.Fatalf("after a panic, the next call ran %d of 8 chunks", ran.Load())
+		}
+	}
+}
+
+// TestAPanicOnAWorkerDoesNotEndTheProcess panics only in chunks a pool worker runs.
+func TestAPanicOnAWorkerDoesNotEndTheProcess(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for try := 0; try < 100; try++ {
+		got := func() (v any) {
+			defer func() { v = recover() }()
+			Run(2, 8, func(part, _ int) {
+				time.Sleep(200 * time.Microsecond) // time for a worker to join
+				if part != 0 {
+					panic("worker chunk failed")
+				}
+			})
+			return nil
+		}()
+		switch got {
+		case nil: // no worker joined this time
+		case "worker chunk failed":
+			return
+		default:
+			t.Fatalf("Run panicked with %v", got)
+		}
+	}
+	t.Fatal("in 100 calls no pool worker took a chunk")
 }
