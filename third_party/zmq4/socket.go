@@ -248,16 +248,20 @@ func (sck *socket) accept() {
 // socket, or closes conn.
 func (sck *socket) handshake(ctx context.Context, conn net.Conn) {
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
 	zconn, err := sck.open(conn, true)
-	if err != nil {
-		conn.Close()
-		if ctx.Err() == nil {
-			// FIXME(sbinet): maybe bubble up this error to application code?
-			sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
-		}
+	if !stop() {
+		// The socket closed during the handshake, and conn with it.
 		return
 	}
+	if err != nil {
+		conn.Close()
+		// FIXME(sbinet): maybe bubble up this error to application code?
+		sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
+		return
+	}
+	// From here on the connection is the socket's to close (addConn closes
+	// it when the socket closed meanwhile), never the handshake's too: a
+	// second close made Close report "use of closed network connection".
 	sck.addConn(zconn)
 }
 
