@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 }
 
 // echoSession prints each cell and returns it as the result; "fail" fails
-// and "sleep" takes a second.
+// (after n seconds with "fail n") and "sleep [n]" takes n seconds (at least one).
 type echoSession struct{}
 
 func (echoSession) SetStdin(io.Reader) {}
@@ -47,9 +47,10 @@ func (echoSession) Execute(ctx context.Context, code string) executor.Result {
 	n, _ := strconv.Atoi(arg)
 	switch cmd {
 	case "fail":
+		time.Sleep(time.Duration(n) * time.Second)
 		return executor.Result{Error: &executor.Error{Ename: "Fail", Evalue: "failed", Traceback: []string{"line 1"}}}
 	case "sleep":
-		time.Sleep(time.Second)
+		time.Sleep(time.Duration(max(1, n)) * time.Second)
 	case "spam": // n bytes of output in lines of 64
 		line := strings.Repeat("x", 63) + "\n"
 		for range n / 64 {
@@ -286,15 +287,29 @@ func TestFirstReplyWaitsForAnIOPubSubscriber(t *testing.T) {
 	}
 }
 
+// TestKernelInfoAnswersWhileACellRuns sends kernel_info_request behind a cell that runs for
+// three seconds: its reply must come first (an order, not a time bound, so a loaded machine
+// cannot fail it).
 func TestKernelInfoAnswersWhileACellRuns(t *testing.T) {
 	c := startKernel(t)
-	c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "sleep"})
-	time.Sleep(200 * time.Millisecond)
-	start := time.Now()
-	id := c.send(c.shell, c.codec, "kernel_info_request", map[string]any{})
-	c.reply(id, 5*time.Second)
-	if d := time.Since(start); d > 500*time.Millisecond {
-		t.Fatalf("kernel_info_reply took %v while a cell ran", d)
+	cell := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "sleep 3"})
+	info := c.send(c.shell, c.codec, "kernel_info_request", map[string]any{})
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case m := <-c.shellIn:
+			if m.Parent == nil {
+				continue
+			}
+			switch m.Parent.MsgID {
+			case info:
+				return
+			case cell:
+				t.Fatal("the cell's execute_reply came before kernel_info_reply: kernel_info waited for the cell")
+			}
+		case <-deadline:
+			t.Fatal("no kernel_info_reply within 20 s")
+		}
 	}
 }
 
@@ -318,7 +333,8 @@ func TestForgedMessagesAreDroppedAndKernelKeepsServing(t *testing.T) {
 
 func TestStopOnErrorAbortsQueuedExecutes(t *testing.T) {
 	c := startKernel(t)
-	bad := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "fail"})
+	// The failing cell runs for a second, so the next request is surely queued when it fails.
+	bad := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "fail 1"})
 	queued := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "1"})
 	other := c.send(c.shell, c.codec, "is_complete_request", map[string]any{"code": "1"})
 	status := func(id string) string {
