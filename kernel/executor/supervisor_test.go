@@ -63,7 +63,9 @@ func TestInterruptStopsInterpretedLoopAndKeepsState(t *testing.T) {
 	go func() { time.Sleep(100 * time.Millisecond); s.Interrupt() }()
 	start := time.Now()
 	out := s.Execute(context.Background(), ExecRequest{Code: "loop"})
-	if !out.Result.Interrupted || out.Restarted || time.Since(start) > 1200*time.Millisecond {
+	// The loop never ends by itself: the bound only catches an interrupt that restarted the
+	// child (seconds) instead of stopping the loop, with room for a loaded machine.
+	if !out.Result.Interrupted || out.Restarted || time.Since(start) > 10*time.Second {
 		t.Fatalf("outcome = %+v after %v", out, time.Since(start))
 	}
 	if got := s.Execute(context.Background(), ExecRequest{Code: "get x"}); got.Result.Data["text/plain"] != "1" {
