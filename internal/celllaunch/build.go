@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -52,18 +50,13 @@ func build(ctx context.Context, p *program.Program, out io.Writer) (bin, how str
 	}
 	start := time.Now()
 	dir, err := cache.Build(key, func(tmp string) error {
-		for name, content := range files {
-			if err := os.WriteFile(filepath.Join(tmp, name), content, 0o644); err != nil {
-				return fmt.Errorf("write the worker program: %w", err)
-			}
+		if err := gobuild.WriteFiles(tmp, files); err != nil {
+			return err
 		}
 		fmt.Fprintf(out, "Building the workers of %s with go build (once for this code: later launches reuse it)...\n", p.Func)
-		cmd := exec.CommandContext(ctx, gotool, "build", "-o", workerBinary, ".")
-		cmd.Dir = tmp
-		cmd.Env = gobuild.Env()
-		output, err := cmd.CombinedOutput()
+		output, err := gobuild.Run(ctx, tmp, gotool, "build", "-o", workerBinary, ".")
 		if ctx.Err() != nil {
-			return fmt.Errorf("%w: the build was stopped", ctx.Err())
+			return err
 		}
 		if err != nil {
 			if len(program.Positions(string(output))) > 0 {

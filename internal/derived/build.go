@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -74,23 +72,15 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 	fmt.Fprintf(progress, "Building an executor with %s (go build, once for these packages: later sessions reuse it)...\n", strings.Join(spec.Packages, ", "))
 	start := time.Now()
 	dir, err := cache.Build(key, func(tmp string) error {
-		for name, content := range files {
-			if err := os.WriteFile(filepath.Join(tmp, name), content, 0o644); err != nil {
-				return fmt.Errorf("write the executor's program: %w", err)
-			}
+		if err := gobuild.WriteFiles(tmp, files); err != nil {
+			return err
 		}
 		run := func(what string, name string, args ...string) error {
-			cmd := exec.CommandContext(ctx, name, args...)
-			cmd.Dir = tmp
-			cmd.Env = gobuild.Env()
-			out, err := cmd.CombinedOutput()
-			if ctx.Err() != nil {
-				return fmt.Errorf("%w: the build was stopped", ctx.Err())
-			}
-			if err != nil {
+			out, err := gobuild.Run(ctx, tmp, name, args...)
+			if err != nil && ctx.Err() == nil {
 				return fmt.Errorf("%s: %w\n%s", what, err, strings.TrimSpace(string(out)))
 			}
-			return nil
+			return err
 		}
 		if err := run("resolve the packages' modules (go mod tidy)", gotool, "mod", "tidy"); err != nil {
 			return explain(err, spec.Packages)
