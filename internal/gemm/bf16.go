@@ -3,12 +3,7 @@ package gemm
 // SgemmBF16 is Sgemm with A and B given as bfloat16 bit patterns (the high
 // half of a float32); products accumulate in float32 and C is float32.
 func SgemmBF16(transA, transB bool, m, n, k int, alpha float32, a []uint16, lda int, b []uint16, ldb int, beta float32, c []float32, ldc int) {
-	checkArgs("SgemmBF16", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
-	if m == 0 || n == 0 {
-		return
-	}
-	if k == 0 || alpha == 0 {
-		scaleF32(m, n, beta, c, ldc)
+	if settled("SgemmBF16", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), alpha, beta, c) {
 		return
 	}
 	kr := f32Kernels[0]

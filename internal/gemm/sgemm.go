@@ -7,12 +7,7 @@ package gemm
 // propagate). It uses up to Threads() goroutines for large problems and panics
 // on inconsistent sizes.
 func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	checkArgs("Sgemm", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
-	if m == 0 || n == 0 {
-		return
-	}
-	if k == 0 || alpha == 0 {
-		scaleF32(m, n, beta, c, ldc)
+	if settled("Sgemm", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), alpha, beta, c) {
 		return
 	}
 	sgemmWith(f32Kernels[0].forWidth(n), transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -21,15 +16,24 @@ func Sgemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int
 // SgemmSerial is Sgemm on the calling goroutine alone, for callers that already run one task
 // per core (a fused kernel working through many small blocks).
 func SgemmSerial(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	checkArgs("SgemmSerial", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), len(c))
-	if m == 0 || n == 0 {
-		return
-	}
-	if k == 0 || alpha == 0 {
-		scaleF32(m, n, beta, c, ldc)
+	if settled("SgemmSerial", transA, transB, m, n, k, lda, ldb, ldc, len(a), len(b), alpha, beta, c) {
 		return
 	}
 	sgemmJob(f32Kernels[0].forWidth(n), transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc).run(0, m, 0, n)
+}
+
+// settled checks a call's arguments (panicking on bad ones) and finishes the calls that need
+// no product: an empty C, or k or alpha zero (C = beta·C). It reports whether the call is done.
+func settled(name string, transA, transB bool, m, n, k, lda, ldb, ldc, lenA, lenB int, alpha, beta float32, c []float32) bool {
+	checkArgs(name, transA, transB, m, n, k, lda, ldb, ldc, lenA, lenB, len(c))
+	if m == 0 || n == 0 {
+		return true
+	}
+	if k == 0 || alpha == 0 {
+		scaleF32(m, n, beta, c, ldc)
+		return true
+	}
+	return false
 }
 
 // scaleF32 sets C = beta·C, writing zeros when beta is 0.
