@@ -213,17 +213,7 @@ func TestGPTTrainingStepRecyclesMemory(t *testing.T) {
 	m := nn.NewGPT(nn.GPTConfig{VocabSize: 50, BlockSize: 32, Layers: 2, Heads: 4, Embed: 64, Bias: true})
 	opt := optim.NewAdamW(m.Parameters(), optim.AdamConfig{LR: 1e-3})
 	x, y := tensors.RandInt(0, 50, 8, 32), tensors.RandInt(0, 50, 8*32)
-	step := func() {
-		logits := m.Forward(x)
-		flat := logits.Reshape(8*32, 50)
-		loss := nn.CrossEntropy(flat, y)
-		logits.Release()
-		flat.Release()
-		loss.Backward()
-		opt.Step()
-		opt.ZeroGrad()
-		loss.Release()
-	}
+	step := gptStep(m, opt, x, y)
 	for range 3 {
 		step()
 	}
