@@ -37,8 +37,7 @@ type ConvDevice interface {
 func Conv2dByColumns(d ConvDevice, lowp DType, y, x, w, b *Buffer, p ConvParams) {
 	o, l, ckk := p.Out, p.Pixels(), p.ColumnRows()
 	ch := p.ImagesPerGemm()
-	col := d.AllocUninit(x.DType, ckk*ch*l)
-	tmp := d.AllocUninit(x.DType, o*ch*l)
+	col, tmp := convScratch(d, x.DType, ckk*ch*l, o*ch*l, ch > 1)
 	for n0 := 0; n0 < p.Batch; n0 += ch {
 		nc := min(ch, p.Batch-n0)
 		unfold(d, col, x, p, n0, nc)
@@ -52,8 +51,7 @@ func Conv2dByColumns(d ConvDevice, lowp DType, y, x, w, b *Buffer, p ConvParams)
 		d.Copy(Strided{Buf: y, Offset: n0 * o * l, Strides: []int{o * l, l, 1}},
 			Strided{Buf: tmp, Strides: []int{l, cols, 1}}, []int{nc, o, l})
 	}
-	d.Release(col)
-	d.Release(tmp)
+	releaseAll(d, col, tmp)
 	if b != nil {
 		shape := []int{p.Batch, o, l}
 		d.Binary(Add, y, Strided{Buf: y, Strides: []int{o * l, l, 1}}, Strided{Buf: b, Strides: []int{0, 1, 0}}, shape)
@@ -74,8 +72,7 @@ func Conv2dGradByColumns(d ConvDevice, lowp DType, gx, gw, gy, x, w *Buffer, p C
 		gwT = d.AllocUninit(gw.DType, ckk*o)
 	}
 	ch := p.ImagesPerGemm()
-	col := d.AllocUninit(x.DType, ckk*ch*l)
-	gt := d.AllocUninit(x.DType, o*ch*l)
+	col, gt := convScratch(d, x.DType, ckk*ch*l, o*ch*l, ch > 1)
 	for n0 := 0; n0 < p.Batch; n0 += ch {
 		nc := min(ch, p.Batch-n0)
 		cols := nc * l
@@ -106,8 +103,26 @@ func Conv2dGradByColumns(d ConvDevice, lowp DType, gx, gw, gy, x, w *Buffer, p C
 		d.Copy(Strided{Buf: gw, Strides: []int{ckk, 1}}, Strided{Buf: gwT, Strides: []int{1, o}}, []int{o, ckk})
 		d.Release(gwT)
 	}
-	d.Release(col)
-	d.Release(gt)
+	releaseAll(d, col, gt)
+}
+
+// convScratch allocates the column buffer and, when groups hold several images (reorder),
+// the buffer their outputs are reordered through.
+func convScratch(d Core, dt DType, colLen, reorderLen int, reorder bool) (col, tmp *Buffer) {
+	col = d.AllocUninit(dt, colLen)
+	if reorder {
+		tmp = d.AllocUninit(dt, reorderLen)
+	}
+	return col, tmp
+}
+
+// releaseAll releases the buffers that are not nil.
+func releaseAll(d Core, bs ...*Buffer) {
+	for _, b := range bs {
+		if b != nil {
+			d.Release(b)
+		}
+	}
 }
 
 // unfold writes images n0..n0+nc side by side into col [ckk, nc·l].

@@ -17,13 +17,7 @@ func at(b *Buffer, off int, strides ...int) Strided {
 
 func (x *completed) tmp(dt DType, n int) *Buffer { return x.AllocUninit(dt, n) }
 
-func (x *completed) release(bs ...*Buffer) {
-	for _, b := range bs {
-		if b != nil {
-			x.Release(b)
-		}
-	}
-}
+func (x *completed) release(bs ...*Buffer) { releaseAll(x, bs...) }
 
 // scalar returns a one-element buffer holding v.
 func (x *completed) scalar(dt DType, v float64) *Buffer {
