@@ -4,6 +4,7 @@ import (
 	"runtime"
 
 	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/internal/backend/cpu/internal/parallel"
 	"github.com/goaccel/goaccel/internal/gemm"
 )
 
@@ -21,7 +22,7 @@ func (c *CPU) Conv2d(lowp backend.DType, y, x, w, b *backend.Buffer, p backend.C
 	groups := ceilDiv(p.Batch, ch)
 	s := c.convScratch(convWorkers(groups, p), ckk*ch*l, o*ch*l, ch > 1)
 	defer s.release(c)
-	parallelTasks(len(s.col), groups, func(wk, g int) {
+	parallel.Run(len(s.col), groups, func(wk, g int) {
 		n0 := g * ch
 		nc := min(ch, p.Batch-n0)
 		cols := nc * l
@@ -68,7 +69,7 @@ func (c *CPU) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p
 	s := c.convScratch(convWorkers(tasks, p), ckk*ch*l, o*ch*l, ch > 1)
 	defer s.release(c)
 	image := p.C * p.H * p.W
-	parallelTasks(len(s.col), tasks, func(wk, t int) {
+	parallel.Run(len(s.col), tasks, func(wk, t int) {
 		col := s.col[wk].F32
 		for g := t * groups / tasks; g < (t+1)*groups/tasks; g++ {
 			n0 := g * ch

@@ -22,11 +22,3 @@ func parallelFor(n, work int, fn func(lo, hi int)) {
 	chunks := min(n, 4*workers, max(2, work/(parallelMin/2)))
 	parallel.Run(workers, chunks, func(_, c int) { fn(c*n/chunks, (c+1)*n/chunks) })
 }
-
-// parallelTasks calls fn(worker, task) for every task in [0, n) on up to workers goroutines
-// (worker in [0, workers) names the goroutine, for its scratch space) and waits. Tasks are
-// taken in order from a shared counter, so a goroutine whose core another process holds delays
-// the call by one task, not by a fixed share of the work.
-func parallelTasks(workers, n int, fn func(worker, task int)) {
-	parallel.Run(workers, n, fn)
-}
