@@ -242,3 +242,15 @@ func steps(kc int, pairs bool) int {
 	}
 	return kc
 }
+
+// Transpose writes the transpose of the rows×cols matrix src (row stride lds) into dst (row
+// stride ldd): dst[j*ldd+i] = src[i*lds+j]. Strips of 8 and 4 rows go through AVX block
+// transposes where the CPU has them.
+func Transpose(dst []float32, ldd int, src []float32, lds, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	_ = src[(rows-1)*lds+cols-1]
+	_ = dst[(cols-1)*ldd+rows-1]
+	interleave(dst, ldd, src, 0, lds, rows, cols)
+}

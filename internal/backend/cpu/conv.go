@@ -8,13 +8,18 @@ import (
 	"github.com/goaccel/goaccel/internal/gemm"
 )
 
-// Conv2d implements backend.Conv2dOps. Float32 convolutions share their groups of images
-// (backend.ConvParams.ImagesPerGemm) out to the cores: each core unfolds its images into its
-// own column buffer, which stays in its cache for the gemm that follows. Other types and
-// autocast's half-precision products take the composed path.
+// Conv2d implements backend.Conv2dOps. Stride-1 float32 convolutions run the direct kernels
+// (package direct) where the CPU has AVX-512. Other float32 convolutions share their groups of
+// images (backend.ConvParams.ImagesPerGemm) out to the cores: each core unfolds its images
+// into its own column buffer, which stays in its cache for the gemm that follows. Other types
+// and autocast's half-precision products take the composed path.
 func (c *CPU) Conv2d(lowp backend.DType, y, x, w, b *backend.Buffer, p backend.ConvParams) {
 	if !convFloat32(lowp, x, w) || b != nil && b.DType != backend.F32 {
 		backend.Conv2dByColumns(c, lowp, y, x, w, b, p)
+		return
+	}
+	if s, ok := c.directShape(lowp, x, w, p, false); ok {
+		c.conv2dDirect(y, x, w, b, p, s)
 		return
 	}
 	o, l, ckk := p.Out, p.Pixels(), p.ColumnRows()
@@ -51,6 +56,10 @@ func (c *CPU) Conv2d(lowp backend.DType, y, x, w, b *backend.Buffer, p backend.C
 func (c *CPU) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p backend.ConvParams) {
 	if !convFloat32(lowp, x, w) {
 		backend.Conv2dGradByColumns(c, lowp, gx, gw, gy, x, w, p)
+		return
+	}
+	if s, ok := c.directShape(lowp, x, w, p, gx != nil); ok {
+		c.conv2dGradDirect(gx, gw, gy, x, w, p, s)
 		return
 	}
 	o, l, ckk := p.Out, p.Pixels(), p.ColumnRows()

@@ -53,8 +53,10 @@ func convParams(batch, c, h, w, out, k, stride, pad int) backend.ConvParams {
 }
 
 // TestConv2dOnEveryCoreMatchesDirectConvolution checks the CPU's parallel convolution against
-// direct loops, for one image per gemm and for groups of small images with a ragged last group,
-// at several core counts, and that the weight gradient is the same bits on any number of cores.
+// direct loops, with the direct kernels (stride 1, where the CPU has AVX-512) and by columns:
+// one image per gemm, groups of small images with a ragged last group, filters past one
+// kernel panel, padding too wide for the direct input gradient; at several core counts; and
+// that the weight gradient is the same bits on any number of cores.
 func TestConv2dOnEveryCoreMatchesDirectConvolution(t *testing.T) {
 	cases := []struct {
 		name         string
@@ -66,6 +68,8 @@ func TestConv2dOnEveryCoreMatchesDirectConvolution(t *testing.T) {
 		{"stride2-nopad-no-bias", convParams(6, 3, 33, 33, 8, 4, 2, 0), false, true, true},
 		{"weight-gradient-only", convParams(9, 8, 24, 24, 16, 3, 1, 1), true, false, true},
 		{"input-gradient-only", convParams(13, 8, 10, 10, 16, 3, 1, 1), false, true, false},
+		{"forty-filters-no-padding", convParams(5, 3, 9, 11, 40, 3, 1, 0), true, true, true},
+		{"padding-as-wide-as-the-filter", convParams(4, 2, 6, 6, 5, 2, 1, 2), true, true, true},
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, tc := range cases {
@@ -87,9 +91,14 @@ func TestConv2dOnEveryCoreMatchesDirectConvolution(t *testing.T) {
 			}
 			wantY, wantGx, wantGw := convRef(p, x, w, bias, gy)
 			var firstGw []float32
-			for _, procs := range []int{1, 2, 3} {
+			for _, run := range []struct {
+				procs       int
+				columnsOnly bool
+			}{{1, false}, {2, false}, {3, false}, {1, true}, {2, true}} {
+				procs := run.procs
 				runtime.GOMAXPROCS(procs)
 				c := New()
+				c.columnsOnly = run.columnsOnly
 				buf := func(v []float32) *backend.Buffer { return &backend.Buffer{DType: backend.F32, Len: len(v), F32: v} }
 				y := buf(make([]float32, len(wantY)))
 				var b *backend.Buffer
@@ -105,14 +114,14 @@ func TestConv2dOnEveryCoreMatchesDirectConvolution(t *testing.T) {
 					gw = buf(make([]float32, len(w)))
 				}
 				c.Conv2dGrad(backend.F32, gx, gw, buf(gy), buf(x), buf(w), p)
-				where := fmt.Sprintf("GOMAXPROCS=%d", procs)
+				where := fmt.Sprintf("GOMAXPROCS=%d columnsOnly=%v", procs, run.columnsOnly)
 				closeTo(t, where+" y", y.F32, wantY)
 				if tc.gx {
 					closeTo(t, where+" gx", gx.F32, wantGx)
 				}
 				if tc.gw {
 					closeTo(t, where+" gw", gw.F32, wantGw)
-					if firstGw == nil {
+					if firstGw == nil || procs == 1 {
 						firstGw = slices.Clone(gw.F32)
 					} else if !slices.Equal(firstGw, gw.F32) {
 						t.Errorf("%s: the weight gradient's bits differ from GOMAXPROCS=1's", where)

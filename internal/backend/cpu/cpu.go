@@ -18,6 +18,8 @@ type CPU struct {
 	mu     sync.Mutex
 	free   map[poolKey][]*backend.Buffer
 	pooled int // bytes currently held in free lists
+
+	columnsOnly bool // tests: convolve by columns even where the direct kernels run
 }
 
 type poolKey struct {

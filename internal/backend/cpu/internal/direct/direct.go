@@ -1,0 +1,237 @@
+package direct
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/goaccel/goaccel/internal/gemm"
+)
+
+// maxRows is the most output positions one forward kernel computes (see gen_kernels.go).
+const maxRows = 14
+
+type (
+	forwardKernel    func(kc int, x unsafe.Pointer, offs *int, b unsafe.Pointer, bias *float32, c *float32, ldc int)
+	weightGradKernel func(offs *int, x, grad unsafe.Pointer, rows, rowLen, xRowStride int, c *float32, ldc int)
+)
+
+// Available reports whether this CPU runs the kernels (AVX-512).
+func Available() bool { return available }
+
+// Shape is a stride-1 convolution's shape: C input channels of H×W images, Out filters of
+// C×KH×KW taps, PadH rows and PadW columns of zeros on each side of an image.
+type Shape struct{ C, H, W, Out, KH, KW, PadH, PadW int }
+
+// OH is the height of an output image.
+func (s Shape) OH() int { return s.H + 2*s.PadH - s.KH + 1 }
+
+// OW is the width of an output image.
+func (s Shape) OW() int { return s.W + 2*s.PadW - s.KW + 1 }
+
+// Taps is C·KH·KW, the length of a filter.
+func (s Shape) Taps() int { return s.C * s.KH * s.KW }
+
+func (s Shape) check() {
+	if s.C < 1 || s.H < 1 || s.W < 1 || s.Out < 1 || s.KH < 1 || s.KW < 1 || s.PadH < 0 || s.PadW < 0 || s.OH() < 1 || s.OW() < 1 {
+		panic(fmt.Sprintf("direct: invalid convolution shape %+v", s))
+	}
+}
+
+// Plan is one convolution's shape with its filters laid out for the kernels.
+type Plan struct {
+	s      Shape
+	hp, wp int   // the padded image
+	outPad int   // Out rounded up to 16: a row of the channels-last results
+	offs   []int // byte offset of tap (c·KH+dy)·KW+dx in the padded image; then repeats to a multiple of 8
+	panels []panel
+	tiles  []int // widths of the position tiles that cover an output row
+}
+
+// panel is 16 or 32 consecutive filters (the last ones zero-padded), laid out tap-major.
+type panel struct {
+	col0, nv int
+	w        []float32 // [taps][16·nv], forward plans only
+	bias     []float32 // [16·nv] or nil
+}
+
+func newPlan(s Shape) *Plan {
+	s.check()
+	p := &Plan{s: s, hp: s.H + 2*s.PadH, wp: s.W + 2*s.PadW, outPad: (s.Out + 15) &^ 15}
+	for c := 0; c < s.C; c++ {
+		for dy := 0; dy < s.KH; dy++ {
+			for dx := 0; dx < s.KW; dx++ {
+				p.offs = append(p.offs, 4*((c*p.hp+dy)*p.wp+dx))
+			}
+		}
+	}
+	for len(p.offs)%8 != 0 {
+		p.offs = append(p.offs, p.offs[len(p.offs)-1])
+	}
+	for col0 := 0; col0 < p.outPad; col0 += 32 {
+		p.panels = append(p.panels, panel{col0: col0, nv: min(2, (p.outPad-col0)/16)})
+	}
+	ow := s.OW()
+	n := (ow + maxRows - 1) / maxRows
+	for i := 0; i < n; i++ {
+		t := ow / n
+		if i < ow%n {
+			t++
+		}
+		p.tiles = append(p.tiles, t)
+	}
+	return p
+}
+
+// NewForward plans the convolution of shape s with filters w ([Out][C][KH][KW]) and bias
+// (Out values, or nil for none).
+func NewForward(s Shape, w, bias []float32) *Plan {
+	p := newPlan(s)
+	taps := s.Taps()
+	_ = w[s.Out*taps-1]
+	for i := range p.panels {
+		pn := &p.panels[i]
+		width := 16 * pn.nv
+		pn.w = make([]float32, taps*width)
+		for j := 0; j < width && pn.col0+j < s.Out; j++ {
+			filter := w[(pn.col0+j)*taps:][:taps]
+			for k, v := range filter {
+				pn.w[k*width+j] = v
+			}
+		}
+		if bias != nil {
+			pn.bias = make([]float32, width)
+			copy(pn.bias, bias[pn.col0:min(s.Out, pn.col0+width)])
+		}
+	}
+	return p
+}
+
+// InputGradFits reports whether NewInputGrad can plan s: the input gradient is a convolution
+// of the output gradient padded by KH-1-PadH rows and KW-1-PadW columns, which must not be
+// negative.
+func InputGradFits(s Shape) bool { return s.PadH < s.KH && s.PadW < s.KW }
+
+// NewInputGrad plans the convolution whose Image turns an output gradient of s into the
+// input gradient: the output gradient convolved with the filters w ([Out][C][KH][KW]) rotated
+// by 180° and with their channels and filters swapped. It panics if !InputGradFits(s).
+func NewInputGrad(s Shape, w []float32) *Plan {
+	s.check()
+	if !InputGradFits(s) {
+		panic(fmt.Sprintf("direct: padding of %+v is too wide for the input gradient's plan", s))
+	}
+	t := Shape{C: s.Out, H: s.OH(), W: s.OW(), Out: s.C, KH: s.KH, KW: s.KW, PadH: s.KH - 1 - s.PadH, PadW: s.KW - 1 - s.PadW}
+	kk := s.KH * s.KW
+	rot := make([]float32, len(w[:s.Out*s.Taps()]))
+	for o := 0; o < s.Out; o++ {
+		for c := 0; c < s.C; c++ {
+			src := w[(o*s.C+c)*kk:][:kk]
+			dst := rot[(c*s.Out+o)*kk:][:kk]
+			for i, v := range src {
+				dst[kk-1-i] = v
+			}
+		}
+	}
+	return NewForward(t, rot, nil)
+}
+
+// NewWeightGrad plans the weight gradient of the convolution of shape s (AddWeightGrad).
+func NewWeightGrad(s Shape) *Plan { return newPlan(s) }
+
+// ScratchLen is the length of the scratch slice Image and AddWeightGrad take: the padded
+// image, then the channels-last results (or output gradient).
+func (p *Plan) ScratchLen() int { return p.s.C*p.hp*p.wp + p.s.OH()*p.s.OW()*p.outPad }
+
+// AccLen is the length of a weight-gradient accumulator (AddWeightGrad).
+func (p *Plan) AccLen() int { return len(p.offs) * p.outPad }
+
+func (p *Plan) split(scratch []float32) (padded, cols []float32) {
+	n := p.s.C * p.hp * p.wp
+	return scratch[:n], scratch[n:p.ScratchLen()]
+}
+
+// pad writes the image x ([C][H][W]) into dst with its zero border.
+func (p *Plan) pad(dst, x []float32) {
+	s := p.s
+	hw, plane := s.H*s.W, p.hp*p.wp
+	_ = x[s.C*hw-1]
+	for c := 0; c < s.C; c++ {
+		d, src := dst[c*plane:][:plane], x[c*hw:][:hw]
+		clear(d[:s.PadH*p.wp+s.PadW])
+		for y := 0; y < s.H; y++ {
+			row := d[(s.PadH+y)*p.wp+s.PadW:]
+			copy(row[:s.W], src[y*s.W:][:s.W])
+			if y < s.H-1 {
+				clear(row[s.W : s.W+2*s.PadW]) // this row's right border and the next one's left
+			}
+		}
+		clear(d[(s.PadH+s.H)*p.wp-s.PadW:])
+	}
+}
+
+// Image convolves one image: y ([Out][OH][OW]) = the filters ⊛ x ([C][H][W]) + bias. scratch
+// holds at least ScratchLen values.
+func (p *Plan) Image(y, x, scratch []float32) {
+	s := p.s
+	oh, ow := s.OH(), s.OW()
+	padded, cols := p.split(scratch)
+	p.pad(padded, x)
+	taps := s.Taps()
+	for r := 0; r < oh; r++ {
+		x0 := 0
+		for _, t := range p.tiles {
+			base := unsafe.Pointer(&padded[r*p.wp+x0])
+			for _, pn := range p.panels {
+				var bias *float32
+				if pn.bias != nil {
+					bias = &pn.bias[0]
+				}
+				forwardKernels[pn.nv-1][t-1](taps, base, &p.offs[0], unsafe.Pointer(&pn.w[0]), bias, &cols[(r*ow+x0)*p.outPad+pn.col0], p.outPad)
+			}
+			x0 += t
+		}
+	}
+	gemm.Transpose(y[:s.Out*oh*ow], oh*ow, cols, p.outPad, oh*ow, s.Out)
+}
+
+// AddWeightGrad adds one image's weight gradient, of its input x ([C][H][W]) and its output
+// gradient gy ([Out][OH][OW]), to acc (AccLen values, tap-major: acc[k·⌈Out⌉₁₆ + o]; WeightGrad
+// reads it). scratch holds at least ScratchLen values.
+func (p *Plan) AddWeightGrad(acc, x, gy, scratch []float32) {
+	s := p.s
+	oh, ow := s.OH(), s.OW()
+	pos := oh * ow
+	padded, cols := p.split(scratch)
+	p.pad(padded, x)
+	_ = acc[p.AccLen()-1]
+	for _, pn := range p.panels {
+		width := 16 * pn.nv
+		g := cols[pos*pn.col0:][:pos*width]
+		// Columns past Out stay as they were: they only reach acc's padding columns.
+		gemm.Transpose(g, width, gy[pn.col0*pos:], pos, min(width, s.Out-pn.col0), pos)
+		// Blocks of rows whose gradient stays in the L1 cache while every tap passes over it.
+		block := max(1, (16<<10)/(4*ow*width))
+		for r0 := 0; r0 < oh; r0 += block {
+			rows := min(block, oh-r0)
+			x, gr := unsafe.Pointer(&padded[r0*p.wp]), unsafe.Pointer(&g[r0*ow*width])
+			for k := 0; k < len(p.offs); k += 8 {
+				weightGradKernels[pn.nv-1](&p.offs[k], x, gr, rows, ow, 4*p.wp, &acc[k*p.outPad+pn.col0], p.outPad)
+			}
+		}
+	}
+}
+
+// WeightGrad writes the sum of the accumulators accs, added in their order, into gw
+// ([Out][C][KH][KW]).
+func (p *Plan) WeightGrad(gw []float32, accs ...[]float32) {
+	taps := p.s.Taps()
+	for o := 0; o < p.s.Out; o++ {
+		row := gw[o*taps:][:taps]
+		for k := range row {
+			v := accs[0][k*p.outPad+o]
+			for _, a := range accs[1:] {
+				v += a[k*p.outPad+o]
+			}
+			row[k] = v
+		}
+	}
+}

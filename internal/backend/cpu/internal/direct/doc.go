@@ -1,0 +1,16 @@
+// Package direct computes stride-1 float32 convolutions with AVX-512 kernels that read the
+// zero-padded image in place: the unfolded column matrix of the im2col method is never
+// written, and every multiply is one that the convolution needs.
+//
+// A Plan holds one convolution's shape, its filters laid out for the kernels and, per tap
+// (channel, row, column of the filter), the tap's offset in the padded image. The forward
+// kernels compute up to 14 consecutive output positions × 16 or 32 filters, channels last,
+// and the driver transposes each image's result to NCHW; the input gradient is the forward
+// convolution of the padded output gradient with the rotated filters. The weight-gradient
+// kernel sums 8 taps × 16 or 32 filters over an image's positions from the output gradient
+// laid out channels last.
+//
+// The package serves one image at a time; callers share the images of a batch out to cores.
+package direct
+
+//go:generate go run gen_kernels.go
