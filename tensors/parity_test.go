@@ -80,11 +80,12 @@ var parityOps = map[string]func(x []*Tensor, d Device) *Tensor{
 	"Embedding": func(x []*Tensor, d Device) *Tensor {
 		return Embedding(x[0], aux(FromInt64([]int64{4, 0, 4, 2}, 2, 2).To(d)))
 	},
-	"LayerNorm":    func(x []*Tensor, d Device) *Tensor { return LayerNorm(x[0], []int{8}, x[1], x[2], 1e-5) },
-	"Conv2d":       func(x []*Tensor, d Device) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) },
-	"Conv2dStride": func(x []*Tensor, d Device) *Tensor { return Conv2d(x[0], x[1], nil, 2, 0) },
-	"MaxPool2d":    func(x []*Tensor, d Device) *Tensor { return MaxPool2d(x[0], 2, 2) },
-	"CrossEntropy": func(x []*Tensor, d Device) *Tensor { return CrossEntropy(x[0], idx(d, 0, 9, 3, 3, 5, 1)) },
+	"LayerNorm":      func(x []*Tensor, d Device) *Tensor { return LayerNorm(x[0], []int{8}, x[1], x[2], 1e-5) },
+	"Conv2d":         func(x []*Tensor, d Device) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) },
+	"Conv2dStride":   func(x []*Tensor, d Device) *Tensor { return Conv2d(x[0], x[1], nil, 2, 0) },
+	"Conv2dWinograd": func(x []*Tensor, d Device) *Tensor { return Conv2d(x[0], x[1], x[2], 1, 1) },
+	"MaxPool2d":      func(x []*Tensor, d Device) *Tensor { return MaxPool2d(x[0], 2, 2) },
+	"CrossEntropy":   func(x []*Tensor, d Device) *Tensor { return CrossEntropy(x[0], idx(d, 0, 9, 3, 3, 5, 1)) },
 	"CrossEntropySmoothIgnore": func(x []*Tensor, d Device) *Tensor {
 		return CrossEntropyWith(x[0], idx(d, 0, -100, 3, 7, 5, 1), CrossEntropyOptions{IgnoreIndex: -100, LabelSmoothing: 0.1, Reduction: "mean"})
 	},
@@ -188,7 +189,7 @@ func TestAutocastOpsMatchPyTorchFP32(t *testing.T) {
 	for _, d := range testDevices {
 		for _, c := range fx.Cases {
 			switch c.Name {
-			case "MatMul", "MatMulBatched", "MatMulVec", "Linear", "Conv2d", "Conv2dStride":
+			case "MatMul", "MatMulBatched", "MatMulVec", "Linear", "Conv2d", "Conv2dStride", "Conv2dWinograd":
 			default:
 				continue
 			}

@@ -74,6 +74,8 @@ CASES = [
     ("LayerNorm", [u(-1, 1, 3, 8), u(0.5, 1.5, 8), u(-1, 1, 8)], lambda x, w, b: F.layer_norm(x, (8,), w, b, 1e-5)),
     ("Conv2d", [u(-1, 1, 2, 3, 7, 7), u(-1, 1, 4, 3, 3, 3), u(-1, 1, 4)], lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1)),
     ("Conv2dStride", [u(-1, 1, 2, 2, 8, 8), u(-1, 1, 3, 2, 3, 3)], lambda x, w: F.conv2d(x, w, None, stride=2, padding=0)),
+    # Enough channels and filters for the CPU's Winograd F(2×2, 3×3), with odd output sizes.
+    ("Conv2dWinograd", [u(-1, 1, 2, 8, 9, 7), u(-1, 1, 10, 8, 3, 3), u(-1, 1, 10)], lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1)),
     ("MaxPool2d", [u(-1, 1, 2, 3, 6, 6)], lambda x: F.max_pool2d(x, 2, 2)),
     ("CrossEntropy", [u(-3, 3, 6, 10)], lambda x: F.cross_entropy(x, L(0, 9, 3, 3, 5, 1))),
     ("CrossEntropySmoothIgnore", [u(-3, 3, 6, 10)], lambda x: F.cross_entropy(x, L(0, -100, 3, 7, 5, 1), ignore_index=-100, label_smoothing=0.1)),

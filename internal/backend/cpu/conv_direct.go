@@ -16,13 +16,14 @@ func (c *CPU) directShape(lowp backend.DType, x, w *backend.Buffer, p backend.Co
 	return s, ok
 }
 
-// conv2dDirect is Conv2d with the direct kernels, an image per task.
+// conv2dDirect is Conv2d with the direct kernels (or Winograd's F(2×2, 3×3) for 3×3 filters), an
+// image per task.
 func (c *CPU) conv2dDirect(y, x, w, b *backend.Buffer, p backend.ConvParams, s direct.Shape) {
 	var bias []float32
 	if b != nil {
 		bias = b.F32
 	}
-	plan := direct.NewForward(s, w.F32, bias)
+	plan := direct.Forward(s, w.F32, bias)
 	scratch := c.scratch(convWorkers(p.Batch, p), plan.ScratchLen())
 	defer c.releaseAll(scratch)
 	image, out := p.C*p.H*p.W, p.Out*p.Pixels()
@@ -35,14 +36,15 @@ func (c *CPU) conv2dDirect(y, x, w, b *backend.Buffer, p backend.ConvParams, s d
 // of a fixed run of images into its own accumulator and the accumulators are added in task
 // order, so the result does not depend on the number of cores.
 func (c *CPU) conv2dGradDirect(gx, gw, gy, x, w *backend.Buffer, p backend.ConvParams, s direct.Shape) {
-	var weights, inputs *direct.Plan
+	var weights direct.WeightGradPlan
+	var inputs direct.ImagePlan
 	need := 0
 	if gw != nil {
-		weights = direct.NewWeightGrad(s)
+		weights = direct.WeightGrad(s)
 		need = weights.ScratchLen()
 	}
 	if gx != nil {
-		inputs = direct.NewInputGrad(s, w.F32)
+		inputs = direct.InputGrad(s, w.F32)
 		need = max(need, inputs.ScratchLen())
 	}
 	tasks := p.Batch

@@ -37,8 +37,9 @@ func (s Shape) check() {
 	}
 }
 
-// Plan is one convolution's shape with its filters laid out for the kernels.
-type Plan struct {
+// Direct is a plan of a convolution computed by the direct kernels: its shape with its filters
+// laid out for them.
+type Direct struct {
 	s      Shape
 	hp, wp int   // the padded image
 	outPad int   // Out rounded up to 16: a row of the channels-last results
@@ -54,9 +55,9 @@ type panel struct {
 	bias     []float32 // [16·nv] or nil
 }
 
-func newPlan(s Shape) *Plan {
+func newPlan(s Shape) *Direct {
 	s.check()
-	p := &Plan{s: s, hp: s.H + 2*s.PadH, wp: s.W + 2*s.PadW, outPad: (s.Out + 15) &^ 15}
+	p := &Direct{s: s, hp: s.H + 2*s.PadH, wp: s.W + 2*s.PadW, outPad: (s.Out + 15) &^ 15}
 	for c := 0; c < s.C; c++ {
 		for dy := 0; dy < s.KH; dy++ {
 			for dx := 0; dx < s.KW; dx++ {
@@ -84,7 +85,7 @@ func newPlan(s Shape) *Plan {
 
 // NewForward plans the convolution of shape s with filters w ([Out][C][KH][KW]) and bias
 // (Out values, or nil for none).
-func NewForward(s Shape, w, bias []float32) *Plan {
+func NewForward(s Shape, w, bias []float32) *Direct {
 	p := newPlan(s)
 	taps := s.Taps()
 	_ = w[s.Out*taps-1]
@@ -114,12 +115,26 @@ func InputGradFits(s Shape) bool { return s.PadH < s.KH && s.PadW < s.KW }
 // NewInputGrad plans the convolution whose Image turns an output gradient of s into the
 // input gradient: the output gradient convolved with the filters w ([Out][C][KH][KW]) rotated
 // by 180° and with their channels and filters swapped. It panics if !InputGradFits(s).
-func NewInputGrad(s Shape, w []float32) *Plan {
+func NewInputGrad(s Shape, w []float32) *Direct {
+	t, rot := rotated(s, w)
+	return NewForward(t, rot, nil)
+}
+
+// rotatedShape returns the shape of the convolution that turns an output gradient of s into
+// its input gradient, and whether there is one (InputGradFits).
+func rotatedShape(s Shape) (Shape, bool) {
 	s.check()
-	if !InputGradFits(s) {
+	return Shape{C: s.Out, H: s.OH(), W: s.OW(), Out: s.C, KH: s.KH, KW: s.KW, PadH: s.KH - 1 - s.PadH, PadW: s.KW - 1 - s.PadW}, InputGradFits(s)
+}
+
+// rotated returns the shape of the convolution that turns an output gradient of s into its
+// input gradient, and its filters: w ([Out][C][KH][KW]) rotated by 180° with channels and
+// filters swapped. It panics if !InputGradFits(s).
+func rotated(s Shape, w []float32) (Shape, []float32) {
+	t, ok := rotatedShape(s)
+	if !ok {
 		panic(fmt.Sprintf("direct: padding of %+v is too wide for the input gradient's plan", s))
 	}
-	t := Shape{C: s.Out, H: s.OH(), W: s.OW(), Out: s.C, KH: s.KH, KW: s.KW, PadH: s.KH - 1 - s.PadH, PadW: s.KW - 1 - s.PadW}
 	kk := s.KH * s.KW
 	rot := make([]float32, len(w[:s.Out*s.Taps()]))
 	for o := 0; o < s.Out; o++ {
@@ -131,46 +146,51 @@ func NewInputGrad(s Shape, w []float32) *Plan {
 			}
 		}
 	}
-	return NewForward(t, rot, nil)
+	return t, rot
 }
 
 // NewWeightGrad plans the weight gradient of the convolution of shape s (AddWeightGrad).
-func NewWeightGrad(s Shape) *Plan { return newPlan(s) }
+func NewWeightGrad(s Shape) *Direct { return newPlan(s) }
 
 // ScratchLen is the length of the scratch slice Image and AddWeightGrad take: the padded
 // image, then the channels-last results (or output gradient).
-func (p *Plan) ScratchLen() int { return p.s.C*p.hp*p.wp + p.s.OH()*p.s.OW()*p.outPad }
+func (p *Direct) ScratchLen() int { return p.s.C*p.hp*p.wp + p.s.OH()*p.s.OW()*p.outPad }
 
 // AccLen is the length of a weight-gradient accumulator (AddWeightGrad).
-func (p *Plan) AccLen() int { return len(p.offs) * p.outPad }
+func (p *Direct) AccLen() int { return len(p.offs) * p.outPad }
 
-func (p *Plan) split(scratch []float32) (padded, cols []float32) {
+func (p *Direct) split(scratch []float32) (padded, cols []float32) {
 	n := p.s.C * p.hp * p.wp
 	return scratch[:n], scratch[n:p.ScratchLen()]
 }
 
 // pad writes the image x ([C][H][W]) into dst with its zero border.
-func (p *Plan) pad(dst, x []float32) {
-	s := p.s
-	hw, plane := s.H*s.W, p.hp*p.wp
-	_ = x[s.C*hw-1]
-	for c := 0; c < s.C; c++ {
-		d, src := dst[c*plane:][:plane], x[c*hw:][:hw]
-		clear(d[:s.PadH*p.wp+s.PadW])
-		for y := 0; y < s.H; y++ {
-			row := d[(s.PadH+y)*p.wp+s.PadW:]
-			copy(row[:s.W], src[y*s.W:][:s.W])
-			if y < s.H-1 {
-				clear(row[s.W : s.W+2*s.PadW]) // this row's right border and the next one's left
+func (p *Direct) pad(dst, x []float32) {
+	padImage(dst, x, p.s.C, p.s.H, p.s.W, p.s.PadH, p.s.PadW, p.hp, p.wp)
+}
+
+// padImage writes the c planes h×w of x into dst's planes hp×wp, top rows and left columns
+// down and right of the corner, and zeroes the rest of each plane.
+func padImage(dst, x []float32, c, h, w, top, left, hp, wp int) {
+	hw, plane := h*w, hp*wp
+	_ = x[c*hw-1]
+	for ch := 0; ch < c; ch++ {
+		d, src := dst[ch*plane:][:plane], x[ch*hw:][:hw]
+		clear(d[:top*wp+left])
+		for y := 0; y < h; y++ {
+			row := d[(top+y)*wp+left:]
+			copy(row[:w], src[y*w:][:w])
+			if y < h-1 {
+				clear(row[w:wp]) // this row's right border and the next one's left
 			}
 		}
-		clear(d[(s.PadH+s.H)*p.wp-s.PadW:])
+		clear(d[(top+h-1)*wp+left+w:])
 	}
 }
 
 // Image convolves one image: y ([Out][OH][OW]) = the filters ⊛ x ([C][H][W]) + bias. scratch
 // holds at least ScratchLen values.
-func (p *Plan) Image(y, x, scratch []float32) {
+func (p *Direct) Image(y, x, scratch []float32) {
 	s := p.s
 	oh, ow := s.OH(), s.OW()
 	padded, cols := p.split(scratch)
@@ -196,7 +216,7 @@ func (p *Plan) Image(y, x, scratch []float32) {
 // AddWeightGrad adds one image's weight gradient, of its input x ([C][H][W]) and its output
 // gradient gy ([Out][OH][OW]), to acc (AccLen values, tap-major: acc[k·⌈Out⌉₁₆ + o]; WeightGrad
 // reads it). scratch holds at least ScratchLen values.
-func (p *Plan) AddWeightGrad(acc, x, gy, scratch []float32) {
+func (p *Direct) AddWeightGrad(acc, x, gy, scratch []float32) {
 	s := p.s
 	oh, ow := s.OH(), s.OW()
 	pos := oh * ow
@@ -222,7 +242,7 @@ func (p *Plan) AddWeightGrad(acc, x, gy, scratch []float32) {
 
 // WeightGrad writes the sum of the accumulators accs, added in their order, into gw
 // ([Out][C][KH][KW]).
-func (p *Plan) WeightGrad(gw []float32, accs ...[]float32) {
+func (p *Direct) WeightGrad(gw []float32, accs ...[]float32) {
 	taps := p.s.Taps()
 	for o := 0; o < p.s.Out; o++ {
 		row := gw[o*taps:][:taps]
@@ -234,4 +254,46 @@ func (p *Plan) WeightGrad(gw []float32, accs ...[]float32) {
 			row[k] = v
 		}
 	}
+}
+
+// ImagePlan is a planned convolution of one image at a time (Direct, Winograd).
+type ImagePlan interface {
+	// Image convolves one image into y; scratch holds at least ScratchLen values.
+	Image(y, x, scratch []float32)
+	ScratchLen() int
+}
+
+// WeightGradPlan is a planned weight gradient (Direct, Winograd).
+type WeightGradPlan interface {
+	// AddWeightGrad adds one image's weight gradient to an accumulator of AccLen values.
+	AddWeightGrad(acc, x, gy, scratch []float32)
+	// WeightGrad writes the sum of accumulators, in their order, as [Out][C][KH][KW].
+	WeightGrad(gw []float32, accs ...[]float32)
+	AccLen() int
+	ScratchLen() int
+}
+
+// Forward plans the convolution of shape s with Winograd's F(2×2, 3×3) where it fits, else
+// with the direct kernels.
+func Forward(s Shape, w, bias []float32) ImagePlan {
+	if WinogradFits(s) {
+		return NewWinogradForward(s, w, bias)
+	}
+	return NewForward(s, w, bias)
+}
+
+// InputGrad plans the input gradient of s (see NewInputGrad) as Forward plans a convolution.
+func InputGrad(s Shape, w []float32) ImagePlan {
+	if t, _ := rotatedShape(s); WinogradFits(t) {
+		return NewWinogradInputGrad(s, w)
+	}
+	return NewInputGrad(s, w)
+}
+
+// WeightGrad plans the weight gradient of s as Forward plans the convolution.
+func WeightGrad(s Shape) WeightGradPlan {
+	if WinogradFits(s) {
+		return NewWinogradWeightGrad(s)
+	}
+	return NewWeightGrad(s)
 }

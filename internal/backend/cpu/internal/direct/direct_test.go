@@ -1,6 +1,7 @@
 package direct
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -18,6 +19,22 @@ var shapes = []Shape{
 	{C: 3, H: 4, W: 4, Out: 8, KH: 3, KW: 3, PadH: 2, PadW: 2},
 	{C: 2, H: 3, W: 3, Out: 3, KH: 3, KW: 3},
 	{C: 7, H: 3, W: 15, Out: 48, KH: 1, KW: 2, PadW: 1},
+	// Winograd's too: odd output sizes (partial tiles), more than 16 tiles to a row, padding 0
+	// and 2, filters past one kernel panel.
+	{C: 8, H: 7, W: 35, Out: 9, KH: 3, KW: 3, PadH: 1, PadW: 1},
+	{C: 9, H: 5, W: 4, Out: 8, KH: 3, KW: 3},
+	{C: 8, H: 6, W: 6, Out: 20, KH: 3, KW: 3, PadH: 2, PadW: 2},
+	{C: 12, H: 3, W: 3, Out: 40, KH: 3, KW: 3, PadH: 1, PadW: 1},
+}
+
+// forwardPlans are the plans of s's convolution to check: the direct one, and Winograd's where
+// it fits.
+func forwardPlans(s Shape, w, bias []float32) map[string]ImagePlan {
+	plans := map[string]ImagePlan{"direct": NewForward(s, w, bias)}
+	if WinogradFits(s) {
+		plans["winograd"] = NewWinogradForward(s, w, bias)
+	}
+	return plans
 }
 
 func randoms(r *rand.Rand, n int) []float32 {
@@ -81,11 +98,12 @@ func TestImageMatchesDirectConvolution(t *testing.T) {
 	for _, s := range shapes {
 		x, w := randoms(r, s.C*s.H*s.W), randoms(r, s.Out*s.Taps())
 		for _, bias := range [][]float32{nil, randoms(r, s.Out)} {
-			p := NewForward(s, w, bias)
-			scratch := randoms(r, p.ScratchLen()) // stale values must not leak into results
-			y := make([]float32, s.Out*s.OH()*s.OW())
-			p.Image(y, x, scratch)
-			near(t, "forward", y, reference(s, x, w, bias))
+			for kind, p := range forwardPlans(s, w, bias) {
+				scratch := randoms(r, p.ScratchLen()) // stale values must not leak into results
+				y := make([]float32, s.Out*s.OH()*s.OW())
+				p.Image(y, x, scratch)
+				near(t, fmt.Sprintf("%s forward of %+v", kind, s), y, reference(s, x, w, bias))
+			}
 		}
 	}
 }
@@ -120,10 +138,15 @@ func TestInputGradIsTheTransposedConvolution(t *testing.T) {
 				}
 			}
 		}
-		p := NewInputGrad(s, w)
-		gx := make([]float32, len(want))
-		p.Image(gx, gy, randoms(r, p.ScratchLen()))
-		near(t, "input gradient", gx, want)
+		plans := map[string]ImagePlan{"direct": NewInputGrad(s, w)}
+		if ts, _ := rotatedShape(s); WinogradFits(ts) {
+			plans["winograd"] = NewWinogradInputGrad(s, w)
+		}
+		for kind, p := range plans {
+			gx := make([]float32, len(want))
+			p.Image(gx, gy, randoms(r, p.ScratchLen()))
+			near(t, fmt.Sprintf("%s input gradient of %+v", kind, s), gx, want)
+		}
 	}
 }
 
@@ -154,15 +177,20 @@ func TestWeightGradSumsEveryImage(t *testing.T) {
 				}
 			}
 		}
-		p := NewWeightGrad(s)
-		scratch := randoms(r, p.ScratchLen())
-		// Two accumulators, as two cores would fill them: images 0 and 1, then image 2.
-		accs := [][]float32{make([]float32, p.AccLen()), make([]float32, p.AccLen())}
-		for n := 0; n < images; n++ {
-			p.AddWeightGrad(accs[n/2], x[n*s.C*s.H*s.W:][:s.C*s.H*s.W], gy[n*s.Out*oh*ow:][:s.Out*oh*ow], scratch)
+		plans := map[string]WeightGradPlan{"direct": NewWeightGrad(s)}
+		if WinogradFits(s) {
+			plans["winograd"] = NewWinogradWeightGrad(s)
 		}
-		gw := make([]float32, len(want))
-		p.WeightGrad(gw, accs...)
-		near(t, "weight gradient", gw, want)
+		for kind, p := range plans {
+			scratch := randoms(r, p.ScratchLen())
+			// Two accumulators, as two cores would fill them: images 0 and 1, then image 2.
+			accs := [][]float32{make([]float32, p.AccLen()), make([]float32, p.AccLen())}
+			for n := 0; n < images; n++ {
+				p.AddWeightGrad(accs[n/2], x[n*s.C*s.H*s.W:][:s.C*s.H*s.W], gy[n*s.Out*oh*ow:][:s.Out*oh*ow], scratch)
+			}
+			gw := make([]float32, len(want))
+			p.WeightGrad(gw, accs...)
+			near(t, fmt.Sprintf("%s weight gradient of %+v", kind, s), gw, want)
+		}
 	}
 }

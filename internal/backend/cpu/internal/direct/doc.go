@@ -2,15 +2,20 @@
 // zero-padded image in place: the unfolded column matrix of the im2col method is never
 // written, and every multiply is one that the convolution needs.
 //
-// A Plan holds one convolution's shape, its filters laid out for the kernels and, per tap
-// (channel, row, column of the filter), the tap's offset in the padded image. The forward
+// A Direct plan holds one convolution's shape, its filters laid out for the kernels and, per
+// tap (channel, row, column of the filter), the tap's offset in the padded image. The forward
 // kernels compute up to 14 consecutive output positions × 16 or 32 filters, channels last,
 // and the driver transposes each image's result to NCHW; the input gradient is the forward
 // convolution of the padded output gradient with the rotated filters. The weight-gradient
 // kernel sums 8 taps × 16 or 32 filters over an image's positions from the output gradient
 // laid out channels last.
 //
+// A Winograd plan computes 3×3 convolutions by F(2×2, 3×3): 16 multiplies per 2×2 output tile,
+// channel and filter instead of 36. Its gemms over the transformed tiles are the same two
+// kernels, with tiles for positions and transformed planes for taps. Forward,
+// WeightGrad and InputGrad pick the plan for a shape.
+//
 // The package serves one image at a time; callers share the images of a batch out to cores.
 package direct
 
-//go:generate go run gen_kernels.go
+//go:generate go run gen_kernels.go gen_winograd.go

@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_kernels writes kernels_amd64.s, the AVX-512 micro-kernels of the direct convolution.
-// Run with `go generate ./internal/backend/cpu/internal/direct/`.
+// Run with `go generate ./internal/backend/cpu/internal/direct/` (with gen_winograd.go).
 //
 // Both kernels read the padded image in place: the input value of position i for filter tap k
 // is at x + 4·i + offs[k] (bytes), so no column matrix is ever written.
@@ -177,6 +177,10 @@ func main() {
 		}
 		weightGrad(nv)
 	}
+	winoInput()
+	winoOutput()
+	winoGrad()
+	winogradTables()
 	write("kernels_amd64.s", out.Bytes())
 	write("kernels_amd64.go", declarations())
 }
@@ -207,6 +211,9 @@ func declarations() []byte {
 		}
 		fmt.Fprintf(&d, "\n//go:noescape\nfunc weightGrad8x%d(offs *int, x, grad unsafe.Pointer, rows, rowLen, xRowStride int, c *float32, ldc int)\n", 16*nv)
 	}
+	d.WriteString("\n//go:noescape\nfunc winoInput(dst *float32, planeStride int, src *float32, rowStride int)\n")
+	d.WriteString("\n//go:noescape\nfunc winoOutput(y *float32, yRow, yCol int, m *float32, mPlane, mTile, tiles int, bias *float32)\n")
+	d.WriteString("\n//go:noescape\nfunc winoGrad(dst *float32, dPlane, dTile int, gy *float32, gRow, gCol, tiles int)\n")
 	return d.Bytes()
 }
 

@@ -112,3 +112,12 @@ func forward14x32(kc int, x unsafe.Pointer, offs *int, b unsafe.Pointer, bias *f
 
 //go:noescape
 func weightGrad8x32(offs *int, x, grad unsafe.Pointer, rows, rowLen, xRowStride int, c *float32, ldc int)
+
+//go:noescape
+func winoInput(dst *float32, planeStride int, src *float32, rowStride int)
+
+//go:noescape
+func winoOutput(y *float32, yRow, yCol int, m *float32, mPlane, mTile, tiles int, bias *float32)
+
+//go:noescape
+func winoGrad(dst *float32, dPlane, dTile int, gy *float32, gRow, gCol, tiles int)
