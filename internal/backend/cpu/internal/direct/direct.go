@@ -55,7 +55,7 @@ type panel struct {
 	bias     []float32 // [16·nv] or nil
 }
 
-func newPlan(s Shape) *Direct {
+func newDirect(s Shape) *Direct {
 	s.check()
 	p := &Direct{s: s, hp: s.H + 2*s.PadH, wp: s.W + 2*s.PadW, outPad: (s.Out + 15) &^ 15}
 	for c := 0; c < s.C; c++ {
@@ -65,28 +65,16 @@ func newPlan(s Shape) *Direct {
 			}
 		}
 	}
-	for len(p.offs)%8 != 0 {
-		p.offs = append(p.offs, p.offs[len(p.offs)-1])
-	}
-	for col0 := 0; col0 < p.outPad; col0 += 32 {
-		p.panels = append(p.panels, panel{col0: col0, nv: min(2, (p.outPad-col0)/16)})
-	}
-	ow := s.OW()
-	n := (ow + maxRows - 1) / maxRows
-	for i := 0; i < n; i++ {
-		t := ow / n
-		if i < ow%n {
-			t++
-		}
-		p.tiles = append(p.tiles, t)
-	}
+	p.offs = toEights(p.offs)
+	p.panels = panels(p.outPad)
+	p.tiles = split(s.OW(), maxRows)
 	return p
 }
 
 // NewForward plans the convolution of shape s with filters w ([Out][C][KH][KW]) and bias
 // (Out values, or nil for none).
 func NewForward(s Shape, w, bias []float32) *Direct {
-	p := newPlan(s)
+	p := newDirect(s)
 	taps := s.Taps()
 	_ = w[s.Out*taps-1]
 	for i := range p.panels {
@@ -150,7 +138,7 @@ func rotated(s Shape, w []float32) (Shape, []float32) {
 }
 
 // NewWeightGrad plans the weight gradient of the convolution of shape s (AddWeightGrad).
-func NewWeightGrad(s Shape) *Direct { return newPlan(s) }
+func NewWeightGrad(s Shape) *Direct { return newDirect(s) }
 
 // ScratchLen is the length of the scratch slice Image and AddWeightGrad take: the padded
 // image, then the channels-last results (or output gradient).
@@ -167,25 +155,6 @@ func (p *Direct) split(scratch []float32) (padded, cols []float32) {
 // pad writes the image x ([C][H][W]) into dst with its zero border.
 func (p *Direct) pad(dst, x []float32) {
 	padImage(dst, x, p.s.C, p.s.H, p.s.W, p.s.PadH, p.s.PadW, p.hp, p.wp)
-}
-
-// padImage writes the c planes h×w of x into dst's planes hp×wp, top rows and left columns
-// down and right of the corner, and zeroes the rest of each plane.
-func padImage(dst, x []float32, c, h, w, top, left, hp, wp int) {
-	hw, plane := h*w, hp*wp
-	_ = x[c*hw-1]
-	for ch := 0; ch < c; ch++ {
-		d, src := dst[ch*plane:][:plane], x[ch*hw:][:hw]
-		clear(d[:top*wp+left])
-		for y := 0; y < h; y++ {
-			row := d[(top+y)*wp+left:]
-			copy(row[:w], src[y*w:][:w])
-			if y < h-1 {
-				clear(row[w:wp]) // this row's right border and the next one's left
-			}
-		}
-		clear(d[(top+h-1)*wp+left+w:])
-	}
 }
 
 // Image convolves one image: y ([Out][OH][OW]) = the filters ⊛ x ([C][H][W]) + bias. scratch

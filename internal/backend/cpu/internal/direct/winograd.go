@@ -46,35 +46,11 @@ func newWinograd(s Shape) *Winograd {
 	for c := 0; c < s.C; c++ {
 		p.offs = append(p.offs, 4*c*p.ts)
 	}
-	for len(p.offs)%8 != 0 {
-		p.offs = append(p.offs, p.offs[len(p.offs)-1])
-	}
+	p.offs = toEights(p.offs)
 	p.panels = panels(p.outPad)
 	p.chunks[0] = split(bt*tw, maxRows)
 	p.chunks[1] = split((th-(th-1)/bt*bt)*tw, maxRows)
 	return p
-}
-
-// panels are the 32-wide panels (the last 16 wide) of outPad filters.
-func panels(outPad int) []panel {
-	var ps []panel
-	for col0 := 0; col0 < outPad; col0 += 32 {
-		ps = append(ps, panel{col0: col0, nv: min(2, (outPad-col0)/16)})
-	}
-	return ps
-}
-
-// split returns near-equal runs of at most most that add up to n.
-func split(n, most int) []int {
-	k := (n + most - 1) / most
-	runs := make([]int, k)
-	for i := range runs {
-		runs[i] = n / k
-		if i < n%k {
-			runs[i]++
-		}
-	}
-	return runs
 }
 
 // NewWinogradForward plans the convolution of shape s with filters w ([Out][C][3][3]) and
