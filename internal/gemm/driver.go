@@ -2,8 +2,9 @@ package gemm
 
 import (
 	"sync"
-	"sync/atomic"
 	"unsafe"
+
+	"github.com/goaccel/goaccel/internal/parallel"
 )
 
 // Cache blocking, in k-steps and rows/columns: a kcSteps×nr B micro-panel
@@ -192,26 +193,11 @@ func (jb *job) runShared(nt, i0, i1 int) {
 	}
 }
 
-// parallelChunks calls f(t, c) for every chunk c in [0, n) on up to nt
-// goroutines (t is the goroutine's index, for its scratch space) and waits.
-func parallelChunks(nt, n int, f func(t, c int)) {
-	var next atomic.Int64
-	work := func(t int) {
-		for c := int(next.Add(1) - 1); c < n; c = int(next.Add(1) - 1) {
-			f(t, c)
-		}
-	}
-	var wg sync.WaitGroup
-	for t := 1; t < min(nt, n); t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work(t)
-		}()
-	}
-	work(0)
-	wg.Wait()
-}
+// parallelChunks calls f(t, c) for every chunk c in [0, n) on up to nt goroutines (t is the
+// goroutine's index, for its scratch space) and waits. They are the process's shared workers
+// (package parallel), which the CPU backend's ops use too: goroutines of gemm's own would wait
+// behind a worker spinning for the next op.
+func parallelChunks(nt, n int, f func(t, c int)) { parallel.Run(nt, n, f) }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 func roundUp(a, b int) int { return ceilDiv(a, b) * b }

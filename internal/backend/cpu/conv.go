@@ -4,8 +4,8 @@ import (
 	"runtime"
 
 	"github.com/goaccel/goaccel/internal/backend"
-	"github.com/goaccel/goaccel/internal/backend/cpu/internal/parallel"
 	"github.com/goaccel/goaccel/internal/gemm"
+	"github.com/goaccel/goaccel/internal/parallel"
 )
 
 // Conv2d implements backend.Conv2dOps. Stride-1 float32 convolutions run the direct kernels

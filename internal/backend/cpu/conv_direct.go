@@ -3,7 +3,7 @@ package cpu
 import (
 	"github.com/goaccel/goaccel/internal/backend"
 	"github.com/goaccel/goaccel/internal/backend/cpu/internal/direct"
-	"github.com/goaccel/goaccel/internal/backend/cpu/internal/parallel"
+	"github.com/goaccel/goaccel/internal/parallel"
 )
 
 // directShape returns p as the direct kernels' shape, and whether they run it: stride 1,
@@ -27,7 +27,7 @@ func (c *CPU) conv2dDirect(y, x, w, b *backend.Buffer, p backend.ConvParams, s d
 	scratch := c.scratch(convWorkers(p.Batch, p), plan.ScratchLen())
 	defer c.releaseAll(scratch)
 	image, out := p.C*p.H*p.W, p.Out*p.Pixels()
-	parallel.Run(len(scratch), p.Batch, func(wk, n int) {
+	parallel.RunNear(len(scratch), p.Batch, func(wk, n int) {
 		plan.Image(y.F32[n*out:][:out], x.F32[n*image:][:image], scratch[wk].F32)
 	})
 }
@@ -61,7 +61,7 @@ func (c *CPU) conv2dGradDirect(gx, gw, gy, x, w *backend.Buffer, p backend.ConvP
 	scratch := c.scratch(convWorkers(tasks, p), need)
 	defer c.releaseAll(scratch)
 	image, out := p.C*p.H*p.W, p.Out*p.Pixels()
-	parallel.Run(len(scratch), tasks, func(wk, t int) {
+	parallel.RunNear(len(scratch), tasks, func(wk, t int) {
 		for n := t * p.Batch / tasks; n < (t+1)*p.Batch/tasks; n++ {
 			xn, gyn := x.F32[n*image:][:image], gy.F32[n*out:][:out]
 			if weights != nil {

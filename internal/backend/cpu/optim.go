@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/goaccel/goaccel/internal/backend"
-	"github.com/goaccel/goaccel/internal/backend/cpu/internal/parallel"
+	"github.com/goaccel/goaccel/internal/parallel"
 )
 
 // chunkElems is how many elements one unit of an optimizer step's parallel work updates (a

@@ -3,7 +3,7 @@ package cpu
 import (
 	"runtime"
 
-	"github.com/goaccel/goaccel/internal/backend/cpu/internal/parallel"
+	"github.com/goaccel/goaccel/internal/parallel"
 )
 
 // parallelMin is the work size (elements, or multiply-adds for heavier loops) below which a

@@ -1,4 +1,5 @@
-// Package parallel runs the CPU backend's chunked work on one shared pool of worker goroutines.
+// Package parallel runs the CPU's chunked work (the CPU backend's ops, gemm's blocks) on one shared
+// pool of worker goroutines.
 //
 // Ops run back to back a few microseconds apart, and waking a parked goroutine (and the OS
 // thread under it) costs tens of microseconds, as much as a whole elementwise op over a million

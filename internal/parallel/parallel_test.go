@@ -128,3 +128,18 @@ func TestAPanicOnAWorkerDoesNotEndTheProcess(t *testing.T) {
 	}
 	t.Fatal("in 100 calls no pool worker took a chunk")
 }
+
+func TestRunNearCallsEveryChunkOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, tc := range []struct{ parts, n int }{{1, 5}, {2, 32}, {3, 7}, {4, 4}, {4, 3}, {8, 100}} {
+		counts := make([]atomic.Int32, tc.n)
+		RunNear(tc.parts, tc.n, func(part, c int) {
+			counts[c].Add(1)
+		})
+		for c := range counts {
+			if got := counts[c].Load(); got != 1 {
+				t.Fatalf("parts %d, n %d: chunk %d ran %d times", tc.parts, tc.n, c, got)
+			}
+		}
+	}
+}
