@@ -11,3 +11,9 @@ var useAVX = cpu.X86.HasAVX
 //
 //go:noescape
 func adamAVX(w, grad, m, v *float32, n int, c *adamConsts)
+
+// sgdAVX runs sgdChunk's arithmetic on n elements, n a multiple of 8 (sgd_amd64.s); buf may be
+// nil without momentum.
+//
+//go:noescape
+func sgdAVX(w, grad, buf *float32, n int, c *sgdConsts)

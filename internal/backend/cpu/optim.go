@@ -93,38 +93,63 @@ func (c *CPU) SGDStep(w, g, buf []backend.Vec, sc []backend.SGDScalars) {
 	steps.Put(s)
 }
 
+// sgdConsts are sgdAVX's scalars; mode's bits: 1 weight decay, 2 momentum, 4 first step,
+// 8 Nesterov.
+type sgdConsts struct {
+	lr, wd, mom, damp float32
+	mode              int32
+}
+
 func sgdChunk(s *step, sp span) {
 	i := sp.i
 	c := &s.sgd[i]
 	g, w := f32(s.g[i], sp.lo, sp.hi), f32(s.w[i], sp.lo, sp.hi)
 	w = w[:len(g)]
-	lr, wd := c.LR, c.WeightDecay
-	if s.m[i].Buf == nil {
-		for j, gj := range g {
-			if wd != 0 {
-				gj += wd * w[j]
-			}
-			w[j] -= lr * gj
-		}
-		return
+	var b []float32
+	k := sgdConsts{lr: c.LR, wd: c.WeightDecay, mom: c.Momentum, damp: c.OneMinusDampening}
+	if k.wd != 0 {
+		k.mode |= 1
 	}
-	mom, damp := c.Momentum, c.OneMinusDampening
-	b := f32(s.m[i], sp.lo, sp.hi)
-	b = b[:len(g)]
-	first, nesterov := c.First, c.Nesterov
+	if s.m[i].Buf != nil {
+		b = f32(s.m[i], sp.lo, sp.hi)[:len(g)]
+		k.mode |= 2
+		if c.First {
+			k.mode |= 4
+		}
+		if c.Nesterov {
+			k.mode |= 8
+		}
+	}
+	done := 0
+	if n := len(g) &^ 7; useAVX && n > 0 {
+		var bp *float32
+		if b != nil {
+			bp = &b[0]
+		}
+		sgdAVX(&w[0], &g[0], bp, n, &k)
+		done = n
+	}
+	sgdScalar(w[done:], g[done:], b[min(done, len(b)):], &k)
+}
+
+// sgdScalar is sgdAVX in Go: one SGD step (PyTorch's order of operations) over w.
+func sgdScalar(w, g, b []float32, k *sgdConsts) {
+	lr, wd, mom, damp := k.lr, k.wd, k.mom, k.damp
 	for j, gj := range g {
-		if wd != 0 {
+		if k.mode&1 != 0 {
 			gj += wd * w[j]
 		}
-		if first {
-			b[j] = gj
-		} else {
-			b[j] = b[j]*mom + damp*gj
-		}
-		if nesterov {
-			gj += mom * b[j]
-		} else {
-			gj = b[j]
+		if k.mode&2 != 0 {
+			if k.mode&4 != 0 {
+				b[j] = gj
+			} else {
+				b[j] = b[j]*mom + damp*gj
+			}
+			if k.mode&8 != 0 {
+				gj += mom * b[j]
+			} else {
+				gj = b[j]
+			}
 		}
 		w[j] -= lr * gj
 	}
