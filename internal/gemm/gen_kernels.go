@@ -90,6 +90,7 @@ func avx512(name string, bf16 bool, nv, rows int) {
 	p("MOVQ CX, R8")
 	p("SHRQ $2, R8")
 	p("JEQ %s_tail", name)
+	p("PCALIGN $32") // loops start on a fetch boundary, whatever is linked before them
 	label(name + "_loop4")
 	p("PREFETCHT0 %d(BX)", 4*nr*4*4)
 	for u := 0; u < unroll; u++ {
@@ -102,6 +103,7 @@ func avx512(name string, bf16 bool, nv, rows int) {
 	label(name + "_tail")
 	p("ANDQ $3, CX")
 	p("JEQ %s_store", name)
+	p("PCALIGN $32")
 	label(name + "_loop1")
 	step(0)
 	p("ADDQ $%d, AX", panel*4)
@@ -155,6 +157,7 @@ func avx2(name string) {
 	p("MOVQ CX, R8")
 	p("SHRQ $2, R8")
 	p("JEQ %s_tail", name)
+	p("PCALIGN $32") // loops start on a fetch boundary, whatever is linked before them
 	label(name + "_loop4")
 	for u := 0; u < 4; u++ {
 		step(u)
@@ -166,6 +169,7 @@ func avx2(name string) {
 	label(name + "_tail")
 	p("ANDQ $3, CX")
 	p("JEQ %s_store", name)
+	p("PCALIGN $32")
 	label(name + "_loop1")
 	step(0)
 	p("ADDQ $%d, AX", mr*4)

@@ -77,6 +77,7 @@ TEXT ·sgemmKernelAVX512(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sgemmKernelAVX512_tail
+	PCALIGN $32
 sgemmKernelAVX512_loop4:
 	PREFETCHT0 2048(BX)
 	VMOVUPS 0(BX), Z24
@@ -190,6 +191,7 @@ sgemmKernelAVX512_loop4:
 sgemmKernelAVX512_tail:
 	ANDQ $3, CX
 	JEQ sgemmKernelAVX512_store
+	PCALIGN $32
 sgemmKernelAVX512_loop1:
 	VMOVUPS 0(BX), Z24
 	VMOVUPS 64(BX), Z25
@@ -450,6 +452,7 @@ TEXT ·sbgemmKernelAVX512(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sbgemmKernelAVX512_tail
+	PCALIGN $32
 sbgemmKernelAVX512_loop4:
 	PREFETCHT0 2048(BX)
 	VMOVUPS 0(BX), Z24
@@ -563,6 +566,7 @@ sbgemmKernelAVX512_loop4:
 sbgemmKernelAVX512_tail:
 	ANDQ $3, CX
 	JEQ sbgemmKernelAVX512_store
+	PCALIGN $32
 sbgemmKernelAVX512_loop1:
 	VMOVUPS 0(BX), Z24
 	VMOVUPS 64(BX), Z25
@@ -799,6 +803,7 @@ TEXT ·sgemmKernelAVX512x16(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sgemmKernelAVX512x16_tail
+	PCALIGN $32
 sgemmKernelAVX512x16_loop4:
 	PREFETCHT0 1024(BX)
 	VMOVUPS 0(BX), Z24
@@ -860,6 +865,7 @@ sgemmKernelAVX512x16_loop4:
 sgemmKernelAVX512x16_tail:
 	ANDQ $3, CX
 	JEQ sgemmKernelAVX512x16_store
+	PCALIGN $32
 sgemmKernelAVX512x16_loop1:
 	VMOVUPS 0(BX), Z24
 	VFMADD231PS.BCST 0(AX), Z24, Z0
@@ -1023,6 +1029,7 @@ TEXT ·sbgemmKernelAVX512x16(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sbgemmKernelAVX512x16_tail
+	PCALIGN $32
 sbgemmKernelAVX512x16_loop4:
 	PREFETCHT0 1024(BX)
 	VMOVUPS 0(BX), Z24
@@ -1084,6 +1091,7 @@ sbgemmKernelAVX512x16_loop4:
 sbgemmKernelAVX512x16_tail:
 	ANDQ $3, CX
 	JEQ sbgemmKernelAVX512x16_store
+	PCALIGN $32
 sbgemmKernelAVX512x16_loop1:
 	VMOVUPS 0(BX), Z24
 	BYTE $0x62; BYTE $0xf2; BYTE $0x3e; BYTE $0x50; BYTE $0x52; BYTE $0x40; BYTE $0x00 // VDPBF16PS.BCST 0(AX), Z24, Z0
@@ -1231,6 +1239,7 @@ TEXT ·sgemmKernelAVX512r4(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sgemmKernelAVX512r4_tail
+	PCALIGN $32
 sgemmKernelAVX512r4_loop4:
 	PREFETCHT0 2048(BX)
 	VMOVUPS 0(BX), Z24
@@ -1280,6 +1289,7 @@ sgemmKernelAVX512r4_loop4:
 sgemmKernelAVX512r4_tail:
 	ANDQ $3, CX
 	JEQ sgemmKernelAVX512r4_store
+	PCALIGN $32
 sgemmKernelAVX512r4_loop1:
 	VMOVUPS 0(BX), Z24
 	VMOVUPS 64(BX), Z25
@@ -1380,6 +1390,7 @@ TEXT ·sgemmKernelAVX512x16r4(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sgemmKernelAVX512x16r4_tail
+	PCALIGN $32
 sgemmKernelAVX512x16r4_loop4:
 	PREFETCHT0 1024(BX)
 	VMOVUPS 0(BX), Z24
@@ -1409,6 +1420,7 @@ sgemmKernelAVX512x16r4_loop4:
 sgemmKernelAVX512x16r4_tail:
 	ANDQ $3, CX
 	JEQ sgemmKernelAVX512x16r4_store
+	PCALIGN $32
 sgemmKernelAVX512x16r4_loop1:
 	VMOVUPS 0(BX), Z24
 	VFMADD231PS.BCST 0(AX), Z24, Z0
@@ -1512,6 +1524,7 @@ TEXT ·sgemmKernelAVX512r8(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sgemmKernelAVX512r8_tail
+	PCALIGN $32
 sgemmKernelAVX512r8_loop4:
 	PREFETCHT0 2048(BX)
 	VMOVUPS 0(BX), Z24
@@ -1593,6 +1606,7 @@ sgemmKernelAVX512r8_loop4:
 sgemmKernelAVX512r8_tail:
 	ANDQ $3, CX
 	JEQ sgemmKernelAVX512r8_store
+	PCALIGN $32
 sgemmKernelAVX512r8_loop1:
 	VMOVUPS 0(BX), Z24
 	VMOVUPS 64(BX), Z25
@@ -1761,6 +1775,7 @@ TEXT ·sgemmKernelAVX512x16r8(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sgemmKernelAVX512x16r8_tail
+	PCALIGN $32
 sgemmKernelAVX512x16r8_loop4:
 	PREFETCHT0 1024(BX)
 	VMOVUPS 0(BX), Z24
@@ -1806,6 +1821,7 @@ sgemmKernelAVX512x16r8_loop4:
 sgemmKernelAVX512x16r8_tail:
 	ANDQ $3, CX
 	JEQ sgemmKernelAVX512x16r8_store
+	PCALIGN $32
 sgemmKernelAVX512x16r8_loop1:
 	VMOVUPS 0(BX), Z24
 	VFMADD231PS.BCST 0(AX), Z24, Z0
@@ -1912,6 +1928,7 @@ TEXT ·sgemmKernelAVX2(SB), NOSPLIT, $0-48
 	MOVQ CX, R8
 	SHRQ $2, R8
 	JEQ sgemmKernelAVX2_tail
+	PCALIGN $32
 sgemmKernelAVX2_loop4:
 	VMOVUPS 0(BX), Y12
 	VMOVUPS 32(BX), Y13
@@ -2000,6 +2017,7 @@ sgemmKernelAVX2_loop4:
 sgemmKernelAVX2_tail:
 	ANDQ $3, CX
 	JEQ sgemmKernelAVX2_store
+	PCALIGN $32
 sgemmKernelAVX2_loop1:
 	VMOVUPS 0(BX), Y12
 	VMOVUPS 32(BX), Y13

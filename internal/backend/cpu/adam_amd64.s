@@ -20,6 +20,8 @@ TEXT ·adamAVX(SB), NOSPLIT, $0-48
 	VBROADCASTSS 28(AX), Y15 // shrink
 	XORQ BX, BX
 
+	PCALIGN $32
+
 loop:
 	CMPQ BX, CX
 	JGE  done

@@ -36,6 +36,8 @@ TEXT ·expShiftSumAVX2(SB), NOSPLIT, $0-36
 	VPBROADCASTD expc<>+48(SB), Y8  // 127
 	VXORPS Y7, Y7, Y7               // running sum
 
+	PCALIGN $32
+
 loop:
 	VMOVUPS (SI), Y0
 	VSUBPS Y15, Y0, Y0              // x = src - shift
@@ -88,6 +90,8 @@ TEXT ·maxF32AVX2(SB), NOSPLIT, $0-20
 	ADDQ $32, SI
 	SUBQ $8, CX
 	JZ reduce
+	PCALIGN $32
+
 maxloop:
 	VMAXPS (SI), Y0, Y0
 	ADDQ $32, SI

@@ -19,6 +19,8 @@ TEXT ·sgdAVX(SB), NOSPLIT, $0-40
 	MOVL 16(AX), DX         // mode
 	XORQ BX, BX
 
+	PCALIGN $32
+
 loop:
 	CMPQ BX, CX
 	JGE  done

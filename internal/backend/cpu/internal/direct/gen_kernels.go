@@ -69,6 +69,7 @@ func forward(nv, rows int) {
 	p("MOVQ CX, R11")
 	p("SHRQ $1, R11")
 	p("JEQ %s_tail", name)
+	p("PCALIGN $32") // loops start on a fetch boundary, whatever is linked before them
 	label(name + "_loop2")
 	step(0)
 	step(1)
@@ -131,6 +132,7 @@ func weightGrad(nv int) {
 	p("MOVQ rowLen+32(FP), CX")
 	p("CMPQ CX, $4")
 	p("JLT %s_tail", name)
+	p("PCALIGN $32") // loops start on a fetch boundary, whatever is linked before them
 	label(name + "_loop4")
 	for u := 0; u < 4; u++ {
 		step(u)
@@ -143,6 +145,7 @@ func weightGrad(nv int) {
 	label(name + "_tail")
 	p("TESTQ CX, CX")
 	p("JEQ %s_next", name)
+	p("PCALIGN $32") // loops start on a fetch boundary, whatever is linked before them
 	label(name + "_loop1")
 	step(0)
 	p("ADDQ $4, AX")

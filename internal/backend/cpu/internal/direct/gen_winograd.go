@@ -100,6 +100,7 @@ func winoOutput() {
 	p("TESTQ AX, AX")
 	p("JEQ %s_loop", name)
 	p("VMOVUPS (AX), Z29")
+	p("PCALIGN $32") // loops start on a fetch boundary, whatever is linked before them
 	label(name + "_loop")
 	p("MOVQ SI, R8")
 	for xi := 0; xi < 16; xi++ {
@@ -157,6 +158,7 @@ func winoGrad() {
 	p("LEAQ (R9)(R10*1), R11")
 	p("MOVQ tiles+48(FP), CX")
 	p("VPXORD Z28, Z28, Z28")
+	p("PCALIGN $32") // loops start on a fetch boundary, whatever is linked before them
 	label(name + "_loop")
 	p("VMOVUPS (SI), Z16")
 	p("VMOVUPS (SI)(R9*1), Z17")

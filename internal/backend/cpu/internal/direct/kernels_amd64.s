@@ -26,6 +26,7 @@ forward1x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward1x16_tail
+	PCALIGN $32
 forward1x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -71,6 +72,7 @@ forward2x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward2x16_tail
+	PCALIGN $32
 forward2x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -122,6 +124,7 @@ forward3x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward3x16_tail
+	PCALIGN $32
 forward3x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -179,6 +182,7 @@ forward4x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward4x16_tail
+	PCALIGN $32
 forward4x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -242,6 +246,7 @@ forward5x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward5x16_tail
+	PCALIGN $32
 forward5x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -311,6 +316,7 @@ forward6x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward6x16_tail
+	PCALIGN $32
 forward6x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -386,6 +392,7 @@ forward7x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward7x16_tail
+	PCALIGN $32
 forward7x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -467,6 +474,7 @@ forward8x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward8x16_tail
+	PCALIGN $32
 forward8x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -554,6 +562,7 @@ forward9x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward9x16_tail
+	PCALIGN $32
 forward9x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -647,6 +656,7 @@ forward10x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward10x16_tail
+	PCALIGN $32
 forward10x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -746,6 +756,7 @@ forward11x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward11x16_tail
+	PCALIGN $32
 forward11x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -851,6 +862,7 @@ forward12x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward12x16_tail
+	PCALIGN $32
 forward12x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -962,6 +974,7 @@ forward13x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward13x16_tail
+	PCALIGN $32
 forward13x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1079,6 +1092,7 @@ forward14x16_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward14x16_tail
+	PCALIGN $32
 forward14x16_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1204,6 +1218,7 @@ weightGrad8x16_row:
 	MOVQ rowLen+32(FP), CX
 	CMPQ CX, $4
 	JLT weightGrad8x16_tail
+	PCALIGN $32
 weightGrad8x16_loop4:
 	VMOVUPS 0(BX), Z16
 	VFMADD231PS.BCST 0(R8)(AX*1), Z16, Z0
@@ -1249,6 +1264,7 @@ weightGrad8x16_loop4:
 weightGrad8x16_tail:
 	TESTQ CX, CX
 	JEQ weightGrad8x16_next
+	PCALIGN $32
 weightGrad8x16_loop1:
 	VMOVUPS 0(BX), Z16
 	VFMADD231PS.BCST 0(R8)(AX*1), Z16, Z0
@@ -1321,6 +1337,7 @@ forward1x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward1x32_tail
+	PCALIGN $32
 forward1x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1377,6 +1394,7 @@ forward2x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward2x32_tail
+	PCALIGN $32
 forward2x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1444,6 +1462,7 @@ forward3x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward3x32_tail
+	PCALIGN $32
 forward3x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1522,6 +1541,7 @@ forward4x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward4x32_tail
+	PCALIGN $32
 forward4x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1611,6 +1631,7 @@ forward5x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward5x32_tail
+	PCALIGN $32
 forward5x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1711,6 +1732,7 @@ forward6x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward6x32_tail
+	PCALIGN $32
 forward6x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1822,6 +1844,7 @@ forward7x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward7x32_tail
+	PCALIGN $32
 forward7x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -1944,6 +1967,7 @@ forward8x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward8x32_tail
+	PCALIGN $32
 forward8x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -2077,6 +2101,7 @@ forward9x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward9x32_tail
+	PCALIGN $32
 forward9x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -2221,6 +2246,7 @@ forward10x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward10x32_tail
+	PCALIGN $32
 forward10x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -2376,6 +2402,7 @@ forward11x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward11x32_tail
+	PCALIGN $32
 forward11x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -2542,6 +2569,7 @@ forward12x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward12x32_tail
+	PCALIGN $32
 forward12x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -2719,6 +2747,7 @@ forward13x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward13x32_tail
+	PCALIGN $32
 forward13x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -2907,6 +2936,7 @@ forward14x32_init:
 	MOVQ CX, R11
 	SHRQ $1, R11
 	JEQ forward14x32_tail
+	PCALIGN $32
 forward14x32_loop2:
 	MOVQ 0(SI), R8
 	VMOVUPS 0(BX), Z28
@@ -3099,6 +3129,7 @@ weightGrad8x32_row:
 	MOVQ rowLen+32(FP), CX
 	CMPQ CX, $4
 	JLT weightGrad8x32_tail
+	PCALIGN $32
 weightGrad8x32_loop4:
 	VMOVUPS 0(BX), Z16
 	VMOVUPS 64(BX), Z17
@@ -3180,6 +3211,7 @@ weightGrad8x32_loop4:
 weightGrad8x32_tail:
 	TESTQ CX, CX
 	JEQ weightGrad8x32_next
+	PCALIGN $32
 weightGrad8x32_loop1:
 	VMOVUPS 0(BX), Z16
 	VMOVUPS 64(BX), Z17
@@ -3387,6 +3419,7 @@ TEXT ·winoOutput(SB), NOSPLIT, $0-64
 	TESTQ AX, AX
 	JEQ winoOutput_loop
 	VMOVUPS (AX), Z29
+	PCALIGN $32
 winoOutput_loop:
 	MOVQ SI, R8
 	VMOVUPS (R8), Z0
@@ -3471,6 +3504,7 @@ TEXT ·winoGrad(SB), NOSPLIT, $0-56
 	LEAQ (R9)(R10*1), R11
 	MOVQ tiles+48(FP), CX
 	VPXORD Z28, Z28, Z28
+	PCALIGN $32
 winoGrad_loop:
 	VMOVUPS (SI), Z16
 	VMOVUPS (SI)(R9*1), Z17
