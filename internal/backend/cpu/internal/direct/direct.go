@@ -236,7 +236,8 @@ type ImagePlan interface {
 type WeightGradPlan interface {
 	// AddWeightGrad adds one image's weight gradient to an accumulator of AccLen values.
 	AddWeightGrad(acc, x, gy, scratch []float32)
-	// WeightGrad writes the sum of accumulators, in their order, as [Out][C][KH][KW].
+	// WeightGrad writes the sum of accumulators, in their order, as [Out][C][KH][KW]; it may
+	// form the sum in the first accumulator.
 	WeightGrad(gw []float32, accs ...[]float32)
 	AccLen() int
 	ScratchLen() int

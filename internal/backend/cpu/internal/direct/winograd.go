@@ -226,25 +226,23 @@ func (p *Winograd) AddWeightGrad(acc, x, gy, scratch []float32) {
 }
 
 // WeightGrad writes the sum of the accumulators accs, added in their order, transformed back
-// (Gᵀ·dU·G), into gw ([Out][C][3][3]).
+// (Gᵀ·dU·G), into gw ([Out][C][3][3]). The sum is formed in accs[0].
 func (p *Winograd) WeightGrad(gw []float32, accs ...[]float32) {
 	c, cp, op := p.s.C, len(p.offs), p.outPad
+	du := accs[0][:p.AccLen()]
+	for _, a := range accs[1:] {
+		for i, v := range a[:len(du)] {
+			du[i] += v
+		}
+	}
 	_ = gw[p.s.Out*c*9-1]
-	for o := 0; o < p.s.Out; o++ {
-		for ch := 0; ch < c; ch++ {
-			var du [4][4]float32
-			for xi := 0; xi < 16; xi++ {
-				i := (xi*cp+ch)*op + o
-				v := accs[0][i]
-				for _, a := range accs[1:] {
-					v += a[i]
-				}
-				du[xi/4][xi%4] = v
-			}
+	for ch := 0; ch < c; ch++ {
+		for o := 0; o < p.s.Out; o++ {
 			// Gᵀ·dU (3×4), then (Gᵀ·dU)·G (3×3).
 			var t [3][4]float32
 			for b := 0; b < 4; b++ {
-				d0, d1, d2, d3 := du[0][b], du[1][b], du[2][b], du[3][b]
+				at := func(a int) float32 { return du[((4*a+b)*cp+ch)*op+o] }
+				d0, d1, d2, d3 := at(0), at(1), at(2), at(3)
 				t[0][b], t[1][b], t[2][b] = d0+(d1+d2)/2, (d1-d2)/2, (d1+d2)/2+d3
 			}
 			g := gw[(o*c+ch)*9:][:9]
