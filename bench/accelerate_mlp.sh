@@ -11,6 +11,7 @@
 #   bench/accelerate_mlp.sh            # ROUNDS=3 STEPS=60 PYTHON=/usr/bin/python3
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/torch_malloc.sh # PyTorch in its steady state: see there
 PY=${PYTHON:-/usr/bin/python3}
 ROUNDS=${ROUNDS:-3}
 STEPS=${STEPS:-60}

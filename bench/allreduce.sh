@@ -8,6 +8,7 @@
 #   bench/allreduce.sh            # ROUNDS=3 BENCHTIME=2s PYTHON=/usr/bin/python3
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/torch_malloc.sh # PyTorch in its steady state: see there
 PY=${PYTHON:-/usr/bin/python3}
 ROUNDS=${ROUNDS:-3}
 BENCHTIME=${BENCHTIME:-2s}

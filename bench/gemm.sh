@@ -6,6 +6,7 @@
 # GEMM_BENCH_ROUNDS (default 3) sets the rounds; GEMM_BENCH_FILTER a shape regexp.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. bench/torch_malloc.sh # PyTorch in its steady state: see there
 PY=${PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

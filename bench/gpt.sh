@@ -7,6 +7,7 @@
 # goaccel is faster), in process CPU time (steadier on a shared machine) and in wall time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. bench/torch_malloc.sh # PyTorch in its steady state: see there
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/nn.test" ./nn/ || exit 1

@@ -8,6 +8,7 @@
 # and the elementwise add's time over a plain copy of the same 12 MB of memory traffic (bound 1.3).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. bench/torch_malloc.sh # PyTorch in its steady state: see there
 mkdir -p bench/out
 log=bench/out/tensors.log
 : >"$log"
@@ -16,11 +17,7 @@ echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs" 
 # rounds counts (ROUNDS, default 2).
 for round in $(seq "${ROUNDS:-2}"); do
 	echo "# round $round, load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$log"
-	# glibc keeps PyTorch's freed multi-megabyte buffers for reuse instead of returning them to
-	# the kernel: with its defaults every other conv2d call faulted its 3 MB buffers in anew and
-	# took 5-10× longer (about 4 ms, then 20 ms, alternating), which no fair baseline should.
-	MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=4294967296 \
-		/usr/bin/python3 bench/tensors_torch.py 2.0 | tee -a "$log" || echo "PyTorch baseline unavailable (install python3-torch)"
+	/usr/bin/python3 bench/tensors_torch.py 2.0 | tee -a "$log" || echo "PyTorch baseline unavailable (install python3-torch)"
 	GOMAXPROCS=1 go test -run '^$' -bench 'MLPStep|Add1M|Sum1M|Memcpy12MB|Softmax|CrossEntropy|Conv2d|MatMul' -benchmem -benchtime 400ms -count 5 ./tensors/ | tee -a "$log"
 	go test -run '^$' -bench 'MLPStep$|Add1M$|Sum1M|Softmax|CrossEntropy|Conv2d' -benchmem -benchtime 400ms -count 5 ./tensors/ | tee -a "$log"
 	for procs in 1 2; do

@@ -6,7 +6,7 @@ Every workload runs in PyTorch's fastest documented setting for it, at 1 and at 
   - optimizers with foreach=True (the multi-tensor path; PyTorch 1.13's default on CPU is the
     slower per-tensor loop), gradients dropped with zero_grad(set_to_none=True) as goaccel does;
   - ops whose Go benchmark builds no autograd graph under torch.no_grad();
-  - glibc told (by bench/tensors.sh) to keep freed large buffers for reuse, so PyTorch's
+  - glibc told (bench/torch_malloc.sh) to keep freed large buffers for reuse, so PyTorch's
     allocations do not fault in fresh pages on every call.
 
 Prints Go-benchmark-style lines, e.g. "TorchMLPStepADAMW-threads1  5.30 ms/op  5.28 cpu-ms/op",
