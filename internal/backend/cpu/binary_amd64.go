@@ -14,6 +14,11 @@ func addVVF32(d, a, b *float32, n int)
 //go:noescape
 func addVVF32NT(d, a, b *float32, n int)
 
+// addVVF32x64 is addVVF32 with AVX-512, 64 floats a step; n is a positive multiple of 64.
+//
+//go:noescape
+func addVVF32x64(d, a, b *float32, n int)
+
 //go:noescape
 func addVSF32(d, a *float32, s float32, n int)
 
@@ -62,6 +67,15 @@ func vecF32(op backend.BinaryOp, d, x, y []float32, s float32) int {
 	case backend.Add:
 		if n*4 >= streamBytes {
 			return addStreaming(d, x, y)
+		}
+		if wide := n &^ 63; haveAVX512 && wide > 0 {
+			addVVF32x64(&d[0], &x[0], &y[0], wide)
+			if wide == n {
+				return n
+			}
+			d, x, y, n = d[wide:], x[wide:], y[wide:], n-wide
+			addVVF32(&d[0], &x[0], &y[0], n)
+			return wide + n
 		}
 		addVVF32(&d[0], &x[0], &y[0], n)
 	case backend.Sub:

@@ -190,3 +190,33 @@ ntloop:
 	SFENCE
 	VZEROUPPER
 	RET
+
+// func addVVF32x64(d, a, b *float32, n int)
+// addVVF32 with AVX-512, 64 lanes per step; n is a positive multiple of 64.
+TEXT ·addVVF32x64(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	PCALIGN $32
+
+loop:
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS 128(SI), Z2
+	VMOVUPS 192(SI), Z3
+	VADDPS  (DX), Z0, Z0
+	VADDPS  64(DX), Z1, Z1
+	VADDPS  128(DX), Z2, Z2
+	VADDPS  192(DX), Z3, Z3
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	ADDQ    $256, SI
+	ADDQ    $256, DX
+	ADDQ    $256, DI
+	SUBQ    $64, CX
+	JNZ     loop
+	VZEROUPPER
+	RET
