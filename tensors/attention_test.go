@@ -48,7 +48,12 @@ func TestMultiHeadAttentionCopiesNothing(t *testing.T) {
 	out := MultiHeadAttention(qkv, 4, AttentionOptions{Causal: true}) // warm the pools
 	out.Sum().Backward()
 	var y *Tensor
-	bytes := allocated(func() { y = MultiHeadAttention(qkv, 4, AttentionOptions{Causal: true}) })
+	// The least of three calls: a garbage collection between the warm-up and a call empties the
+	// scratch pools (sync.Pool), and that call then allocates its scratch again.
+	bytes := uint64(math.MaxUint64)
+	for range 3 {
+		bytes = min(bytes, allocated(func() { y = MultiHeadAttention(qkv, 4, AttentionOptions{Causal: true}) }))
+	}
 	if limit := uint64(4*b*n*c) + 64<<10; bytes > limit {
 		t.Fatalf("forward allocated %d bytes; the output alone is %d", bytes, 4*b*n*c)
 	}
