@@ -68,12 +68,8 @@ func (c *CPU) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p
 	tasks := groups
 	var partial []*backend.Buffer
 	if gw != nil {
-		// At most 8 partial sums, and at most 32 MB of them.
-		tasks = max(1, min(groups, 8, (32<<20)/(4*ckk*o)))
-		partial = make([]*backend.Buffer, tasks)
-		for t := range partial {
-			partial[t] = c.AllocUninit(backend.F32, ckk*o)
-		}
+		tasks = weightGradTasks(groups, ckk*o)
+		partial = c.scratch(tasks, ckk*o)
 	}
 	s := c.convScratch(convWorkers(tasks, p), ckk*ch*l, o*ch*l, ch > 1)
 	defer s.release(c)
@@ -125,9 +121,7 @@ func (c *CPU) Conv2dGrad(lowp backend.DType, gx, gw, gy, x, w *backend.Buffer, p
 			gw.F32[oo*ckk+r] = v
 		}
 	}
-	for _, q := range partial {
-		c.Release(q)
-	}
+	c.releaseAll(partial)
 }
 
 // reorder copies nc images' outputs between the NCHW order [nc, o, l] of images and the
@@ -179,26 +173,24 @@ func unfoldF32(col, x []float32, p backend.ConvParams, n0, nc int) {
 type convBuffers struct{ col, tmp []*backend.Buffer }
 
 func (c *CPU) convScratch(workers, colLen, tmpLen int, withTmp bool) convBuffers {
-	s := convBuffers{col: make([]*backend.Buffer, workers)}
+	s := convBuffers{col: c.scratch(workers, colLen)}
 	if withTmp {
-		s.tmp = make([]*backend.Buffer, workers)
-	}
-	for i := range s.col {
-		s.col[i] = c.AllocUninit(backend.F32, colLen)
-		if withTmp {
-			s.tmp[i] = c.AllocUninit(backend.F32, tmpLen)
-		}
+		s.tmp = c.scratch(workers, tmpLen)
 	}
 	return s
 }
 
 func (s convBuffers) release(c *CPU) {
-	for _, b := range s.col {
-		c.Release(b)
-	}
-	for _, b := range s.tmp {
-		c.Release(b)
-	}
+	c.releaseAll(s.col)
+	c.releaseAll(s.tmp)
+}
+
+// weightGradTasks is how many runs of units (images, groups of images) a convolution's weight
+// gradient is summed in, one accumulator of accLen float32s each: at most 8, and at most 32 MB
+// of accumulators. It depends on the shapes alone, so the sum's order does not depend on the
+// number of cores.
+func weightGradTasks(units, accLen int) int {
+	return max(1, min(units, 8, (32<<20)/(4*accLen)))
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

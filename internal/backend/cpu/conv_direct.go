@@ -50,8 +50,7 @@ func (c *CPU) conv2dGradDirect(gx, gw, gy, x, w *backend.Buffer, p backend.ConvP
 	tasks := p.Batch
 	var accs []*backend.Buffer
 	if weights != nil {
-		// At most 8 accumulators, and at most 32 MB of them.
-		tasks = max(1, min(p.Batch, 8, (32<<20)/(4*weights.AccLen())))
+		tasks = weightGradTasks(p.Batch, weights.AccLen())
 		accs = make([]*backend.Buffer, tasks)
 		for t := range accs {
 			accs[t] = c.Alloc(backend.F32, weights.AccLen())
@@ -81,7 +80,7 @@ func (c *CPU) conv2dGradDirect(gx, gw, gy, x, w *backend.Buffer, p backend.ConvP
 	}
 }
 
-// scratch allocates a buffer of n float32s for each of workers cores.
+// scratch allocates a buffer of n float32s (not zeroed) for each of workers cores.
 func (c *CPU) scratch(workers, n int) []*backend.Buffer {
 	s := make([]*backend.Buffer, workers)
 	for i := range s {

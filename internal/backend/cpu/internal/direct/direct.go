@@ -67,7 +67,7 @@ func newDirect(s Shape) *Direct {
 	}
 	p.offs = toEights(p.offs)
 	p.panels = panels(p.outPad)
-	p.tiles = split(s.OW(), maxRows)
+	p.tiles = runs(s.OW(), maxRows)
 	return p
 }
 

@@ -18,8 +18,8 @@ func toEights(offs []int) []int {
 	return offs
 }
 
-// split returns near-equal runs of at most most that add up to n.
-func split(n, most int) []int {
+// runs returns near-equal runs of at most most that add up to n.
+func runs(n, most int) []int {
 	k := (n + most - 1) / most
 	runs := make([]int, k)
 	for i := range runs {

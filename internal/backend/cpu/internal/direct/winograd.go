@@ -48,8 +48,8 @@ func newWinograd(s Shape) *Winograd {
 	}
 	p.offs = toEights(p.offs)
 	p.panels = panels(p.outPad)
-	p.chunks[0] = split(bt*tw, maxRows)
-	p.chunks[1] = split((th-(th-1)/bt*bt)*tw, maxRows)
+	p.chunks[0] = runs(bt*tw, maxRows)
+	p.chunks[1] = runs((th-(th-1)/bt*bt)*tw, maxRows)
 	return p
 }
 
