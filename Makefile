@@ -7,16 +7,20 @@ BIN        := bin/goaccel
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
 
-.PHONY: all build run deps install test test-unit test-e2e lint bench generate ptx gpu-bundle clean
+.PHONY: all build run deps deps-run install test test-unit test-e2e lint bench generate ptx gpu-bundle clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/goaccel
 
-# deps installs the system packages the kernel's clients and the tests need, only when missing.
+# deps-run installs, when missing, only what `make run` runs (Jupyter's nbconvert and nbclient);
+# deps adds what the tests need (browser, CUDA toolkit, network tools, npm packages).
+deps-run:
+	@scripts/deps.sh run
+
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh test
 
 install: build
 	$(BIN) install
@@ -26,7 +30,7 @@ RUN_NOTEBOOKS := quickstart mnist_ddp
 
 # run: build, install what is missing, register the kernel, execute RUN_NOTEBOOKS headless and
 # write each, with its outputs, as $(OUTDIR)/NAME.ipynb and $(OUTDIR)/NAME.html.
-run: deps install
+run: deps-run install
 	@mkdir -p $(OUTDIR)
 	@set -e; for nb in $(RUN_NOTEBOOKS); do \
 		$(JUPYTER) nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \

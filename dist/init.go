@@ -165,7 +165,7 @@ func (g *Group) rendezvous(ctx context.Context) error {
 		}
 		addrs[r], g.hosts[r] = string(a), string(h)
 	}
-	m, err := mesh.Establish(ctx, cfg.Rank, cfg.WorldSize, []byte(token), ln, addrs)
+	m, err := mesh.Establish(ctx, cfg.Rank, cfg.WorldSize, []byte(token), ln, addrs, hostLabels(g.hosts, addrs))
 	if err != nil {
 		return err
 	}
@@ -184,6 +184,25 @@ func hostID() string {
 	return name + "/" + strings.TrimSpace(string(boot))
 }
 
+// hostLabels names each rank's host for errors: its hostname (the host ID
+// without the boot ID) and the address its peers reach it at.
+func hostLabels(hostIDs, addrs []string) []string {
+	labels := make([]string, len(hostIDs))
+	for r, id := range hostIDs {
+		name, _, _ := strings.Cut(id, "/")
+		ip, _, err := net.SplitHostPort(addrs[r])
+		switch {
+		case err != nil || ip == name:
+			labels[r] = name
+		case name == "":
+			labels[r] = ip
+		default:
+			labels[r] = name + " at " + ip
+		}
+	}
+	return labels
+}
+
 // peerLost turns the internal loss reports into *PeerLostError.
 func peerLost(err error) error {
 	if err == nil {
@@ -195,7 +214,7 @@ func peerLost(err error) error {
 		if me.Reporter >= 0 {
 			reason += fmt.Sprintf(" (reported by rank %d)", me.Reporter)
 		}
-		return &wrapped{lost: &PeerLostError{Rank: me.Rank, Reason: reason}, err: err}
+		return &wrapped{lost: &PeerLostError{Rank: me.Rank, Host: me.Host, Reason: reason}, err: err}
 	}
 	var se *store.LostError
 	if errors.As(err, &se) {

@@ -3,7 +3,7 @@
 # Needs python3-torch for the baselines: GOACCEL_BENCH_DEPS=1 scripts/deps.sh installs it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-GOACCEL_BENCH_DEPS=1 scripts/deps.sh
+GOACCEL_BENCH_DEPS=1 scripts/deps.sh run
 mkdir -p bench/out
 status=0
 run() {

@@ -16,12 +16,13 @@ import (
 const purpose = "goaccel-mesh-v1"
 
 // Establish connects rank to every other rank: it accepts from higher ranks
-// on ln and dials lower ranks at addrs[r]. Connections with a wrong token or
+// on ln and dials lower ranks at addrs[r]. hosts[r], when given, names rank
+// r's host in the errors of a loss. Connections with a wrong token or
 // an unexpected rank are refused and do not count. Each accepted connection
 // authenticates on its own goroutine (within auth's handshake timeout), so
 // connections that stay silent cannot delay the peers behind them. ln is
 // closed on return.
-func Establish(ctx context.Context, rank, size int, token []byte, ln net.Listener, addrs []string) (*Mesh, error) {
+func Establish(ctx context.Context, rank, size int, token []byte, ln net.Listener, addrs, hosts []string) (*Mesh, error) {
 	defer ln.Close()
 	conns := make([]net.Conn, size)
 	type accepted struct {
@@ -99,7 +100,7 @@ func Establish(ctx context.Context, rank, size int, token []byte, ln net.Listene
 		}
 		conns[a.rank] = a.conn
 	}
-	return newMesh(rank, size, conns), nil
+	return newMesh(rank, size, conns, hosts), nil
 }
 
 func dialPeer(ctx context.Context, addr string, token []byte, rank int) (net.Conn, error) {

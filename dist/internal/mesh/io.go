@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/goaccel/goaccel/dist/internal/peerloss"
 )
 
 // Send writes b to peer as one frame. It fails with the group's loss, with a
@@ -43,7 +45,7 @@ func (m *Mesh) Send(ctx context.Context, to int, b []byte) error {
 	if m.closing.Load() {
 		return fmt.Errorf("send to rank %d: %w", to, ErrClosed)
 	}
-	m.fail(&PeerError{Rank: to, Reason: "send failed: " + err.Error(), Reporter: -1})
+	m.fail(m.lostPeer(to, peerloss.Reason(err, p.silence())+" (while sending)", -1))
 	return m.Err()
 }
 

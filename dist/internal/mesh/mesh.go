@@ -13,8 +13,9 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/goaccel/goaccel/dist/internal/peerloss"
 )
 
 // Frame kinds.
@@ -42,24 +43,31 @@ const SegmentSize = 1 << 20
 
 var pool = sync.Pool{New: func() any { b := make([]byte, SegmentSize); return &b }}
 
-// PeerError says which rank was lost and why.
+// PeerError says which rank was lost, on which host, and why.
 type PeerError struct {
 	Rank     int
+	Host     string // the lost rank's host, as the group names it ("" if unknown)
 	Reason   string
 	Reporter int // the rank that reported it, or -1 when seen directly
 }
 
 func (e *PeerError) Error() string {
-	if e.Reporter >= 0 {
-		return fmt.Sprintf("rank %d lost: %s (reported by rank %d)", e.Rank, e.Reason, e.Reporter)
+	s := fmt.Sprintf("rank %d lost", e.Rank)
+	if e.Host != "" {
+		s += " (host " + e.Host + ")"
 	}
-	return fmt.Sprintf("rank %d lost: %s", e.Rank, e.Reason)
+	s += ": " + e.Reason
+	if e.Reporter >= 0 {
+		s += fmt.Sprintf(" (reported by rank %d)", e.Reporter)
+	}
+	return s
 }
 
 // Mesh is the set of connections of one rank.
 type Mesh struct {
 	rank, size int
 	peers      []*peer
+	hosts      []string // each rank's host, for errors
 
 	lost    chan struct{}
 	failed  atomic.Pointer[PeerError]
@@ -82,6 +90,13 @@ type peer struct {
 	q      [][]byte
 	notify chan struct{}
 	gone   atomic.Pointer[PeerError] // set when the peer said goodbye
+
+	heard atomic.Int64 // when the last bytes came from the peer (UnixNano)
+}
+
+// silence is how long the peer has sent nothing.
+func (p *peer) silence() time.Duration {
+	return time.Since(time.Unix(0, p.heard.Load()))
 }
 
 // Rank is this process's rank.
@@ -132,8 +147,27 @@ func (m *Mesh) Err() error {
 	return nil
 }
 
-func newMesh(rank, size int, conns []net.Conn) *Mesh {
-	m := &Mesh{rank: rank, size: size, peers: make([]*peer, size), lost: make(chan struct{}), ended: make(chan struct{}), done: make(chan struct{})}
+// lostPeer is the loss of rank r, seen by this rank or reported by another.
+func (m *Mesh) lostPeer(r int, reason string, reporter int) *PeerError {
+	e := &PeerError{Rank: r, Reason: reason, Reporter: reporter}
+	if r >= 0 && r < len(m.hosts) {
+		e.Host = m.hosts[r]
+	}
+	return e
+}
+
+// newMesh starts reading from every connection; hosts names each rank's host
+// in errors (the connection's remote address where it is empty).
+func newMesh(rank, size int, conns []net.Conn, hosts []string) *Mesh {
+	m := &Mesh{rank: rank, size: size, peers: make([]*peer, size), hosts: make([]string, size), lost: make(chan struct{}), ended: make(chan struct{}), done: make(chan struct{})}
+	copy(m.hosts, hosts)
+	for r, c := range conns {
+		if c != nil && m.hosts[r] == "" {
+			if h, _, err := net.SplitHostPort(c.RemoteAddr().String()); err == nil {
+				m.hosts[r] = h
+			}
+		}
+	}
 	for r, c := range conns {
 		if c == nil {
 			continue
@@ -148,6 +182,7 @@ func newMesh(rank, size int, conns []net.Conn) *Mesh {
 			tc.SetWriteBuffer(4 << 20)
 		}
 		p := &peer{rank: r, conn: c, notify: make(chan struct{}, 1)}
+		p.heard.Store(time.Now().UnixNano())
 		m.peers[r] = p
 		m.wg.Add(1)
 		go m.readLoop(p)
@@ -159,9 +194,9 @@ func (m *Mesh) readLoop(p *peer) {
 	defer m.wg.Done()
 	var hdr [headerLen]byte
 	for {
-		if _, err := readFull(p.conn, hdr[:]); err != nil {
+		if _, err := m.readFrom(p, hdr[:]); err != nil {
 			if !m.closing.Load() {
-				m.fail(&PeerError{Rank: p.rank, Reason: lossReason(err), Reporter: -1})
+				m.fail(m.lostPeer(p.rank, peerloss.Reason(err, p.silence()), -1))
 			}
 			return
 		}
@@ -173,9 +208,9 @@ func (m *Mesh) readLoop(p *peer) {
 		} else {
 			buf = make([]byte, n)
 		}
-		if _, err := readFull(p.conn, buf); err != nil {
+		if _, err := m.readFrom(p, buf); err != nil {
 			if !m.closing.Load() {
-				m.fail(&PeerError{Rank: p.rank, Reason: "connection broke mid-message: " + err.Error(), Reporter: -1})
+				m.fail(m.lostPeer(p.rank, peerloss.Reason(err, p.silence())+" (mid-message)", -1))
 			}
 			return
 		}
@@ -191,7 +226,7 @@ func (m *Mesh) readLoop(p *peer) {
 		case kindBye:
 			// Not a failure by itself: the peer may have finished its last
 			// collective before this rank. Waiting on it from now on fails.
-			e := &PeerError{Rank: p.rank, Reason: "it closed its process group", Reporter: -1}
+			e := m.lostPeer(p.rank, "it closed its process group", -1)
 			p.gone.Store(e)
 			select {
 			case p.notify <- struct{}{}:
@@ -200,25 +235,20 @@ func (m *Mesh) readLoop(p *peer) {
 			m.end(e)
 			return
 		case kindAbort:
-			e := &PeerError{Rank: int(int32(binary.LittleEndian.Uint32(buf))), Reason: string(buf[4:]), Reporter: p.rank}
-			m.fail(e)
+			m.fail(m.lostPeer(int(int32(binary.LittleEndian.Uint32(buf))), string(buf[4:]), p.rank))
 		}
 	}
 }
 
-// lossReason says why a peer's connection ended, for the error naming it.
-func lossReason(err error) string {
-	if errors.Is(err, syscall.ETIMEDOUT) {
-		return "its host stopped answering (network down or machine gone): " + err.Error()
-	}
-	return "connection closed (process exited or was killed): " + err.Error()
-}
-
-func readFull(c net.Conn, b []byte) (int, error) {
+// readFrom fills b from p's connection, noting when bytes last came.
+func (m *Mesh) readFrom(p *peer, b []byte) (int, error) {
 	n := 0
 	for n < len(b) {
-		k, err := c.Read(b[n:])
+		k, err := p.conn.Read(b[n:])
 		n += k
+		if k > 0 {
+			p.heard.Store(time.Now().UnixNano())
+		}
 		if err != nil {
 			return n, err
 		}

@@ -3,8 +3,12 @@ package mesh
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
+	"os"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -42,7 +46,7 @@ func TestStrayConnectionIsRefusedWhileTheGroupForms(t *testing.T) {
 			if r == 1 {
 				time.Sleep(50 * time.Millisecond) // let the stray go first
 			}
-			ms[r], errs[r] = Establish(ctx, r, 2, []byte("tok"), lns[r], addrs)
+			ms[r], errs[r] = Establish(ctx, r, 2, []byte("tok"), lns[r], addrs, nil)
 		}()
 	}
 	wg.Wait()
@@ -78,7 +82,7 @@ func TestGoodbyeEndsWaitsOnThatPeerOnly(t *testing.T) {
 	var wg sync.WaitGroup
 	for r := range 3 {
 		wg.Add(1)
-		go func() { defer wg.Done(); ms[r], _ = Establish(ctx, r, 3, []byte("t"), lns[r], addrs) }()
+		go func() { defer wg.Done(); ms[r], _ = Establish(ctx, r, 3, []byte("t"), lns[r], addrs, nil) }()
 	}
 	wg.Wait()
 	defer ms[0].Close()
@@ -129,7 +133,7 @@ func TestSilentConnectionsDoNotDelayTheGroup(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ms[r], errs[r] = Establish(ctx, r, size, []byte("tok"), lns[r], addrs)
+			ms[r], errs[r] = Establish(ctx, r, size, []byte("tok"), lns[r], addrs, nil)
 		}()
 	}
 	wg.Wait()
@@ -147,5 +151,65 @@ func TestSilentConnectionsDoNotDelayTheGroup(t *testing.T) {
 	}
 	if b, err := ms[0].Recv(ctx, 2); err != nil || string(b) != "hi" {
 		t.Fatalf("recv: %q %v", b, err)
+	}
+}
+
+// failingConn is a connection whose reads fail with err once it is closed
+// over fail, as a kernel reports a lost peer; writes succeed.
+type failingConn struct {
+	net.Conn // only for the methods the mesh does not call
+	fail     chan error
+	remote   net.Addr
+}
+
+func (c *failingConn) Read([]byte) (int, error)         { return 0, <-c.fail }
+func (c *failingConn) Write(b []byte) (int, error)      { return len(b), nil }
+func (c *failingConn) Close() error                     { return nil }
+func (c *failingConn) RemoteAddr() net.Addr             { return c.remote }
+func (c *failingConn) SetWriteDeadline(time.Time) error { return nil }
+
+func TestALossIsWordedByHowTheKernelReportedIt(t *testing.T) {
+	readErr := func(errno syscall.Errno) error {
+		return &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", errno)}
+	}
+	const hostGone = "its host stopped answering (network down or machine gone)"
+	const processGone = "connection closed (process exited or was killed)"
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{readErr(syscall.ETIMEDOUT), hostGone},
+		{readErr(syscall.EHOSTUNREACH), hostGone},
+		{readErr(syscall.ENETUNREACH), hostGone},
+		{readErr(syscall.EHOSTDOWN), hostGone},
+		{readErr(syscall.ENETDOWN), hostGone},
+		{readErr(syscall.ECONNRESET), processGone}, // the peer had just talked
+		{io.EOF, processGone},
+	}
+	for _, c := range cases {
+		t.Run(c.err.Error(), func(t *testing.T) {
+			for _, hosts := range [][]string{{"", "node-b at 198.18.0.2"}, nil} {
+				fc := &failingConn{fail: make(chan error, 1), remote: &net.TCPAddr{IP: net.IPv4(198, 18, 0, 2), Port: 4000}}
+				m := newMesh(0, 2, []net.Conn{nil, fc}, hosts)
+				fc.fail <- c.err
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				_, err := m.Recv(ctx, 1)
+				cancel()
+				close(fc.fail)
+				m.Close()
+				var pe *PeerError
+				if !errors.As(err, &pe) {
+					t.Fatalf("Recv: %v, want a *PeerError", err)
+				}
+				wantHost := "198.18.0.2"
+				if hosts != nil {
+					wantHost = hosts[1]
+				}
+				msg := err.Error()
+				if pe.Rank != 1 || pe.Host != wantHost || !strings.Contains(msg, "rank 1 lost (host "+wantHost+"): "+c.want) {
+					t.Errorf("error %q (host %q), want rank 1 on %q and %q", msg, pe.Host, wantHost, c.want)
+				}
+			}
+		})
 	}
 }

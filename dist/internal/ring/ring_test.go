@@ -33,7 +33,7 @@ func meshes(t *testing.T, p int) []*mesh.Mesh {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ms[i], errs[i] = mesh.Establish(ctx, i, p, []byte("tok"), lns[i], addrs)
+			ms[i], errs[i] = mesh.Establish(ctx, i, p, []byte("tok"), lns[i], addrs, nil)
 		}()
 	}
 	wg.Wait()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/dist/internal/auth"
+	"github.com/goaccel/goaccel/dist/internal/peerloss"
 	"github.com/goaccel/goaccel/internal/ratelog"
 )
 
@@ -201,6 +202,7 @@ func (s *Server) liveness(c net.Conn, r *bufio.Reader, w *bufio.Writer) {
 	}
 	s.alive[rank] = c
 	s.mu.Unlock()
+	joined := time.Now()
 	w.WriteByte(stOK)
 	w.Flush()
 	op, err := r.ReadByte()
@@ -209,7 +211,9 @@ func (s *Server) liveness(c net.Conn, r *bufio.Reader, w *bufio.Writer) {
 	if err != nil || op != opBye {
 		reason := "its connection to the store closed without a goodbye"
 		if err != nil && !errors.Is(err, net.ErrClosed) {
-			reason += " (" + err.Error() + ")"
+			// The connection is silent after registration, so a reset here
+			// is a host that forgot it, as after a reboot.
+			reason = peerloss.Reason(err, time.Since(joined)) + " (its connection to the store)"
 		}
 		if !s.closed {
 			s.lost[rank] = reason
