@@ -105,6 +105,11 @@ func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context
 	if errors.Is(err, mesh.ErrClosed) {
 		return fmt.Errorf("dist: %s on rank %d: %w", name, g.cfg.Rank, ErrClosed)
 	}
+	if g.mesh != nil {
+		// The peers learn which rank was lost from this one before the
+		// caller, which may exit on the error, gets it.
+		g.mesh.WaitNotices()
+	}
 	err = peerLost(err)
 	if errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrPeerLost) {
 		err = fmt.Errorf("timed out after %v (raise it with dist.Config.Timeout, accelerate.Config.InitProcessGroup.Timeout or %s): %w", limit, EnvTimeout, err)

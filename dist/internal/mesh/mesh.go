@@ -256,13 +256,13 @@ func (m *Mesh) readFrom(p *peer, b []byte) (int, error) {
 	return n, nil
 }
 
-// fail records the first loss, wakes every waiter and tells the other peers.
+// fail records the first loss, tells the other peers and wakes every
+// waiter. The notices are under way (counted by m.notices) before any waiter
+// can see the loss, so WaitNotices after a failed wait covers them.
 func (m *Mesh) fail(e *PeerError) {
 	if !m.failed.CompareAndSwap(nil, e) {
 		return
 	}
-	close(m.lost)
-	m.end(e)
 	msg := make([]byte, 4+len(e.Reason))
 	binary.LittleEndian.PutUint32(msg, uint32(int32(e.Rank)))
 	copy(msg[4:], e.Reason)
@@ -274,16 +274,29 @@ func (m *Mesh) fail(e *PeerError) {
 		go func() {
 			defer m.notices.Done()
 			// An in-flight send finishes or times out first; give it a bound.
-			p.conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
+			p.conn.SetWriteDeadline(time.Now().Add(noticeTimeout))
 			p.wmu.Lock()
 			defer p.wmu.Unlock()
 			if !p.poisoned {
-				p.conn.SetWriteDeadline(time.Now().Add(2 * time.Second))
+				p.conn.SetWriteDeadline(time.Now().Add(noticeTimeout))
 				m.writeFrameLocked(p, kindAbort, msg)
 			}
 		}()
 	}
+	close(m.lost)
+	m.end(e)
 }
+
+// noticeTimeout bounds each write of a loss notice (and the wait for a send
+// in flight on the same connection).
+const noticeTimeout = 2 * time.Second
+
+// WaitNotices returns once the notices of the loss this rank recorded have
+// been handed to the kernel (or given up on, after at most twice
+// noticeTimeout). A process that ends on the loss's error should call it
+// first (Group does, before it returns the error): otherwise its peers see
+// only that it exited, and blame it instead of the rank really lost.
+func (m *Mesh) WaitNotices() { m.notices.Wait() }
 
 func (m *Mesh) writeFrameLocked(p *peer, kind uint32, b []byte) error {
 	var hdr [headerLen]byte

@@ -162,7 +162,12 @@ type failingConn struct {
 	remote   net.Addr
 }
 
-func (c *failingConn) Read([]byte) (int, error)         { return 0, <-c.fail }
+func (c *failingConn) Read([]byte) (int, error) {
+	if err, ok := <-c.fail; ok {
+		return 0, err
+	}
+	return 0, io.EOF
+}
 func (c *failingConn) Write(b []byte) (int, error)      { return len(b), nil }
 func (c *failingConn) Close() error                     { return nil }
 func (c *failingConn) RemoteAddr() net.Addr             { return c.remote }
@@ -211,5 +216,34 @@ func TestALossIsWordedByHowTheKernelReportedIt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A rank that exits right after a loss (a panic, os.Exit: no Close) must
+// first have told the others which rank was lost; otherwise they see only
+// that it exited and blame it.
+func TestALossNoticeReachesThePeersBeforeTheRankThatSawItExits(t *testing.T) {
+	for run := range 20 {
+		a, b := net.Pipe()
+		gone := &failingConn{fail: make(chan error, 1), remote: &net.TCPAddr{IP: net.IPv4(198, 18, 0, 2), Port: 1}}
+		silent := &failingConn{fail: make(chan error, 1), remote: &net.TCPAddr{IP: net.IPv4(198, 18, 0, 2), Port: 2}}
+		m0 := newMesh(0, 3, []net.Conn{nil, a, gone}, nil)
+		m1 := newMesh(1, 3, []net.Conn{b, nil, silent}, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		gone.fail <- &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.EHOSTUNREACH)}
+		if _, err := m0.Recv(ctx, 2); err == nil {
+			t.Fatal("rank 0's wait on the lost rank 2 succeeded")
+		}
+		m0.WaitNotices() // as dist.Group does before it returns the error
+		a.Close()        // rank 0 exits: no goodbye, no Close
+		_, err := m1.Recv(ctx, 0)
+		cancel()
+		var pe *PeerError
+		if !errors.As(err, &pe) || pe.Rank != 2 || pe.Reporter != 0 {
+			t.Fatalf("run %d: rank 1 got %v; want rank 2's loss reported by rank 0", run, err)
+		}
+		close(gone.fail)
+		close(silent.fail)
+		m1.Close()
 	}
 }
