@@ -51,6 +51,9 @@ func (echoSession) Execute(ctx context.Context, code string) executor.Result {
 		return executor.Result{Error: &executor.Error{Ename: "Fail", Evalue: "failed", Traceback: []string{"line 1"}}}
 	case "sleep":
 		time.Sleep(time.Duration(max(1, n)) * time.Second)
+	case "stuck": // says it started, then ignores its context for n seconds (at least one)
+		fmt.Println("started")
+		time.Sleep(time.Duration(max(1, n)) * time.Second)
 	case "spam": // n bytes of output in lines of 64
 		line := strings.Repeat("x", 63) + "\n"
 		for range n / 64 {
@@ -71,14 +74,22 @@ func (echoSession) IsComplete(code string) (string, string)                     
 func (echoSession) Complete(code string, c int) ([]string, int, int)                  { return []string{"x"}, c, c }
 func (echoSession) Inspect(string, int, int) (bool, map[string]any)                   { return false, nil }
 
-func freePort(t *testing.T) int {
+// freePorts returns n distinct ports that were free a moment ago. Every
+// listener stays open until all n are chosen: bind(0) right after a close
+// hands out the same port again, and five one-at-a-time picks gave one
+// kernel the same port twice about once in 550 starts.
+func freePorts(t *testing.T, n int) []int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	ports := make([]int, n)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports[i] = l.Addr().(*net.TCPAddr).Port
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports
 }
 
 // client is a minimal Jupyter client over zmq4.
@@ -111,22 +122,36 @@ func startKernelNoIOPub(t *testing.T) *client {
 // kernel's Config first (when not nil).
 func startKernelWith(t *testing.T, configure func(*Config)) *client {
 	t.Helper()
-	ci := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: "secret", SignatureScheme: "hmac-sha256",
-		ShellPort: freePort(t), ControlPort: freePort(t), IOPubPort: freePort(t), StdinPort: freePort(t), HBPort: freePort(t)}
-	ctx, cancel := context.WithCancel(context.Background())
-	cfg := Config{Conn: ci, ExecutorCommand: []string{os.Args[0]},
-		ExecutorEnv:    append(os.Environ(), "GOACCEL_KERNEL_TEST_CHILD=1"),
-		InterruptGrace: 300 * time.Millisecond}
-	if configure != nil {
-		configure(&cfg)
-		ci = cfg.Conn
+	// Another process may take a port between freePorts and the kernel's bind:
+	// the kernel then fails at once, and a fresh set of ports is tried.
+	for attempt := 1; ; attempt++ {
+		p := freePorts(t, 5)
+		ci := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", Key: "secret", SignatureScheme: "hmac-sha256",
+			ShellPort: p[0], ControlPort: p[1], IOPubPort: p[2], StdinPort: p[3], HBPort: p[4]}
+		ctx, cancel := context.WithCancel(context.Background())
+		cfg := Config{Conn: ci, ExecutorCommand: []string{os.Args[0]},
+			ExecutorEnv:    append(os.Environ(), "GOACCEL_KERNEL_TEST_CHILD=1"),
+			InterruptGrace: 300 * time.Millisecond}
+		if configure != nil {
+			configure(&cfg)
+			ci = cfg.Conn
+		}
+		k := New(cfg)
+		done := make(chan error, 1)
+		go func() { done <- k.Run(ctx) }()
+		select {
+		case err := <-done: // a bind failed
+			cancel()
+			if attempt == 3 {
+				t.Fatalf("the kernel did not start: %v", err)
+			}
+			t.Logf("kernel start %d: %v; trying other ports", attempt, err)
+			continue
+		case <-time.After(50 * time.Millisecond): // let the kernel bind
+		}
+		t.Cleanup(func() { cancel(); <-done })
+		return connectClient(t, ctx, ci, "test-client")
 	}
-	k := New(cfg)
-	done := make(chan error, 1)
-	go func() { done <- k.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	time.Sleep(50 * time.Millisecond) // let the kernel bind
-	return connectClient(t, ctx, ci, "test-client")
 }
 
 // connectClient connects a client's shell and control to a running kernel;
@@ -243,6 +268,24 @@ func (c *client) iopubMsgs(id string, timeout time.Duration) []*wire.Message {
 			}
 		case <-deadline:
 			c.t.Fatalf("no idle for %s within %v; got %d messages", id, timeout, len(msgs))
+		}
+	}
+}
+
+// waitStream waits until the cell id printed want on iopub.
+func (c *client) waitStream(id, want string, timeout time.Duration) {
+	c.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case m := <-c.pub:
+			var s struct{ Text string }
+			if m.Parent != nil && m.Parent.MsgID == id && m.Header.MsgType == "stream" &&
+				json.Unmarshal(m.Content, &s) == nil && strings.Contains(s.Text, want) {
+				return
+			}
+		case <-deadline:
+			c.t.Fatalf("cell %s did not print %q within %v", id, want, timeout)
 		}
 	}
 }
@@ -387,15 +430,17 @@ func TestExecuteSentAfterTheErrorReplyRuns(t *testing.T) {
 
 func TestInterruptOnControlKillsAStuckCellAndSaysSo(t *testing.T) {
 	c := startKernel(t)
-	id := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "sleep"}) // ignores its context
-	time.Sleep(200 * time.Millisecond)
+	// The cell ignores its context for 5 s. Its output on iopub means it runs in the executor:
+	// an interrupt sent earlier could come before the cell and do nothing.
+	id := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "stuck 5"})
+	c.waitStream(id, "started", 20*time.Second)
 	intr := c.send(c.ctrl, c.codec, "interrupt_request", map[string]any{})
 	select {
 	case m := <-c.ctrlIn:
 		if m.Header.MsgType != "interrupt_reply" || m.Parent.MsgID != intr {
 			t.Fatalf("control reply = %s", m.Header.MsgType)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(10 * time.Second):
 		t.Fatal("no interrupt_reply on control while a cell runs")
 	}
 	var content map[string]any

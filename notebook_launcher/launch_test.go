@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -168,10 +169,29 @@ func assertNoneAlive(t *testing.T, dir string) {
 		t.Fatal("no worker wrote its pid")
 	}
 	for _, p := range ps {
-		if err := syscall.Kill(p, 0); !errors.Is(err, syscall.ESRCH) {
-			t.Errorf("worker pid %d still exists after Launch returned (kill 0: %v)", p, err)
+		if !exited(p) {
+			t.Errorf("worker pid %d still runs after Launch returned", p)
 		}
 	}
+}
+
+// exited reports whether process pid has ended: it is gone (ESRCH), or a
+// zombie (state Z or X) that its parent has not reaped yet. An orphan's
+// zombie waits for PID 1 or a subreaper, which reap when they get to it
+// (every 2 s or so on some container inits, never on a shell that does not
+// wait), so kill(pid, 0) alone can report a dead worker as alive.
+func exited(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return os.IsNotExist(err)
+	}
+	// The state follows the command name in parentheses, which may itself hold ") ".
+	rest := string(b[strings.LastIndexByte(string(b), ')')+1:])
+	f := strings.Fields(rest)
+	return len(f) > 0 && (f[0] == "Z" || f[0] == "X")
 }
 
 func TestLaunchErrorQuotesTheWorkersPanic(t *testing.T) {
@@ -188,7 +208,10 @@ func TestLaunchErrorQuotesTheWorkersPanic(t *testing.T) {
 // Two launchers on one host stand in for two nodes: global ranks continue
 // across nodes, local ranks restart, and both agree on the world size.
 func TestLaunchNumbersRanksAcrossNodes(t *testing.T) {
-	t.Setenv(nl.EnvToken, "two-node-test")
+	// Each run its own port and token: a fixed port is taken by whatever else runs here (another
+	// checkout's run of this test), and with a fixed token two runs could join each other's job.
+	t.Setenv(nl.EnvToken, fmt.Sprintf("two-node-test-%d-%d", os.Getpid(), time.Now().UnixNano()))
+	port := freePort(t)
 	var outs [2]syncBuffer
 	errs := make(chan error, 2)
 	for node := 0; node < 2; node++ {
@@ -196,7 +219,7 @@ func TestLaunchNumbersRanksAcrossNodes(t *testing.T) {
 			_, err := nl.Launch(func() {
 				fmt.Printf("rank=%s local=%s group=%s world=%s\n", os.Getenv("RANK"), os.Getenv("LOCAL_RANK"),
 					os.Getenv("GROUP_RANK"), os.Getenv("WORLD_SIZE"))
-			}, nl.Options{NumProcesses: 2, NumNodes: 2, NodeRank: node, Port: 29777, Args: only(t), Stdout: &outs[node]})
+			}, nl.Options{NumProcesses: 2, NumNodes: 2, NodeRank: node, Port: port, Args: only(t), Stdout: &outs[node]})
 			errs <- err
 		}(node)
 	}
@@ -215,6 +238,17 @@ func TestLaunchNumbersRanksAcrossNodes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// freePort returns a port that was free a moment ago (node 0's launcher binds it next).
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 type nopSink struct{}

@@ -21,9 +21,7 @@ import (
 // the system's temporary directory) and logs its path.
 func TestBrowserShowsMNISTLivePlotUpdatedInPlace(t *testing.T) {
 	requireBrowserTools(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	p := openExampleNotebook(ctx, t, "mnist.ipynb")
+	p := openExampleNotebook(t, "mnist.ipynb", 4*time.Minute)
 	train := p.cellWith("epochs.Over(trainLoader")
 	p.menu("#celllink", "#run_all_cells > a") // Cell → Run All
 	distinct := p.watchLivePlot(train, 3*time.Minute)
@@ -50,9 +48,7 @@ func TestBrowserShowsMNISTLivePlotUpdatedInPlace(t *testing.T) {
 // directory) and logs its path.
 func TestBrowserShowsDataParallelLaunchInItsCell(t *testing.T) {
 	requireBrowserTools(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	p := openExampleNotebook(ctx, t, "mnist_ddp.ipynb")
+	p := openExampleNotebook(t, "mnist_ddp.ipynb", 4*time.Minute)
 	launch := p.cellWith("%accelerate launch --num_processes 2")
 	p.menu("#celllink", "#run_all_cells > a") // Cell → Run All
 	distinct := p.watchLivePlot(launch, 3*time.Minute)
@@ -86,11 +82,14 @@ func TestBrowserShowsDataParallelLaunchInItsCell(t *testing.T) {
 
 // openExampleNotebook serves notebooks/name from a fresh notebook server
 // with goaccel installed and opens it in headless Chromium, its kernel
-// connected and idle.
-func openExampleNotebook(ctx context.Context, t *testing.T, name string) *browserPage {
+// connected and idle. budget bounds the test from the moment goaccel is
+// built: a cold build on a busy machine can take minutes of its own.
+func openExampleNotebook(t *testing.T, name string, budget time.Duration) *browserPage {
 	t.Helper()
 	dataDir := t.TempDir()
 	installGoaccelKernel(t, dataDir)
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	t.Cleanup(cancel)
 	srv := startNotebookServer(t, dataDir)
 	raw, err := os.ReadFile(filepath.Join("..", "notebooks", name))
 	if err != nil {

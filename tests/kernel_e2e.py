@@ -157,10 +157,22 @@ def kernel_info_on_shell_and_control(k):
         assert c["implementation"] == "goaccel", c
 
 
+def beating(k, timeout=10):
+    """Whether the heartbeat beats within timeout. jupyter_client's HBChannel
+    pings, waits time_to_dead (1 s) and sets is_beating() from that one round,
+    so a single echo that a loaded machine delays past 1 s reads as a stop;
+    a heartbeat that really stopped stays down for the whole timeout."""
+    deadline = time.monotonic() + timeout
+    while not k.kc.hb_channel.is_beating():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 @check
 def heartbeat_beats(k):
-    time.sleep(0.2)
-    assert k.kc.hb_channel.is_beating()
+    assert beating(k)
 
 
 @check
@@ -294,32 +306,38 @@ def comms_accepted(k):
 
 @check
 def kernel_info_answers_while_a_cell_runs(k):
-    msg_id = k.kc.execute("time.Sleep(2 * time.Second)")
-    time.sleep(0.3)
-    t0 = time.monotonic()
+    # An order, not a time bound (as TestKernelInfoAnswersWhileACellRuns in kernel/): the
+    # reply to a kernel_info sent behind a 3 s cell comes before the cell's reply.
+    msg_id = k.kc.execute("time.Sleep(3 * time.Second)")
     info = k.kc.kernel_info()
-    k.reply(info, timeout=1.5)
-    dt = time.monotonic() - t0
-    assert dt < 0.5, f"kernel_info took {dt:.3f}s while a cell ran"
-    assert k.reply(msg_id)["content"]["status"] == "ok"
+    first, deadline = None, time.monotonic() + 30
+    while first is None:
+        assert time.monotonic() < deadline, "neither kernel_info_reply nor execute_reply within 30 s"
+        m = k.kc.get_shell_msg(timeout=30)
+        if m["parent_header"].get("msg_id") in (info, msg_id):
+            first = m["parent_header"]["msg_id"]
+    assert first == info, "the cell's execute_reply came before kernel_info_reply: kernel_info waited for the cell"
+    assert k.reply(msg_id, timeout=30)["content"]["status"] == "ok"
     k.drain()
 
 
 @check
 def output_streams_live(k):
     msg_id = k.kc.execute('for i := 0; i < 5; i++ { fmt.Println("tick", i); time.Sleep(300 * time.Millisecond) }')
-    arrivals, deadline = [], time.monotonic() + 15
+    arrivals, idle, deadline = [], None, time.monotonic() + 30
     t0 = time.monotonic()
-    while time.monotonic() < deadline:
-        m = k.kc.get_iopub_msg(timeout=15)
+    while idle is None and time.monotonic() < deadline:
+        m = k.kc.get_iopub_msg(timeout=30)
         if m["parent_header"].get("msg_id") != msg_id:
             continue
         if m["msg_type"] == "stream":
             arrivals.append(time.monotonic() - t0)
         if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
-            break
-    assert len(arrivals) >= 4, arrivals
-    assert arrivals[0] < 0.8 and arrivals[-1] - arrivals[0] > 0.8, f"output not live: {arrivals}"
+            idle = time.monotonic() - t0
+    # Measured from the cell's end, not from the request: a slow start (compiling the cell on a
+    # loaded machine) delays everything alike, while output held back arrives with the end.
+    assert idle is not None and len(arrivals) >= 4, (arrivals, idle)
+    assert idle - arrivals[0] > 0.8 and arrivals[-1] - arrivals[0] > 0.8, f"output not live: {arrivals}, idle at {idle}"
     k.reply(msg_id)
 
 
@@ -335,24 +353,35 @@ def large_output_arrives_whole_in_batches(k):
 
 
 def interrupt_loop(k, how):
-    msg_id = k.kc.execute("for {}")
-    time.sleep(0.5)
+    # The loop's first output on iopub means the executor runs it: an interrupt sent earlier
+    # can reach the kernel before the cell does (and do nothing, leaving the loop running) or
+    # reach the executor before the cell starts (then the kernel kills it after its grace).
+    msg_id = k.kc.execute('fmt.Println("loop started")\nfor {}')
+    msgs, deadline = [], time.monotonic() + 30
+    while not any(m["msg_type"] == "stream" and "loop started" in m["content"]["text"] for m in msgs):
+        assert time.monotonic() < deadline, f"the loop cell printed nothing within 30 s: {types_of(msgs)}"
+        m = k.kc.get_iopub_msg(timeout=30)
+        if m["parent_header"].get("msg_id") == msg_id:
+            validate(m, parent=msg_id)
+            msgs.append(m)
     t0 = time.monotonic()
     if how == "message":
         # What KernelManager.interrupt_kernel sends for interrupt_mode "message".
         intr = k.kc.session.msg("interrupt_request", {})
         k.kc.control_channel.send(intr)
-        rep = k.reply(intr["header"]["msg_id"], channel="control", timeout=2)
+        rep = k.reply(intr["header"]["msg_id"], channel="control", timeout=10)
         assert rep["msg_type"] == "interrupt_reply" and rep["content"]["status"] == "ok", rep
     else:
         k.km.signal_kernel(signal.SIGINT)
-    rep = k.reply(msg_id, timeout=5)
+    rep = k.reply(msg_id, timeout=10)
     dt = time.monotonic() - t0
     c = rep["content"]
     assert c["status"] == "error" and "nterrupt" in c["ename"] + c["evalue"], c
-    assert dt < 1.0, f"interrupt took {dt:.3f}s"
-    assert "restarted" not in c["evalue"], c
-    msgs = k.iopub(msg_id)
+    # The loop stopped on the interrupt: the executor was not killed, which the kernel does
+    # only when the cell has not stopped within its grace (2 s). That pins what a time bound
+    # here would, without failing when a loaded machine is slow to deliver the reply.
+    assert "restarted" not in c["evalue"], (c, f"{dt:.3f}s")
+    msgs += rest_of_iopub(k, msg_id)
     assert len([m for m in msgs if m["msg_type"] == "error"]) == 1
     k.drain()
     c, msgs = k.run("x")
@@ -393,6 +422,17 @@ def panicking_goroutine_keeps_session(k):
     # itself and the session go on.
     assert c["status"] == "ok", c
     err = text_of(msgs, "stderr")
+    # The report is written as the goroutine ends, which may be after the cell's idle status;
+    # the kernel publishes such late output under the same cell, so keep reading a while.
+    deadline = time.monotonic() + 10
+    while not ("boom in goroutine" in err and "panic in a goroutine this cell started" in err) and time.monotonic() < deadline:
+        try:
+            m = k.kc.get_iopub_msg(timeout=0.2)
+        except Exception:
+            continue
+        if m["parent_header"].get("msg_id") == msgs[0]["parent_header"]["msg_id"] and m["msg_type"] == "stream":
+            msgs.append(m)
+            err = text_of(msgs, "stderr")
     assert "boom in goroutine" in err and "panic in a goroutine this cell started" in err, (err, types_of(msgs))
     assert "restarted" not in json.dumps([m["content"] for m in msgs]), msgs
     c, msgs = k.run("twice(kept) - kept + 1")
@@ -429,6 +469,20 @@ def import_of_a_module_that_does_not_exist_says_what_to_do(k):
     assert "example.invalid/no/such/module" in c["evalue"] and "%go get MODULE@VERSION" in c["evalue"], c
     c, msgs = k.run("1 + 1")
     assert result_of(msgs) == "2", msgs
+
+
+def rest_of_iopub(k, msg_id, timeout=10):
+    """iopub messages for msg_id up to its idle status, when its busy status was already read."""
+    out, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        msg = k.kc.get_iopub_msg(timeout=max(0.01, deadline - time.monotonic()))
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        validate(msg, parent=msg_id)
+        out.append(msg)
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return out
+    raise AssertionError(f"no idle for {msg_id} within {timeout}s; got {[m['msg_type'] for m in out]}")
 
 
 def raw_shell(k):
@@ -483,8 +537,8 @@ def bad_signatures_and_garbage_are_dropped(k):
             raw.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" + bytes(range(256)) * 4)
     time.sleep(0.3)
     assert_alive(k)
-    time.sleep(3.5)  # jupyter_client's heartbeat period is 3 s
-    assert k.kc.hb_channel.is_beating(), "heartbeat stopped after garbage on the hb port"
+    time.sleep(3.5)  # a few heartbeat rounds over the port that got the garbage
+    assert beating(k), "heartbeat stopped after garbage on the hb port"
 
 
 def raw_zmtp(k, port, ready_as=None):
@@ -553,7 +607,7 @@ def unauthenticated_peers_cannot_kill_or_block_the_kernel(k):
                 s.close()
     assert_alive(k)
     time.sleep(3.5)
-    assert k.kc.hb_channel.is_beating(), "heartbeat stopped after huge frames"
+    assert beating(k), "heartbeat stopped after huge frames"
 
 
 @check

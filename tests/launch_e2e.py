@@ -179,13 +179,13 @@ def interrupt_stops_every_worker_and_keeps_the_session(k):
     intr = k.kc.session.msg("interrupt_request", {})
     k.kc.control_channel.send(intr)
     rep = k.reply(msg_id, timeout=10)
+    dt = time.monotonic() - t0
     c = rep["content"]
     assert c["status"] == "error" and "nterrupt" in c["ename"] + c["evalue"], c
-    while any(alive(p) for p in pids) and time.monotonic() - t0 < 5:
-        time.sleep(0.01)
-    dt = time.monotonic() - t0
-    assert not any(alive(p) for p in pids), f"workers {[p for p in pids if alive(p)]} still exist {dt:.2f}s after the interrupt"
-    assert dt < 2, f"the workers took {dt:.2f}s to go"
+    # The launch reaps every worker before its cell replies, so none may be left now; and the
+    # executor was not killed, which the kernel does when a cell has not stopped within its
+    # 2 s grace: together they pin "stopped promptly" without timing a loaded machine.
+    assert not any(alive(p) for p in pids), f"workers {[p for p in pids if alive(p)]} still exist when the interrupted cell replied ({dt:.2f}s)"
     assert "restarted" not in c["evalue"], c
     k.iopub(msg_id)
     k.drain()
@@ -205,9 +205,8 @@ def sigint_to_the_kernel_stops_the_workers(k):
     k.km.signal_kernel(signal.SIGINT)
     rep = k.reply(msg_id, timeout=10)
     assert rep["content"]["status"] == "error", rep["content"]
-    while any(alive(p) for p in pids) and time.monotonic() - t0 < 5:
-        time.sleep(0.01)
-    assert not any(alive(p) for p in pids) and time.monotonic() - t0 < 2, "workers outlived SIGINT to the kernel"
+    assert "restarted" not in rep["content"]["evalue"], rep["content"]
+    assert not any(alive(p) for p in pids), f"workers outlived SIGINT to the kernel ({time.monotonic() - t0:.2f}s)"
     k.iopub(msg_id)
     k.drain()
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestGenericsDeclaredInCellsWorkAtTheTopLevel(t *testing.T) {
@@ -84,21 +83,21 @@ func TestGoroutinePanicKeepsTheSession(t *testing.T) {
 	run("kept := 41\ntype box struct{ n int }\nfunc crash(m map[string]int) { m[\"x\"] = 1 }")
 	out.Reset()
 	run("done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tpanic(\"boom\")\n}()\n<-done\ntime.Sleep(100 * time.Millisecond)")
-	if got := out.String(); !strings.Contains(got, "panic in a goroutine this cell started") || !strings.Contains(got, "panic: boom") {
+	if got := waitOutput(t, out, "panic in a goroutine this cell started", "panic: boom"); !strings.Contains(got, "panic in a goroutine this cell started") || !strings.Contains(got, "panic: boom") {
 		t.Errorf("report %q, want the goroutine's panic named", got)
 	}
 	// Started by one cell, panicking while another runs: the report names the first.
 	out.Reset()
 	run("go func() { time.Sleep(200 * time.Millisecond); crash(nil) }()")
 	run("time.Sleep(600 * time.Millisecond)")
-	got := out.String()
+	got := waitOutput(t, out, "started by the cell `go func() { time.Sleep(200", "assignment to entry in nil map", "in crash")
 	if !strings.Contains(got, "started by the cell `go func() { time.Sleep(200") || !strings.Contains(got, "assignment to entry in nil map") || !strings.Contains(got, "in crash") {
 		t.Errorf("report %q, want the starting cell, the panic and the crash frame", got)
 	}
 	// A compiled function started with go panicking.
 	out.Reset()
 	run("go regexp.MustCompile(\"(\")\ntime.Sleep(200 * time.Millisecond)")
-	if !strings.Contains(out.String(), "missing closing )") {
+	if !strings.Contains(waitOutput(t, out, "missing closing )"), "missing closing )") {
 		t.Errorf("report %q, want regexp's panic", out.String())
 	}
 	r := run("b := box{kept + 1}\nb.n")
@@ -111,11 +110,7 @@ func TestGoroutinePanicAfterItsCellEndedIsReportedLater(t *testing.T) {
 	s, out := newSession(t)
 	ctx := context.Background()
 	s.Execute(ctx, "go func() { time.Sleep(100 * time.Millisecond); panic(\"late\") }()")
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), "panic: late") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !strings.Contains(out.String(), "panic in a goroutine started by the cell") {
+	if !strings.Contains(waitOutput(t, out, "panic: late", "panic in a goroutine started by the cell"), "panic in a goroutine started by the cell") {
 		t.Errorf("report %q, want it to name the cell that started the goroutine", out.String())
 	}
 	if r := s.Execute(ctx, "1 + 1"); r.Error != nil || r.Data["text/plain"] != "2" {

@@ -104,10 +104,12 @@ func (f *fakeSession) Execute(ctx context.Context, code string) Result {
 			return Result{Error: &Error{Ename: "Undefined", Evalue: arg, Traceback: []string{arg}}}
 		}
 		return Result{Data: map[string]any{"text/plain": v}}
-	case "loop": // an interpreted loop: stops on ctx
+	case "loop": // an interpreted loop: says it started, then stops on ctx
+		fmt.Println("looping")
 		<-ctx.Done()
 		return Result{Interrupted: true, Error: &Error{Ename: "Interrupted", Evalue: "interrupted", Traceback: []string{"interrupted"}}}
-	case "block": // compiled code ignoring ctx
+	case "block": // compiled code ignoring ctx, after saying it started
+		fmt.Println("blocking")
 		time.Sleep(time.Hour)
 	case "panicgo":
 		go func() { panic("boom in goroutine") }()
@@ -143,7 +145,7 @@ func (f *fakeSession) Execute(ctx context.Context, code string) Result {
 	case "slow":
 		for i := range 6 {
 			fmt.Printf("tick %d\n", i)
-			time.Sleep(60 * time.Millisecond)
+			time.Sleep(200 * time.Millisecond)
 		}
 	}
 	return Result{}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package tensors
+
+const raceEnabled = false
