@@ -31,7 +31,7 @@ type Accelerator struct {
 	stepWasSkipped bool
 	saveIteration  int // next automatic checkpoint number
 	// checkpointHook, set by tests, is called at each step of SaveState
-	// that touches the file system (see internal/atomicdir.Folder.Hook).
+	// that touches the file system (see accelerate/internal/atomicdir.Folder.Hook).
 	checkpointHook func(step string)
 	trackers       []Tracker
 	extra          []Tracker   // added with AddTracker

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goaccel/goaccel/internal/atomicdir"
+	"github.com/goaccel/goaccel/accelerate/internal/atomicdir"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 )

@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goaccel/goaccel/internal/atomicdir"
+	"github.com/goaccel/goaccel/accelerate/internal/atomicdir"
 )
 
 // Automatic checkpoint naming: ProjectDir/checkpoints/checkpoint_N, with
-// the staging, previous and half-deleted folders of internal/atomicdir
+// the staging, previous and half-deleted folders of accelerate/internal/atomicdir
 // beside them.
 
 func (a *Accelerator) checkpointRoot() string {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	_ "github.com/goaccel/goaccel/cuda" // registers the "cuda" device type; loads nothing until asked
 	"github.com/goaccel/goaccel/cuda/nccl"
 	"github.com/goaccel/goaccel/dist"
 	"github.com/goaccel/goaccel/tensors"

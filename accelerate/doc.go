@@ -52,5 +52,50 @@
 // checkpoint iteration, step counter, fp16 loss scale and the loaders' epochs.
 // goaccel_manifest.json, written last, lists the other files and their sizes:
 // a folder without a complete manifest is never loaded in place of a complete
-// one, so a save killed at any point leaves the previous checkpoint loadable.
+// one, so a save killed at any point leaves the previous checkpoint loadable
+// (package accelerate/internal/atomicdir publishes the folder).
+//
+// Importing the package registers the CUDA device (package cuda) and the
+// NCCL collective backend (package cuda/nccl), so a training program needs
+// no import of its own to use GPUs.
+//
+// Files:
+//   - accelerator.go: Accelerator and New, and the process queries and
+//     helpers (IsMainProcess, ProcessIndex, NumProcesses, Device, Print,
+//     WaitForEveryone, MainProcessFirst, SplitBetweenProcesses, EndTraining).
+//   - checkpoint.go: Checkpointable, RegisterForCheckpointing, SaveState and
+//     LoadState: Accelerate's folder layout and the manifest written last.
+//   - checkpoint_folders.go: automatic checkpoint folders: numbering,
+//     recovery of incomplete saves, pruning and the latest one.
+//   - comm.go: what the Accelerator needs from a process group, and the
+//     one-process stand-in.
+//   - config.go: Toggle, Config and the kwargs handlers
+//     (DistributedDataParallelKwargs, GradScalerKwargs,
+//     InitProcessGroupKwargs), resolved against the launcher's environment.
+//   - device.go: EnvDevice, the choice of device per local rank, and of the
+//     collective backend (NCCL when every process has a GPU of its own).
+//   - gather.go: Gather, GatherForMetrics, GatherForMetricsAll, Reduce and
+//     PadAcrossProcesses.
+//   - group.go: joining the dist process group and leaving it cleanly, and
+//     the dist adapter of comm.
+//   - loader.go: prepared loaders: sharding, the end-of-epoch state and
+//     SkipFirstBatches.
+//   - logger.go: Logger and GetLogger, logging on the main process (or all).
+//   - model.go: the prepared model, UnwrapModel, SaveModel and the broadcast
+//     of initial parameters.
+//   - notebook_tracker.go: the "notebook" tracker, a plots.Live under the
+//     cell.
+//   - optimizer.go: prepared optimizers and schedulers, which act only on
+//     sync steps.
+//   - prepare.go: Prepare and its hints for the objects it takes.
+//   - reducer.go: bucketed gradient all-reduce overlapped with the backward
+//     pass (OnGradReady hooks; on devices, one flat tensor per bucket).
+//   - rng.go: SetSeed.
+//   - scaler.go: the fp16 loss scaler (PyTorch's GradScaler).
+//   - shard.go: how one process takes its share of a loader's batches
+//     (round robin or split, EvenBatches).
+//   - tracking.go: Tracker, AddTracker, InitTrackers, Log and the jsonl
+//     tracker.
+//   - train.go: Backward, Accumulate, NoSync, Autocast, ClipGradNorm and
+//     ClipGradValue.
 package accelerate

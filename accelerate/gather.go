@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -166,16 +167,9 @@ func decodeShape(b []byte) []int {
 	return s
 }
 
+// sameTail reports whether a and b have the same rank and agree past the first dimension.
 func sameTail(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 1; i < len(a); i++ {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return len(a) == len(b) && (len(a) == 0 || slices.Equal(a[1:], b[1:]))
 }
 
 func int64Bytes(v []int64) []byte {

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/data"
-	"github.com/goaccel/goaccel/internal/backend/sim"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
+	"github.com/goaccel/goaccel/tensors/backend/sim"
 )
 
 // mnistRun trains model on MNIST for epochs through acc (prepared model and loader, Backward,

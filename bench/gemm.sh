@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side fp32 GEMM: internal/gemm (Go) against torch.mm (PyTorch) on the same
+# Side-by-side fp32 GEMM: tensors/backend/cpu/internal/gemm (Go) against torch.mm (PyTorch) on the same
 # shapes at 1 and 2 threads. Each shape is measured by both back to back (torch, then
 # Go fp32 and bf16) so both see the same machine load; rounds repeat that and the
 # table shows medians, the Go/PyTorch ratios and the bf16/fp32 speed-up.
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -o "$tmp/gemm.test" ./internal/gemm/ || exit 1
+go test -c -o "$tmp/gemm.test" ./tensors/backend/cpu/internal/gemm/ || exit 1
 exec "$PY" - "$tmp/gemm.test" "${GEMM_BENCH_ROUNDS:-3}" "${GEMM_BENCH_FILTER:-.}" <<'PYEOF'
 import os, re, statistics, subprocess, sys
 sys.path.insert(0, "bench")

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PyTorch baseline for internal/gemm: torch.mm GFLOP/s on the shapes of
+"""PyTorch baseline for tensors/backend/cpu/internal/gemm: torch.mm GFLOP/s on the shapes of
 BenchmarkSgemm (same names), at each requested thread count.
 
 Prints one line per measurement, in `go test -bench` format so bench/gemm.sh

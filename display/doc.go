@@ -10,4 +10,15 @@
 //
 // A cell whose last expression has an HTML, Markdown, SVG or PNG method, is
 // an image.Image or a Bundle is shown with the matching MIME type too.
+//
+// Messages go out through the process's display sink (internal/displaysink),
+// which the kernel's executor installs and a launched worker turns into
+// frames for its launcher.
+//
+// Files:
+//   - bundle.go: Bundle, Renderer, HTMLer, Markdowner, SVGer, PNGer and
+//     BundleOf, how a value renders.
+//   - display.go: HTML, Markdown, PNG, SVG, JSON, Image, Text, Value and
+//     Clear.
+//   - handle.go: Handle, New, ID and Update: output replaced in place.
 package display

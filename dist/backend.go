@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/goaccel/goaccel/dist/internal/mesh"
+	"github.com/goaccel/goaccel/dist/internal/reduce"
 )
 
 // Op is a reduction operation.
@@ -37,23 +38,17 @@ func (o Op) String() string {
 	return fmt.Sprintf("Op(%d)", int(o))
 }
 
-// DType is the element type of a buffer handed to a Backend.
-type DType int
+// DType is the element type of a buffer handed to a Backend (Size is the
+// width of one element in bytes): one type for the collectives and the
+// transports that reduce.
+type DType = reduce.DType
 
 // Element types of collective buffers.
 const (
-	Float32 DType = iota
-	Float64
-	Int64
+	Float32 = reduce.Float32
+	Float64 = reduce.Float64
+	Int64   = reduce.Int64
 )
-
-// Size is the width of one element in bytes.
-func (d DType) Size() int {
-	if d == Float32 {
-		return 4
-	}
-	return 8
-}
 
 // Backend is what a collective implementation provides; Group is the front
 // users call (as database/sql over database/sql/driver). Buffers are

@@ -66,5 +66,5 @@ func (b *cpuBackend) allReduceV(ctx context.Context, bufs [][]byte, dt DType, op
 	if !b.oneHost {
 		return false, nil
 	}
-	return true, b.region.AllReduceV(ctx, bufs, reduce.DType(dt), rop(op), scale)
+	return true, b.region.AllReduceV(ctx, bufs, dt, rop(op), scale)
 }

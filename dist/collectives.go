@@ -26,7 +26,7 @@ func (g *Group) allReduce(ctx context.Context, buf []byte, dt DType, op Op) erro
 			return err
 		}
 		if op == Mean && g.Size() > 1 {
-			reduce.Scale(reduce.DType(dt), buf, 1/float64(g.Size()))
+			reduce.Scale(dt, buf, 1/float64(g.Size()))
 		}
 		return nil
 	})

@@ -182,7 +182,7 @@ func rop(op Op) reduce.Op {
 }
 
 func (b *cpuBackend) AllReduce(ctx context.Context, buf []byte, dt DType, op Op) error {
-	rdt, rop := reduce.DType(dt), rop(op)
+	rdt, rop := dt, rop(op)
 	switch {
 	case b.oneHost:
 		return b.region.AllReduce(ctx, buf, rdt, rop)
@@ -215,7 +215,7 @@ func (b *cpuBackend) AllGather(ctx context.Context, send, recv []byte) error {
 }
 
 func (b *cpuBackend) ReduceScatter(ctx context.Context, send, recv []byte, dt DType, op Op) error {
-	return ring.ReduceScatter(ctx, b.all, send, recv, reduce.DType(dt), rop(op))
+	return ring.ReduceScatter(ctx, b.all, send, recv, dt, rop(op))
 }
 
 func (b *cpuBackend) Broadcast(ctx context.Context, buf []byte, root int) error {

@@ -17,9 +17,10 @@
 // every rank is on one host, and uses pipelined ring algorithms over TCP
 // otherwise (and for reduce-scatter); across hosts with several ranks each,
 // all-reduce is hierarchical (shared memory on each host, a ring between
-// hosts). Other backends (NCCL) plug
+// hosts). Other backends (NCCL, package cuda/nccl) plug
 // in through RegisterBackend and the Backend interface, as database drivers
-// do under database/sql.
+// do under database/sql; a DeviceBackend also takes the tensor collectives
+// of its device's tensors without a trip through the host.
 //
 // Rendezvous: rank 0 hosts the store at MASTER_ADDR:MASTER_PORT (on
 // loopback unless MASTER_ADDR is another address), or a launcher hosts one
@@ -34,4 +35,31 @@
 // every other rank's collective fail within moments with an error that names
 // it and matches errors.Is(err, ErrPeerLost). Without WORLD_SIZE the group
 // has one process and every collective is the identity.
+//
+// Files:
+//   - backend.go: Op (Sum, Mean/Avg, Max, Min), DType, the Backend and Store
+//     interfaces, Rendezvous, OpenFunc, RegisterBackend and Backends.
+//   - coalesced.go: AllReduceCoalesced, several buffers reduced as one
+//     collective.
+//   - collectives.go: the collectives on Go slices: AllReduce, AllGather,
+//     AllGatherV, Broadcast, ReduceScatter and Barrier (float32, float64,
+//     int64 and byte forms).
+//   - config.go: DefaultTimeout, the GOACCEL_* environment variables, Config
+//     and FromEnv (torchrun's, Open MPI's and Slurm's environments).
+//   - cpu.go: the CPU backend: shared memory on one host, rings over TCP
+//     across hosts, hierarchical all-reduce.
+//   - device.go: DeviceBackend, CPUBackend, StartAllReduceTensor and
+//     ReduceScatterTensor.
+//   - errors.go: ErrPeerLost, ErrClosed and PeerLostError.
+//   - group.go: Group (Rank, Size, LocalRank, LocalSize, Config,
+//     SetTimeout, Transport, Close): timeouts and the broken state after a
+//     failure.
+//   - init.go: Init: the rendezvous, host identities, the backend, and
+//     errors that name a lost peer.
+//   - object.go: GatherObject and BroadcastObject, Go values through gob.
+//   - store.go: StoreServer, ServeStore and NewToken, a store a launcher
+//     hosts.
+//   - tensor.go: AllReduceTensor, BroadcastTensor and AllGatherTensor.
+//   - token.go: the token file a one-host job without GOACCEL_STORE_TOKEN
+//     shares.
 package dist

@@ -3,6 +3,7 @@ package dist
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -123,7 +124,7 @@ func (g *Group) allGatherHost(ctx context.Context, t *tensors.Tensor) (*tensors.
 	rows, equal := 0, true
 	for r, d := range descs {
 		equal = equal && d[2] == desc[2]
-		if d[0] != desc[0] || d[1] != desc[1] || !equalInts(d[3:], desc[3:]) {
+		if d[0] != desc[0] || d[1] != desc[1] || !slices.Equal(d[3:], desc[3:]) {
 			return nil, fmt.Errorf("dist: all-gather: rank %d has a %s tensor of shape %v, rank %d a %s tensor of shape %v; only the first dimension may differ",
 				r, tensors.DType(d[0]), d[2:], g.Rank(), t.DType(), desc[2:])
 		}
@@ -167,16 +168,4 @@ func (g *Group) allGatherHost(ctx context.Context, t *tensors.Tensor) (*tensors.
 		all = append(all, p...)
 	}
 	return tensors.FromInt64(all, out...), nil
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

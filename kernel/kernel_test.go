@@ -18,7 +18,7 @@ import (
 )
 
 // TestMain doubles as the executor child (GOACCEL_KERNEL_TEST_CHILD=1), so
-// these tests run the real kernel and supervisor without internal/repl.
+// these tests run the real kernel and supervisor without kernel/internal/session.
 func TestMain(m *testing.M) {
 	if os.Getenv("GOACCEL_KERNEL_TEST_CHILD") == "1" {
 		reqs, events, err := executor.InheritedPipes()

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/goaccel/goaccel/internal/launchcli"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
+	"github.com/goaccel/goaccel/notebook_launcher/cli"
 )
 
 // Launcher is what an Env needs for %accelerate launch and export: a
@@ -43,9 +43,9 @@ func accelerateMagic(ctx context.Context, c Call, env Env) (Output, error) {
 		}
 		return launchOrExport(ctx, sub, rest, l, env.Stderr())
 	case "env":
-		return Output{}, launchcli.EnvCommand(strings.Fields(rest), env.Stdout())
+		return Output{}, cli.EnvCommand(strings.Fields(rest), env.Stdout())
 	case "config":
-		return Output{}, launchcli.ConfigMagic(strings.Fields(rest), env.Stdout())
+		return Output{}, cli.ConfigMagic(strings.Fields(rest), env.Stdout())
 	case "", "help", "-h", "--help":
 		fmt.Fprintln(env.Stdout(), accelerateUsage)
 		fs, _ := launchFlagSet(env.Stdout())
@@ -57,7 +57,7 @@ func accelerateMagic(ctx context.Context, c Call, env Env) (Output, error) {
 
 // launchFlags are launch's flags plus the magic's own.
 type launchFlags struct {
-	launchcli.Flags
+	cli.Flags
 	compile bool
 	output  string
 }

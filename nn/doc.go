@@ -22,4 +22,24 @@
 //
 // Layers run on the device of their parameters: nn.MoveTo(model, tensors.CUDA(0)) moves a model
 // in place (model.to("cuda:0")), and its inputs must be on the same device.
+//
+// Files:
+//   - activation.go: ReLU, GELU, Tanh, Flatten and Dropout layers.
+//   - clip.go: ClipGradNorm, ClipGradValue and Grads.
+//   - conv.go: Conv2d and MaxPool2d layers.
+//   - device.go: MoveTo, a model's parameters moved to a device in place.
+//   - embedding.go: Embedding.
+//   - gpt.go: GPTConfig, GPT (nanoGPT's model), GenerateOptions and Generate.
+//   - init.go: PyTorch's default initialisation bounds for weights and biases.
+//   - layernorm.go: LayerNorm.
+//   - linear.go: Linear, NewLinear and NewLinearNoBias.
+//   - loss.go: CrossEntropy, MSE, and CrossEntropyLoss and MSELoss as modules.
+//   - module.go: Module, NamedParameter, Trainer, SetTraining, IsTraining,
+//     Prefixed, ParametersOf and NumParameters.
+//   - safetensors.go: SaveSafetensors, WriteSafetensors, EncodeSafetensors,
+//     LoadSafetensors, LoadSafetensorsMetadata, ReadSafetensors and
+//     DecodeSafetensors (on nn/internal/safetensors).
+//   - sequential.go: Sequential.
+//   - state.go: StateDict, LoadStateDict and LoadStateDictNonStrict.
+//   - transformer.go: MLP, CausalSelfAttention and TransformerBlock.
 package nn

@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,7 +66,7 @@ func diffStateDict(m Module, sd map[string]*tensors.Tensor) (missing, unexpected
 			missing = append(missing, p.Name)
 			continue
 		}
-		if !sameShape(v.Shape(), p.Param.Shape()) {
+		if !slices.Equal(v.Shape(), p.Param.Shape()) {
 			shapes = append(shapes, fmt.Sprintf("%s: checkpoint %v, model %v", p.Name, v.Shape(), p.Param.Shape()))
 		}
 	}
@@ -95,16 +96,4 @@ func copyStateDict(m Module, sd map[string]*tensors.Tensor) {
 			p.Param.CopyFrom(v)
 		}
 	})
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goaccel/goaccel/internal/transfer"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
+	"github.com/goaccel/goaccel/notebook_launcher/transfer"
 	"github.com/goaccel/goaccel/tensors"
 )
 

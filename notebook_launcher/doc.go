@@ -67,4 +67,18 @@
 // (`goaccel launch`): it gives each worker the same environment and failure
 // handling. DecodeArgs reads the arguments an exported notebook program
 // (`%accelerate export`) embeds.
+//
+// The work is shared with the subpackages: notebook_launcher/workers starts,
+// relays and restarts the processes (Options is its type), notebook_launcher/job
+// is the folder that carries the arguments, the result and each rank's
+// report, notebook_launcher/transfer encodes values by value, and
+// notebook_launcher/cli is `goaccel launch`, `goaccel config` and `goaccel
+// env`. In a notebook cell, Launch hands the call to the kernel's launcher
+// (workers.SetCellLauncher), which rebuilds the function from the notebook's
+// declarations.
+//
+// Files:
+//   - launch.go: Options, EnvWorker, EnvRestart and EnvToken, Launch and
+//     LaunchContext (in the launching process, in a worker, under an
+//     external launcher or in a notebook cell), Run and DecodeArgs.
 package notebook_launcher

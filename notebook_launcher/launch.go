@@ -3,7 +3,6 @@ package notebook_launcher
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"reflect"
@@ -13,51 +12,16 @@ import (
 	"syscall"
 
 	"github.com/goaccel/goaccel/internal/displaysink"
-	"github.com/goaccel/goaccel/internal/launch"
 	"github.com/goaccel/goaccel/internal/rt"
-	"github.com/goaccel/goaccel/internal/transfer"
-	"github.com/goaccel/goaccel/internal/workerjob"
+	"github.com/goaccel/goaccel/notebook_launcher/job"
+	"github.com/goaccel/goaccel/notebook_launcher/transfer"
+	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
 
-// Options configures Launch and Run. The zero value runs one worker per
-// visible GPU (one worker on a machine without GPUs) on one node.
-type Options struct {
-	// NumProcesses is the number of workers on this node (0: the visible
-	// GPUs, else 1).
-	NumProcesses int
-	// MixedPrecision is "no", "fp16" or "bf16" ("": the worker's own setting);
-	// exported to workers as ACCELERATE_MIXED_PRECISION.
-	MixedPrecision string
-	// GradientAccumulationSteps is exported to workers as
-	// ACCELERATE_GRADIENT_ACCUMULATION_STEPS (0: the worker's own setting).
-	GradientAccumulationSteps int
-	// CPU makes the workers train on the CPU even where GPUs exist
-	// (ACCELERATE_USE_CPU).
-	CPU bool
-	// GPUIDs lists the GPUs the workers may use, e.g. "0,1" ("" or "all":
-	// every GPU); exported as CUDA_VISIBLE_DEVICES.
-	GPUIDs string
-	// ThreadsPerProcess is each worker's GOMAXPROCS (0: the machine's cores
-	// shared out among the workers, unless GOMAXPROCS is set).
-	ThreadsPerProcess int
-	// Compile, in a notebook, builds the workers' program with the Go
-	// toolchain instead of interpreting it (a compiled program is compiled
-	// already and ignores it).
-	Compile bool
-	// MasterAddr is the rank-0 host ("": 127.0.0.1).
-	MasterAddr string
-	// Port is the rendezvous port (0: a free port, on one node only).
-	Port int
-	// NumNodes and NodeRank place this launcher in a multi-node job (0: 1 and 0).
-	NumNodes, NodeRank int
-	// MaxRestarts is how many times the whole group is restarted after a failure.
-	MaxRestarts int
-	// Args are the arguments the re-executed program gets (nil: this
-	// process's own). Tests pass []string{"-test.run=^" + t.Name() + "$"}.
-	Args []string
-	// Stdout and Stderr receive the workers' output (nil: os.Stdout, os.Stderr).
-	Stdout, Stderr io.Writer
-}
+// Options configures Launch and Run (see workers.Options for each field). The
+// zero value runs one worker per visible GPU (one worker on a machine without
+// GPUs) on one node.
+type Options = workers.Options
 
 // Environment variables that mark and configure a worker.
 const (
@@ -68,9 +32,9 @@ const (
 	// worker.
 	EnvWorker = "GOACCEL_LAUNCH_WORKER"
 	// EnvRestart is the restart count of the group the worker belongs to.
-	EnvRestart = launch.EnvRestart
+	EnvRestart = workers.EnvRestart
 	// EnvToken is the per-job secret the rendezvous store checks.
-	EnvToken = launch.EnvToken
+	EnvToken = workers.EnvToken
 )
 
 // siteCalls counts how often each Launch call site was reached in this process,
@@ -112,7 +76,7 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 	if !fv.IsValid() {
 		return nil, fmt.Errorf("notebook_launcher: Launch needs a function; got nil")
 	}
-	if err := workerjob.CheckFunc(fv.Type(), name); err != nil {
+	if err := job.CheckFunc(fv.Type(), name); err != nil {
 		return nil, fmt.Errorf("notebook_launcher: %w", err)
 	}
 	if v := os.Getenv(EnvWorker); v != "" {
@@ -121,16 +85,16 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 		if call != v && v != site+"#*" && v != "*" {
 			return nil, nil // another Launch call started this worker
 		}
-		job, err := workerjob.FromEnv()
+		j, err := job.FromEnv()
 		if err != nil {
 			return nil, fmt.Errorf("notebook_launcher: %w", err)
 		}
-		os.Exit(job.Serve(fv, nil))
+		os.Exit(j.Serve(fv, nil))
 	}
-	if cell := launch.InstalledCellLauncher(); cell != nil {
+	if cell := workers.InstalledCellLauncher(); cell != nil {
 		// In the kernel's executor: workers rebuild a cell's function from
 		// the notebook's declarations. Arguments keep the session's types.
-		cfg, err := opts.config(nil)
+		cfg, err := config(opts, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +102,7 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 		for i, a := range args {
 			vals[i] = reflect.ValueOf(a)
 		}
-		return cell(ctx, launch.CellRequest{Name: cellName, Fn: fv, Args: vals, Config: cfg, Compile: opts.Compile})
+		return cell(ctx, workers.CellRequest{Name: cellName, Fn: fv, Args: vals, Config: cfg, Compile: opts.Compile})
 	}
 	in, err := callArgs(fv.Type(), name, args)
 	if err != nil {
@@ -152,7 +116,7 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 		// re-executing this binary would start executors.
 		return nil, fmt.Errorf("notebook_launcher: Launch re-executes a compiled program and cannot run a notebook cell's function; in a notebook use the magic `%%accelerate launch --num_processes %d FUNC`", max(opts.NumProcesses, 2))
 	}
-	cfg, err := opts.config(nil)
+	cfg, err := config(opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -160,13 +124,13 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: find own executable: %w", err)
 	}
-	names := workerjob.ArgLabels(name, len(in), nil)
-	resType := workerjob.ResultType(fv.Type())
-	job, err := workerjob.Create(workerjob.Spec{Func: name, Result: resType != nil}, in, names)
+	names := job.ArgLabels(name, len(in), nil)
+	resType := job.ResultType(fv.Type())
+	j, err := job.Create(job.Spec{Func: name, Result: resType != nil}, in, names)
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: %w", err)
 	}
-	defer job.Remove()
+	defer j.Remove()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	pargs := opts.Args
@@ -180,14 +144,14 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 	} else {
 		call = site + "#*"
 	}
-	cfg.Env = append(append([]string{EnvWorker + "=" + call}, job.Env()...), cfg.Env...)
-	if err := launch.Run(ctx, exe, pargs, cfg); err != nil {
+	cfg.Env = append(append([]string{EnvWorker + "=" + call}, j.Env()...), cfg.Env...)
+	if err := workers.Run(ctx, exe, pargs, cfg); err != nil {
 		return nil, fmt.Errorf("notebook_launcher: %w", err)
 	}
 	if resType == nil {
 		return nil, nil
 	}
-	res, err := job.Result(resType)
+	res, err := j.Result(resType)
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: %w", err)
 	}
@@ -199,25 +163,20 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 // opts.MaxRestarts times after a failure. It is the engine of Launch and of
 // `goaccel launch`.
 func Run(ctx context.Context, path string, args, extra []string, opts Options) error {
-	cfg, err := opts.config(extra)
+	cfg, err := config(opts, extra)
 	if err != nil {
 		return err
 	}
-	if err := launch.Run(ctx, path, args, cfg); err != nil {
+	if err := workers.Run(ctx, path, args, cfg); err != nil {
 		return fmt.Errorf("notebook_launcher: %w", err)
 	}
 	return nil
 }
 
-// Config converts opts to the launch engine's configuration, with extra
-// added to every worker's environment.
-func (o Options) config(extra []string) (launch.Config, error) {
-	c := launch.Config{
-		NumProcesses: o.NumProcesses, NumNodes: o.NumNodes, NodeRank: o.NodeRank,
-		MasterAddr: o.MasterAddr, Port: o.Port, MaxRestarts: o.MaxRestarts,
-		MixedPrecision: o.MixedPrecision, GradientAccumulationSteps: o.GradientAccumulationSteps,
-		CPU: o.CPU, GPUIDs: o.GPUIDs, Threads: o.ThreadsPerProcess, Env: extra, Stdout: o.Stdout, Stderr: o.Stderr,
-	}
+// config is the launch engine's configuration of opts, with extra added to
+// every worker's environment.
+func config(opts Options, extra []string) (workers.Config, error) {
+	c := workers.Config{Options: opts, Env: extra}
 	if err := c.Normalize(); err != nil {
 		return c, fmt.Errorf("notebook_launcher: %w", err)
 	}
@@ -235,7 +194,7 @@ func DecodeArgs(fn any, data []byte) ([]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: decode the arguments: %w", err)
 	}
-	types, err := workerjob.ParamTypes(t, m.Len(), "the function")
+	types, err := job.ParamTypes(t, m.Len(), "the function")
 	if err != nil {
 		return nil, fmt.Errorf("notebook_launcher: decode the arguments: %w", err)
 	}
@@ -254,7 +213,7 @@ func DecodeArgs(fn any, data []byte) ([]any, error) {
 // converts them to the parameter types (numbers convert when they fit, as
 // untyped constants do).
 func callArgs(t reflect.Type, name string, args []any) ([]reflect.Value, error) {
-	types, err := workerjob.ParamTypes(t, len(args), name)
+	types, err := job.ParamTypes(t, len(args), name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 package optim
 
 import (
-	_ "github.com/goaccel/goaccel/internal/backend/sim" // the simulated devices
+	_ "github.com/goaccel/goaccel/tensors/backend/sim" // the simulated devices
 
 	"github.com/goaccel/goaccel/tensors"
 )

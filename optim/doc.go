@@ -46,4 +46,16 @@
 //
 // A PyTorch state dict encoded the same way loads into the matching goaccel optimizer
 // (testdata/gen_optim.py does it). States written by earlier goaccel versions (gob) still load.
+//
+// Files:
+//   - adam.go: AdamConfig and Adam (NewAdam, NewAdamW and their *Groups forms, Step, ZeroGrad,
+//     learning rates, StateDict and LoadStateDict).
+//   - group.go: ParamGroup, Grouped and DecayGroups.
+//   - optimizer.go: Optimizer, and the parameter list and per-parameter state every optimizer
+//     shares (created on first use, following the parameter's device).
+//   - scheduler.go: Scheduler and LambdaLR, with transformers' schedules (constant, linear and
+//     cosine with warmup, cosine over several cycles) and StepLR.
+//   - sgd.go: SGDConfig and SGD (NewSGD, NewSGDGroups, momentum, Nesterov, weight decay).
+//   - state.go: the JSON state dict in PyTorch's layout, and its checks when loading.
+//   - state_legacy.go: reading the gob state dicts of earlier versions.
 package optim

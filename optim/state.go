@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -77,7 +78,7 @@ func decodeTensor(raw json.RawMessage, dst []float32, shape []int) error {
 	if t.DType != "F32" {
 		return fmt.Errorf("dtype %q; optimizer state is float32 (\"F32\")", t.DType)
 	}
-	if !sameShape(t.Shape, shape) {
+	if !slices.Equal(t.Shape, shape) {
 		return fmt.Errorf("shape %v; the parameter has shape %v", t.Shape, shape)
 	}
 	if len(t.Data) != 4*len(dst) {
@@ -198,7 +199,7 @@ func decodeState(b []byte, kind string, g *groups) (*loadedState, error) {
 			return nil, fail("saved for %d parameters, this optimizer has %d", len(x.Shapes), len(g.params))
 		}
 		for i, p := range g.params {
-			if !sameShape(x.Shapes[i], p.Shape()) {
+			if !slices.Equal(x.Shapes[i], p.Shape()) {
 				return nil, fail("parameter %d has shape %v, the state was saved for shape %v", i, p.Shape(), x.Shapes[i])
 			}
 		}
@@ -321,15 +322,3 @@ func (ld *loadedState) apply(g *groups) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // legacyState is the gob-encoded state dict of layout version 1 (before parameter groups), still
@@ -39,7 +40,7 @@ func decodeLegacyState(b []byte, kind string, g *groups) (*loadedState, error) {
 		return nil, fail("saved for %d parameters, this optimizer has %d", len(st.Shapes), len(g.params))
 	}
 	for i, p := range g.params {
-		if !sameShape(st.Shapes[i], p.Shape()) {
+		if !slices.Equal(st.Shapes[i], p.Shape()) {
 			return nil, fail("parameter %d has shape %v, the state was saved for shape %v", i, p.Shape(), st.Shapes[i])
 		}
 	}

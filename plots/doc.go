@@ -31,4 +31,14 @@
 // draw nothing and return no error, so the same code runs in a compiled
 // program. Figure.Plot gives the gonum plot underneath for anything the
 // setters do not cover; Of wraps a gonum plot built by hand.
+//
+// Files:
+//   - charts.go: Color, Line, LineXY, Scatter, Hist and Bar.
+//   - figure.go: Figure (its chaining setters, AsSVG, AsPNG, Render, Save,
+//     MIMEBundle, Show), Of, and the package-level Show, Render, PNG and SVG.
+//   - grid.go: Heatmap, Confusion, Images and Captions.
+//   - live.go: DefaultRedraw and Live (NewLive, StartRun, Add, Flush, and
+//     Start, Log and Finish as a tracker), redrawn in place.
+//   - values.go: the series and matrices the one-call figures take (slices
+//     of numbers, tensors), converted to float64s.
 package plots

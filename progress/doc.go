@@ -25,4 +25,16 @@
 // A nested bar shows under its parent (in a terminal, after it on the same
 // line) and reuses its place from one epoch to the next. Breaking out of a
 // loop leaves the bar as it was; Close draws its final state.
+//
+// Files:
+//   - bar.go: Options, Iterator and Bar (New, Range, Over, Next, Add, Set,
+//     SetDesc, Close), nested bars included.
+//   - format.go: the bar's text as tqdm writes it: counts, percentage,
+//     elapsed, time left, rate and postfix, and its HTML form.
+//   - output.go: where bars draw (a notebook display, a terminal line, log
+//     lines or nowhere off the local main process) and how often.
+//   - term_bsd.go, term_linux.go: the ioctl that reads a terminal's
+//     settings on BSD and macOS, and on Linux.
+//   - term_other.go: no terminal check elsewhere: plain log lines.
+//   - term_unix.go: isTerminal.
 package progress

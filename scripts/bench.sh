@@ -15,14 +15,14 @@ for s in bench/*.sh; do
 	[ -e "$s" ] || continue
 	run bash "$s"
 done
-run go test -run '^$' -bench . -benchmem -benchtime 2s ./tensors/... ./nn/... ./optim/... ./dist/... ./internal/gemm/...
+run go test -run '^$' -bench . -benchmem -benchtime 2s ./tensors/... ./nn/... ./optim/... ./dist/... ./tensors/backend/cpu/internal/gemm/...
 # The live loss plot's cost in an epoch of MNIST MLP training (tracker-%, bound 2 %), and one redraw.
 run go test -run '^$' -bench NotebookTrackerOverhead -benchtime 10x ./accelerate/
 run go test -run '^$' -bench LiveRedraw -benchtime 20x ./plots/
 # A trivial cell through the session, in a small session and in one with 600 declarations, with
 # and without the state file (its baseline: the bare yaegi Eval). A fixed count: a session's cost
 # per cell grows with the cells it ran.
-run go test -run '^$' -bench 'ExecuteTrivialCell|YaegiEvalBaseline' -benchtime 1000x ./internal/repl/
+run go test -run '^$' -bench 'ExecuteTrivialCell|YaegiEvalBaseline' -benchtime 1000x ./kernel/internal/session/
 # Decoding an exported program's arguments (a 4 MiB tensor).
 run go test -run '^$' -bench DecodeArgs -benchmem ./notebook_launcher/
 echo "log: bench/out/bench.log"

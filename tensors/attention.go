@@ -3,8 +3,9 @@ package tensors
 import (
 	"fmt"
 	"math"
+	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // AttentionOptions configure ScaledDotProductAttention and MultiHeadAttention (the arguments of
@@ -40,7 +41,7 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts AttentionOptions) *Tensor {
 	}
 	b, h, tq, d := q4.shape[0], q4.shape[1], q4.shape[2], q4.shape[3]
 	tk, dv := k4.shape[2], v4.shape[3]
-	if !sameShape(k4.shape[:2], q4.shape[:2]) || !sameShape(v4.shape[:2], q4.shape[:2]) || k4.shape[3] != d || v4.shape[2] != tk {
+	if !slices.Equal(k4.shape[:2], q4.shape[:2]) || !slices.Equal(v4.shape[:2], q4.shape[:2]) || k4.shape[3] != d || v4.shape[2] != tk {
 		panic(fmt.Sprintf("tensors: %s: shapes q %v, k %v, v %v do not fit (need k [B, H, Tk, D] and v [B, H, Tk, Dv] for q [B, H, Tq, D])", op, q.shape, k.shape, v.shape))
 	}
 	if tk == 0 || d == 0 {

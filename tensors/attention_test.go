@@ -3,6 +3,7 @@ package tensors
 import (
 	"math"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -63,7 +64,7 @@ func TestMultiHeadAttentionCopiesNothing(t *testing.T) {
 	if limit := uint64(4*b*n*c) + 64<<10; bytes > limit {
 		t.Fatalf("forward allocated %d bytes; the output alone is %d", bytes, 4*b*n*c)
 	}
-	if y.node == nil || !y.IsContiguous() || !sameShape(y.shape, []int{b, n, c}) {
+	if y.node == nil || !y.IsContiguous() || !slices.Equal(y.shape, []int{b, n, c}) {
 		t.Fatalf("result %v contiguous %v", y.shape, y.IsContiguous())
 	}
 }

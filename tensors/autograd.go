@@ -2,6 +2,7 @@ package tensors
 
 import (
 	"fmt"
+	"slices"
 	"sync/atomic"
 )
 
@@ -111,7 +112,7 @@ func (t *Tensor) GradRef() *Tensor { return t.grad }
 // SetGrad replaces the gradient (nil clears it); g must have t's shape. g stays the caller's and
 // is what Grad returns.
 func (t *Tensor) SetGrad(g *Tensor) {
-	if g != nil && !sameShape(g.shape, t.shape) {
+	if g != nil && !slices.Equal(g.shape, t.shape) {
 		panic(fmt.Sprintf("tensors: SetGrad: gradient shape %v does not match tensor shape %v", g.shape, t.shape))
 	}
 	old := t.grad

@@ -2,8 +2,9 @@ package tensors
 
 import (
 	"fmt"
+	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // backwardState is a tensor's bookkeeping during one backward pass. grad is a handle the pass
@@ -29,7 +30,7 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 	if !t.requiresGrad {
 		panic("tensors: Backward: tensor does not require grad (no input had SetRequiresGrad(true), or it was computed under NoGrad)")
 	}
-	if !sameShape(grad.shape, t.shape) {
+	if !slices.Equal(grad.shape, t.shape) {
 		panic(fmt.Sprintf("tensors: BackwardWith: gradient shape %v does not match output shape %v", grad.shape, t.shape))
 	}
 	noGradDepth.Add(1)
@@ -148,7 +149,7 @@ func (t *Tensor) exclusive() bool {
 // add accumulates one gradient contribution gi, a handle the pass now owns. A gradient lives on
 // its input's device (To's backward moves it there).
 func (st *backwardState) add(gi *Tensor, op string, in *Tensor) {
-	if !sameShape(gi.shape, in.shape) {
+	if !slices.Equal(gi.shape, in.shape) {
 		panic(fmt.Sprintf("tensors: internal error: %s backward produced gradient %v for input %v", op, gi.shape, in.shape))
 	}
 	if gi.dtype != in.dtype {

@@ -2,8 +2,9 @@ package tensors
 
 import (
 	"fmt"
+	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // broadcastShapes returns the NumPy broadcast of the shapes or panics naming op and both shapes.
@@ -50,7 +51,7 @@ func (t *Tensor) bcast(shape []int) backend.Strided {
 // sumTo reduces a broadcast gradient g back to shape (the adjoint of broadcasting): g itself
 // when it already has shape, else a new tensor.
 func sumTo(g *Tensor, shape []int) *Tensor {
-	if sameShape(g.shape, shape) {
+	if slices.Equal(g.shape, shape) {
 		return g
 	}
 	lead := len(g.shape) - len(shape)

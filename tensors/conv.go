@@ -3,7 +3,7 @@ package tensors
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // Conv2d is a 2-D convolution over NCHW input x with weight [out, in, kh, kw], optional bias

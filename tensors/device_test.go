@@ -6,9 +6,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/goaccel/goaccel/internal/backend"
-	"github.com/goaccel/goaccel/internal/backend/cpu"
-	"github.com/goaccel/goaccel/internal/backend/sim"
+	"github.com/goaccel/goaccel/tensors/backend"
+	"github.com/goaccel/goaccel/tensors/backend/cpu"
+	"github.com/goaccel/goaccel/tensors/backend/sim"
 )
 
 // countingBackend is a stand-in accelerator: host memory, CPU kernels, and a count of the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/goaccel/goaccel/internal/backend/sim" // the simulated devices
+	_ "github.com/goaccel/goaccel/tensors/backend/sim" // the simulated devices
 )
 
 // testDevices are the devices the op suite runs on: the CPU; "sim", a strict simulated device

@@ -3,10 +3,9 @@ package tensors
 import (
 	"fmt"
 
-	_ "github.com/goaccel/goaccel/cuda" // registers the "cuda" device type; loads nothing until asked
-	"github.com/goaccel/goaccel/internal/backend"
-	"github.com/goaccel/goaccel/internal/backend/cpu"
 	"github.com/goaccel/goaccel/internal/half"
+	"github.com/goaccel/goaccel/tensors/backend"
+	"github.com/goaccel/goaccel/tensors/backend/cpu"
 )
 
 // DType is a tensor's element type.
@@ -67,8 +66,10 @@ func (d Device) String() string {
 func (d Device) IsCPU() bool { return d.Type == "cpu" || d.Type == "" }
 
 // DeviceCount returns how many devices of a type ("cuda") this machine has: 0 when the type's
-// driver or library is missing, or the type is not in this build (torch.cuda.device_count()).
-// The CPU counts as one.
+// driver or library is missing, or the type is not in this program (torch.cuda.device_count()).
+// The CPU counts as one. Device types are registered by their packages, as database/sql
+// drivers are: a program that uses GPUs imports github.com/goaccel/goaccel/cuda (package
+// accelerate and notebook cells do).
 func DeviceCount(deviceType string) int {
 	if (Device{Type: deviceType}).IsCPU() {
 		return 1
@@ -90,7 +91,7 @@ func (d Device) norm() Device {
 var cpuBackend = cpu.New()
 
 // backendFor returns the kernels for a device: the CPU backend, or one registered by a device
-// package (internal/backend.Register) — the tensors API does not change when one is added.
+// package (backend.Register) — the tensors API does not change when one is added.
 func backendFor(d Device) backend.Backend {
 	if d.IsCPU() {
 		return cpuBackend

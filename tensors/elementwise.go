@@ -1,6 +1,6 @@
 package tensors
 
-import "github.com/goaccel/goaccel/internal/backend"
+import "github.com/goaccel/goaccel/tensors/backend"
 
 // binary runs a broadcast kernel without autograd.
 func binary(op backend.BinaryOp, name string, a, b *Tensor) *Tensor {

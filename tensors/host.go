@@ -1,6 +1,6 @@
 package tensors
 
-import "github.com/goaccel/goaccel/internal/backend"
+import "github.com/goaccel/goaccel/tensors/backend"
 
 // Host ingress and egress. These are the only places in package tensors that read or write a
 // buffer's elements directly, and they do so only for buffers of the CPU backend (host memory):

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 func checkIndexTensor(op string, index *Tensor) {
@@ -129,7 +129,7 @@ func Stack(ts []*Tensor, dim int) *Tensor {
 	}
 	us := make([]*Tensor, len(ts))
 	for i, x := range ts {
-		if !sameShape(x.shape, ts[0].shape) {
+		if !slices.Equal(x.shape, ts[0].shape) {
 			panic(fmt.Sprintf("tensors: Stack: shapes %v and %v differ", ts[0].shape, x.shape))
 		}
 		us[i] = x.Unsqueeze(dim)

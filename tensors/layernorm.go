@@ -1,16 +1,19 @@
 package tensors
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // LayerNorm normalises x over its trailing normalizedShape dims to zero mean and unit variance,
 // then applies weight and bias (either may be nil).
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
 	k := len(normalizedShape)
-	if k == 0 || x.Dim() < k || !sameShape(x.shape[x.Dim()-k:], normalizedShape) {
+	if k == 0 || x.Dim() < k || !slices.Equal(x.shape[x.Dim()-k:], normalizedShape) {
 		panic(fmt.Sprintf("tensors: LayerNorm: input shape %v does not end with normalized shape %v", x.shape, normalizedShape))
 	}
 	for _, p := range []*Tensor{weight, bias} {
-		if p != nil && !sameShape(p.shape, normalizedShape) {
+		if p != nil && !slices.Equal(p.shape, normalizedShape) {
 			panic(fmt.Sprintf("tensors: LayerNorm: parameter shape %v does not match normalized shape %v", p.shape, normalizedShape))
 		}
 	}

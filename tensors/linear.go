@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // Linear returns x·weightᵀ + bias for x [..., in], weight [out, in] and bias [out] (or nil),

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // CrossEntropyOptions configures CrossEntropyWith, mirroring torch.nn.functional.cross_entropy.
@@ -57,7 +57,7 @@ func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor 
 	default:
 		panic(fmt.Sprintf("tensors: CrossEntropy: logits shape %v needs a batch and a class dimension", logits.shape))
 	}
-	if !sameShape(target.shape, want) {
+	if !slices.Equal(target.shape, want) {
 		panic(fmt.Sprintf("tensors: CrossEntropy: logits shape %v and target shape %v do not match (need target %v)", logits.shape, target.shape, want))
 	}
 	checkDevices("CrossEntropy", logits, target)

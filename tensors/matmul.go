@@ -27,7 +27,7 @@ func batchStride(t *Tensor, bs []int) (int, bool) {
 	if numel(b) == 1 {
 		return 0, true
 	}
-	if !sameShape(b, bs) {
+	if !slices.Equal(b, bs) {
 		return 0, false
 	}
 	st := t.strides[len(b)-1]

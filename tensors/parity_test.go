@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -216,7 +217,7 @@ func checkParity(t *testing.T, c fixtureCase, d Device, rtol float64) {
 		xs[i] = in.tensor().To(d).SetRequiresGrad(true)
 	}
 	out := f(xs, d)
-	if !sameShape(out.Shape(), c.Output.Shape) {
+	if !slices.Equal(out.Shape(), c.Output.Shape) {
 		t.Fatalf("output shape %v, PyTorch %v", out.Shape(), c.Output.Shape)
 	}
 	if !sameDevice(out.Device(), d) {

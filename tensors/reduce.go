@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // reduceRaw reduces dimension d of t (no autograd); the result keeps d with size 1.
@@ -76,7 +76,7 @@ func keepShape(shape, dims []int) []int {
 
 // expand materialises g (broadcastable to shape) as a contiguous tensor of shape.
 func expand(g *Tensor, shape []int) *Tensor {
-	if sameShape(g.shape, shape) {
+	if slices.Equal(g.shape, shape) {
 		return g
 	}
 	out := empty(g.dtype, g.dev, shape...)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // view returns a tensor sharing t's storage with a new layout.
@@ -59,7 +59,7 @@ func inferShape(op string, have []int, n int, shape []int) []int {
 // contiguous), and copies otherwise.
 func (t *Tensor) Reshape(shape ...int) *Tensor {
 	shape = inferShape("Reshape", t.shape, t.Numel(), shape)
-	if sameShape(shape, t.shape) {
+	if slices.Equal(shape, t.shape) {
 		return t
 	}
 	src := t

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // storage is one device buffer and the tensors that view it. refs counts the tensor handles

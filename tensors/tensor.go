@@ -2,8 +2,9 @@ package tensors
 
 import (
 	"fmt"
+	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // Tensor is an n-dimensional array on a device with an optional autograd history. Tensors made
@@ -315,7 +316,7 @@ func (t *Tensor) Item() float64 {
 // CopyFrom copies src's values into t (same shape; dtype converted; from any device), outside
 // autograd.
 func (t *Tensor) CopyFrom(src *Tensor) {
-	if !sameShape(t.shape, src.shape) {
+	if !slices.Equal(t.shape, src.shape) {
 		panic(fmt.Sprintf("tensors: CopyFrom: shapes %v and %v differ", t.shape, src.shape))
 	}
 	if !sameDevice(src.dev, t.dev) {
@@ -335,18 +336,6 @@ func (t *Tensor) Fill(v float64) {
 	f := FullLike(t, v)
 	t.be().Copy(t.strided(), f.strided(), t.shape)
 	f.release()
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func bufOf(t *Tensor) *backend.Buffer {

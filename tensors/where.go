@@ -2,8 +2,9 @@ package tensors
 
 import (
 	"fmt"
+	"slices"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // whereRaw selects a where cond is nonzero, else b, broadcasting all three (no autograd).
@@ -41,7 +42,7 @@ func Where(cond, a, b *Tensor) *Tensor {
 // MaskedFill returns t with value wherever mask (any dtype, broadcast to t) is nonzero.
 func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
 	shape := broadcastShapes("MaskedFill", t.shape, mask.shape)
-	if !sameShape(shape, t.shape) {
+	if !slices.Equal(shape, t.shape) {
 		panic(fmt.Sprintf("tensors: MaskedFill: mask shape %v does not broadcast to tensor shape %v", mask.shape, t.shape))
 	}
 	x := t.computable()

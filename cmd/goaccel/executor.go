@@ -3,25 +3,24 @@ package main
 import (
 	"os"
 
-	"github.com/goaccel/goaccel/internal/derived"
-	"github.com/goaccel/goaccel/internal/executormain"
-	"github.com/goaccel/goaccel/internal/gobuild"
+	"github.com/goaccel/goaccel/kernel"
 )
 
-// executorName is the hidden subcommand the kernel starts its executor child with.
-const executorName = executormain.Command
-
-// runExecutor is the executor child (internal/executormain): cells that
-// import packages this binary lacks move the session to a derived executor,
-// which runs this binary for every other command.
+// runExecutor is the executor child (kernel.RunExecutor): cells that import
+// packages this binary lacks move the session to a derived executor, which
+// runs this binary for every other command.
 func runExecutor(args []string) int {
 	self, err := os.Executable()
 	if err != nil {
 		return fail(err)
 	}
-	return executormain.Run(derived.Spec{Base: self, Identity: gobuild.Identity()})
+	return kernel.RunExecutor(self)
 }
 
 // runExtract writes the symbol tables of a derived executor's packages, in
-// its build folder (derived.ExtractCommand).
-func runExtract(args []string) int { return executormain.Extract(args) }
+// its build folder (kernel.ExtractCommand).
+func runExtract(args []string) int { return kernel.RunExtract(args) }
+
+// runWorker is `goaccel __worker`: one interpreted worker of a notebook
+// launch, started by the kernel's executor with the job in its environment.
+func runWorker(args []string) int { return kernel.RunWorker() }

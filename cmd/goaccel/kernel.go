@@ -44,7 +44,7 @@ func runKernel(args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	k := kernel.New(kernel.Config{Conn: ci, ExecutorCommand: []string{self, executorName}, Log: log,
+	k := kernel.New(kernel.Config{Conn: ci, ExecutorCommand: []string{self, kernel.ExecutorCommand}, Log: log,
 		MaxOutput: int(maxOutput), MaxMessageSize: maxMessage})
 	if err := k.Run(context.Background()); err != nil {
 		return fail(err)

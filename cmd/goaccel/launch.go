@@ -9,14 +9,14 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/goaccel/goaccel/internal/launchcli"
+	"github.com/goaccel/goaccel/notebook_launcher/cli"
 )
 
 // runLaunch is `goaccel launch [flags] ./pkg-or-binary [args]`; it returns the exit status.
 func runLaunch(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return exitStatus(launchcli.LaunchCommand(ctx, args, os.Stdout, os.Stderr))
+	return exitStatus(cli.LaunchCommand(ctx, args, os.Stdout, os.Stderr))
 }
 
 // exitStatus prints err for the user and maps it to a process exit status.

@@ -5,7 +5,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/goaccel/goaccel/internal/derived"
+	"github.com/goaccel/goaccel/kernel"
 )
 
 // subcommand is one "goaccel NAME" entry point; run returns the exit status.
@@ -21,9 +21,9 @@ var subcommands = map[string]subcommand{
 	"launch":               {runLaunch, "run a training program on N processes (accelerate launch flags)"},
 	"config":               {runConfig, "write the launch configuration (accelerate config)"},
 	"env":                  {runEnv, "print the environment goaccel sees"},
-	executorName:           {runExecutor, ""},
-	workerName:             {runWorker, ""},
-	derived.ExtractCommand: {runExtract, ""},
+	kernel.ExecutorCommand: {runExecutor, ""},
+	kernel.WorkerCommand:   {runWorker, ""},
+	kernel.ExtractCommand:  {runExtract, ""},
 }
 
 func main() {

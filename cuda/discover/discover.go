@@ -1,8 +1,3 @@
-// Package discover lists the machine's NVIDIA GPUs through NVML (libnvidia-ml.so.1, loaded at run
-// time by github.com/NVIDIA/go-nvml): names, memory and utilisation for `goaccel env`,
-// `%accelerate env` and the default number of processes. Builds without cgo have no NVML and
-// report that instead. NVML is never called after a failed nvmlInit (go-nvml then ends the
-// process on the first missing symbol).
 package discover
 
 import (

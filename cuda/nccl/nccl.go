@@ -1,13 +1,3 @@
-// Package nccl is the "nccl" collective backend of package dist: device tensors are reduced,
-// gathered and broadcast by NCCL (libnccl.so.2, loaded at run time: PyTorch's pip-installed
-// nvidia-nccl works) directly in GPU memory, one process per GPU, while host buffers, objects
-// and barriers keep using the CPU backend. Importing the package registers the backend;
-// package accelerate imports it and picks it when every process has a GPU of its own.
-//
-// Rank 0 creates NCCL's unique id and shares it through the rendezvous store. The all-reduce of
-// gradient buckets runs on a stream of its own, alongside the backward pass. When a peer is lost
-// the communicator is aborted (ncclCommAbort), so a dead rank never leaves the others waiting in
-// NCCL.
 package nccl
 
 import (

@@ -1,5 +1,3 @@
-// Package cputime reads the process's CPU time, which benchmarks report beside wall time: on a
-// shared machine it is the steadier of the two.
 package cputime
 
 import (

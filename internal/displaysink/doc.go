@@ -7,4 +7,7 @@
 //	if s := displaysink.Get(); s != nil {
 //		s.Send("display_data", map[string]any{"data": bundle, "metadata": map[string]any{}, "transient": map[string]any{}})
 //	}
+//
+// Files:
+//   - sink.go: Sink, Set and Get, one process-wide sink.
 package displaysink

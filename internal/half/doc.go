@@ -6,4 +6,7 @@
 //
 //	bits := half.F32ToBF16(1.01171875) // 0x3f82
 //	f := half.BF16ToF32(bits)
+//
+// Files:
+//   - half.go: F32ToBF16, BF16ToF32, F32ToF16 and F16ToF32.
 package half

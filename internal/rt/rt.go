@@ -1,7 +1,3 @@
-// Package rt holds the compiled helpers that rewritten cell code calls
-// (cells rewrites clear(x) to __goaccel.Clear(x), and the function passed to
-// notebook_launcher.Launch to __goaccel.Named("train", train)), for the
-// session and for interpreted workers alike.
 package rt
 
 import "reflect"

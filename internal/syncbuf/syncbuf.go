@@ -1,6 +1,3 @@
-// Package syncbuf provides a bytes.Buffer that several goroutines may write
-// and read at once, for tests that collect the output of worker processes
-// through relay goroutines.
 package syncbuf
 
 import (

@@ -1,7 +1,3 @@
-// Package workerinfo carries facts about a worker process from the packages
-// that learn them (accelerate picks the device and joins the process group)
-// to the worker's harness (internal/workerjob), which reports the device to
-// its launcher and leaves the group cleanly before the process ends.
 package workerinfo
 
 import "sync/atomic"

@@ -35,4 +35,27 @@
 //	c := executor.NewChild(reqs, events, os.Stdout, os.Stderr)
 //	displaysink.Set(c)
 //	err := c.Serve(ctx, session)
+//
+// kernel.RunExecutor is that hidden subcommand in the goaccel binary, with a
+// kernel/internal/session Session.
+//
+// Files:
+//   - child.go: Child, the executor side: NewChild and Serve answer the
+//     parent's requests one cell at a time, relay interrupts and stdin, and
+//     Send carries display messages (it is the displaysink.Sink of cells).
+//   - exit.go: why a child process ended, in words for the user, and the
+//     tail of its stderr kept for that.
+//   - frame.go: length-prefixed JSON frames on the two pipes.
+//   - outpipe.go: reading the child's stdout and stderr: batching, UTF-8
+//     boundaries and the sync markers that order output with events.
+//   - pipes.go: InheritedPipes, the child's ends of the request and event
+//     pipes (fd 3 and 4).
+//   - process.go: one child process: starting it (Supervisor.spawn),
+//     calls and their events, killing its process group and reaping it.
+//   - protocol.go: the interfaces a child serves (Session, Restorer,
+//     Counter), Result and Error, EnvState, and the requests, events and
+//     sync markers on the wire.
+//   - supervisor.go: Config, ExecRequest, Outcome and Supervisor: starting,
+//     restarting and switching the child, restoring the session, Execute,
+//     Interrupt, IsComplete, Complete, Inspect and Close.
 package executor

@@ -15,7 +15,7 @@ import (
 )
 
 // TestMain doubles as the executor child: with GOACCEL_FAKE_CHILD=1 the test
-// binary serves fakeSession over fd 3/4, as "goaccel __executor" serves repl.
+// binary serves fakeSession over fd 3/4, as "goaccel __executor" serves a session.
 func TestMain(m *testing.M) {
 	if os.Getenv("GOACCEL_FAKE_CHILD") == "1" {
 		reqs, events, err := InheritedPipes()

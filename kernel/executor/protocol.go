@@ -11,7 +11,7 @@ import (
 )
 
 // Session is what the child serves: one interpreter whose state persists
-// across cells. internal/repl's Session satisfies it through a small adapter.
+// across cells. kernel/internal/session's *Session satisfies it.
 type Session interface {
 	// SetStdin swaps the interpreter's os.Stdin (nil: reading fails with a
 	// message saying stdin is not available).
@@ -48,7 +48,7 @@ type Counter interface {
 	SetExecutionCount(n int)
 }
 
-// Result is the outcome of one cell (the shape of internal/repl.Result).
+// Result is the outcome of one cell (the shape of kernel/internal/session.Result).
 type Result struct {
 	Data        map[string]any   `json:"data,omitempty"`
 	Metadata    map[string]any   `json:"metadata,omitempty"`

@@ -7,6 +7,12 @@
 //
 //	codec := wire.NewCodec([]byte(key))
 //	msg, err := codec.Decode(frames) // verifies the signature in constant time
-//	reply := wire.NewReply(msg, "kernel_info_reply", content)
+//	reply, err := wire.NewReply(msg, "kernel_info_reply", session, content)
 //	frames, err = codec.Encode(reply)
+//
+// Files:
+//   - codec.go: Codec (NewCodec, Sign, Encode, Decode), the delimiter and
+//     the errors for malformed or forged frames.
+//   - message.go: Header, Message, ProtocolVersion, header dates (Now) and
+//     NewHeader, NewMessage and NewReply.
 package wire

@@ -1,7 +1,3 @@
-// Package alloc is the caching allocator of device memory: freed blocks are kept by size class
-// and handed out again, so a training step does not call cuMemAlloc and cuMemFree for every
-// temporary (each is slow and synchronises the device). All work of a device runs on one stream,
-// so a block freed there can be reused by the next operation in stream order.
 package alloc
 
 import (
@@ -9,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // Raw allocates device memory (cuMemAlloc, cuMemFree).

@@ -1,5 +1,3 @@
-// Package cublas binds the cuBLAS calls goaccel's matrix products use, at run time
-// (libcublas.so.13 or .12 from a CUDA toolkit or PyTorch's pip wheels).
 package cublas
 
 import (

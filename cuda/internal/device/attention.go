@@ -3,7 +3,7 @@ package device
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // attnArg is the kernels' Attn struct; attnGradArg their AttnGrad.

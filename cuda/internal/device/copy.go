@@ -3,8 +3,8 @@ package device
 import (
 	"math"
 
-	"github.com/goaccel/goaccel/internal/backend"
 	"github.com/goaccel/goaccel/internal/half"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // maxDims is the kernels' MAXD: iteration shapes with more dimensions (after coalescing) run

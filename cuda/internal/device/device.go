@@ -11,7 +11,7 @@ import (
 	"github.com/goaccel/goaccel/cuda/internal/cublas"
 	"github.com/goaccel/goaccel/cuda/internal/driver"
 	"github.com/goaccel/goaccel/cuda/internal/kernels"
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // Device is one GPU's backend. Its methods may be called from any goroutine: they take the

@@ -13,9 +13,9 @@ import (
 
 	"github.com/goaccel/goaccel/cuda/internal/fakelib"
 	"github.com/goaccel/goaccel/cuda/internal/kernels"
-	"github.com/goaccel/goaccel/internal/backend"
-	"github.com/goaccel/goaccel/internal/backend/cpu"
 	"github.com/goaccel/goaccel/internal/half"
+	"github.com/goaccel/goaccel/tensors/backend"
+	"github.com/goaccel/goaccel/tensors/backend/cpu"
 )
 
 // These tests run the backend on the fake driver, cuBLAS and NCCL of package fakelib (device

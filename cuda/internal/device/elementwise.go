@@ -3,7 +3,7 @@ package device
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // suffix is a float kernel's type suffix.

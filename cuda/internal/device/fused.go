@@ -1,7 +1,7 @@
 package device
 
 import (
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // convArg is the kernels' Conv struct.

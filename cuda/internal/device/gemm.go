@@ -2,7 +2,7 @@ package device
 
 import (
 	"github.com/goaccel/goaccel/cuda/internal/cublas"
-	"github.com/goaccel/goaccel/internal/backend"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // Gemm implements backend.Core with cuBLAS. cuBLAS is column-major: a row-major matrix is its

@@ -1,8 +1,3 @@
-// Package device is the CUDA backend of package tensors: device memory from a caching
-// allocator, every kernel of backend.Backend (CUDA C from package kernels), matrix products
-// through cuBLAS, all work queued on one stream per device and synchronised only when values are
-// read back (Download). Package cuda registers it; nothing here is loaded until a program asks
-// for a GPU.
 package device
 
 import (

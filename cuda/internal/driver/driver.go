@@ -1,10 +1,3 @@
-// Package driver binds the CUDA driver API (libcuda.so.1) at run time: primary contexts, device
-// memory, streams, events, modules and kernel launches. Every call returns an error naming the
-// call and CUDA's error name; nothing panics.
-//
-// The driver's current context is per OS thread. Callers make a context current with
-// Context.Do, which locks the goroutine to its thread for the duration: the one place that
-// handles the rule.
 package driver
 
 import (

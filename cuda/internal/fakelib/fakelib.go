@@ -1,7 +1,3 @@
-// Package fakelib builds, for tests, a stand-in for NVIDIA's libraries (libcuda.so.1,
-// libcublas.so, libnccl.so.2) from fakecuda.c with the C compiler, so the purego bindings can be
-// exercised on machines without a GPU: memory is host memory, cuBLAS products are naive loops,
-// NCCL has one rank, kernel launches are recorded but not run, and every call is logged.
 package fakelib
 
 import (

@@ -1,6 +1,3 @@
-// Package kernels holds goaccel's CUDA kernels: CUDA C under src/, compiled to PTX for
-// compute_80 by genptx.sh (`make ptx`) and embedded, so users need no CUDA toolkit; the driver
-// JIT-compiles the PTX for the GPU it runs on (sm_80, sm_90, …) when the module is loaded.
 package kernels
 
 import (

@@ -1,6 +1,3 @@
-// Package lib finds NVIDIA's shared libraries at run time and binds their symbols without cgo
-// (github.com/ebitengine/purego). A missing library or symbol is an error that names what was
-// looked for and where; nothing here panics.
 package lib
 
 import (

@@ -1,5 +1,3 @@
-// Package nccl binds NCCL (libnccl.so.2, e.g. PyTorch's pip-installed nvidia-nccl) at run time:
-// unique ids, communicators and the four collectives goaccel runs on device memory.
 package nccl
 
 import (

@@ -1,8 +1,3 @@
-// Package auth is the challenge-response handshake that guards the rendezvous
-// store and the peer connections: the accepting side sends a random nonce, the
-// connecting side answers with HMAC-SHA256(token, purpose || nonce || rank), so
-// a connection that does not know the job's token is refused before it can
-// read or write anything.
 package auth
 
 import (

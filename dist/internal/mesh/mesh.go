@@ -1,9 +1,3 @@
-// Package mesh connects every rank of a group to every other over TCP, each
-// connection authenticated with the job's token, and moves framed messages
-// between them. A reader goroutine per peer queues incoming frames, so sends
-// never deadlock against each other, and it notices at once when a peer's
-// process dies (the kernel closes its sockets): the group then fails with an
-// error naming that rank, and the other ranks are told which rank was lost.
 package mesh
 
 import (

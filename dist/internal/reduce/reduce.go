@@ -1,6 +1,3 @@
-// Package reduce holds the element-wise reduction kernels the collectives apply
-// (sum, max, min) and the byte-level views that let one transport move any
-// element type.
 package reduce
 
 import (

@@ -10,4 +10,19 @@
 // rides on the last reduction pass of each share. Waiting spins
 // briefly and then sleeps on a futex on the peer's sequence number, waking
 // periodically to notice a lost peer or an expired context.
+//
+//	r, err := shm.Create(path, rank, size, shm.DefaultSlotBytes) // rank 0; the others Open(path, rank, size)
+//	err = r.AllReduce(ctx, buf, reduce.Float32, reduce.Sum)
+//
+// The region exists on Linux only; elsewhere Available reports false and
+// the CPU backend uses TCP.
+//
+// Files:
+//   - allreduce.go: AllReduce and AllReduceV, the rounds of copying,
+//     reducing one's share and copying the others' shares out.
+//   - collectives.go: AllGather, Broadcast and Barrier.
+//   - region_linux.go: DefaultSlotBytes, Region (Available, Create, Open,
+//     Watch, Close), ErrStalled, and the sequence numbers, futex waits and
+//     slots in the mapped file.
+//   - region_other.go: the same API off Linux, unavailable.
 package shm

@@ -1,9 +1,3 @@
-// Package store is the rendezvous key-value store of a process group (the
-// equivalent of torch's TCPStore): set, get (waiting for the key), add, wait
-// and check over TCP, every connection authenticated with the job's token, and
-// liveness tracking — a rank that registered and then disconnects without
-// saying goodbye is recorded as lost, which wakes every waiter with an error
-// naming it.
 package store
 
 import (

@@ -1,8 +1,3 @@
-// Package safetensors reads and writes the safetensors file format at the byte level: an unsigned
-// 64-bit little-endian header length, a JSON header naming each tensor's dtype, shape and byte range,
-// then the raw little-endian tensor data. It matches the reference (Rust) implementation's layout:
-// "__metadata__" first, tensors ordered by dtype size (largest first) then name, and the header padded
-// with spaces to a multiple of 8 bytes so every tensor's data is aligned.
 package safetensors
 
 import (

@@ -1,8 +1,0 @@
-//go:build !amd64 || purego
-
-package cpu
-
-import "github.com/goaccel/goaccel/internal/backend"
-
-// vecF32 has no vector form on this platform: the scalar loops handle every element.
-func vecF32(backend.BinaryOp, []float32, []float32, []float32, float32) int { return 0 }

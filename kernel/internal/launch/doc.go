@@ -1,0 +1,58 @@
+// Package launch runs a notebook's function on worker processes: the
+// kernel side of notebook_launcher.Launch and `%accelerate launch` in a cell,
+// and the interpreted worker (`goaccel __worker`).
+//
+// How the pieces fit:
+//
+//   - kernel/internal/program writes the worker program from the session's
+//     declaration record (notebook.go: the declarations the function
+//     reaches) with a SourceMap back to cells and lines.
+//   - notebook_launcher/job makes the job folder: the arguments (notebook_launcher/transfer,
+//     by value), the spec, and later rank 0's result and each rank's report.
+//   - The program is checked before any worker starts: compiled into a
+//     scratch interpreter (kernel/internal/interpreter) or, with Compile, built with
+//     the Go toolchain into a binary cached by content (a second launch of
+//     unchanged code runs with no build). Errors come back at cell lines.
+//   - notebook_launcher/workers starts the workers with the torchrun environment and a
+//     rendezvous store this process hosts: `goaccel __worker` (which loads
+//     notebook.go into a fresh interpreter) or the cached binary (whose main
+//     is notebook_launcher.Launch in worker mode). Both end in
+//     job.Serve.
+//   - Output streams into the cell (rank r > 0 prefixed "[rank r] "), and
+//     display messages arrive as frames on the workers' stdout, re-sent
+//     through the executor's display sink in order with the text.
+//   - A failure stops every worker; the error names the rank, its message
+//     and the cell and line (frames mapped through the SourceMap). In an
+//     interpreted worker a panic in a goroutine is reported the same way,
+//     with the go statement that started it (goroutines.go). An interrupt
+//     stops every worker within a second (SIGINT, then SIGKILL).
+//   - An interpreted worker gives the garbage collector a headroom of
+//     64 MiB (kernel/internal/launch/gcheadroom): the interpreter's program is pointers in
+//     the heap that every collection scans, and a small model's training
+//     loop would otherwise collect every few steps.
+//
+// Only one launch runs at a time in a process; a second is refused.
+//
+//	out, err := launch.Run(ctx, launch.Request{CellRequest: req, Record: record, Cell: 3, Stdout: os.Stdout, Stderr: os.Stderr})
+//	// out.Value is rank 0's result; err a *CompileError, a *WorkerError, …
+//
+// Export writes the same program as a standalone package, with its
+// arguments, for `%accelerate export`.
+//
+// Files:
+//   - build.go: the compiled worker of a launch with Compile: `go build`
+//     against goaccel (kernel/internal/gobuild), cached by content.
+//   - errors.go: Place, CompileError (a program that does not compile, at
+//     cell lines) and WorkerError (the failing rank, its panic or error, at
+//     cell lines).
+//   - export.go: ExportRequest and Export, the program `%accelerate export`
+//     writes (main.go, notebook.go, go.mod, go.sum, args.bin, README.md).
+//   - goroutines.go: the go statement of an interpreted worker: a panic in a
+//     goroutine ends the worker and is reported like the function's.
+//   - run.go: WorkerCommand, Request, Outcome and Run: check the program,
+//     make the job, start the workers (notebook_launcher/workers), relay
+//     output with positions mapped to cells, and collect the result.
+//   - worker.go: WorkerMain, the interpreted worker: notebook.go loaded into
+//     a fresh interpreter with a GC headroom, the function served through
+//     package job, panics put at their lines.
+package launch

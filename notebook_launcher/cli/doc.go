@@ -1,0 +1,37 @@
+// Package cli implements the `goaccel launch`, `goaccel config` and
+// `goaccel env` subcommands, the Go forms of `accelerate launch`,
+// `accelerate config` and `accelerate env`, and the notebook's
+// `%accelerate config` (ConfigMagic); `%accelerate launch` shares the
+// launch flags (Flags).
+//
+// The configuration is a YAML file with the keys of Accelerate's
+// default_config.yaml (compute_environment, distributed_type, mixed_precision,
+// num_processes, num_machines, machine_rank, main_process_ip,
+// main_process_port, gpu_ids, use_cpu, …). It lives where Accelerate keeps
+// it, $HF_HOME/accelerate/default_config.yaml (HF_HOME defaults to
+// $XDG_CACHE_HOME/huggingface, then ~/.cache/huggingface), or wherever
+// --config_file points. Flags given to `goaccel launch` override the file.
+//
+//	goaccel config default --mixed_precision bf16
+//	goaccel launch --num_processes 2 ./cmd/train --epochs 3
+//	goaccel env
+//
+// From Go, each subcommand is one call (cmd/goaccel's are these):
+//
+//	err := cli.LaunchCommand(ctx, os.Args[2:], os.Stdout, os.Stderr)
+//
+// Files:
+//   - config.go: Config (the keys of default_config.yaml), DefaultConfigFile,
+//     BasicConfig, Validate, LoadConfig and SaveConfig.
+//   - configcmd.go: ConfigCommand, `goaccel config`, with the questions of
+//     `accelerate config`.
+//   - configset.go: ConfigMagic, `%accelerate config key=value …`, and
+//     ConfigKeys.
+//   - env.go: EnvCommand, `goaccel env` (versions, OS, CPU, memory, GPUs,
+//     the configuration), and FindGPUs.
+//   - launch.go: Flags (Register, Options), the flags of `accelerate launch`,
+//     and LaunchCommand, which builds a package when given one and runs it on
+//     this machine's processes (notebook_launcher.Run).
+//   - limits.go: refusing a launch this machine cannot carry (open files,
+//     cores).
+package cli

@@ -1,0 +1,31 @@
+// Package job is the folder through which a launcher and its workers
+// exchange what is not output: the launched function's arguments going in,
+// rank 0's result coming back, and each worker's report (its device; a panic
+// with its message and stack frames, or an error the function returned).
+// Display messages travel the other way as frames on the worker's stdout
+// (workers.WriteFrame), so they stay in order with printed text.
+//
+// Launcher side:
+//
+//	j, err := job.Create(job.Spec{Func: "train", Result: true}, args, names)
+//	defer j.Remove()
+//	// start workers with j.Env() in their environment, wait …
+//	res, err := j.Result(resultType)
+//	rep, ok := j.Report(1)
+//
+// Worker side (notebook_launcher.Launch in a worker, or goaccel __worker):
+//
+//	j, err := job.FromEnv() // the folder EnvDir names
+//	os.Exit(j.Serve(reflect.ValueOf(train), nil))
+//
+// Folder: job.json (the Spec), args.bin and result.bin
+// (notebook_launcher/transfer messages), rank-N.json (Reports).
+//
+// Files:
+//   - display.go: a worker's display sink, which writes each display
+//     message as a frame on stdout, and ParseDisplay, which reads one back.
+//   - job.go: EnvDir, Spec, Job (Create, Open, FromEnv, Env, Remove, Args,
+//     Result, Report), CheckFunc and ResultType, Frame and Report.
+//   - serve.go: the worker side: Serve, Fail and Panicked, ArgLabels and
+//     ParamTypes for argument errors, PanicMessage and ExitOnInterrupt.
+package job

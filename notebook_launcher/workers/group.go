@@ -1,0 +1,226 @@
+package workers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// GroupSpec describes one group of local worker processes.
+type GroupSpec struct {
+	// Path is the executable; Args are its arguments (without argv[0]).
+	Path string
+	Args []string
+	// NumProcs is the number of local workers to start.
+	NumProcs int
+	// Env returns the extra environment for local worker i (appended to os.Environ()).
+	Env func(local int) []string
+	// Rank returns the global rank of local worker i, used for prefixes and errors
+	// (nil: the rank is the local index).
+	Rank func(local int) int
+	// Stdout and Stderr receive the workers' output (nil: os.Stdout, os.Stderr).
+	Stdout, Stderr io.Writer
+	// Grace is how long a worker gets after SIGTERM (a failure) or SIGINT
+	// (cancellation) before SIGKILL (0: 3 s).
+	Grace time.Duration
+	// Started, when set, is called with the workers' process ids once all have started.
+	Started func(pids []int)
+	// Frame, when set, receives the frames (see WriteFrame) that a worker
+	// writes to its stdout, instead of printing them.
+	Frame func(rank int, payload []byte)
+}
+
+// ExitError reports the first worker that failed.
+type ExitError struct {
+	Rank       int
+	Status     string   // e.g. "exit status 3" or "signal: killed"
+	Panic      string   // its "panic: …" or "fatal error: …" line, if it printed one
+	StderrTail []string // its last stderr lines
+}
+
+// Error names the rank, its exit status, its panic and its last stderr lines.
+func (e *ExitError) Error() string {
+	msg := fmt.Sprintf("worker rank %d failed (%s)", e.Rank, e.Status)
+	if e.Panic != "" {
+		msg += ": " + e.Panic
+	}
+	if len(e.StderrTail) > 0 {
+		msg += "; last stderr lines:\n  " + strings.Join(e.StderrTail, "\n  ")
+	}
+	return msg
+}
+
+// ErrInterrupted is returned (wrapped) when the context was cancelled and the group was stopped.
+var ErrInterrupted = errors.New("workers interrupted")
+
+type worker struct {
+	rank int
+	cmd  *exec.Cmd
+	tail *tailBuffer
+	done chan struct{}
+	err  error
+	outs sync.WaitGroup
+}
+
+// RunGroup starts the workers and waits for all of them. The first worker to fail
+// makes RunGroup stop the others and return an *ExitError naming it. Cancelling ctx
+// sends SIGINT to every worker group, then SIGKILL after the grace period, and
+// RunGroup returns an error wrapping ErrInterrupted. No worker outlives RunGroup.
+func RunGroup(ctx context.Context, s GroupSpec) error {
+	if s.NumProcs < 1 {
+		return fmt.Errorf("workers: NumProcs is %d; it must be at least 1", s.NumProcs)
+	}
+	if s.Stdout == nil {
+		s.Stdout = os.Stdout
+	}
+	if s.Stderr == nil {
+		s.Stderr = os.Stderr
+	}
+	if s.Grace == 0 {
+		s.Grace = 3 * time.Second
+	}
+	// Pdeathsig fires when the thread that started a worker ends, not the
+	// process: keep this goroutine on its thread until every worker is done,
+	// so no other goroutine can lock the thread and take it down with it.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var mu sync.Mutex // serialises writes of whole lines from all workers
+	workers := make([]*worker, 0, s.NumProcs)
+	for i := 0; i < s.NumProcs; i++ {
+		w, err := start(s, i, &mu)
+		if err != nil {
+			killAll(workers, s.Grace)
+			return err
+		}
+		workers = append(workers, w)
+	}
+	if s.Started != nil {
+		pids := make([]int, len(workers))
+		for i, w := range workers {
+			pids[i] = w.cmd.Process.Pid
+		}
+		s.Started(pids)
+	}
+	exited := make(chan *worker, len(workers))
+	for _, w := range workers {
+		go func(w *worker) {
+			w.outs.Wait() // drain output first so the error carries the last lines
+			w.err = w.cmd.Wait()
+			close(w.done)
+			exited <- w
+		}(w)
+	}
+	var first *ExitError
+	var cause error
+	interrupted := false
+	for remaining := len(workers); remaining > 0; {
+		select {
+		case w := <-exited:
+			remaining--
+			if w.err != nil && first == nil && !interrupted {
+				first = &ExitError{Rank: w.rank, Status: status(w.err), Panic: w.tail.panicLine(), StderrTail: w.tail.lines()}
+				go killAll(workers, s.Grace)
+			}
+		case <-ctx.Done():
+			if !interrupted && first == nil {
+				interrupted = true
+				cause = context.Cause(ctx)
+				go interruptAll(workers, s.Grace)
+			}
+			ctx = context.Background() // stop selecting on it
+		}
+	}
+	if interrupted {
+		return fmt.Errorf("workers: %w (%v)", ErrInterrupted, cause)
+	}
+	if first != nil {
+		return first
+	}
+	return nil
+}
+
+func start(s GroupSpec, i int, mu *sync.Mutex) (*worker, error) {
+	rank := i
+	if s.Rank != nil {
+		rank = s.Rank(i)
+	}
+	cmd := exec.Command(s.Path, s.Args...)
+	cmd.Env = os.Environ()
+	if s.Env != nil {
+		cmd.Env = append(cmd.Env, s.Env(i)...)
+	}
+	cmd.SysProcAttr = sysProcAttr()
+	w := &worker{rank: rank, cmd: cmd, tail: newTail(12), done: make(chan struct{})}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("workers: stdout pipe for rank %d: %w", rank, err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, fmt.Errorf("workers: stderr pipe for rank %d: %w", rank, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("workers: start rank %d (%s): %w", rank, s.Path, err)
+	}
+	prefix := ""
+	if rank > 0 {
+		prefix = fmt.Sprintf("[rank %d] ", rank)
+	}
+	w.outs.Add(2)
+	var frame func([]byte)
+	if s.Frame != nil {
+		frame = func(p []byte) { s.Frame(rank, p) }
+	}
+	go relay(stdout, s.Stdout, prefix, mu, nil, frame, &w.outs)
+	go relay(stderr, s.Stderr, prefix, mu, w.tail, nil, &w.outs)
+	return w, nil
+}
+
+func status(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ProcessState.String()
+	}
+	return err.Error()
+}
+
+// signalGroup sends sig to the worker's process group (it leads its own group).
+func signalGroup(w *worker, sig syscall.Signal) {
+	if w.cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-w.cmd.Process.Pid, sig)
+}
+
+// stopAll sends first to every group, waits up to grace, then SIGKILLs what is left.
+func stopAll(workers []*worker, first syscall.Signal, grace time.Duration) {
+	for _, w := range workers {
+		signalGroup(w, first)
+	}
+	deadline := time.After(grace)
+	for _, w := range workers {
+		select {
+		case <-w.done:
+		case <-deadline:
+			for _, v := range workers {
+				signalGroup(v, syscall.SIGKILL)
+			}
+			return
+		}
+	}
+	// Reap stragglers that the leaders may have left in their groups.
+	for _, w := range workers {
+		signalGroup(w, syscall.SIGKILL)
+	}
+}
+
+func killAll(workers []*worker, grace time.Duration)      { stopAll(workers, syscall.SIGTERM, grace) }
+func interruptAll(workers []*worker, grace time.Duration) { stopAll(workers, syscall.SIGINT, grace) }

@@ -1,0 +1,224 @@
+package workers
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/goaccel/goaccel/dist"
+)
+
+// Environment variables of a worker besides the torchrun ones.
+const (
+	// EnvRestart is the restart count of the group the worker belongs to.
+	EnvRestart = "GOACCEL_RESTART_COUNT"
+	// EnvToken is the per-job secret the rendezvous store checks.
+	EnvToken = "GOACCEL_STORE_TOKEN"
+)
+
+// Options are a launch's settings as users give them: notebook_launcher.Options
+// (the same type), `goaccel launch`'s flags and `%accelerate launch`'s. The zero
+// value runs one worker per visible GPU (one worker on a machine without GPUs)
+// on one node.
+type Options struct {
+	// NumProcesses is the number of workers on this node (0: the visible
+	// GPUs, else 1).
+	NumProcesses int
+	// MixedPrecision is "no", "fp16" or "bf16" ("": the worker's own setting);
+	// exported to workers as ACCELERATE_MIXED_PRECISION.
+	MixedPrecision string
+	// GradientAccumulationSteps is exported to workers as
+	// ACCELERATE_GRADIENT_ACCUMULATION_STEPS (0: the worker's own setting).
+	GradientAccumulationSteps int
+	// CPU makes the workers train on the CPU even where GPUs exist
+	// (ACCELERATE_USE_CPU).
+	CPU bool
+	// GPUIDs lists the GPUs the workers may use, e.g. "0,1" ("" or "all":
+	// every GPU); exported as CUDA_VISIBLE_DEVICES.
+	GPUIDs string
+	// ThreadsPerProcess is each worker's GOMAXPROCS (0: the machine's cores
+	// shared out among the workers, unless GOMAXPROCS is set).
+	ThreadsPerProcess int
+	// Compile, in a notebook, builds the workers' program with the Go
+	// toolchain instead of interpreting it (a compiled program is compiled
+	// already and ignores it).
+	Compile bool
+	// MasterAddr is the rank-0 host ("": 127.0.0.1).
+	MasterAddr string
+	// Port is the rendezvous port (0: a free port, on one node only).
+	Port int
+	// NumNodes and NodeRank place this launcher in a multi-node job (0: 1 and 0).
+	NumNodes, NodeRank int
+	// MaxRestarts is how many times the whole group is restarted after a failure.
+	MaxRestarts int
+	// Args are the arguments a re-executed program gets (nil: the launching
+	// process's own). Tests pass []string{"-test.run=^" + t.Name() + "$"}.
+	Args []string
+	// Stdout and Stderr receive the workers' output (nil: os.Stdout, os.Stderr).
+	Stdout, Stderr io.Writer
+}
+
+// Config is one node's share of a job: the user's Options and what the
+// launcher adds. Normalize fills in the defaults.
+type Config struct {
+	Options
+	// Env is added to every worker's environment, last (so it wins).
+	Env []string
+	// Grace is how long workers get to stop after an interrupt or a failure
+	// before they are killed (0: 3 s).
+	Grace time.Duration
+	// Frame, when set, receives the frames workers write to stdout
+	// (WriteFrame) instead of printing them.
+	Frame func(rank int, payload []byte)
+	// Started, when set, is called with the workers' pids once they run.
+	Started func(pids []int)
+}
+
+// Normalize applies the defaults and reports the first invalid field, named
+// as notebook_launcher.Options names it.
+func (c *Config) Normalize() error {
+	if c.NumProcesses == 0 {
+		c.NumProcesses = max(1, VisibleGPUs())
+	}
+	if c.NumNodes == 0 {
+		c.NumNodes = 1
+	}
+	if c.MasterAddr == "" {
+		c.MasterAddr = "127.0.0.1"
+	}
+	switch {
+	case c.NumProcesses < 0:
+		return fmt.Errorf("NumProcesses is %d; use a positive number of workers per node", c.NumProcesses)
+	case c.NumNodes < 0:
+		return fmt.Errorf("NumNodes is %d; use a positive number of nodes", c.NumNodes)
+	case c.NodeRank < 0 || c.NodeRank >= c.NumNodes:
+		return fmt.Errorf("NodeRank is %d; it must be in [0, %d) for NumNodes=%d", c.NodeRank, c.NumNodes, c.NumNodes)
+	case c.MaxRestarts < 0:
+		return fmt.Errorf("MaxRestarts is %d; use 0 or more", c.MaxRestarts)
+	case c.NumNodes > 1 && c.Port == 0:
+		return errors.New("option Port must be set when NumNodes > 1 (every node must agree on it)")
+	case c.ThreadsPerProcess < 0:
+		return fmt.Errorf("ThreadsPerProcess is %d; use 1 or more (0: cores / workers)", c.ThreadsPerProcess)
+	case c.GradientAccumulationSteps < 0:
+		return fmt.Errorf("GradientAccumulationSteps is %d; use 1 or more (0: the worker's own setting)", c.GradientAccumulationSteps)
+	}
+	switch c.MixedPrecision {
+	case "", "no", "fp16", "bf16":
+	default:
+		return fmt.Errorf("MixedPrecision is %q; use \"no\", \"fp16\" or \"bf16\"", c.MixedPrecision)
+	}
+	return nil
+}
+
+// Run starts c.NumProcesses copies of the program at path with args and
+// waits for them; after a failure it restarts the whole group up to
+// c.MaxRestarts times. c must be normalized. Cancelling ctx stops every
+// worker (the error wraps ErrInterrupted).
+func Run(ctx context.Context, path string, args []string, c Config) error {
+	var err error
+	for attempt := 0; attempt <= c.MaxRestarts; attempt++ {
+		err = runOnce(ctx, path, args, c, attempt)
+		if err == nil || errors.Is(err, ErrInterrupted) || ctx.Err() != nil {
+			return err
+		}
+		if attempt < c.MaxRestarts {
+			fmt.Fprintf(stderr(c), "notebook_launcher: %v\nnotebook_launcher: restarting all workers (%d of %d)\n",
+				err, attempt+1, c.MaxRestarts)
+		}
+	}
+	if c.MaxRestarts > 0 {
+		return fmt.Errorf("gave up after %d restarts: %w", c.MaxRestarts, err)
+	}
+	return err
+}
+
+func runOnce(ctx context.Context, path string, args []string, c Config, attempt int) error {
+	token := Token(c.NumNodes)
+	port := c.Port
+	var extraStore []string
+	if port == 0 {
+		// One node, any port: this launcher hosts the rendezvous store itself
+		// on a port the kernel picks (no race for a "free" port) and it
+		// outlives the workers, so it can tell which one vanished first.
+		srv, err := dist.ServeStore(net.JoinHostPort(c.MasterAddr, "0"), token)
+		if err != nil {
+			return fmt.Errorf("host the rendezvous store: %w", err)
+		}
+		defer srv.Close()
+		_, p, _ := net.SplitHostPort(srv.Addr())
+		port, _ = strconv.Atoi(p)
+		extraStore = []string{dist.EnvStoreAddr + "=" + srv.Addr()}
+	}
+	world := c.NumProcesses * c.NumNodes
+	rank := func(local int) int { return c.NodeRank*c.NumProcesses + local }
+	env := func(local int) []string {
+		e := []string{
+			"RANK=" + strconv.Itoa(rank(local)),
+			"WORLD_SIZE=" + strconv.Itoa(world),
+			"LOCAL_RANK=" + strconv.Itoa(local),
+			"LOCAL_WORLD_SIZE=" + strconv.Itoa(c.NumProcesses),
+			"GROUP_RANK=" + strconv.Itoa(c.NodeRank),
+			"MASTER_ADDR=" + c.MasterAddr,
+			"MASTER_PORT=" + strconv.Itoa(port),
+			EnvRestart + "=" + strconv.Itoa(attempt),
+		}
+		if token != "" {
+			e = append(e, EnvToken+"="+token)
+		}
+		if c.MixedPrecision != "" {
+			e = append(e, "ACCELERATE_MIXED_PRECISION="+c.MixedPrecision)
+		}
+		if c.GradientAccumulationSteps > 0 {
+			e = append(e, "ACCELERATE_GRADIENT_ACCUMULATION_STEPS="+strconv.Itoa(c.GradientAccumulationSteps))
+		}
+		if c.CPU {
+			e = append(e, "ACCELERATE_USE_CPU=true")
+		} else if c.GPUIDs != "" && c.GPUIDs != "all" {
+			e = append(e, "CUDA_VISIBLE_DEVICES="+c.GPUIDs)
+		}
+		if c.ThreadsPerProcess > 0 {
+			e = append(e, "GOMAXPROCS="+strconv.Itoa(c.ThreadsPerProcess))
+		} else if _, set := os.LookupEnv("GOMAXPROCS"); !set && c.NumProcesses > 1 {
+			// Share the cores among the workers, as torchrun does with OMP_NUM_THREADS.
+			e = append(e, "GOMAXPROCS="+strconv.Itoa(max(1, runtime.NumCPU()/c.NumProcesses)))
+		}
+		e = append(e, extraStore...)
+		return append(e, c.Env...) // last, so the caller's values win (os/exec keeps the last duplicate)
+	}
+	return RunGroup(ctx, GroupSpec{
+		Path: path, Args: args, NumProcs: c.NumProcesses,
+		Env: env, Rank: rank, Stdout: c.Stdout, Stderr: c.Stderr,
+		Grace: c.Grace, Frame: c.Frame, Started: c.Started,
+	})
+}
+
+func stderr(c Config) io.Writer {
+	if c.Stderr != nil {
+		return c.Stderr
+	}
+	return os.Stderr
+}
+
+// Token is a job's rendezvous secret: inherited when set (multi-node jobs
+// share it through the environment), random on one node, and empty across
+// nodes without one (each node would draw a different one; dist then runs
+// unauthenticated and warns).
+func Token(nodes int) string {
+	if t := os.Getenv(EnvToken); t != "" {
+		return t
+	}
+	if nodes > 1 {
+		return ""
+	}
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,319 @@
+package cpu
+
+import (
+	"math"
+	"sync"
+	"unsafe"
+
+	"github.com/goaccel/goaccel/tensors/backend"
+	"github.com/goaccel/goaccel/tensors/backend/cpu/internal/gemm"
+)
+
+// Fused attention in the manner of FlashAttention-2: queries in blocks of attnBlock rows, keys
+// in blocks of attnBlock, each score block computed with a small gemm, folded into a running
+// (online) softmax and multiplied into the output at once. Memory is a few blocks per core,
+// whatever the sequence length. The backward pass recomputes each block's weights from the
+// saved log-sum-exp of its rows.
+
+// attnBlock is the query and key block size: 64×64 scores (16 KiB of float32) stay in L1/L2
+// next to the operand rows.
+const attnBlock = 64
+
+// attnGemm is the serial gemm of T (float32: assembly kernels; float64: the reference loops).
+func attnGemm[T float](transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	if unsafe.Sizeof(alpha) == 4 {
+		f := func(s []T) []float32 {
+			if len(s) == 0 {
+				return nil
+			}
+			return unsafe.Slice((*float32)(unsafe.Pointer(&s[0])), len(s))
+		}
+		gemm.SgemmSerial(transA, transB, m, n, k, float32(alpha), f(a), lda, f(b), ldb, float32(beta), f(c), ldc)
+		return
+	}
+	d := func(s []T) []float64 {
+		if len(s) == 0 {
+			return nil
+		}
+		return unsafe.Slice((*float64)(unsafe.Pointer(&s[0])), len(s))
+	}
+	gemm.Dgemm(transA, transB, m, n, k, float64(alpha), d(a), lda, d(b), ldb, float64(beta), d(c), ldc)
+}
+
+// expShiftT writes d[i] = e^(s[i]-shift) for a row and returns the sum.
+func expShiftT[T float](d, s []T, shift T) float64 {
+	if len(s) == 0 {
+		return 0
+	}
+	if unsafe.Sizeof(shift) == 4 {
+		return expShiftSum(asF32(d), asF32(s), float32(shift))
+	}
+	return expRow(d, s, shift)
+}
+
+// view4 addresses a [B, H, T, D] strided operand.
+type view4[T float] struct {
+	data       []T
+	off        int
+	sb, sh, st int
+	rows, cols int // T, D
+}
+
+func newView4[T float](s backend.Strided, data []T, rows, cols int) view4[T] {
+	return view4[T]{data: data, off: s.Offset, sb: s.Strides[0], sh: s.Strides[1], st: s.Strides[2], rows: rows, cols: cols}
+}
+
+// at returns the slice starting at row i of problem (b, h), for a gemm operand of row stride st.
+func (v view4[T]) at(b, h, i int) []T {
+	o := v.off + b*v.sb + v.sh*h + i*v.st
+	return v.data[o:]
+}
+
+// row returns row i of problem (b, h).
+func (v view4[T]) row(b, h, i int) []T {
+	o := v.off + b*v.sb + v.sh*h + i*v.st
+	return v.data[o : o+v.cols]
+}
+
+// attnScratch is one worker's blocks.
+type attnScratch[T float] struct {
+	s, p, dp []T // attnBlock×attnBlock
+	acc      []T // attnBlock×Dv
+	m, l     []T // attnBlock
+	di       []T // Tq
+}
+
+var attnPools sync.Map // element size → *sync.Pool of *attnScratch
+
+func getScratch[T float](dv, tq int) *attnScratch[T] {
+	var z T
+	pl, _ := attnPools.LoadOrStore(unsafe.Sizeof(z), &sync.Pool{})
+	sc, _ := pl.(*sync.Pool).Get().(*attnScratch[T])
+	if sc == nil {
+		sc = &attnScratch[T]{}
+	}
+	grow := func(s []T, n int) []T {
+		if cap(s) < n {
+			return make([]T, n)
+		}
+		return s[:n]
+	}
+	bb := attnBlock * attnBlock
+	sc.s, sc.p, sc.dp = grow(sc.s, bb), grow(sc.p, bb), grow(sc.dp, bb)
+	sc.acc = grow(sc.acc, attnBlock*dv)
+	sc.m, sc.l = grow(sc.m, attnBlock), grow(sc.l, attnBlock)
+	sc.di = grow(sc.di, tq)
+	return sc
+}
+
+func putScratch[T float](sc *attnScratch[T]) {
+	var z T
+	pl, _ := attnPools.Load(unsafe.Sizeof(z))
+	pl.(*sync.Pool).Put(sc)
+}
+
+// visibleCols is how many keys of block [j0, j0+nk) query i sees (a prefix, under the causal
+// mask).
+func visibleCols(p backend.AttentionParams, i, j0, nk int) int {
+	if !p.Causal {
+		return nk
+	}
+	return max(0, min(nk, i-j0+1))
+}
+
+// keyBlocks is how many key blocks the query block starting at i0 (of nq rows) sees.
+func keyBlocks(p backend.AttentionParams, i0, nq int) int {
+	if !p.Causal {
+		return (p.Tk + attnBlock - 1) / attnBlock
+	}
+	last := min(p.Tk, i0+nq) // keys < last are visible to some row
+	return (last + attnBlock - 1) / attnBlock
+}
+
+// dropRow applies dropout to the weights w of query i, keys j0.. in place (scaled by KeepScale).
+func dropRow[T float](w []T, p backend.AttentionParams, b, h, i, j0 int) {
+	ks := T(p.KeepScale())
+	base := uint64(((b*p.Heads+h)*p.Tq+i)*p.Tk + j0)
+	for j := range w {
+		if backend.DropoutKeep(p.Seed, base+uint64(j), p.Dropout) {
+			w[j] *= ks
+		} else {
+			w[j] = 0
+		}
+	}
+}
+
+// Attention implements backend.AttentionOps.
+func (c *CPU) Attention(out backend.Strided, lse *backend.Buffer, q, k, v backend.Strided, p backend.AttentionParams) {
+	if q.Buf.DType == backend.F64 {
+		attention(out, lse.F64, q, k, v, p, q.Buf.F64, k.Buf.F64, v.Buf.F64, out.Buf.F64)
+		return
+	}
+	attention(out, lse.F32, q, k, v, p, q.Buf.F32, k.Buf.F32, v.Buf.F32, out.Buf.F32)
+}
+
+func attention[T float](out backend.Strided, lse []T, q, k, v backend.Strided, p backend.AttentionParams, qd, kd, vd, od []T) {
+	qv, kv, vv := newView4(q, qd, p.Tq, p.D), newView4(k, kd, p.Tk, p.D), newView4(v, vd, p.Tk, p.Dv)
+	ov := newView4(out, od, p.Tq, p.Dv)
+	qBlocks := (p.Tq + attnBlock - 1) / attnBlock
+	tasks := p.Batch * p.Heads * qBlocks
+	work := p.Batch * p.Heads * p.Tq * p.Tk * (p.D + p.Dv)
+	parallelFor(tasks, work, func(lo, hi int) {
+		sc := getScratch[T](p.Dv, p.Tq)
+		defer putScratch(sc)
+		for t := lo; t < hi; t++ {
+			bh, qb := t/qBlocks, t%qBlocks
+			attnForwardBlock(sc, lse, qv, kv, vv, ov, p, bh/p.Heads, bh%p.Heads, qb*attnBlock)
+		}
+	})
+}
+
+// attnForwardBlock computes the output rows [i0, i0+attnBlock) of problem (b, h).
+func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4[T], p backend.AttentionParams, b, h, i0 int) {
+	nq := min(attnBlock, p.Tq-i0)
+	dv := p.Dv
+	acc, m, l := sc.acc[:nq*dv], sc.m[:nq], sc.l[:nq]
+	clear(acc)
+	for r := range m {
+		m[r] = T(math.Inf(-1))
+		l[r] = 0
+	}
+	for jb := range keyBlocks(p, i0, nq) {
+		j0 := jb * attnBlock
+		nk := min(attnBlock, p.Tk-j0)
+		s := sc.s[:nq*attnBlock]
+		attnGemm(false, true, nq, nk, p.D, T(p.Scale), qv.at(b, h, i0), qv.st, kv.at(b, h, j0), kv.st, 0, s, attnBlock)
+		for r := range nq {
+			vis := visibleCols(p, i0+r, j0, nk)
+			row := s[r*attnBlock : r*attnBlock+nk]
+			if vis == 0 {
+				clear(row)
+				continue
+			}
+			mx := max(m[r], maxT(row[:vis]))
+			corr := T(0) // the first visible block: nothing to rescale
+			if !math.IsInf(float64(m[r]), -1) {
+				corr = T(expT(m[r] - mx))
+			}
+			sum := expShiftT(row[:vis], row[:vis], mx)
+			clear(row[vis:])
+			l[r] = l[r]*corr + T(sum)
+			m[r] = mx
+			if corr != 1 {
+				scaleT(acc[r*dv:(r+1)*dv], corr)
+			}
+			if p.Dropout > 0 {
+				dropRow(row[:vis], p, b, h, i0+r, j0)
+			}
+		}
+		attnGemm(false, false, nq, dv, nk, 1, s, attnBlock, vv.at(b, h, j0), vv.st, 1, acc, dv)
+	}
+	rowBase := (b*p.Heads+h)*p.Tq + i0
+	for r := range nq {
+		dst := ov.row(b, h, i0+r)
+		src := acc[r*dv : (r+1)*dv]
+		inv := 1 / l[r]
+		for j := range dst {
+			dst[j] = src[j] * inv
+		}
+		lse[rowBase+r] = m[r] + T(math.Log(float64(l[r])))
+	}
+}
+
+// AttentionGrad implements backend.AttentionOps.
+func (c *CPU) AttentionGrad(dq, dk, dv, gout, out backend.Strided, lse *backend.Buffer, q, k, v backend.Strided, p backend.AttentionParams) {
+	if q.Buf.DType == backend.F64 {
+		attentionGrad(dq, dk, dv, gout, out, lse.F64, q, k, v, p, dq.Buf.F64, dk.Buf.F64, dv.Buf.F64, gout.Buf.F64, out.Buf.F64, q.Buf.F64, k.Buf.F64, v.Buf.F64)
+		return
+	}
+	attentionGrad(dq, dk, dv, gout, out, lse.F32, q, k, v, p, dq.Buf.F32, dk.Buf.F32, dv.Buf.F32, gout.Buf.F32, out.Buf.F32, q.Buf.F32, k.Buf.F32, v.Buf.F32)
+}
+
+// attnGradViews are the eight operands of the backward pass.
+type attnGradViews[T float] struct {
+	dq, dk, dv, g, o, q, k, v view4[T]
+}
+
+func attentionGrad[T float](dq, dk, dv, gout, out backend.Strided, lse []T, q, k, v backend.Strided, p backend.AttentionParams, dqd, dkd, dvd, gd, od, qd, kd, vd []T) {
+	vs := attnGradViews[T]{
+		dq: newView4(dq, dqd, p.Tq, p.D), dk: newView4(dk, dkd, p.Tk, p.D), dv: newView4(dv, dvd, p.Tk, p.Dv),
+		g: newView4(gout, gd, p.Tq, p.Dv), o: newView4(out, od, p.Tq, p.Dv),
+		q: newView4(q, qd, p.Tq, p.D), k: newView4(k, kd, p.Tk, p.D), v: newView4(v, vd, p.Tk, p.Dv),
+	}
+	tasks := p.Batch * p.Heads
+	work := 2 * tasks * p.Tq * p.Tk * (p.D + p.Dv)
+	parallelFor(tasks, work, func(lo, hi int) {
+		sc := getScratch[T](p.Dv, p.Tq)
+		defer putScratch(sc)
+		for t := lo; t < hi; t++ {
+			attnBackwardProblem(sc, lse, vs, p, t/p.Heads, t%p.Heads)
+		}
+	})
+}
+
+// attnBackwardProblem computes the gradients of one (b, h) problem, key block by key block, so
+// each key block's dK and dV rows are finished before the next, and dQ accumulates in place.
+func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[T], p backend.AttentionParams, b, h int) {
+	zeroRows := func(v view4[T], n int) {
+		for i := range n {
+			clear(v.row(b, h, i))
+		}
+	}
+	zeroRows(vs.dq, p.Tq)
+	zeroRows(vs.dk, p.Tk)
+	zeroRows(vs.dv, p.Tk)
+	// D_i = Σ dO_i·O_i, the softmax backward's row term (dropout included: O is what was output).
+	di := sc.di[:p.Tq]
+	for i := range p.Tq {
+		g, o := vs.g.row(b, h, i), vs.o.row(b, h, i)
+		var s T
+		for j := range g {
+			s += g[j] * o[j]
+		}
+		di[i] = s
+	}
+	rowBase := (b*p.Heads + h) * p.Tq
+	scale := T(p.Scale)
+	for j0 := 0; j0 < p.Tk; j0 += attnBlock {
+		nk := min(attnBlock, p.Tk-j0)
+		first := 0
+		if p.Causal {
+			first = j0 / attnBlock * attnBlock // query blocks before the key block see none of it
+		}
+		for i0 := first; i0 < p.Tq; i0 += attnBlock {
+			nq := min(attnBlock, p.Tq-i0)
+			s, pd, dp := sc.s[:nq*attnBlock], sc.p[:nq*attnBlock], sc.dp[:nq*attnBlock]
+			attnGemm(false, true, nq, nk, p.D, scale, vs.q.at(b, h, i0), vs.q.st, vs.k.at(b, h, j0), vs.k.st, 0, s, attnBlock)
+			// s becomes P (the weights), pd the weights after dropout.
+			for r := range nq {
+				vis := visibleCols(p, i0+r, j0, nk)
+				row := s[r*attnBlock : r*attnBlock+nk]
+				expShiftT(row[:vis], row[:vis], lse[rowBase+i0+r])
+				clear(row[vis:])
+				prow := pd[r*attnBlock : r*attnBlock+nk]
+				copy(prow, row)
+				if p.Dropout > 0 {
+					dropRow(prow[:vis], p, b, h, i0+r, j0)
+				}
+			}
+			// dV_j += Pdᵀ·dO_i
+			attnGemm(true, false, nk, p.Dv, nq, 1, pd, attnBlock, vs.g.at(b, h, i0), vs.g.st, 1, vs.dv.at(b, h, j0), vs.dv.st)
+			// dP = dO_i·V_jᵀ, then dropout's mask and dS = P∘(dP − D)
+			attnGemm(false, true, nq, nk, p.Dv, 1, vs.g.at(b, h, i0), vs.g.st, vs.v.at(b, h, j0), vs.v.st, 0, dp, attnBlock)
+			for r := range nq {
+				row := dp[r*attnBlock : r*attnBlock+nk]
+				if p.Dropout > 0 {
+					dropRow(row, p, b, h, i0+r, j0)
+				}
+				w := s[r*attnBlock : r*attnBlock+nk]
+				d := di[i0+r]
+				for j := range row {
+					row[j] = w[j] * (row[j] - d)
+				}
+			}
+			// dQ_i += Scale·dS·K_j; dK_j += Scale·dSᵀ·Q_i
+			attnGemm(false, false, nq, p.D, nk, scale, dp, attnBlock, vs.k.at(b, h, j0), vs.k.st, 1, vs.dq.at(b, h, i0), vs.dq.st)
+			attnGemm(true, false, nk, p.D, nq, scale, dp, attnBlock, vs.q.at(b, h, i0), vs.q.st, 1, vs.dk.at(b, h, j0), vs.dk.st)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+// Package cpu is the host backend of package tensors: pooled buffers and the float32/float64
+// kernels (elementwise, reductions, softmax, gemm, indexing, normalisation, losses, convolution,
+// pooling, attention, sampling, fused optimizer updates, gradient checks). It implements every
+// fused op of backend.Backend.
+//
+//	c := cpu.New()
+//	x := c.Alloc(backend.F32, 1<<20)
+//	c.Fill(x, 2)
+//	c.Unary(backend.Exp, x, x, 0, 0) // in place, on every core: x.F32 is e² throughout
+//	c.Release(x)                      // kept in the free list of its size class
+//
+// Work above a size threshold is split into chunks that run on one shared pool of worker
+// goroutines (tensors/backend/cpu/internal/parallel): idle workers keep looking for the next op
+// for about 100 µs before they park, as OpenMP's threads do, and the calling goroutine takes
+// chunks from the same counter, so ops a few microseconds apart start on every core at once and
+// a late worker never delays an op. A convolution runs its groups of images on every core, each
+// unfolding its images into its own column buffer while they are in its cache (or, for stride-1
+// float32 convolutions on AVX-512, reading them in place with the kernels of
+// tensors/backend/cpu/internal/direct); its weight gradient is summed in a fixed order, so it
+// does not depend on the number of cores. Matrix products run on
+// tensors/backend/cpu/internal/gemm.
+//
+// Vector kernels are Go assembly for amd64 (AVX2, AVX-512 where noted), chosen at start-up; the
+// purego build tag, or another architecture, runs the scalar Go loops, which give the same bits
+// wherever the assembly promises it (the optimizer updates).
+//
+// Files:
+//   - adam.go: the per-step scalars of an Adam update and its scalar loop.
+//   - adam_amd64.go, adam_other.go: the AVX kernels of the Adam and SGD updates (adam_amd64.s,
+//     sgd_amd64.s), or their absence.
+//   - attention.go: Attention and AttentionGrad, fused attention in the manner of
+//     FlashAttention-2 (blocks of queries and keys, a running softmax).
+//   - binary.go: Binary and Where, broadcast elementwise ops of two operands.
+//   - binary_amd64.go, binary_other.go: the AVX2 (and AVX-512) float32 kernels of Binary
+//     (binary_amd64.s), with non-temporal stores for large adds.
+//   - conv.go: Conv2d and Conv2dGrad: image groups unfolded and multiplied on every core, the
+//     weight gradient summed in a fixed order.
+//   - conv_direct.go: the convolutions that run the direct or Winograd kernels instead.
+//   - copy.go: Copy, strided copies with element-type conversion, and filling by doubling.
+//   - cpu.go: CPU, New, Name, the buffer pool (Alloc, AllocUninit, Release, Pooled) and Fill.
+//   - exp_amd64.go, exp_other.go: e^(x−shift) with its sum and the maximum of a row, with AVX2
+//     (exp_amd64.s) or in Go.
+//   - expf.go: expf, a float32 e^x, and the softmax row helpers built on it.
+//   - gelu_amd64.go, gelu_other.go: the AVX2 GELU kernels and their gradients (gelu_amd64.s), or
+//     their absence.
+//   - gemm.go: Gemm, on the gemm engine, with bfloat16 and float16 operands rounded for autocast.
+//   - half.go: rounding float32 to the nearest float16.
+//   - index.go: IndexSelect, IndexAdd, Gather and ScatterAdd.
+//   - nn.go: LayerNorm, CrossEntropy (and their gradients), Im2col, Col2im and MaxPool2d (and
+//     its gradient).
+//   - optim.go: AdamStep, SGDStep, SumSquares and ScaleCheck, chunked over every core.
+//   - parallel.go: parallelFor, the chunked loop every kernel splits its work with.
+//   - reduce.go: Reduce (sums, extremes, arg-extremes), Softmax and SoftmaxGrad, and the
+//     fixed-order float64 sums.
+//   - rowvec.go: row helpers of the softmax-shaped kernels.
+//   - sampling.go: TopK and Multinomial.
+//   - sum_amd64.go, sum_other.go: the AVX and AVX-512 float32 sums (sum_amd64.s), or their
+//     absence.
+//   - unary.go: Unary and UnaryGrad, elementwise functions and their gradients.
+package cpu

@@ -1,0 +1,38 @@
+// Package direct computes stride-1 float32 convolutions with AVX-512 kernels that read the
+// zero-padded image in place: the unfolded column matrix of the im2col method is never
+// written, and every multiply is one that the convolution needs.
+//
+// A Direct plan holds one convolution's shape, its filters laid out for the kernels and, per
+// tap (channel, row, column of the filter), the tap's offset in the padded image. The forward
+// kernels compute up to 14 consecutive output positions × 16 or 32 filters, channels last,
+// and the driver transposes each image's result to NCHW; the input gradient is the forward
+// convolution of the padded output gradient with the rotated filters. The weight-gradient
+// kernel sums 8 taps × 16 or 32 filters over an image's positions from the output gradient
+// laid out channels last.
+//
+// A Winograd plan computes 3×3 convolutions by F(2×2, 3×3): 16 multiplies per 2×2 output tile,
+// channel and filter instead of 36. Its gemms over the transformed tiles are the same two
+// kernels, with tiles for positions and transformed planes for taps. Forward,
+// WeightGrad and InputGrad pick the plan for a shape.
+//
+// The package serves one image at a time; callers share the images of a batch out to cores:
+//
+//	plan := direct.Forward(s, w, bias) // a Direct or a Winograd plan
+//	scratch := make([]float32, plan.ScratchLen())
+//	plan.Image(y, x, scratch) // one image: y [Out][OH][OW] from x [C][H][W]
+//
+// Files:
+//   - direct.go: Available, Shape, the Direct plan (NewForward, NewInputGrad, NewWeightGrad,
+//     Image, AddWeightGrad, WeightGrad), ImagePlan, WeightGradPlan, and Forward, InputGrad and
+//     WeightGrad, which pick a plan.
+//   - gen_kernels.go, gen_winograd.go: the generator of kernels_amd64.s (build tag ignore; go
+//     generate runs them): the forward and weight-gradient kernels and Winograd's transforms.
+//   - kernels_amd64.go: the assembly kernels' tables and declarations (kernels_amd64.s,
+//     generated) and the AVX-512 check.
+//   - kernels_other.go: no kernels off amd64 or with purego (Available is false).
+//   - layout.go: filter panels, tap lists padded to eights and near-equal runs of tiles.
+//   - winograd.go: WinogradFits and the Winograd plan (NewWinogradForward,
+//     NewWinogradInputGrad, NewWinogradWeightGrad, Image, AddWeightGrad, WeightGrad).
+package direct
+
+//go:generate go run gen_kernels.go gen_winograd.go

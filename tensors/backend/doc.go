@@ -1,0 +1,51 @@
+// Package backend is the driver interface between package tensors and the devices that run its
+// kernels. Package tensors owns shapes, broadcasting rules and autograd; a backend only moves and
+// computes numbers in buffers it allocated.
+//
+// The interface is split by level, as gonum's blas is: every device implements Core (memory,
+// copies, elementwise ops, reductions, gemm); the fused ops (softmax, layer norm, cross entropy,
+// indexing, convolution, pooling, attention, sampling, optimizer updates, gradient checks) are
+// optional interfaces a device adds when it has faster kernels. Complete turns a Core into the
+// full Backend that tensors calls, taking each fused op from the device when it has one and
+// composing it from Core ops otherwise, so a new device starts small. A device whose memory the
+// host cannot address also implements Transfer.
+//
+// The CPU backend lives in tensors/backend/cpu and the simulated device of tests in
+// tensors/backend/sim. Other devices register themselves with Register from init, as
+// database/sql drivers do, and tensors opens them by name; package tensors imports none of them
+// (package cuda registers "cuda"):
+//
+//	func init() {
+//		backend.Register("cuda", func(i int) (backend.Core, error) { return device.Open(i) }, device.Count)
+//	}
+//	be, err := backend.Open("cuda", 0) // the completed Backend, cached
+//
+// Conventions: every kernel writes a contiguous destination; "outer, n, inner" describe a
+// contiguous tensor viewed as [outer, n, inner] with the operated axis in the middle. A
+// destination may be the same buffer as an operand that is read at the same positions (in-place
+// elementwise updates); nothing else may overlap.
+//
+// Files:
+//   - attention.go: AttentionParams, AttentionOps and SamplingOps, the counter-based dropout draw
+//     (DropoutUniform, DropoutKeep) and the sampling rows every device shares (MultinomialRow,
+//     TopKRow).
+//   - backend.go: DType, Buffer, the op names (UnaryOp, BinaryOp, ReduceOp), Strided, Core and
+//     Transfer.
+//   - complete.go: Complete, the wrapper that fills in the fused ops a device lacks.
+//   - conv.go: ConvParams, ConvDevice, and the convolution composed from unfolding and gemm
+//     (Conv2dByColumns, Conv2dGradByColumns).
+//   - fallback.go: helpers of the composed fused ops (views, scalars, host copies, index checks).
+//   - fallback_attention.go: attention, its gradient, top-k and multinomial composed from Core ops.
+//   - fallback_index.go: index select and add, gather, scatter-add, im2col, col2im and max
+//     pooling composed from Core ops.
+//   - fallback_nn.go: softmax, layer norm and cross entropy (and their gradients) composed from
+//     Core ops.
+//   - fallback_optim.go: Adam and SGD steps, sums of squares and scale-and-check composed from
+//     Core ops.
+//   - fused.go: the optional fused-op interfaces (SoftmaxOps, LayerNormOps, CrossEntropyOps,
+//     IndexOps, ConvOps, Conv2dOps, PoolOps, OptimizerOps, ForeachOps), Vec, AdamScalars,
+//     SGDScalars and Backend.
+//   - host.go: NewHost, ContiguousStrides, Coalesce and SizeClass, shared by host devices and
+//     pools.
+//   - registry.go: Opener, Register, Count and Open, the device types of this program.
+package backend
