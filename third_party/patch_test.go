@@ -28,3 +28,22 @@ func TestZMQ4PatchIsTheDiffOfTheVendoredCopy(t *testing.T) {
 		t.Fatalf("third_party/zmq4.patch is not the diff between go-zeromq/zmq4 v0.17.0 and third_party/zmq4; refresh it with `scripts/zmq4-patch.sh > third_party/zmq4.patch`")
 	}
 }
+
+// goaccel.patch must be exactly what the copy of yaegi changes in v0.16.1,
+// so that README.goaccel.md's account of each change stays true.
+func TestYaegiPatchIsTheDiffOfTheCopy(t *testing.T) {
+	want, err := os.ReadFile("yaegi/goaccel.patch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("../scripts/yaegi-patch.sh")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("scripts/yaegi-patch.sh: %v\n%s", err, stderr.Bytes())
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("third_party/yaegi/goaccel.patch is not the diff between traefik/yaegi v0.16.1 and third_party/yaegi; refresh it with `scripts/yaegi-patch.sh > third_party/yaegi/goaccel.patch`")
+	}
+}

@@ -90,6 +90,9 @@ type Program struct {
 	// (each stands alone at the package level); a grouped const declaration
 	// stays whole, since iota and implicit repetition tie its specs together.
 	Decls []Decl
+	// MainLine is the line of the cell's func main() (0: none): a cell that
+	// declares main runs it at its end, as a program would.
+	MainLine int
 }
 
 // SyntaxError is a cell that go/parser rejects, at a cell position.
@@ -192,7 +195,7 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 			cx.names[n] = true
 		}
 	}
-	prog := &Program{Renamed: cx.newNames, Decls: decls}
+	prog := &Program{Renamed: cx.newNames, Decls: decls, MainLine: mainLine(src, pieces)}
 	auto := cx.autoImports(pieces)
 	visible := cx.visibleImports(auto)
 	prog.TypeErrors = cx.typeCheck(sc, pieces, visible)
@@ -238,6 +241,24 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 		u.Text, u.Map = u.mt.s, u.mt.srcMap(src)
 	}
 	return prog, nil
+}
+
+// mainLine returns the line of the cell's func main(), a program's main
+// function, or 0.
+func mainLine(src string, pieces []*piece) int {
+	for _, p := range pieces {
+		if p.kind != KindDecl {
+			continue
+		}
+		for _, d := range p.file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if ok && fd.Recv == nil && fd.Name.Name == "main" && fd.Type.TypeParams == nil && fd.Type.Params.NumFields() == 0 && fd.Type.Results.NumFields() == 0 {
+				line, _ := lineCol(src, p.fset.Position(fd.Pos()).Offset-p.base)
+				return line
+			}
+		}
+	}
+	return 0
 }
 
 // visibleImports lists the imports the cell's code sees: the session's,

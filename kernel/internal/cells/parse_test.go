@@ -111,7 +111,7 @@ func TestParseRefusesWhatItCannotRewrite(t *testing.T) {
 		{"bare return with named results in iterator loop", "func f() (n int) {\n\tfor v := range seq {\n\t\tn = v\n\t\treturn\n\t}\n\treturn\n}", "a bare return with named results inside a loop over a function iterator", 4},
 		{"min of unknown types", "x := min(a.B, c.D)", "min of arguments whose type goaccel cannot infer", 1},
 		{"break to outer label", "L: for {\n for v := range seq { break L }\n}", "break L out of a loop over a function iterator", 2},
-		{"top-level defer", "x := 1\ndefer println(x)", "defer at the top level of a cell", 2},
+		{"defer in a top-level type switch", "var x any = 1\nswitch x.(type) {\ncase int:\n\tdefer println(x)\n}", "defer inside this top-level statement", 4},
 		{"top-level return", "return", "return at the top level of a cell", 1},
 		{"top-level goto", "goto L\nL:\nx := 1", "goto at the top level of a cell", 1},
 	}

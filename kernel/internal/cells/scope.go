@@ -29,6 +29,7 @@ type cellScope struct {
 	info      *types.Info             // go/types' findings on the cell
 	pkg       *types.Package          // the session package the cell was checked in
 	namer     *celltypes.Namer        // writes types as source for the cell
+	wrapErr   error                   // what wrapCompound could not wrap
 }
 
 func newCellScope(env Env, src string) *cellScope {
@@ -91,14 +92,14 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 			cx.markNestedLines(p, ed)
 		}
 		cx.wrapCompound(p, ed)
+		if cx.wrapErr != nil {
+			return Unit{}, cx.wrapErr
+		}
 	}
 	u.mt = ed.textWith(p.span.start, p.span.end)
 	if p.kind == KindStmt {
 		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
 			switch st := st.(type) {
-			case *ast.DeferStmt:
-				return Unit{}, cx.unsupported(ed, st.Pos(), "defer at the top level of a cell",
-					"put it inside a function: a cell is not a function, so there is nothing for it to run at the end of")
 			case *ast.ReturnStmt:
 				return Unit{}, cx.unsupported(ed, st.Pos(), "return at the top level of a cell", "a cell is not a function; leave the return out")
 			case *ast.BranchStmt:
@@ -305,8 +306,29 @@ func (cx *cellScope) wrapCompound(p *piece, ed *edits) {
 	if _, isTypeSwitch := st.(*ast.TypeSwitchStmt); !isTypeSwitch && !containsMultiDefine(st) {
 		return
 	}
+	if d := deferIn(st); d != nil {
+		// The closure would run the call at its own end, not the cell's.
+		cx.wrapErr = cx.unsupported(ed, d.Pos(), "defer inside this top-level statement",
+			"goaccel runs a top-level type switch, or a statement whose blocks define several variables from one value, in a function of its own; put the defer before the statement")
+		return
+	}
 	start, end := ed.off(st.Pos()), ed.off(st.End())
 	ed.add(start, end, "func() { ", ed.textWith(start, end), " }()")
+}
+
+// deferIn returns the first defer statement in n outside function literals.
+func deferIn(n ast.Node) *ast.DeferStmt {
+	var found *ast.DeferStmt
+	ast.Inspect(n, func(c ast.Node) bool {
+		switch c := c.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			found = c
+		}
+		return found == nil
+	})
+	return found
 }
 
 // containsMultiDefine reports a := with more names than values inside n,

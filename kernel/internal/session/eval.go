@@ -120,20 +120,47 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string, shift in
 		s.declared.Import(name, p)
 	}
 	s.mu.Unlock()
+	var res Result
+	ended := false // a failure or a recovered panic ended the cell before its last unit
 	for _, u := range units {
 		if u.Kind == cells.KindExpr {
-			r := s.evalExpr(ctx, run, u)
-			ok = r.Error == nil
-			return r
+			res = s.evalExpr(ctx, run, u)
+			break
 		}
 		if _, err := s.run(ctx, run, u); err != nil {
-			return s.failure(ctx, err, run)
+			res, ended = s.failure(ctx, err, run), true
+			break
 		}
 		s.recordDecls(u, decls, recorded)
 		s.record(u)
 	}
-	ok = true
-	return Result{}
+	res = s.endCell(ctx, run, res, ended, prog.MainLine)
+	ok = res.Error == nil
+	return res
+}
+
+// endCell ends a cell as a program's main function ends: a cell that
+// declares func main runs it (once: yaegi's NoMain keeps later cells from
+// running it again), then the calls the cell's top-level defer statements
+// deferred run, last first (a panic already ran them; an interrupt drops
+// them). res is what the cell's units gave; ended says a failure or a
+// recovered panic stopped them.
+func (s *Session) endCell(ctx context.Context, run int, res Result, ended bool, mainLine int) Result {
+	if mainLine > 0 && !ended && res.Error == nil {
+		call := cells.Unit{Kind: cells.KindStmt, Line: mainLine, Col: 1}.Replace("main()")
+		call.Kind = cells.KindStmt
+		if _, err := s.run(ctx, run, call); err != nil {
+			res = s.failure(ctx, err, run)
+		}
+	}
+	if ctx.Err() != nil || res.Interrupted {
+		s.yaegi.DiscardDeferred()
+		return res
+	}
+	if err := s.yaegi.RunDeferred(); err != nil && res.Error == nil {
+		res = s.failure(ctx, err, run)
+	}
+	return res
 }
 
 // loadGenerics compiles the generic functions of slices, maps and iter that
@@ -301,6 +328,9 @@ func (s *Session) compile(root ast.Node) (prog *interp.Program, err error) {
 
 // failure turns an evaluation error into the cell's error.
 func (s *Session) failure(ctx context.Context, err error, run int) Result {
+	if errors.Is(err, interp.ErrRecovered) {
+		return Result{} // a deferred call recovered a panic: the cell ends as main returns
+	}
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		s.mu.Lock()
 		s.reset = true

@@ -58,6 +58,7 @@ func (s *Session) evalExpr(ctx context.Context, run int, u cells.Unit) Result {
 
 // runQuiet runs u for its effect only.
 func (s *Session) runQuiet(ctx context.Context, run int, u cells.Unit) Result {
+	u = u.Wrap(fmt.Sprintf("%s = %d; ", lineVar, u.Line), "") // as compiled marks an expression's line
 	u.Kind = cells.KindStmt
 	if _, err := s.run(ctx, run, u); err != nil {
 		return s.failure(ctx, err, run)

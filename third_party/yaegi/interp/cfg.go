@@ -851,6 +851,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			if sc.def == nil {
 				// In global scope, type definition already handled by GTA.
+				// The comma-ok forms' gens, which cfg has reset since while
+				// going through the right-hand side, are set again (goaccel).
+				setCommaOkGen(n)
 				break
 			}
 			err = compDefineX(sc, n)
@@ -2277,7 +2280,11 @@ func compDefineX(sc *scope, n *node) error {
 		}
 
 	case indexExpr:
-		types = append(types, src.typ, sc.getType("bool"))
+		t, err := commaOkType(sc, src, src)
+		if err != nil {
+			return err
+		}
+		types = append(types, t, sc.getType("bool"))
 		n.child[l].gen = getIndexMap2
 		n.gen = nop
 
@@ -2287,12 +2294,20 @@ func compDefineX(sc *scope, n *node) error {
 		} else {
 			n.child[l].gen = typeAssertLong
 		}
-		types = append(types, n.child[l].child[1].typ, sc.getType("bool"))
+		t, err := commaOkType(sc, src, n.child[l].child[1])
+		if err != nil {
+			return err
+		}
+		types = append(types, t, sc.getType("bool"))
 		n.gen = nop
 
 	case unaryExpr:
 		if n.child[l].action == aRecv {
-			types = append(types, src.typ, sc.getType("bool"))
+			t, err := commaOkType(sc, src, src)
+			if err != nil {
+				return err
+			}
+			types = append(types, t, sc.getType("bool"))
 			n.child[l].gen = recv2
 			n.gen = nop
 		}
@@ -2341,6 +2356,54 @@ func compDefineX(sc *scope, n *node) error {
 		n.child[i].findex = index
 	}
 	return nil
+}
+
+// setCommaOkGen sets the gens that evaluate a comma-ok define
+// (v, ok := m[k], v, ok := <-ch, v, ok := x.(T)) as compDefineX does.
+func setCommaOkGen(n *node) {
+	switch src := n.lastChild(); src.kind {
+	case indexExpr:
+		src.gen = getIndexMap2
+		n.gen = nop
+	case typeAssertExpr:
+		if n.child[0].ident == "_" {
+			src.gen = typeAssertStatus
+		} else {
+			src.gen = typeAssertLong
+		}
+		n.gen = nop
+	case unaryExpr:
+		if src.action == aRecv {
+			src.gen = recv2
+			n.gen = nop
+		}
+	}
+}
+
+// commaOkType returns the type of the first value of a comma-ok define
+// (v, ok := m[k], v, ok := <-ch, v, ok := x.(T)): typ's type, already set when
+// cfg reaches the define inside a function. At the top level, gta defines
+// the variables before cfg has typed any expression, so the type is computed
+// here (goaccel: a nil type crashed gta with "nil type").
+func commaOkType(sc *scope, src, typ *node) (*itype, error) {
+	if typ.typ != nil {
+		return typ.typ, nil
+	}
+	if src.kind != unaryExpr {
+		return nodeType(src.interp, sc, typ)
+	}
+	// The received value: the element of the channel.
+	ct, err := nodeType(src.interp, sc, src.child[0])
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case ct.cat == valueT && ct.rtype.Kind() == reflect.Chan:
+		return valueTOf(ct.rtype.Elem()), nil
+	case ct.val != nil && (ct.cat == chanT || ct.cat == chanRecvT || ct.cat == chanSendT):
+		return ct.val, nil
+	}
+	return nil, src.cfgErrorf("invalid operation: cannot receive from %s", ct.id())
 }
 
 // TODO used for allocation optimization, temporarily disabled

@@ -115,9 +115,12 @@ type frame struct {
 	data []reflect.Value // values
 
 	mutex     sync.RWMutex
-	deferred  [][]reflect.Value  // defer stack
-	recovered interface{}        // to handle panic recover
-	done      reflect.SelectCase // for cancellation of channel operations
+	deferred  [][]reflect.Value // defer stack
+	recovered interface{}       // to handle panic recover
+	// topRecovered is set in the root frame when a top-level panic was
+	// recovered by a deferred call (Options.TopLevelDefers).
+	topRecovered bool
+	done         reflect.SelectCase // for cancellation of channel operations
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
@@ -133,6 +136,22 @@ func newFrame(anc *frame, length int, id uint64) *frame {
 		f.root = anc.root
 	}
 	return f
+}
+
+func (f *frame) setTopRecovered() {
+	f.mutex.Lock()
+	f.topRecovered = true
+	f.mutex.Unlock()
+}
+
+// takeTopRecovered reports whether a top-level panic was recovered since
+// the last call.
+func (f *frame) takeTopRecovered() bool {
+	f.mutex.Lock()
+	defer f.mutex.Unlock()
+	r := f.topRecovered
+	f.topRecovered = false
+	return r
 }
 
 func (f *frame) runid() uint64      { return atomic.LoadUint64(&f.id) }
@@ -166,22 +185,24 @@ type imports map[string]map[string]*symbol
 type opt struct {
 	// dotCmd is the command to process the dot graph produced when astDot and/or
 	// cfgDot is enabled. It defaults to 'dot -Tdot -o <filename>.dot'.
-	dotCmd       string
-	context      build.Context     // build context: GOPATH, build constraints
-	stdin        io.Reader         // standard input
-	stdout       io.Writer         // standard output
-	stderr       io.Writer         // standard error
-	args         []string          // cmdline args
-	env          map[string]string // environment of interpreter, entries in form of "key=value"
-	filesystem   fs.FS             // filesystem containing sources
-	astDot       bool              // display AST graph (debug)
-	cfgDot       bool              // display CFG graph (debug)
-	noRun        bool              // compile, but do not run
-	fastChan     bool              // disable cancellable chan operations
-	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
-	unrestricted bool              // allow use of non-sandboxed symbols
-	goStart      func(run func())  // starts the goroutine of a go statement (Options.Go)
-	noGenericSrc bool              // do not compile the generic stdlib sources (Options.NoGenericSources)
+	dotCmd         string
+	context        build.Context     // build context: GOPATH, build constraints
+	stdin          io.Reader         // standard input
+	stdout         io.Writer         // standard output
+	stderr         io.Writer         // standard error
+	args           []string          // cmdline args
+	env            map[string]string // environment of interpreter, entries in form of "key=value"
+	filesystem     fs.FS             // filesystem containing sources
+	astDot         bool              // display AST graph (debug)
+	cfgDot         bool              // display CFG graph (debug)
+	noRun          bool              // compile, but do not run
+	fastChan       bool              // disable cancellable chan operations
+	specialStdio   bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
+	unrestricted   bool              // allow use of non-sandboxed symbols
+	goStart        func(run func())  // starts the goroutine of a go statement (Options.Go)
+	noGenericSrc   bool              // do not compile the generic stdlib sources (Options.NoGenericSources)
+	noMain         bool              // never run main (Options.NoMain)
+	topLevelDefers bool              // keep top-level deferred calls for RunDeferred (Options.TopLevelDefers)
 }
 
 // Interpreter contains global resources and state.
@@ -334,7 +355,29 @@ type Options struct {
 	// the same, and the interpreter holds about a megabyte less of nodes,
 	// which the garbage collector would otherwise scan at every cycle.
 	NoGenericSources bool
+
+	// NoMain, if set, keeps Eval and Execute from running the main
+	// function of package main: the embedding program calls it when it
+	// chooses. By default each evaluation runs main if the package has
+	// one, so that a REPL runs main again after every later input.
+	NoMain bool
+
+	// TopLevelDefers, if set, keeps the calls that defer statements outside
+	// any function defer from one evaluation to the next, until RunDeferred
+	// runs them as the end of a function would: an embedding program (a
+	// notebook) decides where its top level ends. A panic in a top-level
+	// statement runs them at once, last deferred first, and a recover in
+	// one of them stops the panic; Execute then returns ErrRecovered. By
+	// default the calls run at the end of the evaluation that deferred
+	// them.
+	TopLevelDefers bool
 }
+
+// ErrRecovered is what Execute and Eval return when, with
+// Options.TopLevelDefers, a panic in a top-level statement was recovered
+// by a deferred call: the statements after it did not run, as a function
+// returns after a recovered panic.
+var ErrRecovered = errors.New("a panic at the top level was recovered by a deferred call")
 
 // New returns a new interpreter.
 func New(options Options) *Interpreter {
@@ -384,6 +427,8 @@ func New(options Options) *Interpreter {
 	}
 
 	i.opt.noGenericSrc = options.NoGenericSources
+	i.opt.noMain = options.NoMain
+	i.opt.topLevelDefers = options.TopLevelDefers
 	if i.opt.goStart = options.Go; i.opt.goStart == nil {
 		i.opt.goStart = func(run func()) { go run() }
 	}

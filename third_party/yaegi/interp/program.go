@@ -121,7 +121,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 	interp.mutex.Unlock()
 
 	// Add main to list of functions to run, after all inits.
-	if m := gs.sym[mainID]; pkgName == mainID && m != nil {
+	if m := gs.sym[mainID]; pkgName == mainID && m != nil && !interp.opt.noMain {
 		initNodes = append(initNodes, m.node)
 	}
 
@@ -144,6 +144,9 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 			var pc [64]uintptr // 64 frames should be enough.
 			n := runtime.Callers(1, pc[:])
 			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+		}
+		if interp.frame.takeTopRecovered() && err == nil {
+			err = ErrRecovered
 		}
 	}()
 
@@ -182,6 +185,54 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	}
 
 	return res, err
+}
+
+// RunDeferred runs the calls that top-level defer statements deferred and
+// Options.TopLevelDefers kept, last deferred first, and forgets them. A
+// panic in one of them is returned as a Panic after the others have run,
+// unless one of those recovered it.
+func (interp *Interpreter) RunDeferred() (err error) {
+	f := interp.frame
+	f.mutex.Lock()
+	deferred := f.deferred
+	f.deferred = nil
+	f.mutex.Unlock()
+	if r := runDeferred(f, deferred, nil); r != nil {
+		var pc [64]uintptr
+		n := runtime.Callers(1, pc[:])
+		err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+	}
+	return err
+}
+
+// DiscardDeferred forgets the calls that top-level defer statements
+// deferred and Options.TopLevelDefers kept, without running them: what an
+// interrupted program does.
+func (interp *Interpreter) DiscardDeferred() {
+	f := interp.frame
+	f.mutex.Lock()
+	f.deferred = nil
+	f.mutex.Unlock()
+}
+
+// runDeferred runs deferred calls of frame f with panicking the value of a
+// panic in progress (nil: none), each able to recover it through
+// f.recovered, and returns the value still panicking after them.
+func runDeferred(f *frame, deferred [][]reflect.Value, panicking interface{}) interface{} {
+	f.recovered = panicking
+	for _, val := range deferred {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					f.recovered = r // as in Go, a panic in a deferred call replaces the one in progress
+				}
+			}()
+			val[0].Call(val[1:])
+		}()
+	}
+	r := f.recovered
+	f.recovered = nil
+	return r
 }
 
 // ExecuteWithContext executes compiled Go code.

@@ -8,6 +8,7 @@ import (
 	"go/constant"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -205,27 +206,49 @@ func panicFunc(s *scope) string {
 func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
 	defer func() {
-		f.mutex.Lock()
-		f.recovered = recover()
-		for _, val := range f.deferred {
-			val[0].Call(val[1:])
+		var rec interface{}
+		if f.anc == nil {
+			// The top level (goaccel): its deferred calls run at the end of
+			// the evaluation, once, or are kept for RunDeferred; a
+			// recovered panic ends the evaluation as a function returns.
+			r := recover()
+			if r == nil && n.interp.opt.topLevelDefers {
+				return
+			}
+			f.mutex.Lock()
+			deferred := f.deferred
+			f.deferred = nil
+			f.mutex.Unlock()
+			panicking := r != nil
+			if rec = runDeferred(f, deferred, r); rec == nil {
+				if panicking && n.interp.opt.topLevelDefers {
+					f.setTopRecovered()
+				}
+				return
+			}
+		} else {
+			f.mutex.Lock()
+			f.recovered = recover()
+			for _, val := range f.deferred {
+				val[0].Call(val[1:])
+			}
+			rec = f.recovered
+			f.mutex.Unlock()
 		}
-		if f.recovered != nil {
+		if rec != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
 				oNode = n
 			}
-			errorer, ok := f.recovered.(error)
+			errorer, ok := rec.(error)
 			// in this specific case, the stdlib would/will suppress the panic, so we
 			// suppress the logging here accordingly, to get a similar and consistent
 			// behavior.
 			if !ok || errorer.Error() != errAbortHandler.Error() {
 				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
 			}
-			f.mutex.Unlock()
-			panic(f.recovered)
+			panic(rec)
 		}
-		f.mutex.Unlock()
 	}()
 
 	dbg := n.interp.debugger
@@ -862,42 +885,124 @@ func deref(n *node) {
 }
 
 func _print(n *node) {
+	printBuiltin(n, false)
+}
+
+func _println(n *node) {
+	printBuiltin(n, true)
+}
+
+// printBuiltin runs print and println as Go's runtime does (goaccel): on
+// standard error, values formatted as runtime/print.go formats them, print
+// without spaces between its operands. Upstream wrote to standard output
+// with fmt's %v and spaces.
+func printBuiltin(n *node, ln bool) {
 	child := n.child[1:]
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
 		values[i] = genValue(c)
 	}
-	out := n.interp.stdout
+	out := n.interp.stderr
 
 	genBuiltinDeferWrapper(n, values, nil, func(args []reflect.Value) []reflect.Value {
+		var b []byte
 		for i, value := range args {
-			if i > 0 {
-				fmt.Fprintf(out, " ")
+			if ln && i > 0 {
+				b = append(b, ' ')
 			}
-			fmt.Fprintf(out, "%v", value)
+			b = appendPrinted(b, value)
 		}
+		if ln {
+			b = append(b, '\n')
+		}
+		_, _ = out.Write(b)
 		return nil
 	})
 }
 
-func _println(n *node) {
-	child := n.child[1:]
-	values := make([]func(*frame) reflect.Value, len(child))
-	for i, c := range child {
-		values[i] = genValue(c)
+// appendPrinted appends v as the runtime's print formats it.
+func appendPrinted(b []byte, v reflect.Value) []byte {
+	if !v.IsValid() {
+		return append(b, "nil"...)
 	}
-	out := n.interp.stdout
-
-	genBuiltinDeferWrapper(n, values, nil, func(args []reflect.Value) []reflect.Value {
-		for i, value := range args {
-			if i > 0 {
-				fmt.Fprintf(out, " ")
+	if c := vConstantValue(v); c != nil {
+		switch c.Kind() {
+		case constant.Int:
+			if i, ok := constant.Int64Val(c); ok {
+				return strconv.AppendInt(b, i, 10)
 			}
-			fmt.Fprintf(out, "%v", value)
+		case constant.Float:
+			f, _ := constant.Float64Val(c)
+			return strconv.AppendFloat(b, f, 'g', -1, 64)
+		case constant.Complex:
+			re, _ := constant.Float64Val(constant.Real(c))
+			im, _ := constant.Float64Val(constant.Imag(c))
+			return append(b, strconv.FormatComplex(complex(re, im), 'g', -1, 128)...)
+		case constant.String:
+			return append(b, constant.StringVal(c)...)
+		case constant.Bool:
+			return strconv.AppendBool(b, constant.BoolVal(c))
 		}
-		fmt.Fprintln(out, "")
-		return nil
-	})
+		return append(b, c.String()...)
+	}
+	if vi, ok := v.Interface().(valueInterface); ok {
+		if !vi.value.IsValid() {
+			return append(b, "(0x0,0x0)"...)
+		}
+		return appendPrintedIface(b, vi.value)
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		return strconv.AppendBool(b, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.AppendInt(b, v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.AppendUint(b, v.Uint(), 10)
+	case reflect.Float32:
+		return strconv.AppendFloat(b, v.Float(), 'g', -1, 32)
+	case reflect.Float64:
+		return strconv.AppendFloat(b, v.Float(), 'g', -1, 64)
+	case reflect.Complex64:
+		return append(b, strconv.FormatComplex(v.Complex(), 'g', -1, 64)...)
+	case reflect.Complex128:
+		return append(b, strconv.FormatComplex(v.Complex(), 'g', -1, 128)...)
+	case reflect.String:
+		return append(b, v.String()...)
+	case reflect.Interface:
+		if v.IsNil() {
+			return append(b, "(0x0,0x0)"...)
+		}
+		return appendPrintedIface(b, v.Elem())
+	case reflect.Slice:
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(v.Len()), 10)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(v.Cap()), 10)
+		b = append(b, ']')
+		return appendHex(b, uint64(v.Pointer()))
+	case reflect.Ptr, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return appendHex(b, uint64(v.Pointer()))
+	}
+	return fmt.Appendf(b, "%v", v)
+}
+
+// appendPrintedIface appends an interface holding v as print does: its
+// type word and data word, which Go has and the interpreter can only stand
+// in for with addresses of its own.
+func appendPrintedIface(b []byte, v reflect.Value) []byte {
+	b = append(b, '(')
+	b = appendHex(b, uint64(reflect.ValueOf(v.Type()).Pointer()))
+	b = append(b, ',')
+	if v.CanAddr() {
+		b = appendHex(b, uint64(v.Addr().Pointer()))
+	} else {
+		b = appendHex(b, 0)
+	}
+	return append(b, ')')
+}
+
+func appendHex(b []byte, u uint64) []byte {
+	return strconv.AppendUint(append(b, "0x"...), u, 16)
 }
 
 func _recover(n *node) {
@@ -905,7 +1010,7 @@ func _recover(n *node) {
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
-		if f.anc.recovered == nil {
+		if f.anc == nil || f.anc.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -932,6 +1037,19 @@ func _panic(n *node) {
 	}
 }
 
+// deferredArg is v as a defer statement keeps it: a copy, since v may be a
+// variable's storage, and a deferred call's function and arguments are
+// evaluated when the defer statement runs (goaccel: upstream kept the
+// variables, so the call saw their values at the function's end).
+func deferredArg(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}
+
 func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn func([]reflect.Value) []reflect.Value) {
 	next := getExec(n.tnext)
 
@@ -940,7 +1058,7 @@ func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn fu
 			val := make([]reflect.Value, len(in)+1)
 			inTypes := make([]reflect.Type, len(in))
 			for i, v := range in {
-				val[i+1] = v(f)
+				val[i+1] = deferredArg(v(f))
 				inTypes[i] = val[i+1].Type()
 			}
 			outTypes := make([]reflect.Type, len(out))
@@ -1280,7 +1398,7 @@ func call(n *node) {
 			val := make([]reflect.Value, len(values)+1)
 			val[0] = value(f)
 			for i, v := range values {
-				val[i+1] = v(f)
+				val[i+1] = deferredArg(v(f))
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -1548,9 +1666,9 @@ func callBin(n *node) {
 		// Store function call in frame for deferred execution.
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, l+1)
-			val[0] = value(f)
+			val[0] = deferredArg(value(f))
 			for i, v := range values {
-				val[i+1] = getBinValue(getMapType, v, f)
+				val[i+1] = deferredArg(getBinValue(getMapType, v, f))
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
