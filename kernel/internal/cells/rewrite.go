@@ -270,7 +270,34 @@ func (cx *cellScope) rewriteBuiltin(call *ast.CallExpr, ed *edits) error {
 		ed.add(ed.off(id.Pos()), ed.off(id.End()), "__goaccel.Clear")
 	case "min", "max":
 		return cx.minMax(call, id.Name, ed)
+	case "new":
+		return cx.newExpr(call, ed)
 	}
+	return nil
+}
+
+// newExpr rewrites Go 1.26's new(expr), a pointer to a new variable holding
+// expr's value, which yaegi v0.16 takes for new(T) of expr's type (a
+// pointer to its zero value): new(42) becomes func(v int) *int { return &v }(42).
+func (cx *cellScope) newExpr(call *ast.CallExpr, ed *edits) error {
+	if len(call.Args) != 1 || cx.info == nil {
+		return nil
+	}
+	arg := call.Args[0]
+	if tv, ok := cx.info.Types[arg]; !ok || tv.IsType() {
+		return nil // new(T), or a misuse the interpreter reports
+	}
+	ptr, ok := cx.typeOf(call).(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	typ, ok := cx.typeSource(ptr.Elem())
+	if !ok {
+		return cx.unsupported(ed, call.Pos(), fmt.Sprintf("new of a value of type %s", types.TypeString(ptr.Elem(), nil)),
+			"the interpreter needs the variable's type written out, and this type has no name here: declare a variable and take its address")
+	}
+	x := ed.textWith(ed.off(arg.Pos()), ed.off(arg.End()))
+	ed.add(ed.off(call.Pos()), ed.off(call.End()), fmt.Sprintf("func(v %s) *%s { return &v }(", typ, typ), x, ")")
 	return nil
 }
 

@@ -53,6 +53,9 @@ func TestClosuresCaptureOneLoopVariablePerIteration(t *testing.T) {
 		{code: "var seen []int\nvar hs []func() int\nfor i := 0; i < 6; i++ {\n\tif i == 1 { i += 2; continue }\n\tseen = append(seen, i)\n\ths = append(hs, func() int { return i })\n}\nfmt.Println(seen, hs[0](), hs[1](), hs[2]())", out: "[0 4 5] 0 4 5\n"},
 		{code: "func collect() []int {\n\tvar hs []func() int\n\tfor i := 0; i < 3; i++ { hs = append(hs, func() int { return i * 10 }) }\n\tvar out []int\n\tfor _, h := range hs { out = append(out, h()) }\n\treturn out\n}\ncollect()", text: "[0 10 20]"},
 		{code: "var wg sync.WaitGroup\nresults := make([]int, 3)\nfor i := 0; i < 3; i++ { wg.Add(1); go func() { defer wg.Done(); results[i] = i * i }() }\nwg.Wait()\nresults", text: "[0 1 4]"},
+		// Passed straight to compiled code (sync.WaitGroup.Go, time.AfterFunc), with j := i or without.
+		{code: "got := make([]int, 6)\nfor i := 0; i < 3; i++ {\n\tj := i\n\twg.Go(func() { got[j] = j + 1; got[3+i] = i + 1 })\n}\nwg.Wait()\ngot", text: "[1 2 3 1 2 3]"},
+		{code: "done := make(chan int, 3)\nfor _, d := range []int{3, 1, 2} { d := d; time.AfterFunc(time.Duration(d)*time.Millisecond, func() { done <- d }) }\nsum := <-done + <-done + <-done\nsum", text: "6"},
 	})
 }
 

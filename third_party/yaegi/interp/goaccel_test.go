@@ -92,6 +92,11 @@ var goaccelCases = []goaccelCase{
 		stdout: "1 1\nshow 1\ncompiled 1\n",
 		stderr: "builtin 1\n",
 	},
+	{
+		name:   "a function literal passed to compiled code captures this iteration's variables",
+		srcs:   []string{"package main\nimport (\"fmt\"; \"sort\"; \"sync\")\nfunc main() {\n\tvar wg sync.WaitGroup\n\tvar mu sync.Mutex\n\tvar got []int\n\tfor i := 0; i < 3; i++ {\n\t\tj := i\n\t\twg.Add(1)\n\t\tgo func(f func()) { f(); wg.Done() }(func() { mu.Lock(); got = append(got, j); mu.Unlock() })\n\t}\n\twg.Wait()\n\tsort.Ints(got)\n\tfmt.Println(got)\n}"},
+		stdout: "[0 1 2]\n",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {

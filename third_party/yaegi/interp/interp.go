@@ -117,6 +117,10 @@ type frame struct {
 	mutex     sync.RWMutex
 	deferred  [][]reflect.Value // defer stack
 	recovered interface{}       // to handle panic recover
+	// orig is the frame a clone was made from (goaccel): a closure runs in
+	// a clone of the frame it was created in, and recover reads the panic
+	// of the original.
+	orig *frame
 	// topRecovered is set in the root frame when a top-level panic was
 	// recovered by a deferred call (Options.TopLevelDefers).
 	topRecovered bool
@@ -167,6 +171,10 @@ func (f *frame) clone() *frame {
 		id:        f.runid(),
 		done:      f.done,
 		debug:     f.debug,
+		orig:      f,
+	}
+	if f.orig != nil {
+		nf.orig = f.orig
 	}
 	nf.data = make([]reflect.Value, len(f.data))
 	copy(nf.data, f.data)

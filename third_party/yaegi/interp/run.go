@@ -1010,7 +1010,11 @@ func _recover(n *node) {
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
-		if f.anc == nil || f.anc.recovered == nil {
+		anc := f.anc
+		if anc != nil && anc.orig != nil {
+			anc = anc.orig // the closure's frame is a clone (goaccel)
+		}
+		if anc == nil || anc.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -1020,11 +1024,11 @@ func _recover(n *node) {
 		}
 
 		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(f.anc.recovered))
+			dest(f).Set(reflect.ValueOf(anc.recovered))
 		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(f.anc.recovered)}))
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(anc.recovered)}))
 		}
-		f.anc.recovered = nil
+		anc.recovered = nil
 		return tnext
 	}
 }
@@ -1104,8 +1108,15 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		rcvr = genValueRecv(n)
 	}
 	funcType := n.typ.TypeOf()
+	closure := n.kind == funcLit
 
 	return func(f *frame) reflect.Value {
+		if closure {
+			// A function literal passed to compiled code captures the
+			// variables of this moment, as getFunc's closures do (goaccel:
+			// in a loop, every such closure saw the last iteration's j := i).
+			f = f.clone()
+		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
