@@ -10,6 +10,15 @@ import (
 // renameMark separates a redefined type's name from its version.
 const renameMark = "__goaccel"
 
+// DisplayName is the name a user wrote for a type, given its interpreter
+// name: a redefined type's new name less its version.
+func DisplayName(internal string) string {
+	if i := strings.LastIndex(internal, renameMark); i > 0 {
+		return internal[:i]
+	}
+	return internal
+}
+
 // planRenames decides the interpreter names of the types this cell uses:
 // the session's current names, and a new name for each type the cell
 // declares that an earlier cell already declared.

@@ -130,7 +130,7 @@ func New(opts Options) (*Session, error) {
 // cells: New, and %reset. The rest of the generic standard packages is
 // compiled in when a cell first imports one (loadGenerics).
 func (s *Session) start() error {
-	yaegi, err := interpreter.New(interp.Options{Stdin: s.in, Stdout: s.out, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine, NoMain: true, TopLevelDefers: true}, append(s.opts.Tables, s.overrides())...)
+	yaegi, err := interpreter.New(interp.Options{Stdin: s.in, Stdout: s.out, Stderr: s.stderr, Args: []string{"goaccel"}, Go: s.startGoroutine, NoMain: true, TopLevelDefers: true, TypeNames: cells.DisplayName}, append(s.opts.Tables, s.overrides())...)
 	if err != nil {
 		return fmt.Errorf("session: load symbols: %w", err)
 	}

@@ -959,8 +959,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = t
 					return
 				}
-				g, found, err := genAST(sc, t.node.anc, []*itype{c1.typ})
-				if err != nil {
+				g, found, gerr := genAST(sc, t.node.anc, []*itype{c1.typ})
+				if gerr != nil {
+					err = gerr // goaccel: the error was dropped, leaving a nil type
 					return
 				}
 				if !found {
@@ -1362,6 +1363,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case caseClause:
 			sc = sc.pop()
+			if sn := n.anc.anc; sn.kind == typeSwitch {
+				for _, c := range n.child[:len(n.child)-1] {
+					if err = unboxedCase(c, c.typ); err != nil {
+						break
+					}
+				}
+			}
 
 		case commClauseDefault:
 			wireChild(n)
@@ -1814,11 +1822,29 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				break
 			}
 			switch {
-			case n.typ.cat == binPkgT:
-				// Resolve binary package symbol: a type or a value
-				name := n.child[1].ident
-				pkg := n.child[0].sym.typ.path
-				if s, ok := interp.binPkg[pkg][name]; ok {
+			case n.typ.cat == binPkgT || n.typ.cat == srcPkgT:
+				// Resolve a package symbol: compiled (a type or a value)
+				// or from source. A package may have both (goaccel: the
+				// generic functions of a standard package are compiled
+				// from source, the rest comes from its symbol table).
+				pkg, name := n.child[0].sym.typ.path, n.child[1].ident
+				srcSym, inSrc := interp.srcPkg[pkg][name]
+				binSym, inBin := interp.binPkg[pkg][name]
+				switch {
+				case inSrc && (n.typ.cat == srcPkgT || !inBin):
+					n.findex = srcSym.index
+					if srcSym.global {
+						n.level = globalFrame
+					}
+					n.val = srcSym.node
+					n.gen = nop
+					n.action = aGetSym
+					n.typ = srcSym.typ
+					n.sym = srcSym
+					n.recv = srcSym.recv
+					n.rval = srcSym.rval
+				case inBin:
+					s := binSym
 					if isBinType(s) {
 						n.typ = valueTOf(s.Type().Elem())
 					} else {
@@ -1831,25 +1857,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					n.action = aGetSym
 					n.gen = nop
-				} else {
+				case n.typ.cat == binPkgT:
 					err = n.cfgErrorf("package %s \"%s\" has no symbol %s", n.child[0].ident, pkg, name)
-				}
-			case n.typ.cat == srcPkgT:
-				pkg, name := n.child[0].sym.typ.path, n.child[1].ident
-				// Resolve source package symbol
-				if sym, ok := interp.srcPkg[pkg][name]; ok {
-					n.findex = sym.index
-					if sym.global {
-						n.level = globalFrame
-					}
-					n.val = sym.node
-					n.gen = nop
-					n.action = aGetSym
-					n.typ = sym.typ
-					n.sym = sym
-					n.recv = sym.recv
-					n.rval = sym.rval
-				} else {
+				default:
 					err = n.cfgErrorf("undefined selector: %s.%s", pkg, name)
 				}
 			case isStruct(n.typ) || isInterfaceSrc(n.typ):
@@ -2139,6 +2149,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 			err = check.typeAssertionExpr(c0, c1.typ)
 			if err != nil {
+				break
+			}
+			if err = unboxedCase(c1, c1.typ); err != nil {
 				break
 			}
 
@@ -3235,4 +3248,24 @@ func inNestedBlock(n *node) bool {
 		}
 	}
 	return false
+}
+
+// unboxedCase refuses a type assertion or type switch case to t, a type the
+// interpreted code declares without methods and not a struct (goaccel): the
+// interpreter keeps such a value in an interface as a value of the type it
+// is declared over, and could not tell type Celsius float64's from
+// float64's. (Values of types with methods are boxed with their type.)
+func unboxedCase(n *node, t *itype) error {
+	if t == nil || t.path == "" || t.name == "" || isBin(t) || len(t.methods()) > 0 {
+		return nil
+	}
+	switch t.cat {
+	case structT, interfaceT, genericT, nilT, valueT, errorT:
+		return nil
+	}
+	under := "its underlying type"
+	if u := t.val; t.cat == linkedT && u != nil {
+		under = u.id()
+	}
+	return n.cfgErrorf("a type switch or assertion to %s, a type without methods that is not a struct, is not supported: the interpreter keeps its values in an interface as values of %s, and cannot tell them apart; give %s a method (String, say)", t.name, under, t.name)
 }

@@ -97,6 +97,36 @@ var goaccelCases = []goaccelCase{
 		srcs:   []string{"package main\nimport (\"fmt\"; \"sort\"; \"sync\")\nfunc main() {\n\tvar wg sync.WaitGroup\n\tvar mu sync.Mutex\n\tvar got []int\n\tfor i := 0; i < 3; i++ {\n\t\tj := i\n\t\twg.Add(1)\n\t\tgo func(f func()) { f(); wg.Done() }(func() { mu.Lock(); got = append(got, j); mu.Unlock() })\n\t}\n\twg.Wait()\n\tsort.Ints(got)\n\tfmt.Println(got)\n}"},
 		stdout: "[0 1 2]\n",
 	},
+	{
+		name:   "struct fields keep the names written",
+		srcs:   []string{"package main\nimport (\"encoding/json\"; \"fmt\"; \"reflect\")\ntype point struct{ x, Y int }\nfunc main() {\n\tp := point{1, 2}\n\tp.x += 2\n\tb, _ := json.Marshal(p)\n\tfmt.Printf(\"%+v %s %s\\n\", p, b, reflect.TypeOf(p).Field(0).Name)\n}"},
+		stdout: "{x:3 Y:2} {\"Y\":2} x\n",
+	},
+	{
+		name:   "printing functions show interpreted types as Go does",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype point struct{ x, y int }\ntype Celsius float64\nfunc (c Celsius) String() string { return fmt.Sprintf(\"%.1fC\", float64(c)) }\ntype Stack[T any] struct{ items []T }\ntype item struct{ c Celsius; C Celsius }\nfunc main() {\n\tp := point{1, 2}\n\tfmt.Printf(\"%v %+v %#v %T|%-8T|\\n\", p, p, p, p, p)\n\tfmt.Printf(\"%v %#v %.2f %T\\n\", []Celsius{1, 2}, map[string]point{\"a\": p}, Celsius(3), Stack[int]{})\n\tfmt.Println(item{1, 2}, &p, []any{Celsius(4), p})\n\tfmt.Print(\"a\", Celsius(5), \"b\", 1, 2, \"\\n\")\n}"},
+		stdout: "{1 2} {x:1 y:2} main.point{x:1, y:2} main.point|main.point|\n[1.0C 2.0C] map[string]main.point{\"a\":main.point{x:1, y:2}} 3.00 main.Stack[int]\n{1 2.0C} &{1 2} [4.0C {1 2}]\na5.0Cb1 2\n",
+	},
+	{
+		name:   "type switches and assertions tell interpreted types apart",
+		srcs:   []string{"package main\nimport (\"errors\"; \"fmt\")\ntype point struct{ x, y int }\ntype Celsius float64\nfunc (c Celsius) String() string { return \"C\" }\nfunc kind(v any) string {\n\tswitch v.(type) {\n\tcase float64:\n\t\treturn \"float64\"\n\tcase Celsius:\n\t\treturn \"Celsius\"\n\tcase point:\n\t\treturn \"point\"\n\tcase fmt.Stringer:\n\t\treturn \"Stringer\"\n\t}\n\treturn \"?\"\n}\nfunc main() {\n\t_, isF := any(Celsius(1)).(float64)\n\tfmt.Println(kind(point{}), kind(Celsius(1)), kind(2.0), kind(errors.New(\"e\")), isF)\n\tvar err error = fmt.Errorf(\"w: %w\", errors.ErrUnsupported)\n\tu, ok := err.(interface{ Unwrap() error })\n\tfmt.Println(ok, u.Unwrap() == errors.ErrUnsupported)\n}"},
+		stdout: "point Celsius float64 ? false\ntrue true\n",
+	},
+	{
+		name:   "a compiled function gets a value, not the interpreter's box of it",
+		srcs:   []string{"package main\nimport (\"encoding/json\"; \"fmt\")\ntype Celsius float64\nfunc (c Celsius) String() string { return \"C\" }\nfunc main() {\n\tvar x any = Celsius(1)\n\tb, _ := json.Marshal(x)\n\tfmt.Println(string(b))\n}"},
+		stdout: "1\n",
+	},
+	{
+		name:    "a type switch to a named type without methods is refused",
+		srcs:    []string{"package main\ntype Celsius float64\nfunc main() {\n\tvar x any = 1.5\n\t_, ok := x.(Celsius)\n\tprintln(ok)\n}"},
+		evalErr: "a type switch or assertion to Celsius, a type without methods that is not a struct, is not supported",
+	},
+	{
+		name:   "a package has its symbol table and its functions compiled from source",
+		srcs:   []string{"package errors\nfunc AsType[E error](err error) (E, bool) { e, ok := err.(E); return e, ok }", "package main\nimport (\"errors\"; \"fmt\")\ntype myErr struct{}\nfunc (*myErr) Error() string { return \"mine\" }\nfunc main() {\n\tvar err error = &myErr{}\n\te, ok := errors.AsType[*myErr](err)\n\tfmt.Println(e, ok, errors.New(\"compiled\"))\n}"},
+		stdout: "mine true compiled\n",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {

@@ -194,23 +194,24 @@ type opt struct {
 	// dotCmd is the command to process the dot graph produced when astDot and/or
 	// cfgDot is enabled. It defaults to 'dot -Tdot -o <filename>.dot'.
 	dotCmd         string
-	context        build.Context     // build context: GOPATH, build constraints
-	stdin          io.Reader         // standard input
-	stdout         io.Writer         // standard output
-	stderr         io.Writer         // standard error
-	args           []string          // cmdline args
-	env            map[string]string // environment of interpreter, entries in form of "key=value"
-	filesystem     fs.FS             // filesystem containing sources
-	astDot         bool              // display AST graph (debug)
-	cfgDot         bool              // display CFG graph (debug)
-	noRun          bool              // compile, but do not run
-	fastChan       bool              // disable cancellable chan operations
-	specialStdio   bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
-	unrestricted   bool              // allow use of non-sandboxed symbols
-	goStart        func(run func())  // starts the goroutine of a go statement (Options.Go)
-	noGenericSrc   bool              // do not compile the generic stdlib sources (Options.NoGenericSources)
-	noMain         bool              // never run main (Options.NoMain)
-	topLevelDefers bool              // keep top-level deferred calls for RunDeferred (Options.TopLevelDefers)
+	context        build.Context       // build context: GOPATH, build constraints
+	stdin          io.Reader           // standard input
+	stdout         io.Writer           // standard output
+	stderr         io.Writer           // standard error
+	args           []string            // cmdline args
+	env            map[string]string   // environment of interpreter, entries in form of "key=value"
+	filesystem     fs.FS               // filesystem containing sources
+	astDot         bool                // display AST graph (debug)
+	cfgDot         bool                // display CFG graph (debug)
+	noRun          bool                // compile, but do not run
+	fastChan       bool                // disable cancellable chan operations
+	specialStdio   bool                // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
+	unrestricted   bool                // allow use of non-sandboxed symbols
+	goStart        func(run func())    // starts the goroutine of a go statement (Options.Go)
+	noGenericSrc   bool                // do not compile the generic stdlib sources (Options.NoGenericSources)
+	noMain         bool                // never run main (Options.NoMain)
+	topLevelDefers bool                // keep top-level deferred calls for RunDeferred (Options.TopLevelDefers)
+	typeNames      func(string) string // how printing functions name declared types (Options.TypeNames)
 }
 
 // Interpreter contains global resources and state.
@@ -234,6 +235,8 @@ type Interpreter struct {
 	binPkg     Exports                          // binary packages used in interpreter, indexed by path
 	rdir       map[string]bool                  // for src import cycle detection
 	mapTypes   map[reflect.Value][]reflect.Type // special interfaces mapping for wrappers
+	printNeeds map[*itype]bool                  // needsPrinter's answers (goaccel)
+	printFuncs map[reflect.Value]printKind      // printing functions of fixStdlib (goaccel)
 
 	mutex    sync.RWMutex
 	frame    *frame            // program data storage during execution
@@ -379,6 +382,12 @@ type Options struct {
 	// default the calls run at the end of the evaluation that deferred
 	// them.
 	TopLevelDefers bool
+
+	// TypeNames, if set, gives the name under which fmt's and log's
+	// printing functions (%T, %#v) show a type the interpreted code
+	// declared with the given name: an embedding program that renames
+	// types before evaluation shows the names its user wrote.
+	TypeNames func(name string) string
 }
 
 // ErrRecovered is what Execute and Eval return when, with
@@ -437,6 +446,7 @@ func New(options Options) *Interpreter {
 	i.opt.noGenericSrc = options.NoGenericSources
 	i.opt.noMain = options.NoMain
 	i.opt.topLevelDefers = options.TopLevelDefers
+	i.opt.typeNames = options.TypeNames
 	if i.opt.goStart = options.Go; i.opt.goStart == nil {
 		i.opt.goStart = func(run func()) { go run() }
 	}

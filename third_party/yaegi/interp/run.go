@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -347,6 +346,20 @@ func typeAssert(n *node, withResult, withOk bool) {
 					value1(f).SetBool(ok)
 				}()
 			}
+			if !ok && valf.Kind() == reflect.Interface && !valf.IsNil() && !isWrapper(valf.Elem().Type()) {
+				// A compiled value in a compiled interface (the error of
+				// fmt.Errorf) asserted to an interface of the interpreted
+				// code, interface{ Unwrap() error } say (goaccel: upstream
+				// always failed): its compiled methods decide.
+				dyn := valf.Elem()
+				if ok = implementsCompiled(dyn, typ); ok && withResult {
+					value0(f).Set(reflect.ValueOf(valueInterface{&node{typ: valueTOf(dyn.Type())}, dyn}))
+				}
+				if !ok && !withOk {
+					panic(n.cfgErrorf("interface conversion: %s is not %s", dyn.Type(), typID))
+				}
+				return next
+			}
 			if !ok {
 				if !withOk {
 					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
@@ -475,6 +488,34 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			return next
 		}
+	case isEmptyInterface(n.child[0].typ) && !isInterface(typ):
+		// goaccel: a concrete type, matched as a type switch's case is.
+		var static *itype // the operand's concrete type, for x of any(x)
+		if c0.action == aConvert && c0.typ.val != nil && !isInterfaceType(c0.typ.val) {
+			static = c0.typ.val
+		}
+		n.exec = func(f *frame) bltn {
+			var ok bool
+			var v reflect.Value
+			if static != nil {
+				ok, v = static.id() == typ.id(), value(f)
+			} else {
+				ok, v = typeSwitchMatch(f, value(f), typ)
+			}
+			if setStatus {
+				value1(f).SetBool(ok)
+			}
+			if !ok {
+				if !withOk {
+					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", printedType(value(f)), n.interp.typeString(typ)))
+				}
+				return next
+			}
+			if withResult {
+				value0(f).Set(v)
+			}
+			return next
+		}
 	case isEmptyInterface(n.child[0].typ):
 		n.exec = func(f *frame) bltn {
 			var ok bool
@@ -574,6 +615,27 @@ func typeAssert(n *node, withResult, withOk bool) {
 			return next
 		}
 	}
+}
+
+// printedStatic is the static type of a printing function's argument c:
+// x's for any(x), whose value is x's (cfg makes the conversion a nop).
+func printedStatic(c *node) *itype {
+	if c.action == aConvert && c.typ != nil && c.typ.val != nil && isInterfaceType(c.typ) && !isInterfaceType(c.typ.val) {
+		return c.typ.val
+	}
+	return c.typ
+}
+
+// implementsCompiled reports whether the compiled value v has every method
+// of the interpreted interface typ, with the same signature.
+func implementsCompiled(v reflect.Value, typ *itype) bool {
+	for name, sig := range typ.methods() {
+		m := v.MethodByName(name)
+		if !m.IsValid() || m.Type().String() != sig {
+			return false
+		}
+	}
+	return true
 }
 
 func canAssertTypes(src, dest reflect.Type) bool {
@@ -1270,7 +1332,7 @@ func methodByName(value reflect.Value, name string, index []int) (v reflect.Valu
 	for value.Kind() == reflect.Ptr {
 		value = value.Elem()
 		if checkFieldIndex(value.Type(), index) {
-			value = value.FieldByIndex(index)
+			value = fieldByIndex(value, index)
 		}
 		if v = value.MethodByName(name); v.IsValid() {
 			return
@@ -1596,6 +1658,19 @@ func callBin(n *node) {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
 	}
 
+	// fmt's and log's printing functions get the arguments whose printing
+	// the interpreter knows better as printables (printer.go, goaccel).
+	pk, printing := n.interp.printCall(c0.rval)
+	var argTypes []*itype // the static type of each of values
+	if printing {
+		getMapType = nil // printArgs reads the boxes
+		base := callFn
+		spread := n.action == aCallSlice
+		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
+			return base(v, n.interp.printArgs(pk, in, argTypes, spread))
+		}
+	}
+
 	for i, c := range child {
 		switch {
 		case isBinCall(c, c.scope):
@@ -1604,14 +1679,22 @@ func callBin(n *node) {
 			for j := 0; j < numOut; j++ {
 				ind := c.findex + j
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
+				argTypes = append(argTypes, valueTOf(c.child[0].typ.rtype.Out(j)))
 			}
 		case isRegularCall(c):
 			// Handle nested function calls: pass returned values as arguments
 			for j := range c.child[0].typ.ret {
 				ind := c.findex + j
 				values = append(values, func(f *frame) reflect.Value { return valueInterfaceValue(f.data[ind]) })
+				argTypes = append(argTypes, c.child[0].typ.ret[j])
 			}
+		case printing && i+rcvrOffset >= pk.first && printedStatic(c) != nil && !isInterfaceType(printedStatic(c)) && n.interp.needsPrinter(printedStatic(c)) &&
+			!(pk.errorf && (printedStatic(c).cat == errorT || printedStatic(c).methods()["Error"] != "")):
+			// The value itself: printArgs makes it a printable.
+			values = append(values, genValue(c))
+			argTypes = append(argTypes, printedStatic(c))
 		default:
+			argTypes = append(argTypes, c.typ)
 			if c.kind == basicLit || c.rval.IsValid() {
 				// Convert literal value (untyped) to function argument type (if not an interface{})
 				var argType reflect.Type
@@ -1645,6 +1728,10 @@ func callBin(n *node) {
 			}
 
 			switch {
+			case isEmptyInterface(c.typ) && getMapType == nil && !printing:
+				// goaccel: the value, not the interpreter's box of it,
+				// which compiled code cannot read (json.Marshal gave {}).
+				values = append(values, genValueInterfaceValue(c))
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):
@@ -1680,6 +1767,9 @@ func callBin(n *node) {
 			val[0] = deferredArg(value(f))
 			for i, v := range values {
 				val[i+1] = deferredArg(getBinValue(getMapType, v, f))
+			}
+			if printing {
+				copy(val[1:], n.interp.printArgs(pk, val[1:], argTypes, n.action == aCallSlice))
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -2098,7 +2188,7 @@ func getMethodByName(n *node) {
 				if !fld.Anonymous || !fld.IsExported() {
 					continue
 				}
-				if val, ok = val0.Field(i).Interface().(valueInterface); ok {
+				if val, ok = field(val0, i).Interface().(valueInterface); ok {
 					break
 					// TODO: should we keep track of all the vals that are indeed valueInterface,
 					// so that later on we can call MethodByName on all of them until one matches?
@@ -2169,7 +2259,7 @@ func lookupMethodValue(val valueInterface, name string) (r reflect.Value, m *nod
 	}
 	nf := v.NumField()
 	for i := 0; i < nf; i++ {
-		vi, ok := v.Field(i).Interface().(valueInterface)
+		vi, ok := field(v, i).Interface().(valueInterface)
 		if !ok {
 			continue
 		}
@@ -2202,7 +2292,7 @@ func getIndexSeq(n *node) {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
 			v := value(f)
-			r := v.FieldByIndex(index)
+			r := fieldByIndex(v, index)
 			getFrame(f, l).data[i] = r
 			if r.Bool() {
 				return tnext
@@ -2212,7 +2302,7 @@ func getIndexSeq(n *node) {
 	} else {
 		n.exec = func(f *frame) bltn {
 			v := value(f)
-			getFrame(f, l).data[i] = v.FieldByIndex(index)
+			getFrame(f, l).data[i] = fieldByIndex(v, index)
 			return tnext
 		}
 	}
@@ -2228,7 +2318,7 @@ func getPtrIndexSeq(n *node) {
 	if n.fnext != nil {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
-			r := value(f).Elem().FieldByIndex(index)
+			r := fieldByIndex(value(f).Elem(), index)
 			getFrame(f, l).data[i] = r
 			if r.Bool() {
 				return tnext
@@ -2237,7 +2327,7 @@ func getPtrIndexSeq(n *node) {
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(index)
+			getFrame(f, l).data[i] = fieldByIndex(value(f).Elem(), index)
 			return tnext
 		}
 	}
@@ -2254,7 +2344,7 @@ func getIndexSeqField(n *node) {
 		fnext := getExec(n.fnext)
 		if n.child[0].typ.TypeOf().Kind() == reflect.Ptr {
 			n.exec = func(f *frame) bltn {
-				r := value(f).Elem().FieldByIndex(index)
+				r := fieldByIndex(value(f).Elem(), index)
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -2263,7 +2353,7 @@ func getIndexSeqField(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				r := value(f).FieldByIndex(index)
+				r := fieldByIndex(value(f), index)
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -2274,12 +2364,12 @@ func getIndexSeqField(n *node) {
 	} else {
 		if n.child[0].typ.TypeOf().Kind() == reflect.Ptr {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(index)
+				getFrame(f, l).data[i] = fieldByIndex(value(f).Elem(), index)
 				return tnext
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).FieldByIndex(index)
+				getFrame(f, l).data[i] = fieldByIndex(value(f), index)
 				return tnext
 			}
 		}
@@ -2303,7 +2393,7 @@ func getIndexSeqPtrMethod(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(fi).Addr().Method(mi)
+				getFrame(f, l).data[i] = fieldByIndex(value(f).Elem(), fi).Addr().Method(mi)
 				return next
 			}
 		}
@@ -2315,7 +2405,7 @@ func getIndexSeqPtrMethod(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).FieldByIndex(fi).Addr().Method(mi)
+				getFrame(f, l).data[i] = fieldByIndex(value(f), fi).Addr().Method(mi)
 				return next
 			}
 		}
@@ -2339,7 +2429,7 @@ func getIndexSeqMethod(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).Elem().FieldByIndex(fi).Method(mi)
+				getFrame(f, l).data[i] = fieldByIndex(value(f).Elem(), fi).Method(mi)
 				return next
 			}
 		}
@@ -2351,7 +2441,7 @@ func getIndexSeqMethod(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value(f).FieldByIndex(fi).Method(mi)
+				getFrame(f, l).data[i] = fieldByIndex(value(f), fi).Method(mi)
 				return next
 			}
 		}
@@ -2816,7 +2906,7 @@ func doCompositeBinStruct(n *node, hasType bool) {
 	n.exec = func(f *frame) bltn {
 		s := reflect.New(typ).Elem()
 		for i, v := range values {
-			s.FieldByIndex(fieldIndex[i]).Set(v(f))
+			fieldByIndex(s, fieldIndex[i]).Set(v(f))
 		}
 		d := value(f)
 		switch {
@@ -2889,7 +2979,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 	n.exec = func(f *frame) bltn {
 		a := reflect.New(rt).Elem()
 		for i, v := range values {
-			a.Field(i).Set(v(f))
+			field(a, i).Set(v(f))
 		}
 		d := value(f)
 		switch {
@@ -3078,162 +3168,41 @@ func _case(n *node) {
 			types[i] = n.child[i].typ
 		}
 		srcValue := genValue(sn.child[1].lastChild().child[0])
-
-		if len(sn.child[1].child) != 2 {
-			// no assign in switch guard
-			if len(n.child) <= 1 {
-				n.exec = func(f *frame) bltn { return tnext }
-			} else {
-				n.exec = func(f *frame) bltn {
-					ival := srcValue(f).Interface()
-					val, ok := ival.(valueInterface)
-					// TODO(mpl): I'm assuming here that !ok means that we're dealing with the empty
-					// interface case. But maybe we should make sure by checking the relevant cat
-					// instead? later. Use t := v.Type(); t.Kind() == reflect.Interface , like above.
-					if !ok {
-						var stype string
-						if ival != nil {
-							stype = strings.ReplaceAll(reflect.TypeOf(ival).String(), " {}", "{}")
-						}
-						for _, typ := range types {
-							// TODO(mpl): we should actually use canAssertTypes, but need to find a valid
-							// rtype for typ. Plus we need to refactor with typeAssert().
-							// weak check instead for now.
-							if ival == nil {
-								if typ.cat == nilT {
-									return tnext
-								}
-								continue
-							}
-							if stype == typ.id() {
-								return tnext
-							}
-						}
-						return fnext
-					}
-					if v := val.node; v != nil {
-						for _, typ := range types {
-							if v.typ.id() == typ.id() {
-								return tnext
-							}
-						}
-					}
-					return fnext
+		var destValue func(*frame) reflect.Value
+		if len(sn.child[1].child) == 2 {
+			// assign in switch guard
+			destValue = genValue(n.lastChild().child[0])
+		}
+		if len(types) == 0 {
+			// default clause: assign var to interface value
+			n.exec = func(f *frame) bltn {
+				if destValue != nil {
+					destValue(f).Set(srcValue(f))
 				}
+				return tnext
 			}
 			break
 		}
-
-		// assign in switch guard
-		destValue := genValue(n.lastChild().child[0])
-		switch len(types) {
-		case 0:
-			// default clause: assign var to interface value
-			n.exec = func(f *frame) bltn {
-				destValue(f).Set(srcValue(f))
+		// goaccel: one matcher for every form (typeSwitchMatch); upstream
+		// compared an interpreted type's name with the reflect type's
+		// string, so case point: never matched a point in an interface{}.
+		n.exec = func(f *frame) bltn {
+			v := srcValue(f)
+			for _, typ := range types {
+				ok, bound := typeSwitchMatch(f, v, typ)
+				if !ok {
+					continue
+				}
+				if destValue != nil {
+					if len(types) == 1 && typ.cat != nilT {
+						destValue(f).Set(bound)
+					} else {
+						destValue(f).Set(v)
+					}
+				}
 				return tnext
 			}
-		case 1:
-			// match against 1 type: assign var to concrete value
-			typ := types[0]
-			n.exec = func(f *frame) bltn {
-				v := srcValue(f)
-				if !v.IsValid() {
-					// match zero value against nil
-					if typ.cat == nilT {
-						return tnext
-					}
-					return fnext
-				}
-				if t := v.Type(); t.Kind() == reflect.Interface {
-					if typ.cat == nilT && v.IsNil() {
-						return tnext
-					}
-					rtyp := typ.TypeOf()
-					if rtyp == nil {
-						return fnext
-					}
-					elem := v.Elem()
-					if rtyp.String() == t.String() && implementsInterface(v, typ) {
-						destValue(f).Set(elem)
-						return tnext
-					}
-					ival := v.Interface()
-					if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
-						destValue(f).Set(elem)
-						return tnext
-					}
-					if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
-						destValue(f).Set(elem)
-						return tnext
-					}
-					return fnext
-				}
-				if vi, ok := v.Interface().(valueInterface); ok {
-					if vi.node != nil {
-						if vi.node.typ.id() == typ.id() {
-							destValue(f).Set(vi.value)
-							return tnext
-						}
-					}
-					return fnext
-				}
-				if v.Type() == typ.TypeOf() {
-					destValue(f).Set(v)
-					return tnext
-				}
-				return fnext
-			}
-
-		default:
-			n.exec = func(f *frame) bltn {
-				val := srcValue(f)
-				if t := val.Type(); t.Kind() == reflect.Interface {
-					for _, typ := range types {
-						if typ.cat == nilT && val.IsNil() {
-							return tnext
-						}
-						rtyp := typ.TypeOf()
-						if rtyp == nil {
-							continue
-						}
-						elem := val.Elem()
-						if rtyp.String() == t.String() && implementsInterface(val, typ) {
-							destValue(f).Set(elem)
-							return tnext
-						}
-						ival := val.Interface()
-						if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
-							destValue(f).Set(elem)
-							return tnext
-						}
-						if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
-							destValue(f).Set(elem)
-							return tnext
-						}
-					}
-					return fnext
-				}
-				if vi, ok := val.Interface().(valueInterface); ok {
-					if v := vi.node; v != nil {
-						for _, typ := range types {
-							if v.typ.id() == typ.id() {
-								destValue(f).Set(val)
-								return tnext
-							}
-						}
-					}
-					return fnext
-				}
-				vt := val.Type()
-				for _, typ := range types {
-					if vt == typ.TypeOf() {
-						destValue(f).Set(val)
-						return tnext
-					}
-				}
-				return fnext
-			}
+			return fnext
 		}
 
 	case len(n.child) <= 1: // default clause
@@ -3261,6 +3230,85 @@ func _case(n *node) {
 			return fnext
 		}
 	}
+}
+
+// typeSwitchMatch reports whether v, the operand of a type switch or
+// assertion as its frame holds it (an interface value, an interpreter box, a
+// wrapper or a concrete value), holds a value of type typ, and the value a
+// variable of type typ bound to it holds (goaccel).
+func typeSwitchMatch(f *frame, v reflect.Value, typ *itype) (bool, reflect.Value) {
+	var dynT *itype // the dynamic type when the interpreter boxed the value
+	for v.IsValid() {
+		if vi, ok := v.Interface().(valueInterface); ok {
+			if vi.node == nil || !vi.value.IsValid() {
+				v = reflect.Value{}
+				break
+			}
+			dynT, v = vi.node.typ, vi.value
+			continue
+		}
+		if v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				v = reflect.Value{}
+				break
+			}
+			v = v.Elem()
+			continue
+		}
+		break
+	}
+	if typ.cat == nilT {
+		return !v.IsValid(), reflect.Value{}
+	}
+	if !v.IsValid() {
+		return false, reflect.Value{}
+	}
+	wrapped := v
+	viaWrapper := isWrapper(v.Type())
+	if viaWrapper {
+		v = v.Field(0)
+		if v.Kind() == reflect.Interface {
+			v = v.Elem()
+		}
+	}
+	switch {
+	case isInterfaceSrc(typ):
+		// An interface the interpreted code declares.
+		if dynT != nil {
+			if !dynT.implements(typ) {
+				return false, reflect.Value{}
+			}
+			return true, reflect.ValueOf(valueInterface{&node{typ: dynT}, v})
+		}
+		if !implementsCompiled(wrapped, typ) && !implementsCompiled(v, typ) {
+			return false, reflect.Value{}
+		}
+		return true, reflect.ValueOf(valueInterface{&node{typ: valueTOf(v.Type())}, v})
+	case typ.cat == errorT || typ.cat == valueT && typ.rtype.Kind() == reflect.Interface:
+		rt := typ.TypeOf()
+		if dynT != nil {
+			if !dynT.implements(typ) {
+				return false, reflect.Value{}
+			}
+			w := genInterfaceWrapper(&node{typ: dynT, rval: v}, rt)(f)
+			return true, w
+		}
+		if wrapped.Type().Implements(rt) {
+			return true, wrapped
+		}
+		return false, reflect.Value{}
+	}
+	// A concrete type.
+	if dynT != nil {
+		return dynT.id() == typ.id(), v
+	}
+	if !viaWrapper && len(typ.methods()) > 0 && typ.cat != valueT && !isBin(typ) {
+		// The interpreter boxes the values of its types with methods:
+		// an unboxed value is of another type.
+		return false, reflect.Value{}
+	}
+	rt := typ.TypeOf()
+	return rt != nil && v.Type() == rt, v
 }
 
 func implementsInterface(v reflect.Value, t *itype) bool {

@@ -1151,6 +1151,11 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	if err != nil {
 		return nil, err
 	}
+	if t.cat == structT && t.path == "" {
+		// The instance is a type of the generic's package (goaccel:
+		// printed as main.Stack[int], not as its struct).
+		t.path = lt.path
+	}
 	lt.instance = append(lt.instance, t)
 	// Add generated symbol in the scope of generic source and user.
 	sc.sym[name] = &symbol{index: -1, kind: typeSym, typ: t, node: g}
@@ -1979,11 +1984,16 @@ func lookupFieldOrMethod(t *itype, name string) *itype {
 	}
 }
 
-func exportName(s string) string {
-	if canExport(s) {
-		return s
+// fieldPkgPath is the package path of a struct type's unexported fields:
+// the package that declares it (reflect wants one path for all of them).
+func (t *itype) fieldPkgPath() string {
+	if t.path != "" {
+		return t.path
 	}
-	return "X" + s
+	if t.scope != nil && t.scope.pkgID != "" {
+		return t.scope.pkgID
+	}
+	return mainID
 }
 
 var (
@@ -2164,11 +2174,17 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 		var fields []reflect.StructField
 		for _, f := range t.field {
 			field := reflect.StructField{
-				Name: exportName(f.name),
+				Name: f.name,
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
 			}
-			if len(t.field) == 1 && f.embed {
+			if !canExport(f.name) {
+				// The name as written (goaccel: upstream exported it as
+				// "X"+name, which fmt's %+v, encoding/json and reflect
+				// showed), unexported in the package that declares it.
+				field.PkgPath = t.fieldPkgPath()
+			}
+			if len(t.field) == 1 && f.embed && field.PkgPath == "" {
 				// Mark the field as embedded (anonymous) only if it is the
 				// only one, to avoid a panic due to golang/go#15924 issue.
 				field.Anonymous = true

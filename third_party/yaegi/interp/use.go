@@ -183,6 +183,9 @@ func fixStdlib(interp *Interpreter) {
 	interp.mapTypes[p["Scan"]] = interp.mapTypes[reflect.ValueOf(fmt.Scan)]
 	interp.mapTypes[p["Scanf"]] = interp.mapTypes[reflect.ValueOf(fmt.Scanf)]
 	interp.mapTypes[p["Scanln"]] = interp.mapTypes[reflect.ValueOf(fmt.Scanln)]
+	interp.virtualPrint(p["Print"], fmt.Print)
+	interp.virtualPrint(p["Printf"], fmt.Printf)
+	interp.virtualPrint(p["Println"], fmt.Println)
 
 	if p = interp.binPkg["flag"]; p != nil {
 		c := flag.NewFlagSet(os.Args[0], flag.PanicOnError)
@@ -218,6 +221,16 @@ func fixStdlib(interp *Interpreter) {
 		interp.mapTypes[p["Panic"]] = interp.mapTypes[reflect.ValueOf(log.Panic)]
 		interp.mapTypes[p["Panicf"]] = interp.mapTypes[reflect.ValueOf(log.Panicf)]
 		interp.mapTypes[p["Panicln"]] = interp.mapTypes[reflect.ValueOf(log.Panicln)]
+		for _, f := range []struct {
+			name string
+			orig interface{}
+		}{
+			{"Print", log.Print}, {"Printf", log.Printf}, {"Println", log.Println},
+			{"Fatal", log.Panic}, {"Fatalf", log.Panicf}, {"Fatalln", log.Panicln},
+			{"Panic", log.Panic}, {"Panicf", log.Panicf}, {"Panicln", log.Panicln},
+		} {
+			interp.virtualPrint(p[f.name], f.orig)
+		}
 	}
 
 	if p = interp.binPkg["os"]; p != nil {

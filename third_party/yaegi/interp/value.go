@@ -3,6 +3,7 @@ package interp
 import (
 	"go/constant"
 	"reflect"
+	"unsafe"
 )
 
 const (
@@ -61,7 +62,7 @@ func genValueRecv(n *node) func(*frame) reflect.Value {
 			}
 			// Note that we can't use reflect FieldByIndex method, as we may
 			// traverse valueInterface wrappers to access the embedded receiver.
-			r = r.Field(i)
+			r = field(r, i)
 			vi, ok := r.Interface().(valueInterface)
 			if ok {
 				r = vi.value
@@ -276,7 +277,7 @@ func getConcreteValue(val reflect.Value) reflect.Value {
 	}
 	// Search a concrete value in fields of an emulated interface.
 	for i := v.NumField() - 1; i >= 0; i-- {
-		vv := v.Field(i)
+		vv := field(v, i)
 		if vv.Kind() == reflect.Interface {
 			vv = vv.Elem()
 		}
@@ -337,7 +338,9 @@ func getBinValue(getMapType func(*itype) reflect.Type, value func(*frame) reflec
 	if rt := getMapType(val.node.typ); rt != nil {
 		return genInterfaceWrapper(val.node, rt)(f)
 	}
-	return v
+	// goaccel: the value, not the interpreter's box of it, which compiled
+	// code cannot read (json.Marshal gave {}).
+	return valueInterfaceValue(v)
 }
 
 func valueInterfaceValue(v reflect.Value) reflect.Value {
@@ -533,4 +536,73 @@ func genValueString(n *node) func(*frame) (reflect.Value, string) {
 	value := genValue(n)
 
 	return func(f *frame) (reflect.Value, string) { v := value(f); return v, v.String() }
+}
+
+// field returns field i of struct v, readable and, when v is addressable,
+// settable, also when the field is unexported (goaccel): an interpreted
+// struct type keeps its field names as written (refType), which reflect
+// guards with a read-only flag that the interpreter, running code of the
+// package that declared them, does not need.
+func field(v reflect.Value, i int) reflect.Value {
+	f := v.Field(i)
+	if f.CanInterface() {
+		return f
+	}
+	if !f.CanAddr() {
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		f = c.Field(i)
+	}
+	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+}
+
+// fieldByIndex is reflect's FieldByIndex through field.
+func fieldByIndex(v reflect.Value, index []int) reflect.Value {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Ptr && v.Type().Elem().Kind() == reflect.Struct {
+			if v.IsNil() {
+				panic("reflect: indirection through nil pointer to embedded struct")
+			}
+			v = v.Elem()
+		}
+		v = field(v, x)
+	}
+	return v
+}
+
+// eqIface is == of two interface values as Go compares them (goaccel): a
+// wrapper of the interpreter, made anew each time an interpreted value
+// enters a compiled interface, and a box stand for the value they hold
+// (two wrappers of one value compared unequal, or panicked: a wrapper has
+// func fields), and two boxes of values of different interpreted types
+// differ.
+func eqIface(a, b interface{}) bool {
+	va, ta := unwrapIface(a)
+	vb, tb := unwrapIface(b)
+	if ta != nil && tb != nil && ta.id() != tb.id() {
+		return false
+	}
+	return va == vb
+}
+
+// unwrapIface returns what x stands for, and its interpreted type when an
+// interpreter box said it.
+func unwrapIface(x interface{}) (interface{}, *itype) {
+	var t *itype
+	for x != nil {
+		if vi, ok := x.(valueInterface); ok {
+			if vi.node == nil || !vi.value.IsValid() {
+				return nil, t
+			}
+			t = vi.node.typ
+			x = vi.value.Interface()
+			continue
+		}
+		rv := reflect.ValueOf(x)
+		if !isWrapper(rv.Type()) {
+			break
+		}
+		x = rv.Field(0).Interface()
+	}
+	return x, t
 }
