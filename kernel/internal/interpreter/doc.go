@@ -24,7 +24,7 @@
 //   - panicline.go: where a worker's panic happened: PanicLine's
 //     neighbours InFrame and GoStatementAt, from the program's functions
 //     and go statements kept after compiling.
-//   - symbols.go: Tables and New: the standard library, package symbols'
-//     tables and goaccel's overrides (the process environment, os/exec, the
-//     internal/rt helpers).
+//   - symbols.go: Tables and New: the Go 1.26 standard library (package
+//     std), yaegi's unsafe, package symbols' tables and goaccel's overrides
+//     (the process environment, flag.Parse, the internal/rt helpers).
 package interpreter

@@ -57,10 +57,17 @@ func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
 	}
 	only := map[string]bool{}
 	generic := false
+	var partial []string // packages whose generic functions LoadPackage adds
 	for _, im := range f.Imports {
 		p, _ := strconv.Unquote(im.Path.Value)
 		only[p] = true
-		generic = generic || stdgeneric.Completes(p)
+		generic = generic || stdgeneric.IsBase(p)
+		if deps := stdgeneric.Imports(p); deps != nil {
+			partial = append(partial, p)
+			for _, d := range deps {
+				only[d] = true
+			}
+		}
 	}
 	if generic {
 		for _, p := range []string{"cmp", "iter", "maps", "slices", "math/bits", "sync", "sync/atomic", "unsafe"} {
@@ -76,6 +83,11 @@ func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
 	if err == nil && generic {
 		// The generic functions of slices, maps and iter that yaegi lacks.
 		err = stdgeneric.Load(i)
+	}
+	for _, p := range partial {
+		if err == nil {
+			err = stdgeneric.LoadPackage(i, p)
+		}
 	}
 	return i, err
 }

@@ -1,30 +1,36 @@
 package interpreter
 
 import (
+	"flag"
 	"os"
 	"path"
 	"reflect"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
-	"github.com/traefik/yaegi/stdlib/unrestricted"
+	"github.com/traefik/yaegi/stdlib/unsafe"
 
 	"github.com/goaccel/goaccel/internal/rt"
+	"github.com/goaccel/goaccel/kernel/internal/interpreter/std"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter/symbols"
 )
 
 // Tables are the symbol tables every goaccel interpreter loads, in order.
 func Tables() []interp.Exports {
-	return []interp.Exports{stdlib.Symbols, symbols.Symbols, base()}
+	return []interp.Exports{std.Symbols, unsafe.Symbols, symbols.Symbols, base()}
 }
 
 // base replaces yaegi's defaults: the environment is the real process
 // environment (so %env, os.Setenv and !commands agree, and a worker sees
-// RANK and WORLD_SIZE), os/exec is available, and the helpers rewritten
-// cells call are importable as __goaccel. os.Exit stays yaegi's: it panics
-// instead of ending the process.
+// RANK and WORLD_SIZE), flag.Parse parses no process arguments, and the
+// helpers rewritten cells call are importable as __goaccel. (os.Exit is
+// package std's: it ends the evaluation instead of the process.)
 func base() interp.Exports {
 	ex := interp.Exports{
+		// flag.Parse parses the interpreted program's arguments (none),
+		// not those of the process the interpreter runs in.
+		"flag/flag": {
+			"Parse": reflect.ValueOf(func() { _ = flag.CommandLine.Parse(nil) }),
+		},
 		"os/os": {
 			"Getenv":    reflect.ValueOf(os.Getenv),
 			"LookupEnv": reflect.ValueOf(os.LookupEnv),
@@ -34,7 +40,6 @@ func base() interp.Exports {
 			"ExpandEnv": reflect.ValueOf(os.ExpandEnv),
 			"Clearenv":  reflect.ValueOf(os.Clearenv),
 		},
-		"os/exec/exec": unrestricted.Symbols["os/exec/exec"],
 	}
 	for k, v := range rt.Symbols() {
 		ex[k] = v

@@ -166,29 +166,39 @@ func (s *Session) endCell(ctx context.Context, run int, res Result, ended bool, 
 // loadGenerics compiles the generic functions of slices, maps and iter that
 // yaegi lacks into the interpreter the first time a cell imports one of
 // those packages (written or automatic): it takes about 15 ms, which a
-// session that never uses them does not pay at start.
+// session that never uses them does not pay at start. The generic
+// functions and types of the other standard packages (errors.AsType,
+// sync.OnceValue, …) are compiled when a cell first imports their package.
 func (s *Session) loadGenerics(imports map[string]string) error {
-	s.mu.Lock()
-	loaded := s.genericsLoaded
-	s.mu.Unlock()
-	if loaded {
-		return nil
-	}
+	paths := make([]string, 0, len(imports))
 	for _, p := range imports {
-		if stdgeneric.Completes(p) {
-			if err := stdgeneric.Load(s.yaegi); err != nil {
-				return fmt.Errorf("load the generic standard packages: %w", err)
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if !stdgeneric.IsBase(p) {
+			if err := stdgeneric.LoadPackage(s.yaegi, p); err != nil {
+				return fmt.Errorf("load the generic functions of %s: %w", p, err)
 			}
-			// Run something, so that yaegi sizes its global frame for what
-			// Load declared before the cell's own code runs: a closure the
-			// cell's first evaluation creates otherwise lands on the slot of
-			// a global.
-			s.clearAfterPanic()
-			s.mu.Lock()
-			s.genericsLoaded = true
-			s.mu.Unlock()
-			return nil
+			continue
 		}
+		s.mu.Lock()
+		loaded := s.genericsLoaded
+		s.mu.Unlock()
+		if loaded {
+			continue
+		}
+		if err := stdgeneric.Load(s.yaegi); err != nil {
+			return fmt.Errorf("load the generic standard packages: %w", err)
+		}
+		// Run something, so that yaegi sizes its global frame for what
+		// Load declared before the cell's own code runs: a closure the
+		// cell's first evaluation creates otherwise lands on the slot of
+		// a global.
+		s.clearAfterPanic()
+		s.mu.Lock()
+		s.genericsLoaded = true
+		s.mu.Unlock()
 	}
 	return nil
 }
@@ -342,6 +352,9 @@ func (s *Session) failure(ctx context.Context, err error, run int) Result {
 		s.mu.Lock()
 		s.reset = true
 		s.mu.Unlock()
+		if code, ok := p.Value.(interp.ExitCode); ok {
+			return exitResult(int(code))
+		}
 		return s.panicResult(p, run)
 	}
 	var cp *compilePanic
@@ -356,6 +369,20 @@ func (s *Session) failure(ctx context.Context, err error, run int) Result {
 		}}}
 	}
 	return s.compileError(err.Error(), run)
+}
+
+// exitResult is the end of a cell that called os.Exit (or log.Fatal): as a
+// program ends, with no deferred call run; a status other than 0 is the
+// cell's error. The executor and the session stay.
+func exitResult(code int) Result {
+	if code == 0 {
+		return Result{}
+	}
+	msg := fmt.Sprintf("os.Exit(%d): exit status %d", code, code)
+	return Result{Error: &Error{Ename: "Exit", Evalue: msg, Traceback: []string{
+		"Exit: " + msg,
+		"The cell ended as a program would (its deferred calls did not run); the session and its variables are kept.",
+	}}}
 }
 
 // panicResult builds the error of a cell that panicked, with one traceback

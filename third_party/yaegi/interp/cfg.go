@@ -849,6 +849,22 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case defineXStmt:
 			wireChild(n)
+			if sc.def == nil && n.child[0].typ == nil {
+				// A generic call gta left to cfg (goaccel): define the
+				// variables now, global as gta makes the others.
+				if err = compDefineX(sc, n); err != nil {
+					break
+				}
+				if sc.global && n.anc.kind == blockStmt && n.anc.anc == nil && sc.anc != nil {
+					for _, c := range n.child[:len(n.child)-1] {
+						if sym := sc.sym[c.ident]; sym != nil && c.ident != "_" {
+							sym.global = true
+							sc.anc.sym[c.ident] = sym
+						}
+					}
+				}
+				break
+			}
 			if sc.def == nil {
 				// In global scope, type definition already handled by GTA.
 				// The comma-ok forms' gens, which cfg has reset since while
@@ -1826,12 +1842,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// Resolve a package symbol: compiled (a type or a value)
 				// or from source. A package may have both (goaccel: the
 				// generic functions of a standard package are compiled
-				// from source, the rest comes from its symbol table).
+				// from source, the rest comes from its symbol table; a
+				// function compiled from source replaces the table's).
 				pkg, name := n.child[0].sym.typ.path, n.child[1].ident
 				srcSym, inSrc := interp.srcPkg[pkg][name]
 				binSym, inBin := interp.binPkg[pkg][name]
 				switch {
-				case inSrc && (n.typ.cat == srcPkgT || !inBin):
+				case inSrc: // source completes or replaces the table
 					n.findex = srcSym.index
 					if srcSym.global {
 						n.level = globalFrame
@@ -2627,7 +2644,7 @@ func (n *node) isType(sc *scope) bool {
 			return true // Imported source type
 		}
 	case identExpr:
-		return sc.getType(n.ident) != nil
+		return n.typeArg || sc.getType(n.ident) != nil
 	case indexExpr:
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)

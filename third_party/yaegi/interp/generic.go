@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -42,8 +43,12 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 			if !ok {
 				break
 			}
+			if n.anc != nil && n.anc.kind == selectorExpr && childPos(n) == 1 {
+				break // a selected name (hash.Hash for a parameter Hash) is no parameter (goaccel)
+			}
 			nod = copyNode(nt, anc, true)
 			nod.typ = nt.typ
+			nod.typeArg = true // a type even where its name is unknown (goaccel)
 
 		case indexExpr:
 			// Catch a possible recursive generic type definition
@@ -67,7 +72,13 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 						if pindex >= len(types) {
 							return nil, cc.cfgErrorf("undefined type for %s", cc.ident)
 						}
-						t, err := nodeType(c.interp, sc, c.child[l])
+						// The constraint names what the declaration sees
+						// (goaccel: a generic function of another package).
+						csc := sc
+						if root.scope != nil {
+							csc = root.scope
+						}
+						t, err := nodeType(c.interp, csc, c.child[l])
 						if err != nil {
 							return nil, err
 						}
@@ -150,7 +161,11 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 		return nod, nil
 	}
 
-	if nod, found := root.interp.generic[sname]; found {
+	// Instances are of a declaration (goaccel: by name only, crypto/hkdf's
+	// Key[hash.Hash] was crypto/pbkdf2's, and a generic function a later
+	// cell redefines kept its first instances).
+	key := fmt.Sprintf("%p %s", root, sname)
+	if nod, found := root.interp.generic[key]; found {
 		return nod, true, nil
 	}
 
@@ -158,7 +173,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	root.interp.generic[sname] = r
+	root.interp.generic[key] = r
 	r.param = append(r.param, types...)
 	if tname != "" {
 		for _, nod := range fixNodes {
@@ -210,6 +225,11 @@ func copyNode(n, anc *node, recursive bool) *node {
 }
 
 func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
+	if fun.scope != nil {
+		// The declaration's types name what it sees (goaccel: a generic
+		// function of another package has its own imports).
+		sc = fun.scope
+	}
 	ftn := fun.typ.node
 	// Fill the map of parameter types, indexed by type param ident.
 	paramTypes := map[string]*itype{}
@@ -234,6 +254,11 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 	inferTypes = func(param, input *itype) {
 		if param == nil || input == nil {
 			return
+		}
+		if input.untyped {
+			// An untyped constant's default type (goaccel: untyped int
+			// was no type to instantiate with).
+			input = input.defaultType(input.node.rval, sc)
 		}
 		input = coreType(input)
 		switch param.cat {
@@ -260,6 +285,21 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 			}
 
 		case funcT:
+			if input.cat == valueT && input.rtype.Kind() == reflect.Func {
+				// A compiled function (goaccel: sha256.New for func() H).
+				ft := input.rtype
+				for i, t := range param.arg {
+					if i < ft.NumIn() {
+						inferTypes(t, valueTOf(ft.In(i)))
+					}
+				}
+				for i, t := range param.ret {
+					if i < ft.NumOut() {
+						inferTypes(t, valueTOf(ft.Out(i)))
+					}
+				}
+				return
+			}
 			if input.cat != funcT {
 				return
 			}

@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -23,6 +24,7 @@ type goaccelCase struct {
 	// deferredErr ("": none).
 	deferred    bool
 	deferredErr string
+	uses        interp.Exports // tables besides the standard library's
 }
 
 var goaccelCases = []goaccelCase{
@@ -127,6 +129,28 @@ var goaccelCases = []goaccelCase{
 		srcs:   []string{"package errors\nfunc AsType[E error](err error) (E, bool) { e, ok := err.(E); return e, ok }", "package main\nimport (\"errors\"; \"fmt\")\ntype myErr struct{}\nfunc (*myErr) Error() string { return \"mine\" }\nfunc main() {\n\tvar err error = &myErr{}\n\te, ok := errors.AsType[*myErr](err)\n\tfmt.Println(e, ok, errors.New(\"compiled\"))\n}"},
 		stdout: "mine true compiled\n",
 	},
+	{
+		name:    "os.Exit ends the evaluation without running deferred calls",
+		srcs:    []string{"package main\nimport (\"exit\"; \"fmt\")\nfunc f() { defer fmt.Println(\"deferred in f\"); exit.Exit(3) }\nfunc main() { defer fmt.Println(\"deferred in main\"); f() }"},
+		uses:    interp.Exports{"exit/exit": {"Exit": reflect.ValueOf(func(code int) { panic(interp.ExitCode(code)) })}},
+		evalErr: "exit status 3",
+	},
+	{
+		name:   "variadic arguments are converted to the element type",
+		srcs:   []string{"package main\nimport (\"errors\"; \"fmt\")\ntype myErr struct{}\nfunc (*myErr) Error() string { return \"mine\" }\nfunc main() { fmt.Println(errors.Join(errors.New(\"a\"), &myErr{})) }"},
+		stdout: "a\nmine\n",
+	},
+	{
+		name:   "a generic call defining several variables at the top level",
+		srcs:   []string{"func pair[T any](v T) (T, bool) { return v, true }", "a, ok := pair[string](\"x\"); b, ok2 := pair(2)", "println(a, ok, b+1, ok2)"},
+		stderr: "x true 3 true\n",
+	},
+	{
+		name: "a generic type and function of another package compiled from source",
+		srcs: []string{"package box\nimport \"strings\"\ntype Box[T any] struct{ v T; tag string }\nfunc (b *Box[T]) Get() T { return b.v }\nfunc New[T any](v T) *Box[T] { return &Box[T]{v, strings.ToUpper(\"b\")} }\nfunc Key[Hash any](h func() Hash) Hash { return h() }",
+			"package main\nimport (\"box\"; \"fmt\"; \"time\")\ntype node struct{ n int }\nfunc main() {\n\tb := box.New(node{3})\n\tvar c box.Box[int]\n\tfmt.Println(b.Get().n, c.Get(), box.Key(time.Now).IsZero())\n}"},
+		stdout: "3 0 false\n",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {
@@ -138,6 +162,11 @@ func TestGoaccelChanges(t *testing.T) {
 			i := interp.New(opts)
 			if err := i.Use(stdlib.Symbols); err != nil {
 				t.Fatal(err)
+			}
+			if c.uses != nil {
+				if err := i.Use(c.uses); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var err error
 			for _, src := range c.srcs {

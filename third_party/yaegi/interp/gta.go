@@ -115,6 +115,11 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 			return false
 
 		case defineXStmt:
+			if isGenericCall(interp, sc, n.lastChild()) {
+				// The result types are known only once the call is
+				// instantiated: cfg defines the variables (goaccel).
+				return false
+			}
 			err = compDefineX(sc, n)
 
 		case valueSpec:

@@ -53,6 +53,7 @@ type node struct {
 	ident      string         // set if node is a var or func
 	redeclared bool           // set if node is a redeclared variable (CFG)
 	meta       interface{}    // meta stores meta information between gta runs, like errors
+	typeArg    bool           // a type argument put in place of a type parameter (goaccel)
 }
 
 func (n *node) shouldBreak() bool {
@@ -389,6 +390,13 @@ type Options struct {
 	// types before evaluation shows the names its user wrote.
 	TypeNames func(name string) string
 }
+
+// ExitCode is the value of a panic that ends an evaluation as os.Exit ends
+// a program: deferred calls do not run on its way up, and Execute returns it
+// as the Panic's value. An embedding program's os.Exit panics with it.
+type ExitCode int
+
+func (c ExitCode) Error() string { return "exit status " + strconv.Itoa(int(c)) }
 
 // ErrRecovered is what Execute and Eval return when, with
 // Options.TopLevelDefers, a panic in a top-level statement was recovered

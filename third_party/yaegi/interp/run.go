@@ -218,6 +218,9 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			deferred := f.deferred
 			f.deferred = nil
 			f.mutex.Unlock()
+			if _, exit := r.(ExitCode); exit {
+				panic(r) // os.Exit runs no deferred call
+			}
 			panicking := r != nil
 			if rec = runDeferred(f, deferred, r); rec == nil {
 				if panicking && n.interp.opt.topLevelDefers {
@@ -228,6 +231,12 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		} else {
 			f.mutex.Lock()
 			f.recovered = recover()
+			if _, exit := f.recovered.(ExitCode); exit {
+				rec = f.recovered // os.Exit runs no deferred call
+				f.recovered = nil
+				f.mutex.Unlock()
+				panic(rec)
+			}
 			for _, val := range f.deferred {
 				val[0].Call(val[1:])
 			}
@@ -1693,6 +1702,11 @@ func callBin(n *node) {
 			// The value itself: printArgs makes it a printable.
 			values = append(values, genValue(c))
 			argTypes = append(argTypes, printedStatic(c))
+		case printing && pk.errorf && i+rcvrOffset >= pk.first && printedStatic(c) != nil && !isInterfaceType(printedStatic(c)) &&
+			printedStatic(c).methods()["Error"] != "":
+			// An error of Errorf, for %w: an error, wrapping the value.
+			values = append(values, genInterfaceWrapper(c, errorRType))
+			argTypes = append(argTypes, c.typ)
 		default:
 			argTypes = append(argTypes, c.typ)
 			if c.kind == basicLit || c.rval.IsValid() {
@@ -1718,6 +1732,12 @@ func callBin(n *node) {
 			var defType reflect.Type
 			if variadic >= 0 && i+rcvrOffset >= variadic {
 				defType = funcType.In(variadic)
+				if n.action != aCallSlice {
+					// An element of the variadic slice (goaccel: an
+					// interpreted error passed to errors.Join was not
+					// wrapped as an error).
+					defType = defType.Elem()
+				}
 			} else {
 				defType = funcType.In(rcvrOffset + i)
 			}
@@ -3264,8 +3284,7 @@ func typeSwitchMatch(f *frame, v reflect.Value, typ *itype) (bool, reflect.Value
 		return false, reflect.Value{}
 	}
 	wrapped := v
-	viaWrapper := isWrapper(v.Type())
-	if viaWrapper {
+	if isWrapper(v.Type()) {
 		v = v.Field(0)
 		if v.Kind() == reflect.Interface {
 			v = v.Elem()
@@ -3301,11 +3320,6 @@ func typeSwitchMatch(f *frame, v reflect.Value, typ *itype) (bool, reflect.Value
 	// A concrete type.
 	if dynT != nil {
 		return dynT.id() == typ.id(), v
-	}
-	if !viaWrapper && len(typ.methods()) > 0 && typ.cat != valueT && !isBin(typ) {
-		// The interpreter boxes the values of its types with methods:
-		// an unboxed value is of another type.
-		return false, reflect.Value{}
 	}
 	rt := typ.TypeOf()
 	return rt != nil && v.Type() == rt, v

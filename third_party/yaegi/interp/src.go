@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -53,7 +54,49 @@ func (interp *Interpreter) importSrc(rPath, importPath string, skipTest bool) (s
 	if err != nil {
 		return "", err
 	}
+	var sources []srcFile
+	for _, file := range files {
+		name := file.Name()
+		if skipFile(&interp.context, name, skipTest) {
+			continue
+		}
+		name = filepath.Join(dir, name)
+		buf, err := fs.ReadFile(interp.opt.filesystem, name)
+		if err != nil {
+			return "", err
+		}
+		sources = append(sources, srcFile{name, string(buf)})
+	}
+	return interp.compilePackage(rPath, importPath, dir, sources, skipTest)
+}
 
+// srcFile is a source file of a package: its name and its text.
+type srcFile struct{ name, text string }
+
+// ImportSource compiles and runs the package at importPath from the source
+// files named in sources (name → text), as an import of it would from
+// GOPATH (goaccel: the interpreted generic functions of standard packages,
+// whose symbol tables the package's functions compiled from source
+// complete). A later import of the path gets it.
+func (interp *Interpreter) ImportSource(importPath string, sources map[string]string) error {
+	var files []srcFile
+	for name, text := range sources {
+		files = append(files, srcFile{name, text})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
+	interp.mutex.RLock()
+	done := interp.srcPkg[importPath] != nil
+	interp.mutex.RUnlock()
+	if done {
+		return nil
+	}
+	_, err := interp.compilePackage(mainID, importPath, importPath, files, true)
+	return err
+}
+
+// compilePackage is importSrc once the package's sources are read.
+func (interp *Interpreter) compilePackage(rPath, importPath, dir string, sources []srcFile, skipTest bool) (string, error) {
+	var err error
 	var initNodes []*node
 	var rootNodes []*node
 	revisit := make(map[string][]*node)
@@ -62,19 +105,10 @@ func (interp *Interpreter) importSrc(rPath, importPath string, skipTest bool) (s
 	var pkgName string
 
 	// Parse source files.
-	for _, file := range files {
-		name := file.Name()
-		if skipFile(&interp.context, name, skipTest) {
-			continue
-		}
+	for _, file := range sources {
+		name, buf := file.name, file.text
 
-		name = filepath.Join(dir, name)
-		var buf []byte
-		if buf, err = fs.ReadFile(interp.opt.filesystem, name); err != nil {
-			return "", err
-		}
-
-		n, err := interp.parse(string(buf), name, false)
+		n, err := interp.parse(buf, name, false)
 		if err != nil {
 			return "", err
 		}

@@ -1147,9 +1147,19 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	if err != nil {
 		return nil, err
 	}
-	t, err = nodeType2(interp, sc, g.lastChild(), seen)
+	// The instance's body names what its declaration sees (goaccel: it was
+	// typed in the scope of the instantiation, where another package's
+	// names, fast.Mutex say, are undefined: a nil type crashed).
+	tsc := sc
+	if lt.scope != nil {
+		tsc = lt.scope
+	}
+	t, err = nodeType2(interp, tsc, g.lastChild(), seen)
 	if err != nil {
 		return nil, err
+	}
+	if t == nil {
+		return nil, g.cfgErrorf("undefined type in %s", name)
 	}
 	if t.cat == structT && t.path == "" {
 		// The instance is a type of the generic's package (goaccel:
@@ -1164,7 +1174,7 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	}
 
 	for _, nod := range lt.method {
-		if err := genMethod(interp, sc, t, nod, types); err != nil {
+		if err := genMethod(interp, tsc, t, nod, types); err != nil {
 			return nil, err
 		}
 	}

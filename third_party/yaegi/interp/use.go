@@ -195,10 +195,12 @@ func fixStdlib(interp *Interpreter) {
 
 	if p = interp.binPkg["log"]; p != nil {
 		l := log.New(stderr, "", log.LstdFlags)
-		// Restrict Fatal symbols to panic instead of exit.
-		p["Fatal"] = reflect.ValueOf(l.Panic)
-		p["Fatalf"] = reflect.ValueOf(l.Panicf)
-		p["Fatalln"] = reflect.ValueOf(l.Panicln)
+		// Restrict Fatal symbols to end the evaluation as os.Exit(1)
+		// (ExitCode), instead of the process (goaccel: upstream panicked
+		// with the message, and deferred calls ran).
+		p["Fatal"] = reflect.ValueOf(func(v ...interface{}) { _ = l.Output(2, fmt.Sprint(v...)); panic(ExitCode(1)) })
+		p["Fatalf"] = reflect.ValueOf(func(f string, v ...interface{}) { _ = l.Output(2, fmt.Sprintf(f, v...)); panic(ExitCode(1)) })
+		p["Fatalln"] = reflect.ValueOf(func(v ...interface{}) { _ = l.Output(2, fmt.Sprintln(v...)); panic(ExitCode(1)) })
 
 		p["Flags"] = reflect.ValueOf(l.Flags)
 		p["Output"] = reflect.ValueOf(l.Output)
@@ -226,7 +228,7 @@ func fixStdlib(interp *Interpreter) {
 			orig interface{}
 		}{
 			{"Print", log.Print}, {"Printf", log.Printf}, {"Println", log.Println},
-			{"Fatal", log.Panic}, {"Fatalf", log.Panicf}, {"Fatalln", log.Panicln},
+			{"Fatal", log.Print}, {"Fatalf", log.Printf}, {"Fatalln", log.Println},
 			{"Panic", log.Panic}, {"Panicf", log.Panicf}, {"Panicln", log.Panicln},
 		} {
 			interp.virtualPrint(p[f.name], f.orig)

@@ -83,10 +83,11 @@ func (imp *Importer) load(p string) (*types.Package, error) {
 	if pkg, ok := imp.pkgs[p]; ok && pkg.Complete() {
 		return pkg, nil
 	}
-	if src, ok := imp.generic[p]; ok {
+	src, hasSrc := imp.generic[p]
+	t, ok := imp.tables[p]
+	if hasSrc && !ok {
 		return imp.checkSource(p, src)
 	}
-	t, ok := imp.tables[p]
 	if !ok {
 		return nil, fmt.Errorf("no symbol table for package %q", p)
 	}
@@ -98,8 +99,23 @@ func (imp *Importer) load(p string) (*types.Package, error) {
 		}
 		scope.Insert(imp.object(pkg, name, v))
 	}
+	if hasSrc {
+		// The generic functions and types the table cannot hold.
+		imp.addSource(pkg, src)
+	}
 	pkg.MarkComplete()
 	return pkg, nil
+}
+
+// addSource type-checks the API source of a package's generic functions
+// and types into pkg, which holds the package's table.
+func (imp *Importer) addSource(pkg *types.Package, src string) {
+	f, err := parser.ParseFile(imp.fset, pkg.Path()+".go", src, 0)
+	if err != nil {
+		return
+	}
+	conf := types.Config{Importer: importerFunc(imp.load), Error: func(error) {}}
+	_ = types.NewChecker(&conf, imp.fset, pkg, nil).Files([]*ast.File{f})
 }
 
 // checkSource type-checks the API source of a generic standard package.

@@ -3,8 +3,8 @@ package stdgeneric
 import (
 	"testing"
 
+	"github.com/goaccel/goaccel/kernel/internal/interpreter/std"
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // BenchmarkLoad is what Load adds to starting a session.
@@ -12,7 +12,7 @@ func BenchmarkLoad(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		i := interp.New(interp.Options{})
-		if err := i.Use(stdlib.Symbols); err != nil {
+		if err := i.Use(std.Symbols); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

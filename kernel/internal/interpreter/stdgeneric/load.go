@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"reflect"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/traefik/yaegi/interp"
 	gen "github.com/traefik/yaegi/stdlib/generic"
@@ -32,11 +34,59 @@ var (
 	mapsSource string
 	//go:embed iter.go.txt
 	iterSource string
+	//go:embed errors.go.txt
+	errorsSource string
+	//go:embed sync.go.txt
+	syncSource string
+	//go:embed atomic.go.txt
+	atomicSource string
+	//go:embed unique.go.txt
+	uniqueSource string
+	//go:embed weak.go.txt
+	weakSource string
+	//go:embed reflect.go.txt
+	reflectSource string
+	//go:embed runtime.go.txt
+	runtimeSource string
+	//go:embed hkdf.go.txt
+	hkdfSource string
+	//go:embed pbkdf2.go.txt
+	pbkdf2Source string
+	//go:embed maphash.go.txt
+	maphashSource string
+	//go:embed rand.go.txt
+	randSource string
+	//go:embed sql.go.txt
+	sqlSource string
 )
 
-// Completes reports whether Load adds to the package at importPath, so that
-// a session can load them when a cell first imports one of them.
+// sources are the interpreted parts of the packages whose symbol tables
+// lack their generic functions and types, by import path.
+var sources = map[string]string{
+	"errors":        errorsSource,
+	"sync":          syncSource,
+	"sync/atomic":   atomicSource,
+	"unique":        uniqueSource,
+	"weak":          weakSource,
+	"reflect":       reflectSource,
+	"runtime":       runtimeSource,
+	"crypto/hkdf":   hkdfSource,
+	"crypto/pbkdf2": pbkdf2Source,
+	"hash/maphash":  maphashSource,
+	"math/rand/v2":  randSource,
+	"database/sql":  sqlSource,
+}
+
+// Completes reports whether Load or LoadPackage adds to the package at
+// importPath, so that a session can load them when a cell first imports
+// one of them.
 func Completes(importPath string) bool {
+	return IsBase(importPath) || sources[importPath] != ""
+}
+
+// IsBase reports whether Load completes the package at importPath (cmp,
+// iter, maps and slices); the others LoadPackage completes one by one.
+func IsBase(importPath string) bool {
 	switch importPath {
 	case "cmp", "iter", "maps", "slices":
 		return true
@@ -44,18 +94,64 @@ func Completes(importPath string) bool {
 	return false
 }
 
-// Load compiles the missing generic functions of slices and maps, and
-// package iter, into i, which must already use yaegi's stdlib symbols.
-func Load(i *interp.Interpreter) error {
+// Imports lists the packages LoadPackage's source for importPath imports,
+// whose symbol tables the interpreter must hold.
+func Imports(importPath string) []string {
+	src := sources[importPath]
+	if src == "" {
+		return nil
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
+	if err != nil {
+		return nil
+	}
+	out := []string{importPath}
+	for _, im := range f.Imports {
+		if p, err := strconv.Unquote(im.Path.Value); err == nil && p != ImportPath {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// helpers makes the compiled helpers the interpreted sources call
+// importable.
+func helpers(i *interp.Interpreter) error {
 	err := i.Use(interp.Exports{ImportPath + "/stdgeneric": {
 		"SortOrdered":     reflect.ValueOf(SortOrdered),
 		"SortSlice":       reflect.ValueOf(SortSlice),
 		"SortSliceStable": reflect.ValueOf(SortSliceStable),
 		"MinIndex":        reflect.ValueOf(MinIndex),
 		"MaxIndex":        reflect.ValueOf(MaxIndex),
+
+		"OnceFunc":               reflect.ValueOf(OnceFunc),
+		"Mutex":                  reflect.ValueOf((*Mutex)(nil)),
+		"UniqueMake":             reflect.ValueOf(UniqueMake),
+		"UniqueValue":            reflect.ValueOf(UniqueValue),
+		"WeakMake":               reflect.ValueOf(WeakMake),
+		"WeakValue":              reflect.ValueOf(WeakValue),
+		"AddCleanup":             reflect.ValueOf(AddCleanup),
+		"HKDFExtract":            reflect.ValueOf(HKDFExtract),
+		"HKDFExpand":             reflect.ValueOf(HKDFExpand),
+		"HKDFKey":                reflect.ValueOf(HKDFKey),
+		"PBKDF2Key":              reflect.ValueOf(PBKDF2Key),
+		"MaphashComparable":      reflect.ValueOf(MaphashComparable),
+		"MaphashWriteComparable": reflect.ValueOf(MaphashWriteComparable),
+		"SQLScan":                reflect.ValueOf(SQLScan),
+		"RandUint64N":            reflect.ValueOf(RandUint64N),
 	}})
 	if err != nil {
 		return fmt.Errorf("stdgeneric: load helpers: %w", err)
+	}
+	return nil
+}
+
+// Load compiles the missing generic functions of slices and maps, and
+// package iter, into i, which must already use the standard library's
+// symbol tables. Call it once per interpreter.
+func Load(i *interp.Interpreter) error {
+	if err := helpers(i); err != nil {
+		return err
 	}
 	// Each source gets its own file name: yaegi scopes imports by file, and
 	// its own copies of these packages already imported cmp in theirs.
@@ -77,19 +173,47 @@ func Load(i *interp.Interpreter) error {
 	return nil
 }
 
+// LoadPackage compiles into i the generic functions and types of the
+// standard package at importPath that its symbol table lacks (errors.AsType,
+// sync.OnceValue, atomic.Pointer, …), if it has any and they are not
+// there yet; i must hold the tables of Imports(importPath).
+func LoadPackage(i *interp.Interpreter, importPath string) error {
+	src := sources[importPath]
+	if src == "" {
+		return nil
+	}
+	if err := helpers(i); err != nil {
+		return err
+	}
+	name := "goaccel_" + strings.ReplaceAll(importPath, "/", "_") + ".go"
+	if err := i.ImportSource(importPath, map[string]string{name: src}); err != nil {
+		return fmt.Errorf("stdgeneric: compile %s: %w", importPath, err)
+	}
+	return nil
+}
+
 // Names lists the exported names of the packages Load completes, by import
 // path: yaegi's own interpreted functions, Load's, and the packages' compiled
 // symbols. They are for a package index (completion, automatic imports).
 func Names() map[string][]string {
 	out := map[string][]string{}
 	seen := map[string]bool{}
-	sources := append([]string{iterSource, slicesSource, mapsSource}, gen.Sources[:]...)
-	for _, src := range sources {
+	srcs := map[string]string{}
+	for i, src := range append([]string{iterSource, slicesSource, mapsSource}, gen.Sources[:]...) {
+		srcs[fmt.Sprint(i)] = src // keyed by package name
+	}
+	for p, src := range sources {
+		srcs[p] = src
+	}
+	for key, src := range srcs {
 		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
 		if err != nil {
 			continue
 		}
 		pkg := f.Name.Name
+		if _, byPath := sources[key]; byPath {
+			pkg = key
+		}
 		for _, d := range f.Decls {
 			for _, name := range declNames(d) {
 				if ast.IsExported(name) && !seen[pkg+"."+name] {

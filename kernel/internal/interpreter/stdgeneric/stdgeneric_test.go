@@ -2,17 +2,20 @@ package stdgeneric
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/goaccel/goaccel/kernel/internal/interpreter/std"
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 func newInterp(t testing.TB) *interp.Interpreter {
 	t.Helper()
 	i := interp.New(interp.Options{})
-	if err := i.Use(stdlib.Symbols); err != nil {
+	if err := i.Use(std.Symbols); err != nil {
 		t.Fatal(err)
 	}
 	if err := Load(i); err != nil {
@@ -118,4 +121,91 @@ func eval(i *interp.Interpreter, code string) (s string, err error) {
 		return "", err
 	}
 	return strings.TrimSpace(fmt.Sprint(v.Interface())), nil
+}
+
+// The generic functions and types of the standard packages that also have
+// a symbol table, called from interpreted code (a program each, so that a
+// type can be declared); the expected output is what compiled Go prints.
+var partialPrograms = []struct{ name, src, want string }{
+	{"errors", `import ("errors"; "fmt")
+type argError struct{ arg int }
+func (e *argError) Error() string { return fmt.Sprint("bad ", e.arg) }
+func main() {
+	err := fmt.Errorf("outer: %w", errors.Join(errors.New("x"), &argError{3}))
+	ae, ok := errors.AsType[*argError](err)
+	var target *argError
+	fmt.Println(ae.arg, ok, errors.As(err, &target), target.arg, errors.Is(err, ae), errors.Unwrap(err) != nil)
+	_, ok = errors.AsType[*argError](errors.New("y"))
+	fmt.Println(ok, errors.Is(fmt.Errorf("w: %w", errors.ErrUnsupported), errors.ErrUnsupported))
+}`, "3 true true 3 true true\nfalse true\n"},
+	{"sync", `import ("fmt"; "sync")
+func main() {
+	n := 0
+	v := sync.OnceValue(func() int { n++; return 7 })
+	a, b := sync.OnceValues(func() (int, string) { n++; return 1, "x" })()
+	fmt.Println(v(), v(), a, b, n)
+}`, "7 7 1 x 2\n"},
+	{"sync/atomic", `import ("fmt"; "sync/atomic")
+type node struct{ v int }
+func main() {
+	var p atomic.Pointer[node]
+	old := &node{1}
+	fmt.Println(p.Load() == nil, p.CompareAndSwap(nil, old), p.Load().v, p.Swap(&node{2}) == old, p.Load().v)
+}`, "true true 1 true 2\n"},
+	{"unique", `import ("fmt"; "unique")
+func main() { a, b, c := unique.Make("x"), unique.Make("x"), unique.Make("y"); fmt.Println(a == b, a == c, c.Value()) }`, "true false y\n"},
+	{"weak", `import ("fmt"; "runtime"; "weak")
+type node struct{ v int }
+func main() { n := &node{5}; w := weak.Make(n); fmt.Println(w.Value().v, weak.Make[node](nil).Value() == nil); runtime.KeepAlive(n) }`, "5 true\n"},
+	{"reflect", `import ("fmt"; "reflect")
+func main() { x, ok := reflect.TypeAssert[int](reflect.ValueOf(3)); fmt.Println(reflect.TypeFor[string](), x, ok) }`, "string 3 true\n"},
+	{"math/rand/v2", `import ("fmt"; "math/rand/v2")
+func main() { ok := true; for i := 0; i < 100; i++ { ok = ok && rand.N(10) < 10 && rand.N(int64(3)) >= 0 }; fmt.Println(ok) }`, "true\n"},
+	{"hash/maphash", `import ("fmt"; "hash/maphash")
+func main() { s := maphash.MakeSeed(); fmt.Println(maphash.Comparable(s, 3) == maphash.Comparable(s, 3), maphash.Comparable(s, "a") == maphash.Comparable(s, "b")) }`, "true false\n"},
+	{"crypto/hkdf and crypto/pbkdf2", `import ("crypto/hkdf"; "crypto/pbkdf2"; "crypto/sha256"; "fmt")
+func main() {
+	k, err := hkdf.Key(sha256.New, []byte("secret"), []byte("salt"), "info", 8)
+	p, _ := pbkdf2.Key(sha256.New, "pw", []byte("salt"), 10, 8)
+	fmt.Printf("%x %v %x\n", k, err, p)
+}`, "f6d2fcc47cb939de <nil> 72aecd14244887c3\n"},
+	{"database/sql", `import ("database/sql"; "fmt")
+func main() {
+	var n sql.Null[int64]
+	err := n.Scan([]byte("12"))
+	v, _ := n.Value()
+	var s sql.Null[string]
+	fmt.Println(err, n.V, n.Valid, v, s.Scan(nil), s.Valid)
+}`, "<nil> 12 true 12 <nil> false\n"},
+	{"runtime", `import ("fmt"; "runtime")
+type res struct{ b []byte }
+func main() { r := &res{make([]byte, 10)}; c := runtime.AddCleanup(r, func(n int) {}, 1); c.Stop(); fmt.Println("ok") }`, "ok\n"},
+}
+
+func TestGenericsOfPackagesWithTablesRunInTheInterpreter(t *testing.T) {
+	for _, c := range partialPrograms {
+		t.Run(c.name, func(t *testing.T) {
+			var out strings.Builder
+			i := interp.New(interp.Options{Stdout: &out, Stderr: &out})
+			if err := i.Use(std.Symbols); err != nil {
+				t.Fatal(err)
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), "", "package main\n"+c.src, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, im := range f.Imports {
+				p, _ := strconv.Unquote(im.Path.Value)
+				if err := LoadPackage(i, p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := eval(i, "package main\n"+c.src); err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			if out.String() != c.want {
+				t.Errorf("output %q, want %q", out.String(), c.want)
+			}
+		})
+	}
 }
