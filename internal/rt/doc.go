@@ -9,5 +9,5 @@
 //	if nf, ok := fn.(rt.NamedFunc); ok { fn, name = nf.Fn, nf.Name } // in Launch
 //
 // Files:
-//   - rt.go: ImportPath, NamedFunc, Named, Clear and Symbols.
+//   - rt.go: ImportPath, NamedFunc, Named, Clear, Embed and Symbols.
 package rt

@@ -4,7 +4,8 @@
 // statement that uses it (Go's package-level scope). Modern Go that yaegi
 // v0.16 cannot run (range over an int, range over a function, the min, max
 // and clear builtins, Go 1.22's per-iteration loop variables where a closure
-// or a pointer captures them) is rewritten into forms it can, and
+// or a pointer captures them, Go 1.26's new(expr), //go:embed) is
+// rewritten into forms it can, and
 // standard-library packages used without an import are added. It also answers is_complete
 // from go/parser. It does not evaluate anything.
 //
@@ -27,6 +28,8 @@
 //     (what a worker program is built from), and ReceiverBase.
 //   - edits.go: rewritten text that remembers its origins, and the edits of
 //     one piece applied inside out, turned into a source map.
+//   - embed.go: //go:embed lines: a string or []byte variable gets the
+//     file's contents (__goaccel.Embed), an embed.FS is refused.
 //   - env.go: Env, what the session knows from earlier cells (nil: an empty
 //     session).
 //   - launch.go: passing the launched function's name along with it in
@@ -40,7 +43,7 @@
 //   - rename.go: new interpreter names for types a cell redefines, and the
 //     edits that use them.
 //   - rewrite.go: the rewrites of range over an int or a function and of
-//     min, max and clear.
+//     min, max, clear and new(expr).
 //   - scope.go: what Parse knows while it walks a cell: declared names,
 //     automatic imports, merging units, unresolved names, closures around
 //     compound statements, and LineVar for panic lines.

@@ -80,6 +80,9 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 		ed.add(p.span.start, p.span.start, fmt.Sprintf("%s = %d; ", LineVar, line))
 	}
 	cx.renameTypes(p, ed)
+	if err := cx.embeds(p, ed); err != nil {
+		return Unit{}, err
+	}
 	cx.loopVars(p, ed)
 	if err := cx.rewrite(p, ed); err != nil {
 		return Unit{}, err
