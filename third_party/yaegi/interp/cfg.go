@@ -2378,6 +2378,8 @@ func compDefineX(sc *scope, n *node) error {
 		if canRedeclare && level == n.child[i].level && sym.kind == varSym && sym.typ.id() == t.id() {
 			index = sym.index
 			n.child[i].redeclared = true
+		} else if index = globalSlot(sc, id, t); index >= 0 && sc.def == nil {
+			sc.sym[id] = &symbol{index: index, kind: varSym, typ: t, global: sc.sym[id].global}
 		} else {
 			index = sc.add(t)
 			sc.sym[id] = &symbol{index: index, kind: varSym, typ: t}

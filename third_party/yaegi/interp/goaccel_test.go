@@ -3,6 +3,7 @@ package interp_test
 import (
 	"bytes"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -151,6 +152,18 @@ var goaccelCases = []goaccelCase{
 			"package main\nimport (\"box\"; \"fmt\"; \"time\")\ntype node struct{ n int }\nfunc main() {\n\tb := box.New(node{3})\n\tvar c box.Box[int]\n\tfmt.Println(b.Get().n, c.Get(), box.Key(time.Now).IsZero())\n}"},
 		stdout: "3 0 false\n",
 	},
+	{
+		name:   "an interface value holds the value it was made from",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype T struct{ n int }\nfunc (t T) String() string { return fmt.Sprint(\"T\", t.n) }\nfunc main() {\n\tv := T{1}\n\tvar s fmt.Stringer = v\n\tv.n = 2\n\tfmt.Println(s.String(), v)\n}"},
+		stdout: "T1 T2\n",
+	},
+	{
+		name: "a goroutine reads globals while later evaluations declare others",
+		srcs: []string{"import (\"sync\"; \"time\")", "var mu sync.Mutex", "n := 0; stop := false",
+			"go func() { for { mu.Lock(); s := stop; n++; mu.Unlock(); if s { return }; time.Sleep(time.Microsecond) } }()",
+			"a1 := 1", "a2 := 2", "a3 := 3", "a4 := []int{a1, a2, a3}", "mu.Lock(); stop = true; mu.Unlock()", "println(len(a4))"},
+		stderr: "3\n",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {
@@ -196,5 +209,36 @@ func TestGoaccelChanges(t *testing.T) {
 				t.Errorf("stderr %q, want %q", stderr.String(), c.stderr)
 			}
 		})
+	}
+}
+
+// A value no name reaches is garbage: a top-level variable defined again
+// takes the old one's slot, and the intermediate values of top-level
+// statements are dropped once they ran.
+func TestGoaccelRedefinedTopLevelValuesAreFreed(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`func mk() []byte { return make([]byte, 1<<20) }`); err != nil {
+		t.Fatal(err)
+	}
+	heap := func() float64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc) / (1 << 20)
+	}
+	for _, cell := range []string{`x := mk()`, `x = mk()`, `y := make([]byte, 1<<20)`} {
+		before := heap()
+		for k := 0; k < 200; k++ {
+			if _, err := i.Eval(cell); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if grew := heap() - before; grew > 50 {
+			t.Errorf("200 evaluations of %q: the heap grew by %.0f MiB, want at most 50", cell, grew)
+		}
 	}
 }

@@ -102,7 +102,14 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				if typ.isBinMethod {
 					typ = valueTOf(typ.methodCallType(), isBinMethod(), withScope(sc))
 				}
-				sc.sym[dest.ident] = &symbol{kind: varSym, global: true, index: sc.add(typ), typ: typ, rval: val, node: n}
+				index := -1
+				if n.anc.kind != constDecl {
+					index = globalSlot(sc, dest.ident, typ)
+				}
+				if index < 0 {
+					index = sc.add(typ)
+				}
+				sc.sym[dest.ident] = &symbol{kind: varSym, global: true, index: index, typ: typ, rval: val, node: n}
 				if n.anc.kind == constDecl {
 					sc.sym[dest.ident].kind = constSym
 					if childPos(n) == len(n.anc.child)-1 {
@@ -138,7 +145,11 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				asImportName := filepath.Join(c.ident, baseName)
 				sym, exists := sc.sym[asImportName]
 				if !exists {
-					sc.sym[c.ident] = &symbol{index: sc.add(n.typ), kind: varSym, global: true, typ: n.typ, node: n}
+					index := globalSlot(sc, c.ident, n.typ)
+					if index < 0 {
+						index = sc.add(n.typ)
+					}
+					sc.sym[c.ident] = &symbol{index: index, kind: varSym, global: true, typ: n.typ, node: n}
 					continue
 				}
 				c.level = globalFrame
@@ -510,4 +521,21 @@ func isGenericCall(interp *Interpreter, sc *scope, n *node) bool {
 		}
 	}
 	return sym != nil && sym.kind == funcSym && sym.typ != nil && isGeneric(sym.typ)
+}
+
+// globalSlot returns the frame slot of the global variable name if an
+// earlier evaluation defined it with type typ, or -1 (goaccel): a variable
+// a REPL's input defines again, x := f() re-run, takes the place of the old
+// one, whose value no name reaches any more; a new slot kept it alive.
+// Functions compiled before see the new value, as they would see an
+// assignment.
+func globalSlot(sc *scope, name string, typ *itype) int {
+	old, ok := sc.sym[name]
+	if !ok || old.kind != varSym || !old.global || old.typ == nil || typ == nil || old.index < 0 {
+		return -1
+	}
+	if old.typ.id() != typ.id() || old.typ.TypeOf() != typ.TypeOf() {
+		return -1
+	}
+	return old.index
 }

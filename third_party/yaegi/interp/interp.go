@@ -238,6 +238,8 @@ type Interpreter struct {
 	mapTypes   map[reflect.Value][]reflect.Type // special interfaces mapping for wrappers
 	printNeeds map[*itype]bool                  // needsPrinter's answers (goaccel)
 	printFuncs map[reflect.Value]printKind      // printing functions of fixStdlib (goaccel)
+	frameLen   int                              // slots of frame in use (goaccel: resizeFrame)
+	callSeq    uint64                           // compiled calls made, atomically (goaccel: callBin)
 
 	mutex    sync.RWMutex
 	frame    *frame            // program data storage during execution
@@ -571,16 +573,53 @@ func initUniverse() *scope {
 // resizeFrame resizes the global frame of interpreter.
 func (interp *Interpreter) resizeFrame() {
 	l := len(interp.universe.types)
-	b := len(interp.frame.data)
+	b := interp.frameLen
 	if l-b <= 0 {
 		return
 	}
-	data := make([]reflect.Value, l)
-	copy(data, interp.frame.data)
-	for j, t := range interp.universe.types[b:] {
-		data[b+j] = reflect.New(t).Elem()
+	if l > len(interp.frame.data) {
+		// The global frame grows with room to spare (goaccel): replacing
+		// the slice races with the goroutines of earlier evaluations,
+		// which read globals through it, so it happens seldom; filling
+		// slots no running code reads yet does not race.
+		data := make([]reflect.Value, max(2*len(interp.frame.data), l, 4096))
+		copy(data, interp.frame.data)
+		interp.frame.data = data
 	}
-	interp.frame.data = data
+	for j, t := range interp.universe.types[b:l] {
+		interp.frame.data[b+j] = reflect.New(t).Elem()
+	}
+	interp.frameLen = l
+}
+
+// releaseTemps forgets the values of the global frame's slots from first on
+// that no symbol names: the intermediate values of statements evaluated at
+// the top level, which nothing reads once the evaluation has run
+// (goaccel: they kept each value a top-level call returned, a tensor
+// say, reachable for the life of the interpreter). A slot gets a new zero
+// variable, so a closure's copy of the frame keeps the old one.
+func (interp *Interpreter) releaseTemps(first int) {
+	interp.mutex.RLock()
+	named := map[int]bool{}
+	for _, sc := range interp.scopes {
+		for _, sym := range sc.sym {
+			if sym.kind == varSym || sym.kind == constSym || sym.kind == funcSym {
+				named[sym.index] = true
+			}
+		}
+	}
+	for _, sym := range interp.universe.sym {
+		named[sym.index] = true
+	}
+	interp.mutex.RUnlock()
+	f := interp.frame
+	f.mutex.Lock()
+	defer f.mutex.Unlock()
+	for j := first; j < interp.frameLen && j < len(f.data); j++ {
+		if !named[j] && f.data[j].IsValid() {
+			f.data[j] = reflect.New(f.data[j].Type()).Elem()
+		}
+	}
 }
 
 // Eval evaluates Go code represented as a string. Eval returns the last result

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
+	"time"
 )
 
 // A Program is Go code that has been parsed and compiled.
@@ -138,6 +140,9 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 
 // Execute executes compiled Go code.
 func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
+	interp.frame.mutex.RLock()
+	slots := interp.frameLen // the global frame's size before this program's
+	interp.frame.mutex.RUnlock()
 	defer func() {
 		r := recover()
 		if r != nil {
@@ -148,6 +153,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 		if interp.frame.takeTopRecovered() && err == nil {
 			err = ErrRecovered
 		}
+		interp.releaseTemps(slots)
 	}()
 
 	// Generate node exec closures.
@@ -178,7 +184,9 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	res = v(interp.frame)
 
 	// If result is an interpreter node, wrap it in a runtime callable function.
-	if res.IsValid() {
+	// (goaccel: only a pointer or an interface can be one; reading any
+	// other value, a sync.Mutex a goroutine holds, raced with its writers.)
+	if res.IsValid() && (res.Kind() == reflect.Ptr || res.Kind() == reflect.Interface) {
 		if n, ok := res.Interface().(*node); ok {
 			res = genFunctionWrapper(n)(interp.frame)
 		}
@@ -251,6 +259,16 @@ func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (
 	select {
 	case <-ctx.Done():
 		interp.stop()
+		// Interpreted code stops at its next step: wait for it, so that
+		// the next evaluation does not run beside it (goaccel). A call
+		// blocked in compiled code runs on.
+		select {
+		case <-done:
+		case <-time.After(time.Second):
+			// What the code wrote before the compiled call it is
+			// blocked in happened before the evaluations to come.
+			atomic.LoadUint64(&interp.callSeq)
+		}
 		return reflect.Value{}, ctx.Err()
 	case <-done:
 	}

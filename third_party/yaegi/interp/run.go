@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"sync/atomic"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -1294,7 +1295,10 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		if vi, ok := v.Interface().(valueInterface); ok {
 			n2 = vi.node
 		}
-		v = getConcreteValue(v)
+		// The value the interface holds (goaccel: getConcreteValue took a
+		// struct with no reflect methods for an emulated interface and
+		// returned its last field).
+		v = deferredArg(valueInterfaceValue(v)) // a copy, as an interface holds
 		w := reflect.New(wrap).Elem()
 		w.Field(0).Set(v)
 		for i, m := range methods {
@@ -1311,14 +1315,18 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 				m2, i2 := n2.typ.lookupMethod(names[i])
 				if m2 != nil {
 					nod := *m2
-					nod.recv = &receiver{n, v, i2}
+					nod.recv = &receiver{nil, v, i2}
 					w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 					continue
 				}
 				panic(n.cfgErrorf("method not found: %s", names[i]))
 			}
 			nod := *m
-			nod.recv = &receiver{n, v, indexes[i]}
+			// The receiver is the value the interface holds, as of now
+			// (goaccel: the node's frame slot was read at each call, so a
+			// later assignment to the variable changed the interface's
+			// value, and a slot reused since gave a zero receiver).
+			nod.recv = &receiver{nil, v, indexes[i]}
 			w.Field(i + 1).Set(genFunctionWrapper(&nod)(f))
 		}
 		return w
@@ -1665,6 +1673,15 @@ func callBin(n *node) {
 	callFn := func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.Call(in) }
 	if n.action == aCallSlice {
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value { return v.CallSlice(in) }
+	}
+
+	// A compiled call may block past an interrupt: it publishes the
+	// interpreted writes before it to the evaluation that follows, which
+	// reads callSeq then (goaccel: ExecuteWithContext).
+	published := callFn
+	callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
+		atomic.AddUint64(&n.interp.callSeq, 1)
+		return published(v, in)
 	}
 
 	// fmt's and log's printing functions get the arguments whose printing

@@ -223,8 +223,12 @@ func (interp *Interpreter) initScopePkg(pkgID, pkgName string) *scope {
 		interp.scopes[pkgID] = sc.pushBloc()
 	}
 	sc = interp.scopes[pkgID]
-	sc.pkgID = pkgID
-	sc.pkgName = pkgName
+	if sc.pkgID != pkgID || sc.pkgName != pkgName {
+		// Written once (goaccel: rewritten at each evaluation, which
+		// raced with the goroutines reading it to name a frame).
+		sc.pkgID = pkgID
+		sc.pkgName = pkgName
+	}
 	interp.mutex.Unlock()
 	return sc
 }
