@@ -753,8 +753,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface {
-						// Skip optimisation for assigned interface.
+					if isInterface(dest.typ) {
+						// Skip optimisation for assigned interface (goaccel:
+						// error and the interpreted code's interfaces too,
+						// which got the bare value, not a wrapper or a box).
 						break
 					}
 					if dest.action == aGetIndex || dest.action == aStar {
@@ -1247,6 +1249,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 				n.action = aConvert
 				switch {
+				case isInterfaceBin(c0.typ) && !c1.isNil() && !isInterface(c1.typ) && c1.typ.cat != valueT && !isBin(c1.typ):
+					// An interpreted value to a compiled interface (goaccel:
+					// error(x) was the bare value, which compiled code cannot
+					// take as an error): wrapped, as an assignment does.
+					if !c1.typ.implements(c0.typ) {
+						err = n.cfgErrorf("type %v does not implement interface %v", c1.typ.id(), c0.typ.id())
+						break
+					}
+					n.gen = convert
+					n.typ = c0.typ
+					n.findex = sc.add(n.typ)
 				case isInterface(c0.typ) && !c1.isNil():
 					// Convert to interface: just check that all required methods are defined by concrete type.
 					if !c1.typ.implements(c0.typ) {

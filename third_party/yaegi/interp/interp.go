@@ -423,6 +423,10 @@ func New(options Options) *Interpreter {
 		generic:  map[string]*node{},
 	}
 
+	// An interpreted error is wrapped with the methods errors.Is, As and
+	// Unwrap look for that it has (goaccel, errorwrap.go).
+	i.mapTypes[i.binPkg[""]["_error"]] = errorWrappers
+
 	if i.opt.stdin = options.Stdin; i.opt.stdin == nil {
 		i.opt.stdin = os.Stdin
 	}

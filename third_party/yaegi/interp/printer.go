@@ -277,8 +277,8 @@ func (pr *printer) methods(t *itype, v reflect.Value) bool {
 		}
 		return pr.compiledMethods(v.Interface())
 	}
-	if t.cat == valueT {
-		return v.CanInterface() && pr.compiledMethods(v.Interface())
+	if t.cat == valueT || t.cat == ptrT && t.val != nil && t.val.cat == valueT {
+		return v.CanInterface() && pr.compiledMethods(v.Interface()) // a compiled type's methods
 	}
 	if m := pr.method(t, v, "Format"); m.IsValid() && m.Type().NumIn() == 2 && m.Type().NumOut() == 0 {
 		pr.guard("Format", v, func() { m.Call([]reflect.Value{reflect.ValueOf(&pr.s).Elem(), reflect.ValueOf(pr.verb)}) })
@@ -820,7 +820,7 @@ func (interp *Interpreter) printArgs(k printKind, in []reflect.Value, types []*i
 			}
 			typeNames[i] = interp.typeString(p.t)
 			if p.t == nil {
-				typeNames[i] = printedType(p.v)
+				typeNames[i] = printedType(interp, p.v)
 			}
 		}
 	}
@@ -847,7 +847,7 @@ func (interp *Interpreter) printArgs(k printKind, in []reflect.Value, types []*i
 
 // printedType is the type name %T prints for a value of no known
 // interpreted type: the dynamic type of a box or its reflect type.
-func printedType(v reflect.Value) string {
+func printedType(interp *Interpreter, v reflect.Value) string {
 	for v.IsValid() && v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			return "<nil>"
@@ -858,7 +858,10 @@ func printedType(v reflect.Value) string {
 		return "<nil>"
 	}
 	if vi, ok := v.Interface().(valueInterface); ok && vi.node != nil {
-		return vi.node.interp.typeString(vi.node.typ)
+		return interp.typeString(vi.node.typ)
+	}
+	if isWrapper(v.Type()) {
+		return printedType(interp, v.Field(0)) // the wrapped value's
 	}
 	return v.Type().String()
 }

@@ -356,7 +356,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 					value1(f).SetBool(ok)
 				}()
 			}
-			if !ok && valf.Kind() == reflect.Interface && !valf.IsNil() && !isWrapper(valf.Elem().Type()) {
+			if !ok && valf.Kind() == reflect.Interface && !valf.IsNil() {
 				// A compiled value in a compiled interface (the error of
 				// fmt.Errorf) asserted to an interface of the interpreted
 				// code, interface{ Unwrap() error } say (goaccel: upstream
@@ -517,7 +517,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", printedType(value(f)), n.interp.typeString(typ)))
+					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", printedType(n.interp, value(f)), n.interp.typeString(typ)))
 				}
 				return next
 			}
@@ -582,6 +582,20 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if vt := v.Type(); vt.Kind() == reflect.Struct && vt.Field(0).Name == "IValue" {
 				// Value is retrieved from an interface wrapper.
 				v = v.Field(0).Elem()
+				if vi, isBox := v.Interface().(valueInterface); isBox && vi.node != nil {
+					// A box of the value's interpreted type (goaccel).
+					if !isInterface(typ) {
+						ok = vi.node.typ.id() == typ.id()
+						if !ok && !withOk {
+							panic(n.cfgErrorf("interface conversion: error is %s, not %s", n.interp.typeString(vi.node.typ), n.interp.typeString(typ)))
+						}
+						if ok && withResult {
+							value0(f).Set(vi.value)
+						}
+						return next
+					}
+					v = vi.value
+				}
 			}
 			ok = canAssertTypes(v.Type(), rtype)
 			if !ok {
@@ -700,6 +714,9 @@ func convert(n *node) {
 	switch {
 	case isFuncSrc(c.typ):
 		value = genFunctionWrapper(c)
+	case isInterfaceBin(n.child[0].typ) && !isInterface(c.typ):
+		value = genInterfaceWrapper(c, typ) // goaccel: error(x), see cfg
+		doConvert = false
 	default:
 		value = genValue(c)
 	}
@@ -1300,7 +1317,14 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		// returned its last field).
 		v = deferredArg(valueInterfaceValue(v)) // a copy, as an interface holds
 		w := reflect.New(wrap).Elem()
-		w.Field(0).Set(v)
+		// IValue keeps the value's interpreted type (goaccel: %T, type
+		// switches and == of a wrapped value), boxed as an interface{}
+		// holding it would be.
+		if t := heldType(n, n2); t != nil {
+			w.Field(0).Set(reflect.ValueOf(valueInterface{&node{typ: t}, v}))
+		} else {
+			w.Field(0).Set(v)
+		}
 		for i, m := range methods {
 			if m == nil {
 				// First direct method lookup on field.
@@ -1331,6 +1355,19 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 		}
 		return w
 	}
+}
+
+// heldType is the interpreted type of the value an interface wrapper of
+// n holds (from its box, n2, when n is an interface), or nil.
+func heldType(n, n2 *node) *itype {
+	t := n.typ
+	if n2 != nil {
+		t = n2.typ
+	}
+	if t == nil || t.cat == valueT || t.cat == nilT || isInterface(t) || isBin(t) {
+		return nil
+	}
+	return t
 }
 
 // methodByName returns the method corresponding to name on value, or nil if not found.
@@ -3305,6 +3342,9 @@ func typeSwitchMatch(f *frame, v reflect.Value, typ *itype) (bool, reflect.Value
 		v = v.Field(0)
 		if v.Kind() == reflect.Interface {
 			v = v.Elem()
+		}
+		if vi, ok := v.Interface().(valueInterface); ok && vi.node != nil {
+			dynT, v = vi.node.typ, vi.value // the box of the wrapped value's type
 		}
 	}
 	switch {

@@ -85,8 +85,11 @@ func getWrapper(n *node, t reflect.Type) reflect.Type {
 	for _, rt := range n.interp.mapTypes[w] {
 		match := true
 		for i := 1; i < rt.NumField(); i++ {
-			// The interpreter type must have all required wrapper methods.
-			if _, ok := lm[rt.Field(i).Name[1:]]; !ok {
+			// The interpreter type must have all required wrapper methods,
+			// with their signatures (goaccel: a method of the same name
+			// and another signature made setting the wrapper panic).
+			sig, ok := lm[rt.Field(i).Name[1:]]
+			if !ok || !sameSignature(sig, rt.Field(i).Type) {
 				match = false
 				break
 			}
@@ -276,4 +279,14 @@ func fixStdlib(interp *Interpreter) {
 		// Do not trust extracted value maybe from another arch.
 		p["UintSize"] = reflect.ValueOf(constant.MakeInt64(bits.UintSize))
 	}
+}
+
+// sameSignature reports whether sig, a method's type as methodSet writes
+// it, is ft, a wrapper's func field type, receiver aside.
+func sameSignature(sig string, ft reflect.Type) bool {
+	if sig == ft.String() {
+		return true
+	}
+	stripped, err := stripReceiverFromArgs(sig)
+	return err == nil && stripped == ft.String()
 }
