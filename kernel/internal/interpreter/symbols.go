@@ -11,6 +11,7 @@ import (
 
 	"github.com/goaccel/goaccel/internal/rt"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter/std"
+	"github.com/goaccel/goaccel/kernel/internal/interpreter/stdgeneric"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter/symbols"
 )
 
@@ -30,6 +31,12 @@ func base() interp.Exports {
 		// not those of the process the interpreter runs in.
 		"flag/flag": {
 			"Parse": reflect.ValueOf(func() { _ = flag.CommandLine.Parse(nil) }),
+		},
+		// Go 1.20's unsafe.StringData and String, which yaegi's unsafe
+		// lacks (SliceData and Slice are generic: package stdgeneric).
+		"unsafe/unsafe": {
+			"StringData": reflect.ValueOf(stdgeneric.UnsafeStringData),
+			"String":     reflect.ValueOf(stdgeneric.UnsafeString),
 		},
 		"os/os": {
 			"Getenv":    reflect.ValueOf(os.Getenv),

@@ -1296,6 +1296,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err != nil {
 					break
 				}
+				if err = hiddenMethods(interp, c0, n.child[1:]); err != nil {
+					break
+				}
 
 				n.gen = callBin
 				typ := c0.typ.rtype
@@ -3300,4 +3303,105 @@ func unboxedCase(n *node, t *itype) error {
 		under = u.id()
 	}
 	return n.cfgErrorf("a type switch or assertion to %s, a type without methods that is not a struct, is not supported: the interpreter keeps its values in an interface as values of %s, and cannot tell them apart; give %s a method (String, say)", t.name, under, t.name)
+}
+
+// hiddenMethods refuses a call of a compiled function that looks for
+// interfaces in its argument (json.Marshal for json.Marshaler, …: the
+// interpreter's MapTypes) when an argument holds a value of an interpreted
+// type implementing one of them inside a slice, a map, a struct or behind a
+// second pointer (goaccel): the interpreter wraps a value passed itself,
+// but compiled code reaching one through a container sees its reflect type,
+// which has no methods, and would encode it as if it had none.
+func hiddenMethods(interp *Interpreter, fn *node, args []*node) error {
+	ifaces, ok := interp.mapTypes[fn.rval]
+	if !ok || !fn.rval.IsValid() {
+		return nil
+	}
+	if _, printing := interp.printCall(fn.rval); printing {
+		return nil // the printer calls the methods (printer.go)
+	}
+	for _, a := range args {
+		if a.typ == nil {
+			continue
+		}
+		if t, in := hiddenImplementer(a.typ, ifaces, 0, map[*itype]bool{}); t != nil {
+			name := fn.ident
+			if fn.kind == selectorExpr && len(fn.child) == 2 {
+				name = fn.child[0].ident + "." + fn.child[1].ident
+			}
+			return a.cfgErrorf("%s of a %s is not supported: %s's %s method is invisible to compiled code inside %s; pass each %s by itself",
+				name, interp.typeString(a.typ), t.name, methodOf(t, ifaces), in, t.name)
+		}
+	}
+	return nil
+}
+
+// hiddenImplementer returns an interpreted type inside t, below depth 0
+// (or below the pointer a value passed itself may be), that has the
+// methods of one of ifaces, and what holds it.
+func hiddenImplementer(t *itype, ifaces []reflect.Type, depth int, seen map[*itype]bool) (*itype, string) {
+	if t == nil || seen[t] || t.cat == valueT || isInterface(t) {
+		return nil, ""
+	}
+	seen[t] = true
+	if depth > 0 && t.name != "" && methodOf(t, ifaces) != "" {
+		return t, ""
+	}
+	inner := func(e *itype, holder string) (*itype, string) {
+		if r, h := hiddenImplementer(e, ifaces, depth+1, seen); r != nil {
+			if h == "" {
+				h = holder
+			}
+			return r, h
+		}
+		return nil, ""
+	}
+	switch t.cat {
+	case ptrT:
+		if depth == 0 {
+			if methodOf(t.val, ifaces) != "" {
+				return nil, "" // &v of a value with the methods: wrapped
+			}
+			return inner(t.val, "a pointer")
+		}
+		return inner(t.val, "a pointer")
+	case sliceT, arrayT, variadicT:
+		return inner(t.val, "a slice or an array")
+	case mapT:
+		if r, h := inner(t.key, "a map"); r != nil {
+			return r, h
+		}
+		return inner(t.val, "a map")
+	case structT:
+		for _, f := range t.field {
+			if r, h := inner(f.typ, "a struct"); r != nil {
+				return r, h
+			}
+		}
+	case linkedT:
+		return hiddenImplementer(t.val, ifaces, depth, seen)
+	}
+	return nil, ""
+}
+
+// methodOf names the method of one of ifaces that t (or *t) has, or "".
+func methodOf(t *itype, ifaces []reflect.Type) string {
+	ms := t.methods()
+	if t.cat != ptrT {
+		for k, v := range ptrOf(t).methods() {
+			ms[k] = v
+		}
+	}
+	for _, it := range ifaces {
+		all := it.NumMethod() > 0
+		for i := 0; i < it.NumMethod(); i++ {
+			if _, ok := ms[it.Method(i).Name]; !ok {
+				all = false
+			}
+		}
+		if all {
+			return it.Method(0).Name
+		}
+	}
+	return ""
 }

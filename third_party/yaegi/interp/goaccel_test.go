@@ -164,6 +164,16 @@ var goaccelCases = []goaccelCase{
 			"a1 := 1", "a2 := 2", "a3 := 3", "a4 := []int{a1, a2, a3}", "mu.Lock(); stop = true; mu.Unlock()", "println(len(a4))"},
 		stderr: "3\n",
 	},
+	{
+		name:   "an interpreted error keeps Is, As and Unwrap, and its type, in compiled code",
+		srcs:   []string{"package main\nimport (\"errors\"; \"fmt\"; \"io/fs\")\ntype isErr struct{ s string }\nfunc (e isErr) Error() string { return e.s }\nfunc (e isErr) Is(t error) bool { return t == fs.ErrPermission }\nfunc main() {\n\tvar e1 error\n\te1 = isErr{\"a\"}\n\te2 := error(isErr{\"b\"})\n\tfmt.Println(errors.Is(e1, fs.ErrPermission), errors.Is(fmt.Errorf(\"w: %w\", e2), fs.ErrPermission))\n\tfmt.Printf(\"%T %v\\n\", e1, errors.Unwrap(fmt.Errorf(\"w: %w\", e1)) == e1)\n}"},
+		stdout: "true true\nmain.isErr true\n",
+	},
+	{
+		name:    "a compiled function cannot see the methods of a value inside a slice",
+		srcs:    []string{"package main\nimport \"encoding/json\"\ntype Animal int\nfunc (a *Animal) UnmarshalJSON(b []byte) error { *a = 1; return nil }\nfunc main() {\n\tvar zoo []Animal\n\t_ = json.Unmarshal([]byte(`[\"x\"]`), &zoo)\n}"},
+		evalErr: "json.Unmarshal of a *[]main.Animal is not supported: Animal's UnmarshalJSON method is invisible to compiled code inside a slice or an array",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {

@@ -2181,7 +2181,9 @@ func getFunc(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		fr := f.clone()
+		f.mutex.RLock() // goaccel: the closure's calls write it, maybe on another goroutine
 		o := getFrame(f, l).data[i]
+		f.mutex.RUnlock()
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.

@@ -95,6 +95,11 @@ func (n *Namer) Source(t types.Type) (string, bool) {
 // file's own.
 func (n *Namer) Added() [][2]string { return n.q.added }
 
+// local reports whether obj is declared inside a function.
+func local(obj types.Object) bool {
+	return obj.Pkg() != nil && obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope() && obj.Parent() != types.Universe
+}
+
 // writeType is types.WriteType with the session's named types renamed.
 func writeType(b *strings.Builder, t types.Type, q *qualifier, rename func(string) string) {
 	if rename == nil {
@@ -104,7 +109,9 @@ func writeType(b *strings.Builder, t types.Type, q *qualifier, rename func(strin
 	switch t := t.(type) {
 	case *types.Named:
 		obj := t.Obj()
-		if obj.Pkg() == q.session || obj.Pkg() != nil && obj.Pkg().Path() == "main" {
+		if local(obj) {
+			b.WriteString(obj.Name()) // a type of the function the code is in
+		} else if obj.Pkg() == q.session || obj.Pkg() != nil && obj.Pkg().Path() == "main" {
 			b.WriteString(rename(obj.Name()))
 		} else {
 			if n := q.name(obj.Pkg()); n != "" {
@@ -191,9 +198,8 @@ func expressible(t types.Type, session *types.Package, seen map[types.Type]bool)
 		if obj.Pkg() != nil && obj.Pkg() != session && obj.Pkg().Path() != "main" && !obj.Exported() {
 			return false
 		}
-		if obj.Parent() != nil && obj.Parent() != obj.Pkg().Scope() && obj.Parent() != types.Universe {
-			return false // declared inside a function
-		}
+		// A type declared inside a function is named by its name where it
+		// is used: in that function, after its declaration.
 		if args := t.TypeArgs(); args != nil {
 			for i := 0; i < args.Len(); i++ {
 				if !expressible(args.At(i), session, seen) {

@@ -58,6 +58,8 @@ var (
 	randSource string
 	//go:embed sql.go.txt
 	sqlSource string
+	//go:embed unsafe.go.txt
+	unsafeSource string
 )
 
 // sources are the interpreted parts of the packages whose symbol tables
@@ -75,6 +77,7 @@ var sources = map[string]string{
 	"hash/maphash":  maphashSource,
 	"math/rand/v2":  randSource,
 	"database/sql":  sqlSource,
+	"unsafe":        unsafeSource,
 }
 
 // Completes reports whether Load or LoadPackage adds to the package at
@@ -139,6 +142,7 @@ func helpers(i *interp.Interpreter) error {
 		"MaphashWriteComparable": reflect.ValueOf(MaphashWriteComparable),
 		"SQLScan":                reflect.ValueOf(SQLScan),
 		"RandUint64N":            reflect.ValueOf(RandUint64N),
+		"UnsafeSlice":            reflect.ValueOf(UnsafeSlice),
 	}})
 	if err != nil {
 		return fmt.Errorf("stdgeneric: load helpers: %w", err)

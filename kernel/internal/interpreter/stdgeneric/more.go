@@ -58,6 +58,24 @@ func WeakValue(w any, dest any) {
 	}
 }
 
+// UnsafeSlice sets *dest, a slice variable, to unsafe.Slice(ptr, n).
+func UnsafeSlice(ptr any, n int, dest any) {
+	p := reflect.ValueOf(ptr)
+	if p.IsNil() {
+		if n != 0 {
+			panic("unsafe.Slice: ptr is nil and len is not zero")
+		}
+		return
+	}
+	reflect.ValueOf(dest).Elem().Set(reflect.SliceAt(p.Type().Elem(), p.UnsafePointer(), n))
+}
+
+// UnsafeStringData is unsafe.StringData.
+func UnsafeStringData(s string) *byte { return unsafe.StringData(s) }
+
+// UnsafeString is unsafe.String.
+func UnsafeString(ptr *byte, n int) string { return unsafe.String(ptr, n) }
+
 // RandUint64N is math/rand/v2.Uint64N, for rand.N.
 func RandUint64N(n uint64) uint64 { return randv2.Uint64N(n) }
 
