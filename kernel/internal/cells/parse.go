@@ -198,7 +198,11 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 	prog := &Program{Renamed: cx.newNames, Decls: decls, MainLine: mainLine(src, pieces)}
 	auto := cx.autoImports(pieces)
 	visible := cx.visibleImports(auto)
+	prior := priorTypes(sc, pieces)
 	prog.TypeErrors = cx.typeCheck(sc, pieces, visible)
+	if err := cx.retypedAfterUse(pieces, prior); err != nil {
+		return nil, err
+	}
 	cx.namer = celltypes.NewNamer(cx.pkg, visible, func(name string) string {
 		if internal, ok := cx.renames[name]; ok {
 			return internal

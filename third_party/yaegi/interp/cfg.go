@@ -3278,8 +3278,14 @@ func sizeof(n *node) {
 // its evaluation: gta does not define the variables of such blocks.
 func inNestedBlock(n *node) bool {
 	for a := n.anc; a != nil; a = a.anc {
-		if a.kind == blockStmt && a.anc != nil {
-			return true
+		switch a.kind {
+		case blockStmt:
+			if a.anc != nil {
+				return true
+			}
+		case forStmt0, forStmt1, forStmt2, forStmt3, forStmt4, forStmt5, forStmt6, forStmt7,
+			ifStmt0, ifStmt1, ifStmt2, ifStmt3, rangeStmt, switchStmt, switchIfStmt, typeSwitch, selectStmt:
+			return true // the statement's header (goaccel)
 		}
 	}
 	return false

@@ -174,6 +174,59 @@ var goaccelCases = []goaccelCase{
 		srcs:    []string{"package main\nimport \"encoding/json\"\ntype Animal int\nfunc (a *Animal) UnmarshalJSON(b []byte) error { *a = 1; return nil }\nfunc main() {\n\tvar zoo []Animal\n\t_ = json.Unmarshal([]byte(`[\"x\"]`), &zoo)\n}"},
 		evalErr: "json.Unmarshal of a *[]main.Animal is not supported: Animal's UnmarshalJSON method is invisible to compiled code inside a slice or an array",
 	},
+	{
+		name:   "the variables of a top-level statement's header are its own",
+		srcs:   []string{"import \"reflect\"", "for i := int16(0); i < 2; i++ {}\nfor i := 0; i < 1; i++ { println(reflect.TypeOf(i).String()) }\nif v := 1.5; v > 1 {}\nif v := 2; v > 1 { println(v + 1) }"},
+		stderr: "int\n3\n",
+	},
+	{
+		name:   "a range with a key and a value over a slice of channels",
+		srcs:   []string{"package main\nimport \"fmt\"\nfunc main() {\n\tcs := []chan int{make(chan int, 1), make(chan int, 1)}\n\tfor i, c := range cs {\n\t\tc <- i * 10\n\t\tclose(c)\n\t\tfor v := range c {\n\t\t\tfmt.Println(i, v)\n\t\t}\n\t}\n}"},
+		stdout: "0 0\n1 10\n",
+	},
+	{
+		name:   "real and imag of an untyped constant",
+		srcs:   []string{"package main\nimport \"fmt\"\nconst c = 3 + 4i\nfunc main() {\n\tconst r, i = real(c), imag(c)\n\tfmt.Println(r, i, real(2), imag(5))\n}"},
+		stdout: "3 4 2 0\n",
+	},
+	{
+		// Before the change, the goroutines running send shared one slice of
+		// cases: one sent on the other's channel, or the other's value.
+		name: "goroutines running the same select each select on their own channels",
+		srcs: []string{`package main
+import "fmt"
+func send(id int, out, never chan int, done chan bool) {
+	for i := 0; i < 20000; i++ {
+		select {
+		case out <- id:
+		case <-never:
+		}
+	}
+	done <- true
+}
+func main() {
+	outs := []chan int{make(chan int, 80000), make(chan int, 80000), make(chan int, 80000), make(chan int, 80000)}
+	done := make(chan bool)
+	for id, out := range outs {
+		go send(id, out, make(chan int), done)
+	}
+	for range outs {
+		<-done
+	}
+	for id, out := range outs {
+		close(out)
+		n, wrong := 0, 0
+		for v := range out {
+			n++
+			if v != id {
+				wrong++
+			}
+		}
+		fmt.Println(id, n, wrong)
+	}
+}`},
+		stdout: "0 20000 0\n1 20000 0\n2 20000 0\n3 20000 0\n",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {

@@ -39,6 +39,13 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				return false // skip statement block if not the entry point
 			}
 
+		case forStmt0, forStmt1, forStmt2, forStmt3, forStmt4, forStmt5, forStmt6, forStmt7,
+			ifStmt0, ifStmt1, ifStmt2, ifStmt3, rangeStmt, switchStmt, switchIfStmt, typeSwitch, selectStmt:
+			// The variables a statement's header defines are its own
+			// (goaccel: for i := short(0); … at the top level made i a
+			// global, which a later for i := 0 reused, with its type).
+			return false
+
 		case defineStmt:
 			var (
 				atyp *itype

@@ -4047,7 +4047,13 @@ func _select(n *node) {
 		}
 	}
 
+	dirs := cases
 	n.exec = func(f *frame) bltn {
+		// goaccel: the cases are this execution's own. One slice shared by
+		// every goroutine running this select let two of them overwrite
+		// each other's channels, and both then waited forever.
+		cases := make([]reflect.SelectCase, len(dirs))
+		copy(cases, dirs)
 		f.mutex.RLock()
 		cases[nbClause] = f.done
 		f.mutex.RUnlock()
@@ -4325,14 +4331,14 @@ func complexConst(n *node) {
 
 func imagConst(n *node) {
 	if v := n.child[1].rval; v.IsValid() {
-		n.rval = reflect.ValueOf(imag(v.Complex()))
+		n.rval = reflect.ValueOf(imag(vComplex(v))) // goaccel: v may be an untyped constant
 		n.gen = nop
 	}
 }
 
 func realConst(n *node) {
 	if v := n.child[1].rval; v.IsValid() {
-		n.rval = reflect.ValueOf(real(v.Complex()))
+		n.rval = reflect.ValueOf(real(vComplex(v))) // goaccel: v may be an untyped constant
 		n.gen = nop
 	}
 }

@@ -146,6 +146,12 @@ func (s *scope) lookup(ident string) (*symbol, int, bool) {
 }
 
 func (s *scope) rangeChanType(n *node) *itype {
+	if len(n.child) == 4 {
+		// Key and value: not a channel (goaccel: child[1] is then the
+		// value variable, and a value of channel type made
+		// for _, c := range chans a range over a channel).
+		return nil
+	}
 	if sym, _, found := s.lookup(n.child[1].ident); found {
 		if t := sym.typ; len(n.child) == 3 && t != nil && (t.cat == chanT || t.cat == chanRecvT) {
 			return t

@@ -1,0 +1,74 @@
+package cells
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/goaccel/goaccel/kernel/internal/cells/celltypes"
+)
+
+// priorTypes returns the session's types of the names the cell's top-level
+// defines (x := …) define again, before the cell's type check replaces them.
+func priorTypes(sc *celltypes.Scope, pieces []*piece) map[string]types.Type {
+	out := map[string]types.Type{}
+	for _, p := range pieces {
+		for _, id := range topDefines(p) {
+			if obj := sc.Lookup(id.Name); obj != nil {
+				if v, ok := obj.(*types.Var); ok {
+					out[id.Name] = v.Type()
+				}
+			}
+		}
+	}
+	return out
+}
+
+// topDefines returns the names a statement piece's top-level := defines.
+func topDefines(p *piece) []*ast.Ident {
+	if p.kind != KindStmt {
+		return nil
+	}
+	var out []*ast.Ident
+	for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// retypedAfterUse refuses a top-level x := … that gives x, a variable of
+// the session, another type after an earlier statement of the cell used x:
+// yaegi defines a cell's top-level variables before running it, so the
+// earlier statement would see the new type (main's b := new([100]int) after
+// its uses of a package-level b, once main's body is a cell).
+func (cx *cellScope) retypedAfterUse(pieces []*piece, prior map[string]types.Type) error {
+	if cx.info == nil || len(prior) == 0 {
+		return nil
+	}
+	used := map[string]bool{}
+	for _, p := range pieces {
+		for _, id := range topDefines(p) {
+			old := prior[id.Name]
+			obj := cx.info.Defs[id]
+			if old == nil || obj == nil || !used[id.Name] || types.Identical(old, obj.Type()) {
+				continue
+			}
+			ed := &edits{src: cx.src, base: p.base, fset: p.fset}
+			return cx.unsupported(ed, id.Pos(), fmt.Sprintf("%s := … after a use of %s in the same cell, giving it another type (%s, not %s)", id.Name, id.Name, obj.Type(), old),
+				"the interpreter gives a cell's top-level variable one type for the whole cell: use another name, or define it in a cell of its own")
+		}
+		if p.kind == KindStmt || p.kind == KindExpr {
+			for _, id := range p.file.Unresolved {
+				used[id.Name] = true
+			}
+		}
+	}
+	return nil
+}
