@@ -39,6 +39,8 @@ func (cx *cellScope) typeCheck(sc *celltypes.Scope, pieces []*piece, imports [][
 				}
 			}
 			f.Decls = append(f.Decls, p.file.Decls...)
+		} else if p.tail {
+			f.Decls = append(f.Decls, tailDecls(p.file.Decls[0].(*ast.FuncDecl).Body.List, defined)...)
 		} else {
 			for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
 				f.Decls = append(f.Decls, checkDecl(st, defined))
@@ -93,4 +95,43 @@ func checkDecl(st ast.Stmt, defined map[string]bool) ast.Decl {
 	}
 	body := &ast.BlockStmt{Lbrace: st.Pos(), List: []ast.Stmt{st}, Rbrace: st.End()}
 	return &ast.FuncDecl{Name: &ast.Ident{NamePos: st.Pos(), Name: "init"}, Type: &ast.FuncType{Func: st.Pos(), Params: &ast.FieldList{}}, Body: body}
+}
+
+// tailDecls is checkDecl for the statements of a tail piece (tail.go), which
+// run in one function: their defines and var declarations become
+// package-level variables, as goaccel declares them before the function,
+// and the other statements one init function, where their labels, gotos
+// and returns are resolved together. A labeled define leaves its label on
+// an empty statement.
+func tailDecls(body []ast.Stmt, defined map[string]bool) []ast.Decl {
+	var decls []ast.Decl
+	var rest []ast.Stmt
+	for _, st := range body {
+		inner, label := st, (*ast.LabeledStmt)(nil)
+		if l, ok := st.(*ast.LabeledStmt); ok {
+			inner, label = l.Stmt, l
+		}
+		switch in := inner.(type) {
+		case *ast.DeclStmt:
+			decls = append(decls, in.Decl)
+		case *ast.AssignStmt:
+			if in.Tok != token.DEFINE {
+				rest = append(rest, st)
+				continue
+			}
+			decls = append(decls, checkDecl(in, defined))
+		default:
+			rest = append(rest, st)
+			continue
+		}
+		if label != nil {
+			rest = append(rest, &ast.LabeledStmt{Label: label.Label, Colon: label.Colon, Stmt: &ast.EmptyStmt{Semicolon: inner.Pos(), Implicit: true}})
+		}
+	}
+	if len(rest) > 0 {
+		pos := rest[0].Pos()
+		body := &ast.BlockStmt{Lbrace: pos, List: rest, Rbrace: rest[len(rest)-1].End()}
+		decls = append(decls, &ast.FuncDecl{Name: &ast.Ident{NamePos: pos, Name: "init"}, Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: body})
+	}
+	return decls
 }

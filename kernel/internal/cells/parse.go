@@ -129,6 +129,7 @@ const (
 type piece struct {
 	kind Kind
 	span span
+	tail bool      // the statements from a top-level return or goto on (tail.go)
 	file *ast.File // the parse of prefix+padding+text
 	base int       // offset in file's source where the cell's byte 0 would be
 	fset *token.FileSet
@@ -171,6 +172,9 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 		pieces = append(pieces, p)
 		decls = append(decls, pieceDecls(src, p)...) // before any rewrite
 	}
+	if pieces, err = mergeTail(sc.FileSet(), src, spans, pieces); err != nil {
+		return nil, err
+	}
 	cx := newCellScope(env, src)
 	cx.markLines, cx.markFuncs = markLines, markFuncs
 	cx.planRenames(pieces)
@@ -199,6 +203,7 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 	auto := cx.autoImports(pieces)
 	visible := cx.visibleImports(auto)
 	prior := priorTypes(sc, pieces)
+	cx.tailPrior = tailPrior(sc, pieces)
 	prog.TypeErrors = cx.typeCheck(sc, pieces, visible)
 	if err := cx.retypedAfterUse(pieces, prior); err != nil {
 		return nil, err

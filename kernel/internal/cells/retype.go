@@ -60,6 +60,9 @@ func (cx *cellScope) retypedAfterUse(pieces []*piece, prior map[string]types.Typ
 			if old == nil || obj == nil || !used[id.Name] || types.Identical(old, obj.Type()) {
 				continue
 			}
+			if splittable(pieces, p) {
+				return &SplitError{Offset: p.span.start, Name: id.Name}
+			}
 			ed := &edits{src: cx.src, base: p.base, fset: p.fset}
 			return cx.unsupported(ed, id.Pos(), fmt.Sprintf("%s := … after a use of %s in the same cell, giving it another type (%s, not %s)", id.Name, id.Name, obj.Type(), old),
 				"the interpreter gives a cell's top-level variable one type for the whole cell: use another name, or define it in a cell of its own")
@@ -71,4 +74,43 @@ func (cx *cellScope) retypedAfterUse(pieces []*piece, prior map[string]types.Typ
 		}
 	}
 	return nil
+}
+
+// SplitError asks the caller to run the cell as two evaluations, the second
+// from byte Offset on: its statement gives Name, a variable of the session
+// that earlier statements of the cell used, another type. Run as two, the
+// statements before see the old variable, as in a function where the define
+// would shadow a package-level one (main's b := new([100]int) after uses of
+// the program's b, once main's body is a cell).
+type SplitError struct {
+	Offset int
+	Name   string
+}
+
+func (e *SplitError) Error() string {
+	return fmt.Sprintf("%s := … after a use of %s in the same cell, giving it another type, is not supported here (goaccel runs such a cell in two parts, the second from byte %d, only when nothing wraps it); use another name", e.Name, e.Name, e.Offset)
+}
+
+// splittable reports whether a cell can run as two evaluations before piece
+// at: it holds only statements (a declaration may be used before it is
+// written), none runs the rest of the cell in a function (tail.go), and
+// none before at defers a call (it would run when the first part ends).
+func splittable(pieces []*piece, at *piece) bool {
+	if at.tail {
+		return false
+	}
+	before := true
+	for _, p := range pieces {
+		if p == at {
+			before = false
+		}
+		switch {
+		case p.kind == KindImport:
+		case p.kind != KindStmt && p.kind != KindExpr, p.tail:
+			return false
+		case before && deferIn(p.file.Decls[0].(*ast.FuncDecl).Body) != nil:
+			return false
+		}
+	}
+	return true
 }

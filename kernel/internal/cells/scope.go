@@ -30,6 +30,7 @@ type cellScope struct {
 	pkg       *types.Package          // the session package the cell was checked in
 	namer     *celltypes.Namer        // writes types as source for the cell
 	wrapErr   error                   // what wrapCompound could not wrap
+	tailPrior map[string]types.Type   // the session's types of the names a tail piece defines (tail.go)
 }
 
 func newCellScope(env Env, src string) *cellScope {
@@ -94,13 +95,19 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 		if cx.markLines {
 			cx.markNestedLines(p, ed)
 		}
-		cx.wrapCompound(p, ed)
-		if cx.wrapErr != nil {
-			return Unit{}, cx.wrapErr
+		if p.tail {
+			if err := cx.wrapTail(p, ed); err != nil {
+				return Unit{}, err
+			}
+		} else {
+			cx.wrapCompound(p, ed)
+			if cx.wrapErr != nil {
+				return Unit{}, cx.wrapErr
+			}
 		}
 	}
 	u.mt = ed.textWith(p.span.start, p.span.end)
-	if p.kind == KindStmt {
+	if p.kind == KindStmt && !p.tail {
 		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
 			switch st := st.(type) {
 			case *ast.ReturnStmt:

@@ -80,6 +80,10 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string, shift in
 		}
 	}()
 	prog, err := cells.ParseMarked(code, envView{s})
+	var split *cells.SplitError
+	if errors.As(err, &split) && len(shown) == len(code) && shift == 0 {
+		return s.runSplit(ctx, code, split.Offset) // this parse's types are discarded
+	}
 	if err != nil {
 		return s.parseFailure(err, shown, shift)
 	}
@@ -477,4 +481,21 @@ func (s *Session) crashConstruct(panicValue string, run int) string {
 		return "this range loop: goaccel rewrites range over an integer or a function iterator only when it can tell the type of the ranged expression; assign it to a typed variable first (n := int(...)) or write for i := 0; i < n; i++"
 	}
 	return ""
+}
+
+// runSplit runs a cell as two evaluations, the second from byte off on
+// (cells.SplitError): the second part keeps its lines and columns, the
+// first part blanked out before it, and its errors quote the whole cell.
+func (s *Session) runSplit(ctx context.Context, code string, off int) Result {
+	first := code[:off]
+	if r := s.runCellShown(ctx, first, first, 0); r.Error != nil {
+		return r
+	}
+	blank := []byte(first)
+	for i, c := range blank {
+		if c != '\n' {
+			blank[i] = ' '
+		}
+	}
+	return s.runCellShown(ctx, string(blank)+code[off:], code, 0)
 }
