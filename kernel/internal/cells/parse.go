@@ -208,6 +208,9 @@ func parse(src string, env Env, markLines, markFuncs bool) (*Program, error) {
 	if err := cx.retypedAfterUse(pieces, prior); err != nil {
 		return nil, err
 	}
+	if err := cx.genericResultsUsed(pieces); err != nil {
+		return nil, err
+	}
 	cx.namer = celltypes.NewNamer(cx.pkg, visible, func(name string) string {
 		if internal, ok := cx.renames[name]; ok {
 			return internal

@@ -112,6 +112,8 @@ func TestParseRefusesWhatItCannotRewrite(t *testing.T) {
 		{"min of unknown types", "x := min(a.B, c.D)", "min of arguments whose type goaccel cannot infer", 1},
 		{"break to outer label", "L: for {\n for v := range seq { break L }\n}", "break L out of a loop over a function iterator", 2},
 		{"defer in a top-level type switch", "var x any = 1\nswitch x.(type) {\ncase int:\n\tdefer println(x)\n}", "defer inside this top-level statement", 4},
+		{"generic type alias", "type Set[T comparable] = map[T]struct{}", "a generic type alias (Set[…] = …)", 1},
+		{"generic type alias in a function", "func f() {\n\ttype L[T any] = []T\n}", "a generic type alias (L[…] = …)", 2},
 		{"declaration after a top-level return", "if true {\n\treturn\n}\nfunc f() {}", "a declaration after a top-level return or goto", 4},
 		{"value shown after a top-level goto", "goto L\nL:\nx := 1\nx", "a value to show after a top-level return or goto", 4},
 		{"type declared after a top-level return", "if true {\n\treturn\n}\ntype T int", "a declaration after a top-level return or goto", 4},

@@ -93,24 +93,72 @@ func (e *SplitError) Error() string {
 
 // splittable reports whether a cell can run as two evaluations before piece
 // at: it holds only statements (a declaration may be used before it is
-// written), none runs the rest of the cell in a function (tail.go), and
-// none before at defers a call (it would run when the first part ends).
+// written), and none runs the rest of the cell in a function (tail.go).
+// (The session keeps the first part's deferred calls for the cell's end.)
 func splittable(pieces []*piece, at *piece) bool {
 	if at.tail {
 		return false
 	}
-	before := true
 	for _, p := range pieces {
-		if p == at {
-			before = false
-		}
-		switch {
-		case p.kind == KindImport:
-		case p.kind != KindStmt && p.kind != KindExpr, p.tail:
-			return false
-		case before && deferIn(p.file.Decls[0].(*ast.FuncDecl).Body) != nil:
+		if p.kind != KindImport && p.kind != KindStmt && p.kind != KindExpr || p.tail {
 			return false
 		}
 	}
 	return true
+}
+
+// genericResultsUsed asks for a split (SplitError) before a top-level
+// statement that defines several values from a call of a variable the cell
+// defined, with several others, from a generic call: yaegi types such a
+// define (next, stop := iter.Pull(seq)) only when it runs, so in the same
+// evaluation v, ok := next() finds a function of no results.
+func (cx *cellScope) genericResultsUsed(pieces []*piece) error {
+	if cx.info == nil {
+		return nil
+	}
+	fromGeneric := map[string]bool{}
+	for _, p := range pieces {
+		if p.kind != KindStmt {
+			continue
+		}
+		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE || len(as.Lhs) < 2 || len(as.Rhs) != 1 {
+				continue
+			}
+			call, ok := unparen(as.Rhs[0]).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			if id := calleeIdent(call.Fun); id != nil && fromGeneric[id.Name] && splittable(pieces, p) {
+				return &SplitError{Offset: p.span.start, Name: id.Name}
+			}
+			if id := calleeIdent(call.Fun); id != nil {
+				if fn, ok := cx.info.Uses[id].(*types.Func); ok && fn.Type().(*types.Signature).TypeParams().Len() > 0 {
+					for _, l := range as.Lhs {
+						if lid, ok := l.(*ast.Ident); ok && lid.Name != "_" {
+							fromGeneric[lid.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// calleeIdent is the identifier naming a call's function: f, pkg.F, F[T]
+// or pkg.F[T].
+func calleeIdent(fun ast.Expr) *ast.Ident {
+	switch f := unparen(fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	case *ast.IndexExpr:
+		return calleeIdent(f.X)
+	case *ast.IndexListExpr:
+		return calleeIdent(f.X)
+	}
+	return nil
 }

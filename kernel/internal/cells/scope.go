@@ -80,6 +80,9 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 		// First, so that it comes before whatever the rewrites put at the start.
 		ed.add(p.span.start, p.span.start, fmt.Sprintf("%s = %d; ", LineVar, line))
 	}
+	if err := cx.genericAliases(p, ed); err != nil {
+		return Unit{}, err
+	}
 	cx.renameTypes(p, ed)
 	if err := cx.embeds(p, ed); err != nil {
 		return Unit{}, err
@@ -88,6 +91,7 @@ func (cx *cellScope) unit(src string, p *piece) (Unit, error) {
 	if err := cx.rewrite(p, ed); err != nil {
 		return Unit{}, err
 	}
+	cx.genericVars(p, ed)
 	if p.kind == KindDecl && cx.markFuncs {
 		cx.markFuncLines(p, ed)
 	}
@@ -426,4 +430,99 @@ var basicTypes = map[string]bool{
 	"bool": true, "string": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true,
 	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
 	"byte": true, "rune": true, "float32": true, "float64": true, "complex64": true, "complex128": true,
+}
+
+// genericAliases refuses Go 1.24's generic type aliases (type Set[T
+// comparable] = map[T]struct{}), which yaegi v0.16 fails on with an error
+// that names nothing ("constant definition loop").
+func (cx *cellScope) genericAliases(p *piece, ed *edits) error {
+	var err error
+	ast.Inspect(p.file, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok && ts.Assign.IsValid() && ts.TypeParams != nil && err == nil {
+			err = cx.unsupported(ed, ts.Pos(), "a generic type alias ("+ts.Name.Name+"[…] = …)",
+				"declare a defined type (type "+ts.Name.Name+"[…] T, without the =) or write the aliased type where it is used")
+		}
+		return err == nil
+	})
+	return err
+}
+
+// genericVars rewrites a var declaration whose values call a generic
+// function, at the top level or in a function: yaegi v0.16 gives such a
+// variable its zero value (var n int = slices.Max(xs) is 0) or, at the top
+// level, leaves it undefined (var xs = slices.Sorted(seq)). A spec with a
+// type becomes the declaration and an assignment, one without a define,
+// which yaegi (and the carried patch, at the top level) runs.
+func (cx *cellScope) genericVars(p *piece, ed *edits) {
+	if cx.info == nil || p.kind == KindImport {
+		return
+	}
+	var decls []*ast.DeclStmt
+	var top map[ast.Stmt]bool
+	if p.kind == KindStmt && p.tail {
+		top = map[ast.Stmt]bool{} // wrapTail turns these into assignments
+		for _, st := range p.file.Decls[0].(*ast.FuncDecl).Body.List {
+			top[st] = true
+		}
+	}
+	ast.Inspect(p.file, func(n ast.Node) bool {
+		if ds, ok := n.(*ast.DeclStmt); ok && !top[ds] {
+			decls = append(decls, ds)
+		}
+		return true
+	})
+	for _, ds := range decls {
+		g := ds.Decl.(*ast.GenDecl)
+		if g.Tok != token.VAR || !cx.callsGeneric(g) {
+			continue
+		}
+		var parts []any
+		for i, sp := range g.Specs {
+			vs := sp.(*ast.ValueSpec)
+			if i > 0 {
+				parts = append(parts, "; ")
+			}
+			names := make([]string, len(vs.Names))
+			for j, n := range vs.Names {
+				names[j] = n.Name
+			}
+			list := strings.Join(names, ", ")
+			var values mtext
+			if len(vs.Values) > 0 {
+				values = ed.textWith(ed.off(vs.Values[0].Pos()), ed.off(vs.Values[len(vs.Values)-1].End()))
+			}
+			switch {
+			case vs.Type != nil:
+				parts = append(parts, "var "+list+" ", ed.textWith(ed.off(vs.Type.Pos()), ed.off(vs.Type.End())))
+				if len(vs.Values) > 0 {
+					parts = append(parts, "; "+list+" = ", values)
+				}
+			default:
+				parts = append(parts, list+" := ", values)
+			}
+		}
+		ed.add(ed.off(ds.Pos()), ed.off(ds.End()), parts...)
+	}
+}
+
+// callsGeneric reports whether a declaration's values call a generic
+// function (the type check's view).
+func (cx *cellScope) callsGeneric(g *ast.GenDecl) bool {
+	found := false
+	for _, sp := range g.Specs {
+		for _, v := range sp.(*ast.ValueSpec).Values {
+			ast.Inspect(v, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if id := calleeIdent(call.Fun); id != nil {
+						if fn, ok := cx.info.Uses[id].(*types.Func); ok && fn.Type().(*types.Signature).TypeParams().Len() > 0 {
+							found = true
+						}
+					}
+				}
+				_, lit := n.(*ast.FuncLit)
+				return !found && !lit
+			})
+		}
+	}
+	return found
 }

@@ -161,6 +161,9 @@ func (s *Session) endCell(ctx context.Context, run int, res Result, ended bool, 
 		s.yaegi.DiscardDeferred()
 		return res
 	}
+	if s.firstPart && res.Error == nil && !ended {
+		return res // the second part's end runs them (runSplit)
+	}
 	if err := s.yaegi.RunDeferred(); err != nil && res.Error == nil {
 		res = s.failure(ctx, err, run)
 	}
@@ -485,10 +488,15 @@ func (s *Session) crashConstruct(panicValue string, run int) string {
 
 // runSplit runs a cell as two evaluations, the second from byte off on
 // (cells.SplitError): the second part keeps its lines and columns, the
-// first part blanked out before it, and its errors quote the whole cell.
+// first part blanked out before it, and its errors quote the whole cell;
+// the calls the first part deferred run at the end of the second, with its
+// own, last first.
 func (s *Session) runSplit(ctx context.Context, code string, off int) Result {
 	first := code[:off]
-	if r := s.runCellShown(ctx, first, first, 0); r.Error != nil {
+	s.firstPart = true
+	r := s.runCellShown(ctx, first, first, 0)
+	s.firstPart = false
+	if r.Error != nil || r.Interrupted {
 		return r
 	}
 	blank := []byte(first)

@@ -52,13 +52,14 @@ type Error = executor.Error
 
 // Session is one interpreter whose state persists across cells.
 type Session struct {
-	opts   Options
-	in     *stdinSwitch
-	stderr *panicFilter
-	yaegi  *interp.Interpreter
-	magics *magics.Registry
-	pkgs   packageIndex
-	docs   docIndex
+	firstPart bool // running the first part of a split cell: its deferred calls wait (runSplit)
+	opts      Options
+	in        *stdinSwitch
+	stderr    *panicFilter
+	yaegi     *interp.Interpreter
+	magics    *magics.Registry
+	pkgs      packageIndex
+	docs      docIndex
 
 	// Interpreted code's stdout and stderr (under the panic filter): the
 	// session's writers, or a %%capture buffer. os.Stdout and os.Stderr of

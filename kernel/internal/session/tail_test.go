@@ -79,3 +79,17 @@ func TestRetypingAfterAUseSplitsTheCell(t *testing.T) {
 		t.Fatalf("a cell with a declaration: error %v, want the retyping refused by name", r.Error)
 	}
 }
+
+// next, stop := iter.Pull(seq) and v, ok := next() in one cell: yaegi types
+// the first only when it runs, so the cell runs in two evaluations; the
+// first part's deferred stop runs at the cell's end, after the second's.
+func TestAPulledIteratorIsCalledInTheCellThatPulledIt(t *testing.T) {
+	s, out := newSession(t)
+	r := s.Execute(context.Background(), "next, stop := iter.Pull(slices.Values([]int{7, 8}))\ndefer fmt.Println(\"stopped\")\ndefer stop()\nv, ok := next()\ndefer fmt.Println(\"second part's defer\")\nfmt.Println(v, ok)")
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	if got, want := out.String(), "7 true\nsecond part's defer\nstopped\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

@@ -724,6 +724,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// operation and setting the source location directly to the destination
 				// location in the frame.
 				//
+				// goaccel: only for a single assignment. In b, c = f(1), 2 the
+				// call's case made the whole statement a nop, so c was never
+				// assigned (and writing the destinations one by one would break
+				// a, b = f(b), g(a)).
+				single := n.nleft == 1
 				switch {
 				case n.action != aAssign:
 					// Do not skip assign operation if it is combined with another operator.
@@ -735,7 +740,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
-				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
+				case single && isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {
 						// Skip optimitization if returned type doesn't match assigned one.
@@ -747,12 +752,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if src.typ.untyped && !dest.typ.untyped {
 						src.typ = dest.typ
 					}
-				case src.action == aRecv:
+				case single && src.action == aRecv:
 					// Assign by reading from a receiving channel.
 					n.gen = nop
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
-				case src.action == aCompositeLit:
+				case single && src.action == aCompositeLit:
 					if isInterface(dest.typ) {
 						// Skip optimisation for assigned interface (goaccel:
 						// error and the interpreted code's interfaces too,

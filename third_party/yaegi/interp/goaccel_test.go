@@ -185,6 +185,11 @@ var goaccelCases = []goaccelCase{
 		stdout: "0 0\n1 10\n",
 	},
 	{
+		name:   "an assignment of several values, one a call, a receive or a composite literal",
+		srcs:   []string{"package main\nimport \"fmt\"\nfunc f(x int) int { return x }\nfunc main() {\n\tvar b, c int\n\tb, c = f(1), 2\n\tx, y := 1, 2\n\tx, y = f(y), f(x)\n\ta, d := []int{1}, f(3)\n\tch := make(chan int, 1)\n\tch <- 5\n\tvar u, w int\n\tu, w = <-ch, 6\n\tfmt.Println(b, c, x, y, a, d, u, w)\n}"},
+		stdout: "1 2 2 1 [1] 3 5 6\n",
+	},
+	{
 		name:   "real and imag of an untyped constant",
 		srcs:   []string{"package main\nimport \"fmt\"\nconst c = 3 + 4i\nfunc main() {\n\tconst r, i = real(c), imag(c)\n\tfmt.Println(r, i, real(2), imag(5))\n}"},
 		stdout: "3 4 2 0\n",
