@@ -1,5 +1,7 @@
 package backend
 
+import "runtime"
+
 // DType numbers the element types; the values match tensors.DType.
 type DType uint8
 
@@ -50,6 +52,8 @@ type Buffer struct {
 	I64   []int64
 	U16   []uint16
 	Ptr   uintptr
+
+	reclaim runtime.Cleanup // set by Reclaim
 }
 
 // UnaryOp names an elementwise function of one tensor and up to two scalar parameters.

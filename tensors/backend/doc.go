@@ -20,6 +20,11 @@
 //	}
 //	be, err := backend.Open("cuda", 0) // the completed Backend, cached
 //
+// Memory: a device hands its buffers' memory back to its pool when they are released, and
+// when a buffer that was never released becomes unreachable (Reclaim); it charges what it hands
+// out to its Pacer, which says when a collection is due. A buffer reaching a kernel is reachable
+// until the kernel returns: package tensors keeps its tensors so.
+//
 // Conventions: every kernel writes a contiguous destination; "outer, n, inner" describe a
 // contiguous tensor viewed as [outer, n, inner] with the operated axis in the middle. A
 // destination may be the same buffer as an operand that is read at the same positions (in-place
@@ -47,5 +52,7 @@
 //     SGDScalars and Backend.
 //   - host.go: NewHost, ContiguousStrides, Coalesce and SizeClass, shared by host devices and
 //     pools.
+//   - reclaim.go: Reclaim and Escape (memory of unreachable buffers back to a device's pool),
+//     Pacer (when to collect), CollectIfDue, Collect and Collections.
 //   - registry.go: Opener, Register, Count and Open, the device types of this program.
 package backend

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/goaccel/goaccel/cuda/internal/alloc"
@@ -25,6 +24,7 @@ type Device struct {
 	module uintptr
 	blas   *cublas.Handle
 	cache  *alloc.Cache
+	pacer  *backend.Pacer
 	errBuf uintptr // four int64 on the device: a kernel's report of a bad input
 	tf32   bool    // the math mode set on blas
 
@@ -64,6 +64,8 @@ func newDevice(l libs, index int) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{index: index, drv: l.drv, ctx: ctx, fns: map[string]uintptr{}, blocks: map[uintptr]block{}}
+	total, _ := l.drv.TotalMem(dev)
+	d.pacer = newPacer(index, int64(total))
 	d.cache = alloc.New(rawMem{l.drv})
 	d.cache.Reclaim = reclaim
 	err = ctx.Do(func() error {
@@ -91,21 +93,27 @@ func newDevice(l libs, index int) (*Device, error) {
 	return d, nil
 }
 
-// reclaim runs the garbage collector so that device buffers no longer referenced return their
-// blocks (their cleanups run on another goroutine), and waits for those cleanups.
-func reclaim() {
-	done := make(chan struct{})
-	sentinel := new(int)
-	runtime.AddCleanup(sentinel, func(ch chan struct{}) { close(ch) }, done)
-	sentinel = nil
-	runtime.GC()
-	select {
-	case <-done:
-	case <-time.After(time.Second):
+// Bounds of the pacer's budget for device memory: buffers dropped without Release may take up
+// to the budget between two collections. A GPU runs an op on megabytes in microseconds, so the
+// budget starts larger than the host's and may grow to a quarter of the device's memory (at most
+// 4 GiB) when collections are costly against the work between them.
+const (
+	minDeviceBudget = 256 << 20
+	maxDeviceBudget = 4 << 30
+)
+
+func newPacer(index int, total int64) *backend.Pacer {
+	hi := int64(maxDeviceBudget)
+	if total > 0 {
+		hi = min(hi, total/4)
 	}
-	runtime.GC()
-	time.Sleep(10 * time.Millisecond)
+	lo := min(int64(minDeviceBudget), hi)
+	return backend.NewPacer(fmt.Sprintf("cuda:%d", index), lo, hi)
 }
+
+// reclaim runs the garbage collector so that device buffers no longer referenced return their
+// blocks (their cleanups run on other goroutines), and waits for those cleanups.
+func reclaim() { backend.Collect() }
 
 // Name implements backend.Core.
 func (d *Device) Name() string { return "cuda" }
@@ -230,6 +238,7 @@ func (d *Device) alloc(dt backend.DType, n int, zero bool) (*backend.Buffer, err
 			return nil, err
 		}
 	}
+	d.pacer.Charge(size)
 	b := &backend.Buffer{DType: dt, Len: n, Ptr: p}
 	c := runtime.AddCleanup(b, d.dropBlock, p)
 	d.blocksMu.Lock()
@@ -274,6 +283,7 @@ func (d *Device) Release(b *backend.Buffer) {
 	d.blocksMu.Unlock()
 	if ok {
 		blk.cleanup.Stop()
+		d.pacer.Credit(blk.size)
 		d.cache.Free(b.Ptr, blk.size)
 	}
 }
@@ -367,6 +377,9 @@ func (d *Device) Driver() *driver.Driver { return d.drv }
 
 // CacheStats returns the caching allocator's counters.
 func (d *Device) CacheStats() alloc.Stats { return d.cache.Stats() }
+
+// Pacer returns the pacer that counts the device's memory.
+func (d *Device) Pacer() *backend.Pacer { return d.pacer }
 
 var (
 	_ backend.Backend  = (*Device)(nil)

@@ -338,3 +338,28 @@ func TestReleasedAndUnreachableBuffersReturnToTheCache(t *testing.T) {
 	}
 	runtime.KeepAlive(c)
 }
+
+// TestDroppedBuffersKeepDeviceMemoryBounded: 10,000 buffers of 4 MB, each dropped without
+// Release (as a temporary a program never releases), with the pacer's collections between
+// allocations (package tensors runs CollectIfDue before each): the caching allocator sees them
+// come back, so the device's memory in use stays within the pacer's budget and the cache serves
+// almost every request.
+func TestDroppedBuffersKeepDeviceMemoryBounded(t *testing.T) {
+	d := open(t)
+	backend.Collect()
+	before := d.CacheStats()
+	most := before.LiveBytes
+	for range 10000 {
+		backend.CollectIfDue()
+		d.AllocUninit(backend.F32, 1<<20)
+		most = max(most, d.CacheStats().LiveBytes)
+	}
+	after := d.CacheStats()
+	if grew := most - before.LiveBytes; grew > d.Pacer().Budget()+64<<20 {
+		t.Fatalf("device memory in use peaked %d MB above the start (budget %d MB)", grew>>20, d.Pacer().Budget()>>20)
+	}
+	if raw := after.RawAllocs - before.RawAllocs; raw > int(d.Pacer().Budget()>>22)+32 {
+		t.Fatalf("%d raw device allocations for 10,000 dropped 4 MB buffers: the cache did not see them come back", raw)
+	}
+	t.Logf("peak %d MB above the start, %d raw allocations, %d collections", (most-before.LiveBytes)>>20, after.RawAllocs-before.RawAllocs, d.Pacer().Collections())
+}

@@ -11,8 +11,9 @@
 //     and Multinomial.
 //   - copy.go: Copy (a memcpy or the strided, converting kernel) and Fill.
 //   - device.go: Device: its lock, context and stream, kernel launches, the caching allocator
-//     (Alloc, AllocUninit, Release), Upload, Download and Synchronize, and the accessors
-//     collectives use (Stream, Index, Do, Driver, CacheStats).
+//     (Alloc, AllocUninit, Release; blocks of unreachable buffers come back to it, and the
+//     device's Pacer counts what is handed out), Upload, Download and Synchronize, and the
+//     accessors collectives use (Stream, Index, Do, Driver, CacheStats, Pacer).
 //   - elementwise.go: Unary, UnaryGrad, Binary, Where, Reduce, Softmax and SoftmaxGrad.
 //   - fused.go: LayerNorm, CrossEntropy, the index ops, Im2col, Col2im, Conv2d (im2col and
 //     cuBLAS), MaxPool2d, the optimizer updates, SumSquares and ScaleCheck.
