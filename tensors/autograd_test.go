@@ -282,7 +282,9 @@ func TestSteadyTrainingStepDoesNotGrowHeap(t *testing.T) {
 	for range 200 {
 		step()
 	}
-	after := live()
+	// The least of three readings: buffers whose reclaim is still on its way to the pool, and
+	// garbage of earlier tests, only add.
+	after := min(live(), live(), live())
 	if after > before+256<<10 {
 		t.Fatalf("live heap (less the pool) grew from %d to %d bytes over 200 steps", before, after)
 	}

@@ -78,6 +78,16 @@ func (p *Pacer) Charge(bytes int) {
 // Credit counts a buffer of bytes released explicitly (its memory is reused at once).
 func (p *Pacer) Credit(bytes int) { p.debt.Add(-int64(bytes)) }
 
+// SetBounds changes the budget's bounds (and clamps the budget into them).
+func (p *Pacer) SetBounds(min, max int64) {
+	collectMu.Lock()
+	defer collectMu.Unlock()
+	p.min, p.max = min, max
+	p.budget.Store(clamp(p.budget.Load(), min, max))
+}
+
+func clamp(v, lo, hi int64) int64 { return max(lo, min(v, hi)) }
+
 // Budget returns the current budget in bytes.
 func (p *Pacer) Budget() int64 { return p.budget.Load() }
 

@@ -105,6 +105,7 @@ func (c *CPU) alloc(dt backend.DType, n int) (b *backend.Buffer, fresh bool) {
 	c.mu.Unlock()
 	// A class-sized buffer, so that it can serve any request of its class once it comes back.
 	b = newBuffer(dt, n, classOf(dt, n))
+	b.Cold = true
 	backend.Reclaim(b, c.reclaim, rawOf(b))
 	return b, true
 }
@@ -138,6 +139,7 @@ func (c *CPU) Release(b *backend.Buffer) {
 		return // not one of the pool's buffers (a host buffer made elsewhere)
 	}
 	c.pacer.Credit(capacity(b) * b.DType.Size())
+	b.Cold = false // in use until now: warm
 	if !c.put(b) {
 		b.Escape()
 	}
@@ -157,7 +159,7 @@ func rawOf(b *backend.Buffer) raw { return raw{b.DType, b.F32, b.F64, b.I64, b.U
 // reclaim puts the memory of a buffer that no tensor references any more back into its free
 // list, in a new Buffer that is reclaimed in its turn.
 func (c *CPU) reclaim(r raw) {
-	b := &backend.Buffer{DType: r.dt, F32: r.f32, F64: r.f64, I64: r.i64, U16: r.u16}
+	b := &backend.Buffer{DType: r.dt, F32: r.f32, F64: r.f64, I64: r.i64, U16: r.u16, Cold: true}
 	resize(b, capacity(b))
 	if c.put(b) {
 		backend.Reclaim(b, c.reclaim, rawOf(b))
