@@ -69,7 +69,7 @@
 // the machine has. Data32 and Data64 expose CPU storage only: a device's memory never reaches
 // the host except through those read-backs. AdamStep, SGDStep, SumSquares, ScaleInPlace and
 // ScaleCheckFinite are the fused multi-tensor updates optimizers, gradient clipping and loss
-// scaling use, on any device.
+// scaling use, on any device (AdadeltaStep, RMSpropStep and AdagradStep too).
 //
 // Files:
 //   - attention.go: AttentionOptions, ScaledDotProductAttention and MultiHeadAttention.
@@ -93,7 +93,9 @@
 //   - loss.go: CrossEntropyOptions, CrossEntropy and CrossEntropyWith (ignored index, label
 //     smoothing).
 //   - matmul.go: MatMul, batched and broadcast, under autocast in 16 bits.
-//   - pool.go: MaxPool2d.
+//   - norm.go: BatchNorm (training and evaluation, running statistics), SyncBatchNorm (statistics
+//     summed across processes), GroupNorm and RMSNorm.
+//   - pool.go: MaxPool2d, AvgPool2d (AvgPool2dOptions) and AdaptiveAvgPool2d.
 //   - print.go: String, NumPy-style printing.
 //   - random.go: Generator (seeded, with its State), ManualSeed, DefaultGenerator, Randn, Rand
 //     and RandInt.
@@ -107,5 +109,6 @@
 //     Float32s, Item, …), CopyFrom and Fill.
 //   - update.go: the fused multi-tensor updates: AdamStep, SGDStep, SumSquares, ScaleInPlace and
 //     ScaleCheckFinite.
+//   - update_adaptive.go: AdadeltaStep, RMSpropStep and AdagradStep.
 //   - where.go: Where, MaskedFill and the comparisons.
 package tensors

@@ -2,6 +2,7 @@ package tensors
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/goaccel/goaccel/tensors/backend"
@@ -102,6 +103,11 @@ func (t *Tensor) export() {
 		t.buf().Escape()
 	}
 }
+
+// keep keeps ts reachable until it is called. Ops call it after a kernel on tensors they do not
+// otherwise use afterwards (the caller's tensor an in-place op writes, a source read once), so
+// that a caller who dropped them cannot have their buffer reclaimed under the kernel.
+func keep(ts ...*Tensor) { runtime.KeepAlive(ts) }
 
 // handOver returns next, releasing old when next is another handle: the idiom for an internal
 // temporary replaced by a result computed from it (a view of it keeps its storage alive). old

@@ -329,17 +329,20 @@ func (t *Tensor) CopyFrom(src *Tensor) {
 		src = m
 	}
 	t.be().Copy(t.strided(), src.strided(), t.shape)
+	keep(t, src)
 }
 
 // Fill sets every element to v, outside autograd.
 func (t *Tensor) Fill(v float64) {
 	if t.isContiguous() && t.offset == 0 && t.buf().Len == t.Numel() {
 		t.be().Fill(t.buf(), v)
+		keep(t)
 		return
 	}
 	f := FullLike(t, v)
 	t.be().Copy(t.strided(), f.strided(), t.shape)
 	f.release()
+	keep(t)
 }
 
 func bufOf(t *Tensor) *backend.Buffer {

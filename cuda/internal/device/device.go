@@ -209,6 +209,14 @@ func appendArg(b []byte, p any) []byte {
 		return append(b, bytesOf(&v)...)
 	case sgdArg:
 		return append(b, bytesOf(&v)...)
+	case avgPoolArg:
+		return append(b, bytesOf(&v)...)
+	case adadeltaArg:
+		return append(b, bytesOf(&v)...)
+	case rmspropArg:
+		return append(b, bytesOf(&v)...)
+	case adagradArg:
+		return append(b, bytesOf(&v)...)
 	case attnArg:
 		return append(b, bytesOf(&v)...)
 	case attnGradArg:

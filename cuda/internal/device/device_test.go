@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"runtime"
 	"strconv"
 	"strings"
@@ -230,7 +231,7 @@ func TestEveryKernelTheBackendLaunchesIsInThePTX(t *testing.T) {
 	ptx := string(kernels.PTX)
 	var names []string
 	for _, base := range []string{"unary", "unary_grad", "binary_flat", "softmax", "softmax_grad", "layernorm", "layernorm_grad_dx", "layernorm_grad_wb",
-		"xent", "xent_grad", "index_add", "scatter_add", "im2col", "col2im", "maxpool", "maxpool_grad"} {
+		"xent", "xent_grad", "index_add", "scatter_add", "im2col", "col2im", "maxpool", "maxpool_grad", "avgpool", "avgpool_grad"} {
 		names = append(names, base+"_f32", base+"_f64")
 	}
 	for _, base := range []string{"binary", "where", "reduce"} {
@@ -242,7 +243,7 @@ func TestEveryKernelTheBackendLaunchesIsInThePTX(t *testing.T) {
 	for _, base := range []string{"attn_fwd", "attn_grad_q", "attn_grad_kv", "topk", "multinomial"} {
 		names = append(names, base+"_f32", base+"_f64")
 	}
-	names = append(names, "copy_convert", "fill_8", "adam_f32", "sgd_f32", "sumsq_f32", "scale_check_f32")
+	names = append(names, "copy_convert", "fill_8", "adam_f32", "sgd_f32", "sumsq_f32", "scale_check_f32", "adadelta_f32", "rmsprop_f32", "adagrad_f32")
 	for _, n := range names {
 		if !strings.Contains(ptx, ".entry "+n+"(") {
 			t.Errorf("kernel %s is not in the PTX", n)
@@ -293,6 +294,64 @@ func TestAttentionPassesHeadViewsAndParameters(t *testing.T) {
 	log := ctl.Log()
 	if !strings.Contains(log, "attn_grad_q_f32") || !strings.Contains(log, "attn_grad_kv_f32") || strings.Index(log, "attn_grad_q_f32") > strings.Index(log, "attn_grad_kv_f32") {
 		t.Fatalf("backward launches:\n%s", log)
+	}
+}
+
+// TestPoolingAndAdaptiveStepsPassTheirStructs checks the AvgPool struct (14 words) of the
+// average-pooling kernels and the scalars of the Adadelta, RMSprop and Adagrad kernels, as the
+// CUDA side lays them out.
+func TestPoolingAndAdaptiveStepsPassTheirStructs(t *testing.T) {
+	d := open(t)
+	x, y := d.Alloc(backend.F32, 2*3*7*7), d.Alloc(backend.F32, 2*3*4*4)
+	p := backend.AvgPoolParams{Planes: 6, H: 7, W: 7, OH: 4, OW: 4, KH: 3, KW: 3, SH: 2, SW: 2, PH: 1, PW: 1, CountIncludePad: true, Divisor: 5}
+	ctl.Reset()
+	ctl.SetLaunchParams(3)
+	ctl.SetParamBytes(112)
+	defer ctl.SetLaunchParams(0)
+	d.AvgPool2d(y, x, p)
+	name, ps := lastLaunch(t)
+	want := []int64{6, 7, 7, 4, 4, 3, 3, 2, 2, 1, 1, 1, 5, 0}
+	if name != "avgpool_f32" || !slices.Equal(ps[2][:len(want)], want) {
+		t.Fatalf("launched %s with %v, want avgpool_f32 with %v", name, ps[2], want)
+	}
+	ctl.Reset()
+	d.AvgPool2dGrad(x, y, p)
+	if name, _ := lastLaunch(t); name != "avgpool_grad_f32" || !strings.Contains(ctl.Log(), "grid=2,1,1") {
+		t.Fatalf("gradient launch %s:\n%s", name, ctl.Log())
+	}
+	w, g, s, a := d.Alloc(backend.F32, 10), d.Alloc(backend.F32, 10), d.Alloc(backend.F32, 10), d.Alloc(backend.F32, 10)
+	vec := func(b *backend.Buffer) []backend.Vec { return []backend.Vec{{Buf: b, Len: 10}} }
+	words := func(fs ...float32) []int64 { // float32 pairs per 8-byte word, as the fake prints them
+		var out []int64
+		for i := 0; i < len(fs); i += 2 {
+			lo, hi := math.Float32bits(fs[i]), uint32(0)
+			if i+1 < len(fs) {
+				hi = math.Float32bits(fs[i+1])
+			}
+			out = append(out, int64(uint64(hi)<<32|uint64(lo)))
+		}
+		return out
+	}
+	ctl.Reset()
+	ctl.SetLaunchParams(6)
+	ctl.SetParamBytes(24)
+	d.AdadeltaStep(vec(w), vec(g), vec(s), vec(a), []backend.AdadeltaScalars{{LR: 1, Rho: 0.9, OneMinusRho: 0.1, Eps: 1e-6, WeightDecay: 0.5}})
+	if name, ps := lastLaunch(t); name != "adadelta_f32" || ps[4][0] != 10 || !slices.Equal(ps[5][:3], words(1, 0.9, 0.1, 1e-6, 0.5)) {
+		t.Fatalf("Adadelta launch %s %v", name, ps)
+	}
+	ctl.Reset()
+	ctl.SetLaunchParams(7)
+	ctl.SetParamBytes(32)
+	d.RMSpropStep(vec(w), vec(g), vec(s), []backend.Vec{{}}, vec(a), []backend.RMSpropScalars{{LR: 0.01, Alpha: 0.99, OneMinusAlpha: 0.01, Eps: 1e-8, Centered: true}})
+	if name, ps := lastLaunch(t); name != "rmsprop_f32" || ps[3][0] != 0 || ps[4][0] == 0 || ps[6][3] != 1 {
+		t.Fatalf("RMSprop launch %s %v: want no momentum buffer, a gradient average, centered", name, ps)
+	}
+	ctl.Reset()
+	ctl.SetLaunchParams(5)
+	ctl.SetParamBytes(16)
+	d.AdagradStep(vec(w), vec(g), vec(s), []backend.AdagradScalars{{CLR: 0.01, Eps: 1e-10, WeightDecay: 0}})
+	if name, ps := lastLaunch(t); name != "adagrad_f32" || !slices.Equal(ps[4][:2], words(0.01, 1e-10, 0)) {
+		t.Fatalf("Adagrad launch %s %v", name, ps)
 	}
 }
 

@@ -16,7 +16,8 @@
 //     accessors collectives use (Stream, Index, Do, Driver, CacheStats, Pacer).
 //   - elementwise.go: Unary, UnaryGrad, Binary, Where, Reduce, Softmax and SoftmaxGrad.
 //   - fused.go: LayerNorm, CrossEntropy, the index ops, Im2col, Col2im, Conv2d (im2col and
-//     cuBLAS), MaxPool2d, the optimizer updates, SumSquares and ScaleCheck.
+//     cuBLAS), MaxPool2d, AvgPool2d, the optimizer updates (Adam, SGD, Adadelta, RMSprop,
+//     Adagrad), SumSquares and ScaleCheck.
 //   - gemm.go: Gemm through cuBLAS (row-major as a transposed column-major product), with
 //     rounded copies for autocast's 16-bit operands.
 //   - state.go: loading the driver and cuBLAS once: Count, Err, Driver, SetTF32 and Open.

@@ -31,10 +31,12 @@
 //
 // Files:
 //   - adam.go: the per-step scalars of an Adam update and its scalar loop.
+//   - adaptive.go: AdadeltaStep, RMSpropStep and AdagradStep, chunked over every core.
 //   - adam_amd64.go, adam_other.go: the AVX kernels of the Adam and SGD updates (adam_amd64.s,
 //     sgd_amd64.s), or their absence.
 //   - attention.go: Attention and AttentionGrad, fused attention in the manner of
 //     FlashAttention-2 (blocks of queries and keys, a running softmax).
+//   - avgpool.go: AvgPool2d and AvgPool2dGrad (fixed and adaptive windows).
 //   - binary.go: Binary and Where, broadcast elementwise ops of two operands.
 //   - binary_amd64.go, binary_other.go: the AVX2 (and AVX-512) float32 kernels of Binary
 //     (binary_amd64.s), with non-temporal stores for large adds.
@@ -61,6 +63,8 @@
 //     fixed-order float64 sums.
 //   - rowvec.go: row helpers of the softmax-shaped kernels.
 //   - sampling.go: TopK and Multinomial.
+//   - stream.go, stream_amd64.go, stream_other.go: non-temporal stores for kernels that write all
+//     of a large cold buffer (streamF32, with copyNTF32 in stream_amd64.s).
 //   - sum_amd64.go, sum_other.go: the AVX and AVX-512 float32 sums (sum_amd64.s), or their
 //     absence.
 //   - unary.go: Unary and UnaryGrad, elementwise functions and their gradients.

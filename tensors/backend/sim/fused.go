@@ -111,6 +111,31 @@ func (f *fused) MaxPool2dGrad(dx, gy, arg *backend.Buffer, planes, hh, w, k, str
 	f.cpu.MaxPool2dGrad(h[0], h[1], h[2], planes, hh, w, k, stride, oh, ow)
 }
 
+func (f *fused) AvgPool2d(y, x *backend.Buffer, p backend.AvgPoolParams) {
+	h := f.use("AvgPool2d", y, x)
+	f.cpu.AvgPool2d(h[0], h[1], p)
+}
+
+func (f *fused) AvgPool2dGrad(dx, gy *backend.Buffer, p backend.AvgPoolParams) {
+	h := f.use("AvgPool2dGrad", dx, gy)
+	f.cpu.AvgPool2dGrad(h[0], h[1], p)
+}
+
+func (f *fused) AdadeltaStep(w, g, sq, acc []backend.Vec, s []backend.AdadeltaScalars) {
+	vs, _ := f.useVecs("AdadeltaStep", nil, w, g, sq, acc)
+	f.cpu.AdadeltaStep(vs[0], vs[1], vs[2], vs[3], s)
+}
+
+func (f *fused) RMSpropStep(w, g, sq, mom, avg []backend.Vec, s []backend.RMSpropScalars) {
+	vs, _ := f.useVecs("RMSpropStep", nil, w, g, sq, mom, avg)
+	f.cpu.RMSpropStep(vs[0], vs[1], vs[2], vs[3], vs[4], s)
+}
+
+func (f *fused) AdagradStep(w, g, sum []backend.Vec, s []backend.AdagradScalars) {
+	vs, _ := f.useVecs("AdagradStep", nil, w, g, sum)
+	f.cpu.AdagradStep(vs[0], vs[1], vs[2], s)
+}
+
 func (f *fused) AdamStep(w, g, m, v []backend.Vec, s []backend.AdamScalars) {
 	vs, _ := f.useVecs("AdamStep", nil, w, g, m, v)
 	f.cpu.AdamStep(vs[0], vs[1], vs[2], vs[3], s)
