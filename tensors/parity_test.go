@@ -122,7 +122,9 @@ var parityOps = map[string]func(x []*Tensor, d Device) *Tensor{
 		return Stack([]*Tensor{ps[0].SumDims(false, 1), ps[1].SumDims(false, 1).MulScalar(2)}, 1)
 	},
 	"ReshapeView": func(x []*Tensor, d Device) *Tensor { return x[0].Slice(2, 2, 6).Reshape(2, 3, 2, 2).Exp() },
-	"AvgPool2d":   func(x []*Tensor, d Device) *Tensor { return AvgPool2d(x[0], 3, AvgPool2dOptions{Stride: 2, Padding: 1}) },
+	"AvgPool2d": func(x []*Tensor, d Device) *Tensor {
+		return AvgPool2d(x[0], 3, AvgPool2dOptions{Stride: 2, Padding: 1})
+	},
 	"AvgPool2dExcludePadCeil": func(x []*Tensor, d Device) *Tensor {
 		return AvgPool2d(x[0], 3, AvgPool2dOptions{Stride: 2, Padding: 1, CeilMode: true, ExcludePad: true})
 	},
