@@ -17,19 +17,19 @@ var layerDevices = []tensors.Device{tensors.CPU, {Type: "sim"}, {Type: "simfused
 
 type layersFixture struct {
 	Models []struct {
-		Name        string
-		Keys        []string
-		Steps       int
-		LR          float64
-		Inputs      [][]float32
-		InputShape  []int `json:"input_shape"`
-		Targets     [][]int64
-		Losses      []float64
-		Grads       map[string][]float32
-		State       map[string][]float32
-		EvalInput   []float32 `json:"eval_input"`
-		EvalOutput  []float32 `json:"eval_output"`
-		EvalShape   []int     `json:"eval_shape"`
+		Name       string
+		Keys       []string
+		Steps      int
+		LR         float64
+		Inputs     [][]float32
+		InputShape []int `json:"input_shape"`
+		Targets    [][]int64
+		Losses     []float64
+		Grads      map[string][]float32
+		State      map[string][]float32
+		EvalInput  []float32 `json:"eval_input"`
+		EvalOutput []float32 `json:"eval_output"`
+		EvalShape  []int     `json:"eval_shape"`
 	}
 }
 
