@@ -17,6 +17,13 @@
 //		})
 //	}
 //
+// A model with batch normalisation converted by nn.ConvertSyncBatchNorm (or
+// built with nn.SyncBatchNorm) normalises over the batch of every process once
+// prepared: Prepare gives its layers the process group, whose sums run in turn
+// with the gradient all-reduces during the backward pass. As PyTorch's
+// DistributedDataParallel, a prepared model's buffers (running statistics) are
+// rank 0's at Prepare and before each forward pass in training.
+//
 // The rules are Accelerate's: Backward divides the loss by the accumulation
 // steps (and scales it under fp16); gradients are averaged across processes
 // only on sync steps, in 25 MiB buckets (Config.DDP) overlapped with the
@@ -81,15 +88,17 @@
 //   - loader.go: prepared loaders: sharding, the end-of-epoch state and
 //     SkipFirstBatches.
 //   - logger.go: Logger and GetLogger, logging on the main process (or all).
-//   - model.go: the prepared model, UnwrapModel, SaveModel and the broadcast
-//     of initial parameters.
+//   - model.go: the prepared model, UnwrapModel, SaveModel, the broadcast
+//     of initial parameters and of buffers, and the process group of
+//     SyncBatchNorm layers.
 //   - notebook_tracker.go: the "notebook" tracker, a plots.Live under the
 //     cell.
 //   - optimizer.go: prepared optimizers and schedulers, which act only on
 //     sync steps.
 //   - prepare.go: Prepare and its hints for the objects it takes.
 //   - reducer.go: bucketed gradient all-reduce overlapped with the backward
-//     pass (OnGradReady hooks; on devices, one flat tensor per bucket).
+//     pass (OnGradReady hooks; on devices, one flat tensor per bucket), and
+//     the other collectives of a backward pass queued in turn with it.
 //   - rng.go: SetSeed.
 //   - scaler.go: the fp16 loss scaler (PyTorch's GradScaler).
 //   - shard.go: how one process takes its share of a loader's batches

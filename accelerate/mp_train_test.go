@@ -66,6 +66,8 @@ func TestTrainingOnTwoProcessesMatchesOneProcessWithDoubleBatch(t *testing.T) {
 		{Name: "accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
 		{Name: "mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
 		{Name: "mlp-one-parameter-per-bucket", Batch: 8, Shuffle: true, Epochs: 2, MLP: true, Bucket: 1e-5},
+		{Name: "sync-batchnorm", Batch: 8, Shuffle: true, Epochs: 2, BN: true},
+		{Name: "sync-batchnorm-accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2, BN: true, Bucket: 1e-4},
 	})
 }
 
@@ -79,6 +81,7 @@ func TestTrainingOnTwoSimulatedDevicesMatchesOneCPUProcess(t *testing.T) {
 		{Name: "sim-shuffled", Batch: 8, Shuffle: true, Epochs: 2},
 		{Name: "sim-accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
 		{Name: "sim-mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
+		{Name: "sim-sync-batchnorm", Batch: 8, Shuffle: true, Epochs: 2, BN: true},
 	})
 }
 
