@@ -15,7 +15,7 @@ import (
 )
 
 // exampleNotebooks must exist; each is executed and its outputs checked.
-var exampleNotebooks = []string{"quickstart", "mnist", "mnist_ddp", "accumulation_mixed_precision", "checkpoint_resume", "char_gpt"}
+var exampleNotebooks = []string{"quickstart", "mnist", "mnist_ddp", "accumulation_mixed_precision", "checkpoint_resume", "char_gpt", "mnist_cnn"}
 
 // maxNotebookBytes bounds an executed notebook: progress bars and live plots
 // update their output in place, so outputs must not pile up.
@@ -178,6 +178,24 @@ var notebookChecks = map[string]func(t *testing.T, nb executedNotebook){
 		}
 	},
 	"mnist_ddp": checkMNISTDDP,
+	"mnist_cnn": func(t *testing.T, nb executedNotebook) {
+		c := nb.cellWith(t, `progress.Over(trainLoader, "epoch 1")`)
+		if n := nb.outputs(c, "text/html", `value="938" max="938"`); n != 1 {
+			t.Errorf("the epoch's progress bar did not end at 938/938 steps (%d bars do)", n)
+		}
+		epoch := regexp.MustCompile(`epoch 1: 938 steps in ([\d.]+) s, test loss [\d.]+, accuracy (9\d\.\d\d)%`)
+		out := nb.stream(c, "stdout")
+		if m := epoch.FindStringSubmatch(out); m == nil {
+			t.Errorf("the training cell printed %q, want the epoch's steps, time and accuracy", out)
+		} else {
+			t.Logf("PyTorch's MNIST example in the notebook: one epoch in %s s, test accuracy %s%%", m[1], m[2])
+		}
+		launch := nb.stream(nb.cellWith(t, "%accelerate launch --num_processes 2 -o d trainDDP"), "stdout")
+		if !strings.Contains(launch, "trainDDP ran on 2 workers") || !strings.Contains(launch, "2 processes, 235 steps each") {
+			t.Errorf("the data-parallel launch printed:\n%s", launch)
+		}
+		t.Log(strings.TrimSpace(nb.stream(nb.cellWith(t, "var resnet nn.Module"), "stdout")))
+	},
 	"char_gpt": func(t *testing.T, nb executedNotebook) {
 		c := nb.cellWith(t, "bar := progress.Range(steps")
 		if n := nb.outputs(c, "text/html", `value="1000" max="1000"`); n != 1 {

@@ -25,6 +25,8 @@ func init() {
 		"LoadStateDictNonStrict":  reflect.ValueOf(nn.LoadStateDictNonStrict),
 		"MSE":                     reflect.ValueOf(nn.MSE),
 		"MoveTo":                  reflect.ValueOf(nn.MoveTo),
+		"NLLLoss":                 reflect.ValueOf(nn.NLLLoss),
+		"NLLLossSum":              reflect.ValueOf(nn.NLLLossSum),
 		"NamedBuffersOf":          reflect.ValueOf(nn.NamedBuffersOf),
 		"NewBatchNorm1d":          reflect.ValueOf(nn.NewBatchNorm1d),
 		"NewBatchNorm1dWith":      reflect.ValueOf(nn.NewBatchNorm1dWith),
