@@ -45,7 +45,8 @@
 //   - init.go: PyTorch's default initialisation bounds for weights and biases.
 //   - layernorm.go: LayerNorm.
 //   - linear.go: Linear, NewLinear and NewLinearNoBias.
-//   - loss.go: CrossEntropy, MSE, and CrossEntropyLoss and MSELoss as modules.
+//   - loss.go: CrossEntropy, NLLLoss, NLLLossSum, MSE, and CrossEntropyLoss and MSELoss as
+//     modules.
 //   - module.go: Module, NamedParameter, Trainer, SetTraining, IsTraining,
 //     Prefixed, ParametersOf and NumParameters.
 //   - norm.go: GroupNorm and RMSNorm.
