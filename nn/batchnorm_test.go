@@ -179,3 +179,18 @@ func TestBuffersOfACellModelAreNamedAfterItsParameters(t *testing.T) {
 		t.Fatalf("num_batches_tracked %v after one training step", got)
 	}
 }
+
+// TestNLLLossOfLogSoftmaxIsCrossEntropy: F.nll_loss(F.log_softmax(x)) is F.cross_entropy(x), in
+// value and gradient; the sum form is N times the mean.
+func TestNLLLossOfLogSoftmaxIsCrossEntropy(t *testing.T) {
+	g := tensors.NewGenerator(4)
+	x1 := g.Randn(6, 5).SetRequiresGrad(true)
+	x2 := x1.Detach().Clone().SetRequiresGrad(true)
+	y := tensors.FromInt64([]int64{0, 4, 2, 2, 1, 3}, 6)
+	a, b := NLLLoss(x1.LogSoftmax(1), y), CrossEntropy(x2, y)
+	a.Backward()
+	b.Backward()
+	closeAll(t, "loss", a.Float32s(), b.Float32s(), 1e-6, 1e-7)
+	closeAll(t, "gradient", x1.Grad().Float32s(), x2.Grad().Float32s(), 1e-5, 1e-7)
+	closeAll(t, "sum", NLLLossSum(x1.LogSoftmax(1), y).Float32s(), []float32{6 * a.Float32s()[0]}, 1e-6, 1e-6)
+}
