@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -44,7 +45,7 @@ func (b *Buffer) Escape() { b.reclaim.Stop() }
 // A Pacer is safe for concurrent use.
 type Pacer struct {
 	name     string
-	min, max int64
+	min, max int64 // under collectMu
 
 	budget atomic.Int64
 	debt   atomic.Int64  // bytes charged since the collection numbered epoch, less credits
@@ -88,8 +89,18 @@ func (p *Pacer) SetBounds(min, max int64) {
 
 func clamp(v, lo, hi int64) int64 { return max(lo, min(v, hi)) }
 
+// Bounds returns the least and the greatest budget of the pacer.
+func (p *Pacer) Bounds() (min, max int64) {
+	collectMu.Lock()
+	defer collectMu.Unlock()
+	return p.min, p.max
+}
+
 // Budget returns the current budget in bytes.
 func (p *Pacer) Budget() int64 { return p.budget.Load() }
+
+// String names the pacer and its budget.
+func (p *Pacer) String() string { return fmt.Sprintf("%s pacer, budget %d MiB", p.name, p.budget.Load()>>20) }
 
 // Collections returns how many collections this pacer asked for.
 func (p *Pacer) Collections() int64 { return p.forced.Load() }
