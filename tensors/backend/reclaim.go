@@ -100,7 +100,9 @@ func (p *Pacer) Bounds() (min, max int64) {
 func (p *Pacer) Budget() int64 { return p.budget.Load() }
 
 // String names the pacer and its budget.
-func (p *Pacer) String() string { return fmt.Sprintf("%s pacer, budget %d MiB", p.name, p.budget.Load()>>20) }
+func (p *Pacer) String() string {
+	return fmt.Sprintf("%s pacer, budget %d MiB", p.name, p.budget.Load()>>20)
+}
 
 // Collections returns how many collections this pacer asked for.
 func (p *Pacer) Collections() int64 { return p.forced.Load() }
