@@ -50,8 +50,9 @@
 // once nothing references it.
 //
 // What a user should know: dropped temporaries cost a collection every budget's worth of them
-// (well under a millisecond for a compiled program); a loop that makes 4 MB temporaries stays
-// within a few hundred MB. A tight loop over large tensors still gains from Release (the
+// (a fraction of a millisecond for a compiled program on an idle machine, more when other work
+// keeps the other cores busy: a collection waits for every core); a loop that makes 4 MB
+// temporaries stays within a few hundred MB. A tight loop over large tensors still gains from Release (the
 // released buffer is reused while it is in the cache, where a reclaimed one has usually left
 // it), and so does the GPU, where the budget is larger.
 //
