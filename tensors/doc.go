@@ -23,10 +23,10 @@
 //
 // # Memory
 //
-// Code written as in PyTorch, with no Release, runs at the speed of code that releases, with
-// bounded host and device memory: the lifetime rule of temporaries is goaccel's own, since Go has
-// no reference counting and its collector sees neither device memory nor the host memory a pool
-// keeps reusing. A buffer comes back to its device in one of two ways:
+// Code written as in PyTorch, with no Release, keeps its host and device memory bounded and runs
+// close to the speed of code that releases. The lifetime rule of temporaries is goaccel's own:
+// Go has no reference counting, and its collector sees neither device memory nor the host memory
+// a pool keeps reusing. A buffer comes back to its device in one of two ways:
 //
 //   - Release says the caller is done with a tensor: once nothing else holds its storage (views,
 //     Detach and gradients share it; autograd nodes hold what their backward pass reads and let
@@ -35,11 +35,17 @@
 //     temporaries this way. This is the fast explicit path.
 //   - A tensor that is simply dropped is reclaimed once the garbage collector finds its buffer
 //     unreachable (backend.Reclaim: a cleanup hands the memory, never the buffer, back to the
-//     pool), by the collection after it became garbage. Each device has a pacer
-//     (backend.Pacer) that counts the bytes it hands out, less those released, and runs a
-//     collection when they exceed a budget, as Java runs one when direct buffers exceed theirs.
-//     The budget (64–256 MiB on the host, 256 MiB up to a quarter of a GPU's memory, at most
-//     4 GiB) adapts so that collections take about 5% of the time between them.
+//     pool), at the collection after it became garbage. Each device has a pacer (backend.Pacer)
+//     that counts the bytes it hands out, less those released, and runs a collection when they
+//     exceed a budget, as Java runs one when direct buffers exceed theirs: 64 to 256 MiB on the
+//     host, 256 MiB to a quarter of a GPU's memory (at most 4 GiB), growing while collections
+//     take more than 5% of the time between them.
+//
+// Why this rule rather than a scope (TensorFlow.js's tidy) or finalizers alone (gotch): a scope
+// asks every loop to be written for it and cannot free what escapes it; finalizers run only when
+// Go's collector runs, which it paces by its own heap (a pool that reuses memory never grows it,
+// and device memory is not in it at all), so without a pacer the buffers would come back too late
+// or never. The pacer makes plain code safe, and Release keeps code that knows better fast.
 //
 // Nothing reachable is ever reused: a view, a tensor in a slice or a map, a graph awaiting its
 // backward pass, each keeps its buffer. Every op keeps the tensors it hands to a kernel
@@ -49,12 +55,12 @@
 // or Data64 is never reclaimed (the slice may outlive its tensor); the garbage collector frees it
 // once nothing references it.
 //
-// What a user should know: dropped temporaries cost a collection every budget's worth of them
-// (a fraction of a millisecond for a compiled program on an idle machine, more when other work
-// keeps the other cores busy: a collection waits for every core); a loop that makes 4 MB
-// temporaries stays within a few hundred MB. A tight loop over large tensors still gains from Release (the
-// released buffer is reused while it is in the cache, where a reclaimed one has usually left
-// it), and so does the GPU, where the budget is larger.
+// What a user should know: dropped temporaries cost a collection every budget's worth of them (a
+// fraction of a millisecond for a compiled program on an idle machine, more when other work keeps
+// the other cores busy: a collection waits for every core); a loop that makes 4 MB temporaries
+// stays within a few hundred MB. A reclaimed buffer has usually left the cache, which a
+// released one has not: kernels that write all of a large cold buffer store around the cache,
+// yet memory-bound loops over large tensors still run faster with Release.
 //
 // NoGrad and Autocast are process-wide switches (Go has no goroutine-local state).
 //
