@@ -10,7 +10,8 @@
 //
 // Each workload warms up for a second (the pool fills, the pacer's budget settles), then
 // reports the best of five windows in wall and process CPU time per iteration, in the format
-// of Go benchmarks ("PlainAdd  152000 ns/op  290.1 cpu-us/op"); a "Released" line follows
+// of Go benchmarks ("PlainAdd-cpu-procs2  152000 ns/op  290.1 cpu-us/op", procs being
+// GOMAXPROCS); a "Released" line follows
 // for each, the same work with every temporary released. With -rss N it instead runs N
 // iterations of the add and prints the peak resident memory (VmHWM) and the pool's counters.
 // -device cuda runs on the first GPU.

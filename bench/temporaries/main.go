@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -77,7 +78,7 @@ func main() {
 			fn     func()
 		}{{"Plain", wl.plain}, {"Released", wl.released}} {
 			wall, cpu := timeit(v.fn, func() { sync(x) }, *seconds)
-			fmt.Printf("%s%s-%s\t%.0f ns/op\t%.1f cpu-us/op\n", v.prefix, wl.name, *device, wall*1e9, cpu*1e6)
+			fmt.Printf("%s%s-%s-procs%d\t%.0f ns/op\t%.1f cpu-us/op\n", v.prefix, wl.name, *device, runtime.GOMAXPROCS(0), wall*1e9, cpu*1e6)
 		}
 	}
 }
