@@ -143,7 +143,7 @@ func interopStateDict() map[string]*tensors.Tensor {
 		float32(inf), float32(-inf), float32(nan), 0.1, 1e-38, -3.1415927}
 	// bf16 and f16 tensors hold float32s that each format represents exactly
 	// (goaccel rounds to nearest even on the way in).
-	bf := []float32{1, -2.5, 0.15625, half.BF16ToF32(0x7f7f) /* max */, half.BF16ToF32(0x0001) /* smallest subnormal */,
+	bf := []float32{1, -2.5, 0.15625, half.BF16ToF32(0x7f7f) /* max */, half.BF16ToF32(0x0001), /* smallest subnormal */
 		float32(inf), float32(-inf), float32(math.Copysign(0, -1)), 3.140625, -1e-3}
 	for i, v := range bf {
 		bf[i] = half.BF16ToF32(half.F32ToBF16(v))
