@@ -82,11 +82,16 @@ print(", ".join(d + " " + m.version(d) for d in %q.split()))`, strings.Join(dist
 // forEachStack runs fn as one subtest per stack, named by the stack. A
 // stack whose interpreter cannot import every module in modules is skipped
 // with the reason, or fails the subtest when GOACCEL_REQUIRE_JUPYTER_STACKS
-// is set (as `make test` sets it).
+// is set (as `make test` sets it); with no modules, fn checks for itself
+// (s.require).
 func forEachStack(t *testing.T, modules []string, fn func(t *testing.T, s jupyterStack)) {
 	t.Helper()
 	for _, s := range jupyterStacks() {
 		t.Run(s.name, func(t *testing.T) {
+			if len(modules) == 0 {
+				fn(t, s)
+				return
+			}
 			s.require(t, modules...)
 			t.Logf("%s stack: %s", s.name, s.versions(distributionsOf(modules)...))
 			fn(t, s)
