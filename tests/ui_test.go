@@ -38,6 +38,8 @@ var uiModules = []string{"jupyterlab", "notebook", "jupyter_server", "playwright
 // cell running, and Kernel → Restart. One server and one browser serve
 // every check; each step's screenshot is kept in tests/out/ui (or
 // GOACCEL_TEST_ARTIFACTS), whose paths the test prints at the end.
+// GOACCEL_UI_CHECKS="lab interrupt" runs only the checks of those apps whose
+// names contain those words.
 func TestJupyterLabAndNotebook7DriveGoaccelInChromium(t *testing.T) {
 	if _, err := os.Stat(browserChromium); err != nil {
 		uiRequireFailed(t, fmt.Sprintf("the UI test needs %s (scripts/deps.sh test installs chromium): %v", browserChromium, err))
@@ -87,7 +89,9 @@ func TestJupyterLabAndNotebook7DriveGoaccelInChromium(t *testing.T) {
 	defer cancel()
 	srv.waitReady(ctx, t)
 
-	cmd := exec.CommandContext(ctx, pypi.python, "ui_checks.py")
+	// GOACCEL_UI_CHECKS narrows the run: apps and parts of check names
+	// ("lab tab_completes"), as ui_checks.py takes them.
+	cmd := exec.CommandContext(ctx, pypi.python, append([]string{"ui_checks.py"}, strings.Fields(os.Getenv("GOACCEL_UI_CHECKS"))...)...)
 	cmd.Dir = "ui"
 	cmd.Env = pypi.env(append(os.Environ(),
 		fmt.Sprintf("UI_BASE_URL=http://127.0.0.1:%d", srv.port),
