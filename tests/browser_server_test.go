@@ -76,7 +76,6 @@ type notebookServer struct {
 	token       string
 	notebookDir string // its root folder
 	configDir   string // its JUPYTER_CONFIG_DIR
-	scratchDir  string // a folder for the test's own files
 	logPath     string
 	marker      string        // NAME=value in the environment of every process it starts
 	readyWithin time.Duration // how long waitReady waits from the start (default 30 s)
@@ -130,11 +129,10 @@ func startJupyterServer(t *testing.T, dataDir, jupyter string, setup func(s *not
 		token:       browserRandomHex(t, 16),
 		notebookDir: filepath.Join(root, "notebooks"),
 		configDir:   filepath.Join(root, "config"),
-		scratchDir:  filepath.Join(root, "scratch"),
 		logPath:     filepath.Join(root, "server.log"),
 		marker:      browserMarkerEnv + "=" + browserRandomHex(t, 8),
 	}
-	for _, d := range []string{s.notebookDir, s.configDir, s.scratchDir, filepath.Join(root, "runtime"), filepath.Join(root, "ipython")} {
+	for _, d := range []string{s.notebookDir, s.configDir, filepath.Join(root, "runtime"), filepath.Join(root, "ipython")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}

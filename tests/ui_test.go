@@ -99,7 +99,6 @@ func TestJupyterLabAndNotebook7DriveGoaccelInChromium(t *testing.T) {
 		"UI_ROOT="+srv.notebookDir,
 		"UI_ARTIFACTS="+artifacts,
 		"UI_MARKER="+srv.marker,
-		"UI_SCRATCH="+srv.scratchDir,
 	))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -4,8 +4,8 @@ Chromium by Playwright as a user clicks and types (harness.py).
 Run by tests/ui_test.go, which starts the PyPI stack's jupyter_server on
 loopback with goaccel's kernelspec and passes UI_BASE_URL, UI_TOKEN, UI_ROOT
 (the server's root folder, holding mnist_ddp.ipynb), UI_ARTIFACTS (where the
-screenshots go), UI_MARKER (NAME=value in the environment of every process
-the server starts) and UI_SCRATCH (a folder the cells may write to).
+screenshots go) and UI_MARKER (NAME=value in the environment of every
+process the server starts).
 
     python ui_checks.py [lab|notebook7 ...] [CHECK ...]   (default: both apps, every check)
 
@@ -24,7 +24,6 @@ KERNEL = "Go (goaccel)"
 SERVER = Server()
 SHOTS = Shots(os.environ["UI_ARTIFACTS"])
 MARKER = os.environ["UI_MARKER"]
-SCRATCH = os.environ["UI_SCRATCH"]
 # How long an interrupted launch may take to stop, from the click on ■ to its
 # cell's error (the issue's bound).
 INTERRUPT_BOUND = 2.0
@@ -162,11 +161,14 @@ def alive(pid):
 def interrupt_launch(nb, name):
     """■ stops a long %accelerate launch within INTERRUPT_BOUND seconds,
     no worker is left, and the next cell runs with the session's state."""
-    folder = os.path.join(SCRATCH, f"interrupt-{name}")
+    # In the server's root folder, where the kernel and its workers run: the
+    # cell names it relatively.
+    rel = f"interrupt-{name}"
+    folder = os.path.join(SERVER.root, rel)
     os.makedirs(folder, exist_ok=True)
     c = nb.run(TRAIN_FOREVER, timeout=120)
     check(not c.errors(), f"defining trainForever failed: {c.text()}")
-    launch = nb.run(f'%accelerate launch --num_processes 2 trainForever("{folder}")', wait=False)
+    launch = nb.run(f'%accelerate launch --num_processes 2 trainForever("{rel}")', wait=False)
     pids = wait_for("both workers to start", lambda: (lambda fs: [int(open(os.path.join(folder, f)).read()) for f in fs] if len(fs) == 2 else None)(
         [f for f in os.listdir(folder) if f.startswith("pid-")]), 120)
     wait_for("the workers' first line in the cell", lambda: "training until interrupted" in launch.text(), 30)
@@ -197,11 +199,11 @@ def restart(nb, name):
     nb.dialog_accept("Restart")
     wait_for("the kernel to restart", lambda: nb.kernel_status() in ("restarting", "starting", "idle"), 30)
     nb.wait_kernel_idle(60, KERNEL)
-    c = nb.run("keep")
-    check(c.errors() and "undefined: keep" in c.errors()[0]["evalue"], f"after a restart `keep` should be undefined: {c.text()!r}")
+    gone = nb.run("keep")
+    check(gone.errors() and "undefined: keep" in gone.errors()[0]["evalue"], f"after a restart `keep` should be undefined: {gone.text()!r}")
     c = nb.run('fmt.Println("fresh session")\nx := 1\nx')
     check("fresh session" in c.text() and c.prompt() == "[2]:", f"after the restart: prompt {c.prompt()!r}, output {c.text()!r}")
-    SHOTS.take(nb.page, f"{name}-restarted", c.locator)
+    SHOTS.take_around(nb.page, f"{name}-restarted", gone.locator, c.locator)
 
 
 def tab_completion(nb, name):
