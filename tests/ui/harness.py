@@ -197,9 +197,6 @@ class Cell:
         """The cell's outputs as nbformat dicts (the model the page renders)."""
         return self.nb.model(f"cells[{self.index}].model.outputs.toJSON()")
 
-    def output_nodes(self):
-        return self.locator.locator(".jp-OutputArea-output")
-
     def text(self):
         """What the cell's output area shows, as text."""
         area = self.locator.locator(".jp-OutputArea")
@@ -311,8 +308,9 @@ class NotebookPage:
         return Cell(self, self.panel.locator(".jp-Notebook .jp-Cell").count() - 1)
 
     def new_cell(self, source):
-        """Adds a code cell below the last one and types source into it, as a
-        user does (Escape, End to the last cell, B for a new one below)."""
+        """Enters source into the notebook's empty last cell, or into a new
+        code cell below the last one (Escape to command mode, B), as a user
+        does."""
         n = len(self.cells())
         last = self.last_cell()
         if last.source() == "" and not last.outputs() and last.prompt() == "[ ]:":
@@ -327,14 +325,13 @@ class NotebookPage:
         return c
 
     def type_into(self, cell, source):
-        """Replaces the cell's text by typing it (auto-closed brackets are
-        typed over; the editor's auto-indent is undone by selecting all and
-        typing line by line with Shift+Enter-free newlines)."""
+        """Replaces the cell's text with source: a click in its editor,
+        Control+A, Delete, then source entered as one input, as a paste
+        does (key by key, the editor's bracket closing and auto-indent would
+        change it)."""
         editor = cell.click_editor()
         self.page.keyboard.press("Control+a")
         self.page.keyboard.press("Delete")
-        # insert_text types without the editor's bracket closing and indenting,
-        # so the cell holds exactly source.
         self.page.keyboard.insert_text(source)
         wait_for(f"cell {cell.index} to hold the typed text", lambda: cell.source() == source, timeout=10)
         return editor
@@ -353,10 +350,6 @@ class NotebookPage:
         """Types source into a new cell at the end and runs it."""
         c = self.new_cell(source)
         return self.run_cell(c, timeout, wait)
-
-    def save(self):
-        self.page.keyboard.press("Control+s")
-
 
 class Lab:
     """JupyterLab 4 at /lab."""
@@ -400,20 +393,6 @@ class Lab:
         wait_for(f"{name} to open", lambda: self.page.evaluate(
             f"window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.context && window.jupyterapp.shell.currentWidget.context.path === {json.dumps(name)}"), timeout)
         return NotebookPage(self.page, "lab")
-
-    def close_all(self):
-        """File → Close All Tabs, discarding changes."""
-        self.page.keyboard.press("Escape")
-        self.page.locator(".lm-MenuBar-item:has(.lm-MenuBar-itemLabel:text-is('File'))").click()
-        self.page.locator(".lm-Menu:visible .lm-Menu-item:has(.lm-Menu-itemLabel:text-is('Close All Tabs'))").click()
-        while True:
-            dlg = self.page.locator(".jp-Dialog")
-            try:
-                dlg.first.wait_for(state="visible", timeout=1500)
-            except Exception:
-                break
-            dlg.locator("button:has-text(\"Don't Save\"), button:has-text('Discard')").first.click()
-
 
 class Notebook7:
     """Notebook 7: the file tree at /tree, each notebook in its own tab."""
