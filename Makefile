@@ -2,7 +2,14 @@
 SHELL      := /bin/bash
 GO         ?= go
 PYTHON     ?= /usr/bin/python3
+# JUPYTER_STACK: whose Jupyter `make run` uses: debian (Debian's packages, the default) or pypi
+# (the pinned PyPI versions of scripts/requirements-run.txt in .venv/jupyter).
+JUPYTER_STACK ?= debian
+ifeq ($(JUPYTER_STACK),pypi)
+JUPYTER    ?= .venv/jupyter/bin/jupyter
+else
 JUPYTER    ?= /usr/bin/jupyter
+endif
 BIN        := bin/goaccel
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
@@ -14,10 +21,11 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/goaccel
 
-# deps-run installs, when missing, only what `make run` runs (Jupyter's nbconvert and nbclient);
-# deps adds what the tests need (browser, CUDA toolkit, network tools, npm packages).
+# deps-run installs, when missing, only what `make run` runs (Jupyter's nbconvert and nbclient, of
+# JUPYTER_STACK); deps adds what the tests need (browser, CUDA toolkit, network tools, npm packages,
+# the PyPI Jupyter stack in .venv/jupyter).
 deps-run:
-	@scripts/deps.sh run
+	@scripts/deps.sh run $(JUPYTER_STACK)
 
 deps:
 	@scripts/deps.sh test
@@ -39,12 +47,14 @@ run: deps-run install
 		echo "wrote $(OUTDIR)/$$nb.ipynb and $(OUTDIR)/$$nb.html"; \
 	done
 
-# test: the whole suite (unit, multi-process, real Jupyter clients, nbconvert on every notebook,
-# two hosts in network namespaces when run as root), the assembly-free (purego) and cgo-free
-# builds, and zmq4's own tests on the patched copy.
+# test: the whole suite (unit, multi-process, real Jupyter clients of both Jupyter stacks, Debian's
+# and PyPI's, nbconvert on every notebook, JupyterLab 4 and Notebook 7 in Chromium, two hosts in
+# network namespaces when run as root), the assembly-free (purego) and cgo-free builds, and zmq4's
+# own tests on the patched copy. GOACCEL_REQUIRE_JUPYTER_STACKS makes a missing stack fail the
+# tests that use it instead of skipping them.
 test: deps
 	$(GO) vet ./...
-	$(GO) test $(GOFLAGS_T) ./...
+	GOACCEL_REQUIRE_JUPYTER_STACKS=1 $(GO) test $(GOFLAGS_T) ./...
 	$(GO) test -tags purego ./tensors/... ./optim/ ./dist/...
 	CGO_ENABLED=0 $(GO) build ./...
 	cd third_party/zmq4 && $(GO) test -skip '^TestSocketAutomaticReconnect$$' ./...

@@ -2,37 +2,89 @@
 // binary (or a training program), installs its kernelspec into a temporary
 // Jupyter data directory and drives it the way users do, through Jupyter
 // front ends, nbconvert, a browser or real network links. The tests skip
-// themselves where a tool they need (Debian's jupyter_client, Chromium,
-// Node, network namespaces) is missing.
+// themselves where a tool they need (Debian's jupyter_client, the PyPI stack,
+// Chromium, Node, network namespaces) is missing; `make test` sets
+// GOACCEL_REQUIRE_JUPYTER_STACKS, which turns a missing Jupyter stack into a
+// failure.
 //
 //	go test ./tests -run TestKernelSpeaksJupyterProtocolWithJupyterClient
+//	go test ./tests -run TestKernelSpeaksJupyterProtocolWithJupyterClient/pypi
+//
+// Two Jupyter stacks: the client tests run once on Debian 12's packages
+// (jupyter_client 7.4, nbconvert 6.5, nbclient 0.7, jupyter_console 6.4, the
+// classic Notebook 6.4 server) and once on the pinned PyPI versions people
+// install today (requirements-jupyter.txt: jupyter_client 8.10, nbconvert
+// 7.17, nbclient 0.11, jupyter_console 6.6, jupyter_server 2.21, JupyterLab
+// 4.6, Notebook 7.6, jupyter_kernel_test 0.7, safetensors 0.8, Playwright
+// 1.65), which scripts/deps.sh test installs into .venv/jupyter; each
+// subtest is named by its stack ("debian", "pypi"). GOACCEL_JUPYTER_VENV
+// names another virtual environment for the PyPI stack.
+//
+// The UI harness (ui/harness.py) is for any test that clicks through
+// JupyterLab 4 or Notebook 7 (a widget test, say); ui_test.go shows how to
+// start the server it needs (startJupyterServer with configureJupyterUI)
+// and pass it to a Python script:
+//   - Browser: Debian's Chromium under Playwright (never a downloaded
+//     browser), with the flags this closed network needs; JavaScript errors
+//     collect in Browser.console.
+//   - Lab.open / Notebook7.open, then app.new_notebook("Go (goaccel)") (the
+//     Launcher's tile, or New → Go (goaccel)) or app.open_file(name): a
+//     NotebookPage whose kernel is idle.
+//   - NotebookPage.run(source) types a new cell and runs it with
+//     Shift+Enter, returning its Cell (outputs() as nbformat, text() as
+//     shown, errors(), images(), wait_done()); menu("Run", "Run All Cells"),
+//     toolbar("notebook:interrupt-kernel"), dialog_accept("Restart").
+//   - Shots(folder).take(page, name, locator) and take_around(page, name,
+//     *locators): numbered screenshots of each step.
+//   - wait_for(what, cond, timeout): the one way to wait (polling with a
+//     deadline; nothing sleeps a fixed time).
+//   - marked_processes(marker): the processes the server under test started
+//     (kernels, executors, workers), to check none is left.
 //
 // The package has no code of its own; its files are tests:
 //   - browser_live_test.go: notebooks/mnist.ipynb and a two-process
 //     `%accelerate launch` cell in classic Notebook in headless Chromium,
 //     their live plots updated in place.
 //   - browser_page_test.go, browser_server_test.go: the Chromium tab and the
-//     Notebook server the browser tests use (testdata/browser/page.js).
+//     Notebook server the browser tests use (testdata/browser/page.js), and
+//     startJupyterServer, which starts any Jupyter server that way.
 //   - browser_test.go: a goaccel notebook run in the browser (text, results,
 //     HTML, errors, an interrupt), or the same steps against ipykernel.
-//   - console_test.go: `jupyter console` running cells from a terminal.
-//   - deps_test.go: scripts/enable-nonfree.sh on both apt source formats.
+//   - console_test.go: each stack's `jupyter console` running cells from a
+//     terminal.
+//   - deps_test.go: scripts/enable-nonfree.sh on both apt source formats,
+//     and the pinned requirements files (requirements-jupyter.txt,
+//     scripts/requirements-run.txt) agreeing on every version.
 //   - jupyterlab_test.go: JupyterLab's own kernel client in Node
-//     (jupyterlab/client.mjs) driving goaccel through the Notebook server.
+//     (jupyterlab/client.mjs) driving goaccel through each stack's server
+//     (the classic Notebook server, jupyter_server 2).
+//   - kernel_conformance_test.go: jupyter_kernel_test's KernelTests with
+//     goaccel's code samples (kernel_conformance.py), on the PyPI stack.
 //   - kernel_e2e_test.go: every message type, forged and garbage frames,
-//     interrupts, crashes, stdin and restarts through jupyter_client
-//     (kernel_e2e.py), and the kernel exiting with its front end.
+//     interrupts, crashes, stdin and restarts through each stack's
+//     jupyter_client (kernel_e2e.py), and the kernel exiting with its front
+//     end.
 //   - launch_e2e_test.go: `%accelerate launch` and notebook_launcher.Launch
-//     from cells through jupyter_client (launch_e2e.py), and the launch
-//     notebooks of testdata/launch run by nbconvert.
+//     from cells through each stack's jupyter_client (launch_e2e.py), and the
+//     launch notebooks of testdata/launch run by each stack's nbconvert.
 //   - layout_test.go: the layers of the module: which folders may import
 //     which, and the top-level internal/ kept to small leaves.
 //   - netns_test.go: two hosts in Linux network namespaces training over a
 //     real link (testdata/multinode), and failing cleanly when it is cut.
 //   - notebook_language_test.go: what notebooks/go_language.ipynb prints
 //     beyond what its own checks see (goroutine panics, derived executors).
-//   - notebooks_test.go: every notebooks/*.ipynb executed with nbconvert and
-//     its outputs checked.
+//   - notebooks_test.go: every notebooks/*.ipynb executed with each stack's
+//     nbconvert and its outputs checked.
+//   - safetensors_interop_test.go: goaccel's safetensors files read by
+//     Python's safetensors library, and its files read by goaccel
+//     (safetensors_interop.py).
+//   - stacks_test.go: the two Jupyter stacks and forEachStack, which runs a
+//     test once on each.
+//   - ui_test.go: JupyterLab 4 and Notebook 7 (the PyPI stack's
+//     jupyter_server) in Chromium, driven by Playwright as a user clicks
+//     (ui/ui_checks.py on ui/harness.py): mnist_ddp.ipynb run whole with its
+//     launch cell watched, completion, Shift+Tab, stdin, errors, interrupting
+//     a launch, restart; a screenshot of every step in out/ui (git-ignored).
 //
 // tests/gpu holds the GPU check (check.sh and the gpubench command) for a
 // machine with an NVIDIA GPU.

@@ -1,6 +1,6 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """End-to-end test of `%accelerate launch` and notebook_launcher.Launch from
-cells, through Debian's jupyter_client.
+cells, through jupyter_client (Debian's and the PyPI stack's).
 
 Run by tests/launch_e2e_test.go with JUPYTER_DATA_DIR pointing at the freshly
 built kernel, LAUNCH_E2E_DIR at a scratch folder and GOACCEL_BIN at the goaccel
