@@ -235,8 +235,12 @@ func (k *Kernel) reply(ch *channel, req *wire.Message, msgType string, content a
 }
 
 // busy publishes status busy, runs f, then publishes status idle, all with req as parent.
+// A request whose outputs a front end waits for holds until iopub has a subscriber
+// (awaitSubscriber); an informational one (kernel_info, completion, …) is answered at once.
 func (k *Kernel) busy(req *wire.Message, f func()) {
-	k.awaitSubscriber()
+	if !informational[req.Header.MsgType] {
+		k.awaitSubscriber()
+	}
 	k.publish("status", &req.Header, map[string]any{"execution_state": "busy"})
 	defer k.publish("status", &req.Header, map[string]any{"execution_state": "idle"})
 	f()
