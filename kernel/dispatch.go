@@ -12,8 +12,11 @@ import (
 // Shell requests that touch the interpreter (execute, is_complete, complete,
 // inspect) run one at a time on the shell worker, in arrival order.
 // kernel_info, history, comm_info and comm messages are answered by the
-// shell reader at once, even while a cell runs. Control is served by its own
-// goroutine, so interrupt and shutdown are never queued behind a cell.
+// shell reader at once, even while a cell runs: a comm message reaches the
+// session's comms at once (a widget's new value), and only the work it
+// defers (widget callbacks, cell code) is queued for the shell worker, so it
+// runs behind a running cell. Control is served by its own goroutine, so
+// interrupt and shutdown are never queued behind a cell.
 var queuedShell = map[string]bool{
 	"execute_request":     true,
 	"is_complete_request": true,
@@ -28,6 +31,7 @@ func (k *Kernel) onShell(m *wire.Message) {
 		k.queue <- m
 		return
 	}
+	deferred := false
 	k.busy(m, func() {
 		switch t {
 		case "kernel_info_request":
@@ -35,12 +39,9 @@ func (k *Kernel) onShell(m *wire.Message) {
 		case "history_request":
 			k.handleHistory(m)
 		case "comm_info_request":
-			k.reply(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
-		case "comm_open":
-			k.handleCommOpen(m)
-		case "comm_msg", "comm_close":
-			// No comm targets exist, so there is nothing to deliver to.
-			k.log.Debug("ignored comm message without a target", "msg_type", t)
+			k.handleCommInfo(m)
+		case "comm_open", "comm_msg", "comm_close":
+			deferred = k.handleComm(m)
 		case "shutdown_request":
 			k.handleShutdown(k.shell, m)
 		case "interrupt_request":
@@ -49,6 +50,9 @@ func (k *Kernel) onShell(m *wire.Message) {
 			k.log.Warn("unknown shell message type; no reply sent", "msg_type", t)
 		}
 	})
+	if deferred {
+		k.queue <- m // its callbacks, behind any running cell
+	}
 	if t == "shutdown_request" {
 		k.stop() // after the idle status went out
 	}
@@ -86,6 +90,8 @@ func (k *Kernel) runQueued(ctx context.Context, m *wire.Message) (abort bool) {
 		k.handleComplete(ctx, m)
 	case "inspect_request":
 		k.handleInspect(ctx, m)
+	case "comm_open", "comm_msg", "comm_close":
+		k.runDeferred(ctx, m)
 	}
 	return false
 }
