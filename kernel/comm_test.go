@@ -27,7 +27,7 @@ type echoHandler struct{}
 
 func (echoHandler) HandleMsg(m comm.Message) {
 	if t, ok := m.Data["defer"].(string); ok {
-		testComms.Defer(m, func() { fmt.Println("callback " + t) })
+		testComms.Defer(m, comm.Job{Run: func() { fmt.Println("callback " + t) }})
 		return
 	}
 	testComms.Lookup(m.CommID).Reply(m, map[string]any{"echo": m.Data}, m.Buffers)
@@ -37,8 +37,8 @@ func (echoHandler) HandleClose(comm.Message) {}
 func (echoSession) DeliverComm(m comm.Message) (int, error)  { return testComms.Deliver(m) }
 func (echoSession) CommInfo(target string) map[string]string { return testComms.Info(target) }
 func (echoSession) RunDeferred(ctx context.Context, msgID string) executor.Result {
-	for _, f := range testComms.Take(msgID) {
-		f()
+	for _, j := range testComms.Take(msgID) {
+		j.Run()
 	}
 	return executor.Result{}
 }

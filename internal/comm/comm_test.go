@@ -159,8 +159,8 @@ func TestDeferredWorkIsKeyedByTheMessageThatDeferredIt(t *testing.T) {
 	m := NewManager(&recorder{})
 	var ran []string
 	c := m.Open("t", nil, nil, nil, &handler{do: func(msg Message) {
-		m.Defer(msg, func() { ran = append(ran, msg.MsgID+"a") })
-		m.Defer(msg, func() { ran = append(ran, msg.MsgID+"b") })
+		m.Defer(msg, Job{Run: func() { ran = append(ran, msg.MsgID+"a") }})
+		m.Defer(msg, Job{Run: func() { ran = append(ran, msg.MsgID+"b") }})
 	}})
 	for _, id := range []string{"m1", "m2"} {
 		n, err := m.Deliver(Message{Type: "comm_msg", CommID: c.ID(), MsgID: id})
@@ -168,11 +168,11 @@ func TestDeferredWorkIsKeyedByTheMessageThatDeferredIt(t *testing.T) {
 			t.Fatalf("Deliver %s: %d deferred, %v; want 2", id, n, err)
 		}
 	}
-	for _, f := range m.Take("m2") {
-		f()
+	for _, j := range m.Take("m2") {
+		j.Run()
 	}
-	for _, f := range m.Take("m1") {
-		f()
+	for _, j := range m.Take("m1") {
+		j.Run()
 	}
 	if want := []string{"m2a", "m2b", "m1a", "m1b"}; !reflect.DeepEqual(ran, want) {
 		t.Fatalf("ran %v, want %v", ran, want)
@@ -185,8 +185,8 @@ func TestDeferredWorkIsKeyedByTheMessageThatDeferredIt(t *testing.T) {
 func TestDeferredWorkIsBounded(t *testing.T) {
 	m := NewManager(&recorder{})
 	for i := range maxDeferred + 10 {
-		m.Defer(Message{MsgID: string(rune('a' + i%50))}, func() {})
-		m.Defer(Message{MsgID: "x" + strings.Repeat("y", i)}, func() {})
+		m.Defer(Message{MsgID: string(rune('a' + i%50))}, Job{Run: func() {}})
+		m.Defer(Message{MsgID: "x" + strings.Repeat("y", i%500)}, Job{Run: func() {}})
 	}
 	total := 0
 	m.mu.Lock()
@@ -300,5 +300,43 @@ func TestInstalledIsWhatInstallSet(t *testing.T) {
 	defer Install(nil)
 	if Installed() != m {
 		t.Fatal("Installed is not the installed manager")
+	}
+}
+
+// stateHandler is a StateHolder with a fixed state.
+type stateHandler struct{ state map[string]any }
+
+func (stateHandler) HandleMsg(Message)             {}
+func (stateHandler) HandleClose(Message)           {}
+func (h stateHandler) WidgetState() map[string]any { return h.state }
+
+func TestControlCommAnswersRequestStatesWithEveryWidgetsState(t *testing.T) {
+	r := &recorder{}
+	m := NewManager(r)
+	ServeWidgetControl(m)
+	a := m.Open("jupyter.widget", nil, nil, nil, stateHandler{map[string]any{"value": 3.0}})
+	b := m.Open("jupyter.widget", nil, nil, nil, stateHandler{map[string]any{"value": []byte("img"), "format": "png"}})
+	m.Open("other", nil, nil, nil, &handler{})
+	if _, err := m.Deliver(Message{Type: "comm_open", CommID: "ctl", Target: ControlTarget, MsgID: "o"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Deliver(Message{Type: "comm_msg", CommID: "ctl", MsgID: "q", Parent: []byte(`{"msg_id":"q"}`),
+		Data: map[string]any{"method": "request_states"}}); err != nil {
+		t.Fatal(err)
+	}
+	got := r.last()
+	states, _ := got.Data["states"].(map[string]any)
+	if got.Data["method"] != "update_states" || len(states) != 2 || string(got.Parent) != `{"msg_id":"q"}` {
+		t.Fatalf("update_states: %+v", got)
+	}
+	if s := states[a.ID()].(map[string]any); s["value"] != 3.0 {
+		t.Fatalf("state of a: %v", s)
+	}
+	if s := states[b.ID()].(map[string]any); s["format"] != "png" || s["value"] != nil {
+		t.Fatalf("state of b (its value is a buffer): %v", s)
+	}
+	paths := got.Data["buffer_paths"].([][]any)
+	if len(paths) != 1 || !reflect.DeepEqual(paths[0], []any{b.ID(), "value"}) || string(got.Buffers[0]) != "img" {
+		t.Fatalf("buffer_paths %v, buffers %q", paths, got.Buffers)
 	}
 }

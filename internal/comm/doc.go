@@ -21,7 +21,9 @@
 // Files:
 //   - buffers.go: binary buffers in widget state (the buffer_paths of the
 //     widget protocol): SeparateBuffers and PutBuffers.
-//   - manager.go: Message, Transport, Handler, Target, Manager (Open,
+//   - control.go: the ipywidgets control comm (ServeWidgetControl,
+//     StateHolder): every widget's state in one update_states.
+//   - manager.go: Message, Transport, Handler, Target, Job, Manager (Open,
 //     Register, Deliver, Info, Defer, Take, Parent), Comm, Install and
 //     Installed.
 package comm

@@ -65,6 +65,15 @@ type Handler interface {
 // handler of the new comm, or an error that closes it.
 type Target func(c *Comm, open Message) (Handler, error)
 
+// Job is work a message deferred. Run is cell code (a widget callback), which
+// the session runs as it runs a cell (interruptible, a panic reported and the
+// session kept). Around, when set, is compiled code that wraps it (an Output
+// widget capturing what the callback prints): it calls run exactly once.
+type Job struct {
+	Run    func()
+	Around func(run func())
+}
+
 // ErrUnknownComm is Deliver's error for a message to a comm that is not
 // open (closed already, or never opened by this process).
 var ErrUnknownComm = errors.New("no such comm")
@@ -81,7 +90,7 @@ type Manager struct {
 	mu       sync.Mutex
 	comms    map[string]*Comm
 	targets  map[string]Target
-	deferred map[string][]func() // by the id of the message that deferred them
+	deferred map[string][]Job    // by the id of the message that deferred them
 	order    []string            // keys of deferred, oldest first
 	queued   int
 	parent   string
@@ -89,7 +98,7 @@ type Manager struct {
 
 // NewManager returns a Manager that sends through t.
 func NewManager(t Transport) *Manager {
-	return &Manager{t: t, comms: map[string]*Comm{}, targets: map[string]Target{}, deferred: map[string][]func(){}}
+	return &Manager{t: t, comms: map[string]*Comm{}, targets: map[string]Target{}, deferred: map[string][]Job{}}
 }
 
 // Comm is one open comm.
@@ -278,16 +287,15 @@ func (m *Manager) open(msg Message) error {
 	return nil
 }
 
-// Defer queues fn, work that runs cell code, to run when the kernel asks for
-// the work of msg (Take), between cells. Outside a delivery (msg has no
-// MsgID) fn is queued under "".
-func (m *Manager) Defer(msg Message, fn func()) {
+// Defer queues job to run when the kernel asks for the work of msg (Take),
+// between cells. Outside a delivery (msg has no MsgID) it is queued under "".
+func (m *Manager) Defer(msg Message, job Job) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.deferred[msg.MsgID]; !ok {
 		m.order = append(m.order, msg.MsgID)
 	}
-	m.deferred[msg.MsgID] = append(m.deferred[msg.MsgID], fn)
+	m.deferred[msg.MsgID] = append(m.deferred[msg.MsgID], job)
 	m.queued++
 	for m.queued > maxDeferred && len(m.order) > 1 {
 		oldest := m.order[0]
@@ -299,7 +307,7 @@ func (m *Manager) Defer(msg Message, fn func()) {
 
 // Take removes and returns the work deferred by the message with id msgID,
 // in the order it was deferred.
-func (m *Manager) Take(msgID string) []func() {
+func (m *Manager) Take(msgID string) []Job {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	jobs, ok := m.deferred[msgID]

@@ -172,13 +172,13 @@ func (f *fakeSession) openComm() string {
 		case "echo":
 			f.comms.Lookup(m.CommID).Reply(m, map[string]any{"echo": text}, nil)
 		case "defer":
-			f.comms.Defer(m, func() { fmt.Println("deferred " + text + " under " + f.parent) })
+			f.comms.Defer(m, comm.Job{Run: func() { fmt.Println("deferred " + text + " under " + f.parent) }})
 		case "loop":
-			f.comms.Defer(m, func() { fmt.Println("deferred looping"); <-f.runCtx.Done() })
+			f.comms.Defer(m, comm.Job{Run: func() { fmt.Println("deferred looping"); <-f.runCtx.Done() }})
 		case "block":
-			f.comms.Defer(m, func() { fmt.Println("deferred blocking"); time.Sleep(time.Hour) })
+			f.comms.Defer(m, comm.Job{Run: func() { fmt.Println("deferred blocking"); time.Sleep(time.Hour) }})
 		case "panic":
-			f.comms.Defer(m, func() { panic("callback boom") })
+			f.comms.Defer(m, comm.Job{Run: func() { panic("callback boom") }})
 		}
 	})).ID()
 }
@@ -211,7 +211,7 @@ func (f *fakeSession) RunDeferred(ctx context.Context, msgID string) (res Result
 		}
 	}()
 	for _, job := range f.comms.Take(msgID) {
-		job()
+		job.Run()
 		if ctx.Err() != nil {
 			return Result{Interrupted: true, Error: &Error{Ename: "Interrupted", Evalue: "interrupted", Traceback: []string{"interrupted"}}}
 		}
