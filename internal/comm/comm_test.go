@@ -340,3 +340,15 @@ func TestControlCommAnswersRequestStatesWithEveryWidgetsState(t *testing.T) {
 		t.Fatalf("buffer_paths %v, buffers %q", paths, got.Buffers)
 	}
 }
+
+func TestFinishRunsWhatAtFinishRegisteredOnce(t *testing.T) {
+	m := NewManager(&recorder{})
+	n := 0
+	m.AtFinish(func() { n++ })
+	m.AtFinish(func() { n += 10 })
+	m.Finish()
+	m.Finish()
+	if n != 11 {
+		t.Fatalf("ran %d, want 11 (each once)", n)
+	}
+}

@@ -24,6 +24,6 @@
 //   - control.go: the ipywidgets control comm (ServeWidgetControl,
 //     StateHolder): every widget's state in one update_states.
 //   - manager.go: Message, Transport, Handler, Target, Job, Manager (Open,
-//     Register, Deliver, Info, Defer, Take, Parent), Comm, Install and
+//     Register, Deliver, Info, Defer, Take, Parent, AtFinish), Comm, Install and
 //     Installed.
 package comm

@@ -94,6 +94,7 @@ type Manager struct {
 	order    []string            // keys of deferred, oldest first
 	queued   int
 	parent   string
+	atFinish []func()
 }
 
 // NewManager returns a Manager that sends through t.
@@ -345,6 +346,27 @@ func (m *Manager) Parent() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.parent
+}
+
+// AtFinish registers fn to run when the request that runs now finishes
+// (Finish), before its reply: a widget's callback output area still to be
+// shown goes under the cell that made it.
+func (m *Manager) AtFinish(fn func()) {
+	m.mu.Lock()
+	m.atFinish = append(m.atFinish, fn)
+	m.mu.Unlock()
+}
+
+// Finish runs and forgets what AtFinish registered; the session calls it
+// when a cell or a message's deferred work ends.
+func (m *Manager) Finish() {
+	m.mu.Lock()
+	fns := m.atFinish
+	m.atFinish = nil
+	m.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
 }
 
 // installed is the process's manager: one kernel (or launcher) per process,

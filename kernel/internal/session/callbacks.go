@@ -57,6 +57,7 @@ func (s *Session) RunDeferred(ctx context.Context, msgID string) Result {
 		}
 		s.runJob(ctx, job)
 	}
+	s.opts.Comms.Finish()
 	if ctx.Err() != nil {
 		return interrupted()
 	}

@@ -188,6 +188,9 @@ func (s *Session) Execute(ctx context.Context, code string) Result {
 		}
 	})
 	r := s.execute(ctx, code)
+	if s.opts.Comms != nil {
+		s.opts.Comms.Finish() // a widget callback area the cell made goes under its output
+	}
 	ended.Store(true)
 	if !watch() {
 		s.launches.stopAll() // interrupted: watch's func may not have run yet
