@@ -54,7 +54,9 @@ func (i *Image) SetFormat(format string) { i.set(map[string]any{"format": format
 
 // SetSize sets the shown width and height, in pixels or any CSS length
 // ("" keeps the image's own).
-func (i *Image) SetSize(width, height string) { i.set(map[string]any{"width": width, "height": height}) }
+func (i *Image) SetSize(width, height string) {
+	i.set(map[string]any{"width": width, "height": height})
+}
 
 // MIMEBundle is how the notebook shows the image.
 func (i *Image) MIMEBundle() map[string]any { return mimeBundle(i) }

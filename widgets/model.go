@@ -35,13 +35,13 @@ type Widget interface {
 
 // spec names a model's front-end classes and which attached models it has.
 type spec struct {
-	kind                       string // the Go type's name, for text/plain
-	model, view                string // "IntSliderModel", "IntSliderView"
-	modelModule, modelVersion  string
-	viewModule, viewVersion    string
-	style                      string // the style model's name ("" none)
-	noLayout, noDOM            bool   // layout and style models themselves
-	immutable                  []string
+	kind                      string // the Go type's name, for text/plain
+	model, view               string // "IntSliderModel", "IntSliderView"
+	modelModule, modelVersion string
+	viewModule, viewVersion   string
+	style                     string // the style model's name ("" none)
+	noLayout, noDOM           bool   // layout and style models themselves
+	immutable                 []string
 }
 
 // controls is the spec of a model of @jupyter-widgets/controls.

@@ -171,7 +171,9 @@ func (s *FloatSlider) SetStep(step float64) {
 
 // SetReadoutFormat sets how the value is written beside the slider, a d3
 // format (".2f" by default, ".1e" for a learning rate).
-func (s *FloatSlider) SetReadoutFormat(format string) { s.set(map[string]any{"readout_format": format}) }
+func (s *FloatSlider) SetReadoutFormat(format string) {
+	s.set(map[string]any{"readout_format": format})
+}
 
 // Description returns the slider's label.
 func (s *FloatSlider) Description() string { return s.str("description") }

@@ -90,8 +90,8 @@ type Manager struct {
 	mu       sync.Mutex
 	comms    map[string]*Comm
 	targets  map[string]Target
-	deferred map[string][]Job    // by the id of the message that deferred them
-	order    []string            // keys of deferred, oldest first
+	deferred map[string][]Job // by the id of the message that deferred them
+	order    []string         // keys of deferred, oldest first
 	queued   int
 	parent   string
 	atFinish []func()
