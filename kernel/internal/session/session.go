@@ -129,6 +129,7 @@ func New(opts Options) (*Session, error) {
 	// The newest session of the process launches the workers of its cells'
 	// notebook_launcher.Launch calls (one session per executor process).
 	workers.SetCellLauncher(s.launchFromCell)
+	workers.SetCellStop(s.StopLaunches)
 	return s, nil
 }
 
