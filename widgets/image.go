@@ -49,6 +49,15 @@ func (i *Image) SetImage(img image.Image) error {
 	return nil
 }
 
+// SetEncoded replaces the image with data encoded as format ("png",
+// "svg+xml", …) in one update.
+func (i *Image) SetEncoded(format string, data []byte) {
+	if data == nil {
+		data = []byte{}
+	}
+	i.set(map[string]any{"format": format, "value": data})
+}
+
 // SetFormat names the encoding of the bytes ("png", "jpeg", "gif", "svg+xml").
 func (i *Image) SetFormat(format string) { i.set(map[string]any{"format": format}) }
 
