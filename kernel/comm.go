@@ -51,7 +51,8 @@ func (k *Kernel) handleComm(m *wire.Message) (deferred bool) {
 
 // runDeferred runs the work a comm message deferred (its callbacks), queued
 // behind any running cell: what it prints and sends has the message as its
-// parent. An error that ended it (an interrupt, a crashed executor) goes to
+// parent, before the message's idle status (which the shell worker
+// publishes after it). An error that ended it (an interrupt, a crashed executor) goes to
 // stderr under the same parent; the session reports a callback's panic
 // itself, where the callback's output goes.
 func (k *Kernel) runDeferred(ctx context.Context, m *wire.Message) {

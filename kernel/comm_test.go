@@ -136,24 +136,33 @@ func TestCallbacksRunBehindARunningCellWithTheirMessageAsParent(t *testing.T) {
 	msg := c.send(c.shell, c.codec, "comm_msg", map[string]any{"comm_id": id, "data": map[string]any{"defer": "clicked"}})
 	var order []string
 	var callbackOut *wire.Message
-	for len(order) < 2 {
+	for len(order) < 4 {
 		select {
 		case m := <-c.shellIn:
 			if m.Parent.MsgID == cell {
 				order = append(order, "execute_reply")
 			}
 		case m := <-c.pub:
-			var s struct{ Text string }
-			if m.Header.MsgType == "stream" && json.Unmarshal(m.Content, &s) == nil && strings.Contains(s.Text, "callback clicked") {
+			var s struct {
+				Text           string `json:"text"`
+				ExecutionState string `json:"execution_state"`
+			}
+			_ = json.Unmarshal(m.Content, &s)
+			switch {
+			case m.Header.MsgType == "stream" && strings.Contains(s.Text, "callback clicked"):
 				order = append(order, "callback output")
 				callbackOut = m
+			case m.Header.MsgType == "status" && m.Parent.MsgID == msg:
+				order = append(order, s.ExecutionState)
 			}
 		case <-time.After(15 * time.Second):
 			t.Fatalf("saw only %v", order)
 		}
 	}
-	if order[0] != "execute_reply" {
-		t.Fatalf("order %v: the callback ran during the cell", order)
+	// As ipykernel: busy when the message arrives, the callback after the cell,
+	// and the message's idle only after its callback's output.
+	if want := "busy execute_reply callback output idle"; strings.Join(order, " ") != want {
+		t.Fatalf("order %v, want %s", order, want)
 	}
 	if callbackOut.Parent == nil || callbackOut.Parent.MsgID != msg {
 		t.Fatalf("the callback's output has parent %v, want the comm_msg %s", callbackOut.Parent, msg)

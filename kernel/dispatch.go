@@ -31,7 +31,16 @@ func (k *Kernel) onShell(m *wire.Message) {
 		k.queue <- m
 		return
 	}
-	deferred := false
+	if isComm(t) {
+		k.awaitSubscriber()
+		k.publish("status", &m.Header, map[string]any{"execution_state": "busy"})
+		if k.handleComm(m) {
+			k.queue <- m // its callbacks, behind any running cell; the worker publishes idle
+			return
+		}
+		k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
+		return
+	}
 	k.busy(m, func() {
 		switch t {
 		case "kernel_info_request":
@@ -40,8 +49,6 @@ func (k *Kernel) onShell(m *wire.Message) {
 			k.handleHistory(m)
 		case "comm_info_request":
 			k.handleCommInfo(m)
-		case "comm_open", "comm_msg", "comm_close":
-			deferred = k.handleComm(m)
 		case "shutdown_request":
 			k.handleShutdown(k.shell, m)
 		case "interrupt_request":
@@ -50,9 +57,6 @@ func (k *Kernel) onShell(m *wire.Message) {
 			k.log.Warn("unknown shell message type; no reply sent", "msg_type", t)
 		}
 	})
-	if deferred {
-		k.queue <- m // its callbacks, behind any running cell
-	}
 	if t == "shutdown_request" {
 		k.stop() // after the idle status went out
 	}
@@ -68,6 +72,11 @@ func (k *Kernel) shellWorker(ctx context.Context) {
 			pending := []*wire.Message{m}
 			for len(pending) > 0 {
 				m, pending = pending[0], pending[1:]
+				if isComm(m.Header.MsgType) { // busy went out when it was delivered
+					k.runDeferred(ctx, m)
+					k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
+					continue
+				}
 				var abort bool
 				k.busy(m, func() { abort = k.runQueued(ctx, m) })
 				if abort {
@@ -90,10 +99,13 @@ func (k *Kernel) runQueued(ctx context.Context, m *wire.Message) (abort bool) {
 		k.handleComplete(ctx, m)
 	case "inspect_request":
 		k.handleInspect(ctx, m)
-	case "comm_open", "comm_msg", "comm_close":
-		k.runDeferred(ctx, m)
 	}
 	return false
+}
+
+// isComm reports whether msgType is a comm message from the front end.
+func isComm(msgType string) bool {
+	return msgType == "comm_open" || msgType == "comm_msg" || msgType == "comm_close"
 }
 
 // onControl is the control channel's reader.

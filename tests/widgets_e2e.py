@@ -233,8 +233,7 @@ def a_panicking_callback_is_reported_and_the_session_kept(k):
     c, msgs = ok(k, 'bad := widgets.NewButton("bad")\nbad.OnClick(func() { var m map[string]int; m["x"] = 1 })\nwidgets.Display(bad)')
     bad = opens(msgs, "ButtonModel")[0]["content"]["comm_id"]
     click = comm_msg(k, bad, {"method": "custom", "content": {"event": "click"}})
-    k.iopub(click)           # delivered: busy, idle
-    out = k.iopub(click, 30)  # the callback: busy, its report, idle
+    out = k.iopub(click, 30)  # busy, the callback's report, then idle (as ipykernel: idle waits for the callbacks)
     err = text_of(out, "stderr")
     assert "panic in a widget callback: assignment to entry in nil map" in err and "cell [" in err, err
     c, msgs = ok(k, "clicks + 1")
@@ -261,7 +260,6 @@ def interact_reruns_its_function_on_a_change(k):
     assert "w = 2" in text_of(msgs), text_of(msgs)
     w = opens(msgs, "IntSliderModel")[0]["content"]["comm_id"]
     msg_id = comm_msg(k, w, {"method": "update", "state": {"value": 5}, "buffer_paths": []})
-    k.iopub(msg_id)
     rerun = k.iopub(msg_id, 30)
     assert "w = 5" in text_of(rerun), types_of(rerun)
     assert any(m["msg_type"] == "clear_output" for m in rerun), types_of(rerun)
