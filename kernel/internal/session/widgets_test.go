@@ -308,3 +308,56 @@ func waitFile(t *testing.T, path string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestEveryWidgetWorksFromACell uses each widget's API from interpreted
+// code: constructors, promoted methods (Layout, Style, SetTooltip), typed
+// callbacks, boxes of them and Interact.
+func TestEveryWidgetWorksFromACell(t *testing.T) {
+	s, out, w, _ := widgetSession(t)
+	r := cell(t, s, out, "c1", `import (
+	"image"
+	"github.com/goaccel/goaccel/widgets"
+)
+fs := widgets.NewFloatSlider("lr", 0.01, 0.001, 0.1)
+fs.SetReadoutFormat(".3f")
+fs.OnChange(func(v float64) { fmt.Println("lr", v) })
+dd := widgets.NewDropdown("opt", []string{"sgd", "adam"}, "adam")
+dd.OnChange(func(v string) { fmt.Println("opt", v) })
+cb := widgets.NewCheckbox("bf16", false)
+cb.OnChange(func(v bool) { fmt.Println("bf16", v) })
+tx := widgets.NewText("name", "run-1")
+tx.OnSubmit(func(v string) { fmt.Println("submit", v) })
+p := widgets.NewProgress("loss", 10)
+p.SetValue(4)
+p.Style().Set("bar_color", "green")
+h := widgets.NewHTML("<b>ok</b>")
+h.Layout().Set("width", "200px")
+h.SetTooltip("status")
+img := widgets.NewImage(nil)
+img.SetImage(image.NewRGBA(image.Rect(0, 0, 2, 2)))
+o := widgets.NewOutput()
+o.AppendStdout("hello\n")
+fs.SetValue(0.05)
+dd.SetValue("sgd")
+cb.SetValue(true)
+row := widgets.NewHBox(fs, dd, cb, tx)
+col := widgets.NewVBox(row, p, h, img, o)
+widgets.Display(col)
+ia := widgets.Interact(func() { fmt.Println("interact", fs.Value(), dd.Value()) }, fs, dd)
+fmt.Println(len(col.Children()), len(ia.Children()), p.Value(), tx.Value(), len(o.Outputs()))`)
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	for _, want := range []string{"lr 0.05", "opt sgd", "bf16 true", "interact 0.05 sgd", "5 3 4 run-1 1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	text := w.opened(t, "TextModel")
+	deliver(t, s, comm.Message{Type: "comm_msg", CommID: text.CommID, MsgID: "s1",
+		Data: map[string]any{"method": "custom", "content": map[string]any{"event": "submit"}}})
+	out.Reset()
+	if r := s.RunDeferred(context.Background(), "s1"); r.Error != nil || !strings.Contains(out.String(), "submit run-1") {
+		t.Fatalf("OnSubmit: %+v, %q", r.Error, out)
+	}
+}
