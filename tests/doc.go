@@ -38,8 +38,8 @@
 //     with a launched worker's widget and the Stop button of its launch.
 //   - widgets_ui_test.go: widgets in JupyterLab 4 and Notebook 7 in
 //     Chromium, driven by Playwright (widgets_ui.py: drag a slider, click a
-//     button, Interact re-run), with a Python the caller names
-//     (GOACCEL_UI_PYTHON).
+//     button, Interact re-run, a Stop button ending a two-worker launch),
+//     with a Python the caller names (GOACCEL_UI_PYTHON).
 //
 // tests/gpu holds the GPU check (check.sh and the gpubench command) for a
 // machine with an NVIDIA GPU.

@@ -3,7 +3,8 @@
 jupyter_server on loopback, driven in Debian's Chromium by Playwright, as a
 user clicks: run a notebook of widgets, drag a slider, click a button, see
 the output change (the callbacks' output under their cell, Interact's output
-replaced).
+replaced); then click the Stop button of a long two-worker
+`%accelerate launch` and see the cell end with rank 0's result.
 
 Run by tests/widgets_ui_test.go with a Python that has jupyterlab 4.6,
 notebook 7.6, jupyterlab_widgets 3.0.17, ipywidgets 8.1.9 and playwright
@@ -46,12 +47,30 @@ CELLS = [
 ]
 
 
-def notebook(path):
+STOP_CELLS = [
+    'import (\n\t"fmt"\n\t"time"\n\n\t"github.com/goaccel/goaccel/accelerate"\n\t"github.com/goaccel/goaccel/data"\n'
+    '\t"github.com/goaccel/goaccel/notebook_launcher"\n\t"github.com/goaccel/goaccel/tensors"\n'
+    '\t"github.com/goaccel/goaccel/widgets"\n)\n'
+    'func train(n int) int {\n'
+    '\tacc := accelerate.New(accelerate.Config{})\n'
+    '\tds := data.NewTensorDataset(tensors.Zeros(n, 1), tensors.Zeros(n, 1))\n'
+    '\tloader := data.NewLoader(ds, data.LoaderConfig{BatchSize: 1})\n'
+    '\tacc.Prepare(&loader)\n'
+    '\tsteps := 0\n'
+    '\tfor loader.Next() {\n'
+    '\t\tif steps == 0 {\n\t\t\tfmt.Println("training started on rank", acc.ProcessIndex())\n\t\t}\n'
+    '\t\tsteps++\n\t\ttime.Sleep(2 * time.Millisecond)\n\t}\n'
+    '\treturn steps\n}',
+    'widgets.Display(notebook_launcher.StopButton())\n%accelerate launch --num_processes 2 train(200000)',
+]
+
+
+def notebook(path, cells=CELLS):
     nb = {"nbformat": 4, "nbformat_minor": 5,
           "metadata": {"kernelspec": {"name": "goaccel", "display_name": "Go (goaccel)", "language": "go"},
                        "language_info": {"name": "go"}},
           "cells": [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "execution_count": None, "outputs": [],
-                     "source": src} for i, src in enumerate(CELLS)]}
+                     "source": src} for i, src in enumerate(cells)]}
     with open(path, "w") as f:
         json.dump(nb, f)
 
@@ -118,21 +137,22 @@ def drag(page, handle, dx):
     page.mouse.up()
 
 
-def kernel_idle(server, timeout=120):
-    """Waits until the notebook's kernel has started and is idle."""
+def kernel_idle(server, notebook, timeout=120):
+    """Waits until the kernel of the notebook at path `notebook` has started
+    and is idle."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        kernels = json.load(urllib.request.urlopen(server.url("/api/kernels")))
-        if kernels and all(k["execution_state"] == "idle" for k in kernels):
-            return
+        for s in json.load(urllib.request.urlopen(server.url("/api/sessions"))):
+            if s["path"] == notebook and s["kernel"]["execution_state"] == "idle":
+                return
         time.sleep(0.5)
-    raise AssertionError("the kernel did not start within %ds" % timeout)
+    raise AssertionError(f"the kernel of {notebook} did not start within {timeout}s")
 
 
 def widgets_work(page, ui, server):
     """The checks in one UI, from a loaded notebook."""
     expect(page.get_by_text("Go (goaccel)").first).to_be_visible(timeout=TIMEOUT)
-    kernel_idle(server)
+    kernel_idle(server, "widgets.ipynb")
     run_all(page)
     cells = page.locator(".jp-Cell.jp-CodeCell")
     slider = cells.nth(0).locator(".widget-slider").first
@@ -168,24 +188,52 @@ def widgets_work(page, ui, server):
     shot(page, f"{ui}-4-interact-rerun")
 
 
+def stop_button_stops_a_launch(page, ui, server):
+    """A Stop button shown before a long launch: clicked while the cell runs,
+    every worker finishes its step and the cell ends with rank 0's result."""
+    expect(page.get_by_text("Go (goaccel)").first).to_be_visible(timeout=TIMEOUT)
+    kernel_idle(server, "stop.ipynb")
+    run_all(page)
+    cell = page.locator(".jp-Cell.jp-CodeCell").nth(1)
+    stop = cell.locator("button.widget-button", has_text="Stop")
+    expect(stop).to_be_visible(timeout=TIMEOUT)
+    expect(cell.get_by_text("training started on rank 0")).to_be_visible(timeout=TIMEOUT)
+    shot(page, f"{ui}-5-launch-running")
+    t0 = time.monotonic()
+    stop.click()
+    expect(cell.get_by_text("stop requested")).to_be_visible(timeout=30_000)
+    expect(cell.get_by_text(re.compile(r"train ran on 2 workers"))).to_be_visible(timeout=60_000)
+    took = time.monotonic() - t0
+    result = cell.locator(".jp-OutputArea-output[data-mime-type='text/plain']").last.inner_text().strip()
+    assert result.isdigit() and 0 < int(result) < 100000, f"result {result!r}: want the steps rank 0 did before the stop"
+    expect(stop).to_be_disabled()
+    print(f"  the Stop button ended the launch {took:.1f} s after the click, at step {result} of 100000", flush=True)
+    shot(page, f"{ui}-6-launch-stopped")
+
+
 def main():
     root = tempfile.mkdtemp(prefix="widgets-ui-root-")
     notebook(os.path.join(root, "widgets.ipynb"))
+    notebook(os.path.join(root, "stop.ipynb"), STOP_CELLS)
     server = Server(root)
     failed = 0
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-            for ui, path in (("jupyterlab", "/lab/tree/widgets.ipynb"), ("notebook7", "/notebooks/widgets.ipynb")):
+            # ?reset: JupyterLab opens only this notebook, not the tabs it last had.
+            for ui, path, checks in (("jupyterlab", "/lab/tree/widgets.ipynb?reset", widgets_work),
+                                     ("notebook7", "/notebooks/widgets.ipynb", widgets_work),
+                                     ("jupyterlab-stop", "/lab/tree/stop.ipynb?reset", stop_button_stops_a_launch),
+                                     ("notebook7-stop", "/notebooks/stop.ipynb", stop_button_stops_a_launch)):
                 page = browser.new_page(viewport={"width": 1280, "height": 1000})
                 t0 = time.monotonic()
                 try:
                     page.goto(server.url(path), timeout=TIMEOUT)
-                    widgets_work(page, ui, server)
-                    print(f"PASS widgets in {ui} ({time.monotonic() - t0:.1f}s)", flush=True)
+                    checks(page, ui, server)
+                    print(f"PASS {checks.__name__} in {ui} ({time.monotonic() - t0:.1f}s)", flush=True)
                 except Exception:
                     failed += 1
-                    print(f"FAIL widgets in {ui}:\n{traceback.format_exc()}", flush=True)
+                    print(f"FAIL {checks.__name__} in {ui}:\n{traceback.format_exc()}", flush=True)
                     try:
                         shot(page, f"{ui}-failed")
                     except Exception:

@@ -11,9 +11,10 @@ import (
 
 // TestWidgetsInJupyterLabAndNotebook7 runs tests/widgets_ui.py: JupyterLab 4
 // and Notebook 7 served by jupyter_server on loopback, driven in Debian's
-// Chromium by Playwright; it runs a notebook of widgets, drags a slider,
-// clicks a button and sees the output change in each, keeping a screenshot
-// of every step. It needs a Python with jupyterlab 4.6, notebook 7.6,
+// Chromium by Playwright; in each it runs a notebook of widgets, drags a
+// slider, clicks a button and sees the output change, then clicks the Stop
+// button of a two-worker launch and sees the cell end with rank 0's result,
+// keeping a screenshot of every step. It needs a Python with jupyterlab 4.6, notebook 7.6,
 // jupyterlab_widgets 3.0.17, ipywidgets 8.1.9 and playwright, named by
 // GOACCEL_UI_PYTHON (until the pinned test venv of tests/requirements-jupyter.txt
 // provides one), and skips without it. Screenshots go to GOACCEL_UI_ARTIFACTS
