@@ -37,10 +37,10 @@ func TestARelayedWidgetIsMirroredAndAnswersOnceItsWorkerEnded(t *testing.T) {
 	r := newRelay(comms, io.Discard)
 	// As a worker's frames give them: JSON numbers, buffer paths as lists.
 	r.fromWorker(0, comm.Message{Type: "comm_open", CommID: "w1", Target: "jupyter.widget",
-		Data: map[string]any{"state": map[string]any{"_model_name": "ImageModel", "format": "png"}, "buffer_paths": []any{[]any{"value"}}},
+		Data:    map[string]any{"state": map[string]any{"_model_name": "ImageModel", "format": "png"}, "buffer_paths": []any{[]any{"value"}}},
 		Buffers: [][]byte{[]byte("v1")}})
 	r.fromWorker(0, comm.Message{Type: "comm_msg", CommID: "w1",
-		Data: map[string]any{"method": "update", "state": map[string]any{"width": "100"}, "buffer_paths": []any{[]any{"value"}}},
+		Data:    map[string]any{"method": "update", "state": map[string]any{"width": "100"}, "buffer_paths": []any{[]any{"value"}}},
 		Buffers: [][]byte{[]byte("v2")}})
 	if got := out.last(); got.Type != "comm_msg" || got.Data["method"] != "update" {
 		t.Fatalf("relayed %+v", got)
