@@ -36,6 +36,7 @@ type Accelerator struct {
 	trackers       []Tracker
 	extra          []Tracker   // added with AddTracker
 	notebook       *plots.Live // the "notebook" tracker's figure, shared by its runs
+	stopAgreed     bool        // every process agreed to stop (StopRequested)
 }
 
 // New returns an Accelerator for cfg, joining the process group described by

@@ -36,6 +36,12 @@
 // BackoffFactor, GrowthInterval, Enabled) and InitProcessGroup
 // (InitProcessGroupKwargs: Timeout).
 //
+// A launch from a notebook can be stopped gracefully (notebook_launcher.Stop,
+// its StopButton): the processes agree on a step, a prepared loader's
+// training pass ends there, evaluation under tensors.NoGrad still runs, and
+// the function returns what it has; StopRequested reports it to loops of
+// other shapes.
+//
 // Device returns where prepared models and batches live: cuda:LOCAL_RANK on a
 // machine with GPUs (the model moves there at Prepare, each batch as the
 // loader yields it), the CPU otherwise or with Config.CPU; GOACCEL_DEVICE
@@ -94,6 +100,8 @@
 //   - scaler.go: the fp16 loss scaler (PyTorch's GradScaler).
 //   - shard.go: how one process takes its share of a loader's batches
 //     (round robin or split, EvenBatches).
+//   - stop.go: StopRequested and the prepared loaders' StopPass: the
+//     graceful stop of a launched run, agreed by every process.
 //   - tracking.go: Tracker, AddTracker, InitTrackers, Log and the jsonl
 //     tracker.
 //   - train.go: Backward, Accumulate, NoSync, Autocast, ClipGradNorm and

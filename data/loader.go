@@ -97,6 +97,10 @@ func (l *Loader) Next() bool {
 		l.endPass()
 		return false
 	}
+	if st, ok := l.sampler.(PassStopper); ok && st.StopPass() {
+		l.endPass()
+		return false
+	}
 	l.cur = l.batches[l.pos]
 	l.pos++
 	if l.pf != nil {

@@ -16,6 +16,14 @@ type BatchSampler interface {
 	Len() int
 }
 
+// PassStopper is a BatchSampler that may end a pass early: the Loader asks
+// StopPass before each batch it yields, and a true ends the pass there
+// (Next returns false). The Accelerate layer's sampler ends a training pass
+// when a graceful stop of the launch was asked for.
+type PassStopper interface {
+	StopPass() bool
+}
+
 // SequentialSampler is the default BatchSampler: consecutive batches of BatchSize over N samples,
 // in order or, with Shuffle, in a permutation drawn from a generator seeded with Seed+epoch; with
 // DropLast a final short batch is dropped.

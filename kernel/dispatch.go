@@ -12,8 +12,11 @@ import (
 // Shell requests that touch the interpreter (execute, is_complete, complete,
 // inspect) run one at a time on the shell worker, in arrival order.
 // kernel_info, history, comm_info and comm messages are answered by the
-// shell reader at once, even while a cell runs. Control is served by its own
-// goroutine, so interrupt and shutdown are never queued behind a cell.
+// shell reader at once, even while a cell runs: a comm message reaches the
+// session's comms at once (a widget's new value), and only the work it
+// defers (widget callbacks, cell code) is queued for the shell worker, so it
+// runs behind a running cell. Control is served by its own goroutine, so
+// interrupt and shutdown are never queued behind a cell.
 var queuedShell = map[string]bool{
 	"execute_request":     true,
 	"is_complete_request": true,
@@ -28,6 +31,16 @@ func (k *Kernel) onShell(m *wire.Message) {
 		k.queue <- m
 		return
 	}
+	if isComm(t) {
+		k.awaitSubscriber()
+		k.publish("status", &m.Header, map[string]any{"execution_state": "busy"})
+		if k.handleComm(m) {
+			k.queue <- m // its callbacks, behind any running cell; the worker publishes idle
+			return
+		}
+		k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
+		return
+	}
 	k.busy(m, func() {
 		switch t {
 		case "kernel_info_request":
@@ -35,12 +48,7 @@ func (k *Kernel) onShell(m *wire.Message) {
 		case "history_request":
 			k.handleHistory(m)
 		case "comm_info_request":
-			k.reply(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
-		case "comm_open":
-			k.handleCommOpen(m)
-		case "comm_msg", "comm_close":
-			// No comm targets exist, so there is nothing to deliver to.
-			k.log.Debug("ignored comm message without a target", "msg_type", t)
+			k.handleCommInfo(m)
 		case "shutdown_request":
 			k.handleShutdown(k.shell, m)
 		case "interrupt_request":
@@ -64,6 +72,11 @@ func (k *Kernel) shellWorker(ctx context.Context) {
 			pending := []*wire.Message{m}
 			for len(pending) > 0 {
 				m, pending = pending[0], pending[1:]
+				if isComm(m.Header.MsgType) { // busy went out when it was delivered
+					k.runDeferred(ctx, m)
+					k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
+					continue
+				}
 				var abort bool
 				k.busy(m, func() { abort = k.runQueued(ctx, m) })
 				if abort {
@@ -88,6 +101,11 @@ func (k *Kernel) runQueued(ctx context.Context, m *wire.Message) (abort bool) {
 		k.handleInspect(ctx, m)
 	}
 	return false
+}
+
+// isComm reports whether msgType is a comm message from the front end.
+func isComm(msgType string) bool {
+	return msgType == "comm_open" || msgType == "comm_msg" || msgType == "comm_close"
 }
 
 // onControl is the control channel's reader.

@@ -59,7 +59,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 	if storeHistory {
 		k.hist.Add(k.count, req.Code, "")
 	}
-	ereq := executor.ExecRequest{Code: req.Code, UserExpressions: req.UserExpressions, ExecutionCount: shown}
+	ereq := executor.ExecRequest{Code: req.Code, UserExpressions: req.UserExpressions, ExecutionCount: shown, Parent: m.Header.MsgID}
 	if orDefault(req.AllowStdin, true) {
 		ereq.AllowStdin = true
 		ereq.Input = func(ctx context.Context, prompt string, password bool) (string, error) {

@@ -118,6 +118,7 @@ func New(cfg Config) *Kernel {
 		Env:            cfg.ExecutorEnv,
 		Output:         k.streamOutput,
 		Display:        k.displayOutput,
+		Comm:           k.commOutput,
 		InterruptGrace: cfg.InterruptGrace,
 		Log:            log,
 	})
@@ -208,6 +209,12 @@ func (k *Kernel) publish(msgType string, parent *wire.Header, content any) {
 		k.log.Error("build iopub message", "msg_type", msgType, "err", err)
 		return
 	}
+	k.send(m)
+}
+
+// send publishes m on iopub under its message type's topic.
+func (k *Kernel) send(m *wire.Message) {
+	msgType := m.Header.MsgType
 	m.Identities = [][]byte{[]byte("kernel." + k.session + "." + msgType)}
 	if err := k.iopub.send(m); err != nil {
 		k.log.Warn("publish", "err", err)
@@ -215,10 +222,10 @@ func (k *Kernel) publish(msgType string, parent *wire.Header, content any) {
 	if t, ok := k.iopub.sock.(zmq4.Topics); ok && msgType == "status" && k.log.Enabled(context.Background(), slog.LevelDebug) {
 		// A status lost to a missing subscriber can hang a front end.
 		var pid string
-		if parent != nil {
-			pid = parent.MsgID
+		if m.Parent != nil {
+			pid = m.Parent.MsgID
 		}
-		k.log.Debug("published", "msg_type", msgType, "content", content, "parent", pid, "iopub_topics", len(t.Topics()))
+		k.log.Debug("published", "msg_type", msgType, "content", string(m.Content), "parent", pid, "iopub_topics", len(t.Topics()))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-zeromq/zmq4"
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/kernel/executor"
 	"github.com/goaccel/goaccel/kernel/wire"
 )
@@ -27,6 +28,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		c := executor.NewChild(reqs, events, os.Stdout, os.Stderr)
+		testComms = comm.NewManager(c)
 		if err := c.Serve(context.Background(), echoSession{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -62,6 +64,8 @@ func (echoSession) Execute(ctx context.Context, code string) executor.Result {
 		return executor.Result{}
 	case "bigresult": // a result whose text/plain and image/png are n bytes each
 		return executor.Result{Data: map[string]any{"text/plain": strings.Repeat("r", n), "image/png": strings.Repeat("A", n)}}
+	case "open": // a comm (see commEcho); its id is the result
+		return executor.Result{Data: map[string]any{"text/plain": openEchoComm()}}
 	case "bigerror":
 		return executor.Result{Error: &executor.Error{Ename: "Big", Evalue: strings.Repeat("e", n), Traceback: []string{strings.Repeat("t", n), "last"}}}
 	}

@@ -59,6 +59,14 @@
 // cancelling the context stops all workers and no worker outlives Launch
 // (on Linux a worker also dies with its launcher).
 //
+// A launch from a cell can also be stopped gracefully: Stop, or a click on
+// StopButton (a widget), asks every worker to finish its training step; the
+// ranks agree on the step to stop at (a prepared loader's training pass
+// ends there, acc.StopRequested() reports it) and the launch returns what
+// rank 0's function returns. The request reaches each worker through its
+// inbox (notebook_launcher/workers), as the front end's messages to the
+// widgets a worker shows do.
+//
 // When the program already runs under an external launcher (WORLD_SIZE is
 // set, as by goaccel launch or torchrun; or mpirun's OMPI_COMM_WORLD_SIZE;
 // or srun with SLURM_NTASKS > 1), Launch runs fn in-process instead.
@@ -81,4 +89,5 @@
 //   - launch.go: Options, EnvWorker, EnvRestart and EnvToken, Launch and
 //     LaunchContext (in the launching process, in a worker, under an
 //     external launcher or in a notebook cell), Run and DecodeArgs.
+//   - stop.go: Stop and StopButton, the graceful stop of a cell's launches.
 package notebook_launcher

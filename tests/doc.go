@@ -85,6 +85,13 @@
 //     (ui/ui_checks.py on ui/harness.py): mnist_ddp.ipynb run whole with its
 //     launch cell watched, completion, Shift+Tab, stdin, errors, interrupting
 //     a launch, restart; a screenshot of every step in out/ui (git-ignored).
+//   - widgets_e2e_test.go: Jupyter comms and the ipywidgets 8 protocol
+//     through jupyter_client (widgets_e2e.py), as a front end sends them,
+//     with a launched worker's widget and the Stop button of its launch.
+//   - widgets_ui_test.go: widgets in JupyterLab 4 and Notebook 7 in
+//     Chromium, driven by Playwright (widgets_ui.py: drag a slider, click a
+//     button, Interact re-run, a Stop button ending a two-worker launch),
+//     with a Python the caller names (GOACCEL_UI_PYTHON).
 //
 // tests/gpu holds the GPU check (check.sh and the gpubench command) for a
 // machine with an NVIDIA GPU.

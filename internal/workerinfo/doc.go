@@ -7,7 +7,10 @@
 //	workerinfo.SetLeave(leaveAtExit)     // accelerate: a barrier, then closing the group
 //	rep.Device = workerinfo.Device()     // the harness, in the worker's report
 //	err := workerinfo.Leave()            // the harness, before the worker exits
+//	workerinfo.RequestStop()             // the harness: the launcher asked for a graceful stop
+//	if workerinfo.StopRequested() { … }  // accelerate, between training steps
 //
 // Files:
-//   - workerinfo.go: SetDevice, Device, SetLeave and Leave.
+//   - workerinfo.go: SetDevice, Device, SetLeave and Leave; SetStoppable,
+//     Stoppable, RequestStop and StopRequested.
 package workerinfo

@@ -21,6 +21,14 @@
 // cell's error or onto stderr. After a switch the cell runs again in the new
 // child, and later restarts start that binary.
 //
+// Comms (Jupyter widgets) cross the same pipes: the kernel hands a front
+// end's comm message to the child (DeliverComm), which delivers it to the
+// session at once, even while a cell runs, on the goroutine that reads
+// requests; what the message's handlers defer (widget callbacks, which run
+// cell code) runs later as its own interruptible request (RunDeferred),
+// which waits behind a running cell. comm_info is answered at once too. The
+// session's comm messages come back as events, in order with output.
+//
 // Kernel side:
 //
 //	sup := executor.NewSupervisor(executor.Config{
@@ -41,8 +49,10 @@
 //
 // Files:
 //   - child.go: Child, the executor side: NewChild and Serve answer the
-//     parent's requests one cell at a time, relay interrupts and stdin, and
-//     Send carries display messages (it is the displaysink.Sink of cells).
+//     parent's requests one cell at a time, relay interrupts and stdin,
+//     deliver comm messages at once and run deferred work, Send carries
+//     display messages (it is the displaysink.Sink of cells) and SendComm
+//     comm messages (the comm.Transport of the session's comms).
 //   - exit.go: why a child process ended, in words for the user, and the
 //     tail of its stderr kept for that.
 //   - frame.go: length-prefixed JSON frames on the two pipes.
@@ -53,9 +63,10 @@
 //   - process.go: one child process: starting it (Supervisor.spawn),
 //     calls and their events, killing its process group and reaping it.
 //   - protocol.go: the interfaces a child serves (Session, Restorer,
-//     Counter), Result and Error, EnvState, and the requests, events and
+//     Counter, Parenter, CommHost), Result and Error, EnvState, and the requests, events and
 //     sync markers on the wire.
 //   - supervisor.go: Config, ExecRequest, Outcome and Supervisor: starting,
 //     restarting and switching the child, restoring the session, Execute,
-//     Interrupt, IsComplete, Complete, Inspect and Close.
+//     Interrupt, DeliverComm, CommInfo, RunDeferred, IsComplete, Complete,
+//     Inspect and Close.
 package executor

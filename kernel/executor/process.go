@@ -223,6 +223,10 @@ func (c *child) dispatch(s *Supervisor, ev event) {
 	switch ev.Kind {
 	case evDisplay:
 		s.cfg.Display(ev.MsgType, ev.Content)
+	case evComm:
+		if ev.Comm != nil {
+			s.cfg.Comm(*ev.Comm)
+		}
 	case evInput:
 		go s.answerInput(c, ev)
 	case evDone:

@@ -2,8 +2,10 @@
 // exchange what is not output: the launched function's arguments going in,
 // rank 0's result coming back, and each worker's report (its device; a panic
 // with its message and stack frames, or an error the function returned).
-// Display messages travel the other way as frames on the worker's stdout
-// (workers.WriteFrame), so they stay in order with printed text.
+// Display and widget messages travel the other way as frames on the
+// worker's stdout (workers.WriteFrame), so they stay in order with printed
+// text; the front end's widget messages and graceful stop requests come in
+// through the worker's inbox (workers.Inbox).
 //
 // Launcher side:
 //
@@ -22,8 +24,12 @@
 // (notebook_launcher/transfer messages), rank-N.json (Reports).
 //
 // Files:
-//   - display.go: a worker's display sink, which writes each display
-//     message as a frame on stdout, and ParseDisplay, which reads one back.
+//   - display.go: a worker's display sink and comm transport, which write
+//     each display or widget message as a frame on stdout, and ParseFrame,
+//     which reads one back.
+//   - inbox.go: what a launcher sends a worker's inbox (StopFrame,
+//     CommFrame) and the worker's side: stop requests recorded, widget
+//     messages delivered, their callbacks run on a goroutine.
 //   - job.go: EnvDir, Spec, Job (Create, Open, FromEnv, Env, Remove, Args,
 //     Result, Report), CheckFunc and ResultType, Frame and Report.
 //   - serve.go: the worker side: Serve, Fail and Panicked, ArgLabels and

@@ -12,8 +12,10 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/workerinfo"
+	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
 
 // Serve runs fn as this worker of the job: it decodes the arguments into fn's
@@ -26,14 +28,25 @@ func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
 	ExitOnInterrupt()
 	rank, _ := strconv.Atoi(os.Getenv("RANK"))
 	var rep Report
+	var comms *comm.Manager
 	if j.Spec.Display {
 		displaysink.Set(frameSink{})
+		comms = comm.NewManager(frameSink{})
+		comms.SetParent(j.Spec.Parent) // an Output a worker captures into shows the launching cell's output
+		comm.Install(comms)
+	}
+	if os.Getenv(workers.EnvInbox) != "" {
+		workerinfo.SetStoppable()
+		go serveInbox(comms)
 	}
 	args, err := j.decodeArgs(fn.Type())
 	if err != nil {
 		return j.Fail(err)
 	}
 	out, p := call(fn, args)
+	if comms != nil {
+		comms.Finish() // a callback output area the function made is shown
+	}
 	if p != nil {
 		frames := p.frames
 		if interpreted != nil {

@@ -29,17 +29,26 @@
 //		Env: func(local int) []string { return []string{fmt.Sprintf("RANK=%d", local)} },
 //	})
 //
+// With GroupSpec.Inboxes each worker also gets an inbox: a pipe (fd 3,
+// EnvInbox) on which its launcher sends it frames, one a line, without ever
+// blocking on a worker that does not read (Inbox.Send drops instead); the
+// worker reads them with ReadInbox. A notebook launch sends the front end's
+// widget messages and graceful stop requests that way.
+//
 // A process that runs notebook cells installs a CellLauncher
 // (SetCellLauncher), to which notebook_launcher.Launch in a cell hands its
 // call (package kernel/internal/launch is that launcher).
 //
 // Files:
 //   - cell.go: CellRequest, CellLauncher, SetCellLauncher and
-//     InstalledCellLauncher: Launch in a notebook cell routed to the kernel.
+//     InstalledCellLauncher: Launch in a notebook cell routed to the kernel;
+//     CellStop, SetCellStop and InstalledCellStop: its graceful stop.
 //   - gpus.go: VisibleGPUs, from /proc/driver/nvidia and
 //     CUDA_VISIBLE_DEVICES.
 //   - group.go: GroupSpec, RunGroup, ExitError and ErrInterrupted: starting,
 //     waiting for and stopping a group of local processes.
+//   - inbox.go: EnvInbox, Inbox (Send) and ReadInbox: frames from a
+//     launcher to each of its workers.
 //   - launch.go: EnvRestart, EnvToken, Options, Config (Normalize), Run
 //     with the torchrun environment, the rendezvous store and restarts, and
 //     Token.

@@ -36,6 +36,10 @@ type GroupSpec struct {
 	// Frame, when set, receives the frames (see WriteFrame) that a worker
 	// writes to its stdout, instead of printing them.
 	Frame func(rank int, payload []byte)
+	// Inboxes, when set, gives every worker an inbox (a pipe it reads with
+	// ReadInbox) and is called with them, in local order, once all have
+	// started; an inbox closes when its worker exits.
+	Inboxes func(inboxes []*Inbox)
 }
 
 // ExitError reports the first worker that failed.
@@ -62,12 +66,13 @@ func (e *ExitError) Error() string {
 var ErrInterrupted = errors.New("workers interrupted")
 
 type worker struct {
-	rank int
-	cmd  *exec.Cmd
-	tail *tailBuffer
-	done chan struct{}
-	err  error
-	outs sync.WaitGroup
+	rank  int
+	cmd   *exec.Cmd
+	tail  *tailBuffer
+	inbox *Inbox // nil without GroupSpec.Inboxes
+	done  chan struct{}
+	err   error
+	outs  sync.WaitGroup
 }
 
 // RunGroup starts the workers and waits for all of them. The first worker to fail
@@ -109,11 +114,21 @@ func RunGroup(ctx context.Context, s GroupSpec) error {
 		}
 		s.Started(pids)
 	}
+	if s.Inboxes != nil {
+		inboxes := make([]*Inbox, len(workers))
+		for i, w := range workers {
+			inboxes[i] = w.inbox
+		}
+		s.Inboxes(inboxes)
+	}
 	exited := make(chan *worker, len(workers))
 	for _, w := range workers {
 		go func(w *worker) {
 			w.outs.Wait() // drain output first so the error carries the last lines
 			w.err = w.cmd.Wait()
+			if w.inbox != nil {
+				w.inbox.close()
+			}
 			close(w.done)
 			exited <- w
 		}(w)
@@ -159,15 +174,41 @@ func start(s GroupSpec, i int, mu *sync.Mutex) (*worker, error) {
 	}
 	cmd.SysProcAttr = sysProcAttr()
 	w := &worker{rank: rank, cmd: cmd, tail: newTail(12), done: make(chan struct{})}
+	var inboxR, inboxW *os.File
+	if s.Inboxes != nil {
+		var err error
+		if inboxR, inboxW, err = os.Pipe(); err != nil {
+			return nil, fmt.Errorf("workers: inbox pipe for rank %d: %w", rank, err)
+		}
+		cmd.ExtraFiles = []*os.File{inboxR} // fd 3
+		cmd.Env = append(cmd.Env, EnvInbox+"=3")
+	}
+	closeInbox := func() {
+		if inboxR != nil {
+			inboxR.Close()
+			inboxW.Close()
+		}
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		closeInbox()
 		return nil, fmt.Errorf("workers: stdout pipe for rank %d: %w", rank, err)
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
+		closeInbox()
 		return nil, fmt.Errorf("workers: stderr pipe for rank %d: %w", rank, err)
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	if inboxR != nil {
+		inboxR.Close() // the worker's now
+		if err != nil {
+			inboxW.Close()
+		} else {
+			w.inbox = newInbox(rank, inboxW)
+		}
+	}
+	if err != nil {
 		return nil, fmt.Errorf("workers: start rank %d (%s): %w", rank, s.Path, err)
 	}
 	prefix := ""

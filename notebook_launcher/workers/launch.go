@@ -80,6 +80,9 @@ type Config struct {
 	Frame func(rank int, payload []byte)
 	// Started, when set, is called with the workers' pids once they run.
 	Started func(pids []int)
+	// Inboxes, when set, gives every worker an inbox and is called with
+	// them once all run (GroupSpec.Inboxes), again after each restart.
+	Inboxes func(inboxes []*Inbox)
 }
 
 // Normalize applies the defaults and reports the first invalid field, named
@@ -196,7 +199,7 @@ func runOnce(ctx context.Context, path string, args []string, c Config, attempt 
 	return RunGroup(ctx, GroupSpec{
 		Path: path, Args: args, NumProcs: c.NumProcesses,
 		Env: env, Rank: rank, Stdout: c.Stdout, Stderr: c.Stderr,
-		Grace: c.Grace, Frame: c.Frame, Started: c.Started,
+		Grace: c.Grace, Frame: c.Frame, Started: c.Started, Inboxes: c.Inboxes,
 	})
 }
 

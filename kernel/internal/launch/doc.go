@@ -20,7 +20,15 @@
 //     job.Serve.
 //   - Output streams into the cell (rank r > 0 prefixed "[rank r] "), and
 //     display messages arrive as frames on the workers' stdout, re-sent
-//     through the executor's display sink in order with the text.
+//     through the executor's display sink in order with the text. So do the
+//     comm messages of the widgets a worker shows (widgets.go): they go out
+//     through the session's comms, the front end's messages to them go to
+//     that worker's inbox, and a mirror of each widget's state answers the
+//     front end once the workers have ended.
+//   - Request.Stop asks every worker, through its inbox, to stop
+//     gracefully (Session.StopLaunches, notebook_launcher.Stop): the ranks
+//     agree on a step (accelerate.StopRequested) and the launch returns what
+//     rank 0 returns.
 //   - A failure stops every worker; the error names the rank, its message
 //     and the cell and line (frames mapped through the SourceMap). In an
 //     interpreted worker a panic in a goroutine is reported the same way,
@@ -52,6 +60,8 @@
 //   - run.go: WorkerCommand, Request, Outcome and Run: check the program,
 //     make the job, start the workers (notebook_launcher/workers), relay
 //     output with positions mapped to cells, and collect the result.
+//   - widgets.go: the relay of a launch's widgets and stop requests between
+//     the notebook and the workers, with each widget's mirror.
 //   - worker.go: WorkerMain, the interpreted worker: notebook.go loaded into
 //     a fresh interpreter with a GC headroom, the function served through
 //     package job, panics put at their lines.

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter"
 	"github.com/goaccel/goaccel/kernel/internal/program"
@@ -35,9 +36,16 @@ type Request struct {
 	// Cell is the launching cell's execution count.
 	Cell int
 	// Stdout and Stderr receive the workers' output, Display their display
-	// messages (nil: dropped).
+	// messages (nil: dropped), Comms their widgets' messages (nil: the
+	// workers' widgets show nothing).
 	Stdout, Stderr io.Writer
 	Display        displaysink.Sink
+	Comms          *comm.Manager
+	// Stop, when it closes, asks every worker to stop gracefully: each
+	// finishes its training step, the ranks agree on the step to stop at
+	// (accelerate's StopRequested) and the launch returns what rank 0's
+	// function returns.
+	Stop <-chan struct{}
 	// Exe is the goaccel binary interpreted workers run (""; this one).
 	Exe string
 }
@@ -91,7 +99,11 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 	}
 	resType := job.ResultType(r.Fn.Type())
 	names := job.ArgLabels(r.Name, len(r.Args), r.ArgNames)
-	j, err := job.Create(job.Spec{Func: r.Name, Display: r.Display != nil, Result: resType != nil}, r.Args, names)
+	spec := job.Spec{Func: r.Name, Display: r.Display != nil, Result: resType != nil}
+	if r.Comms != nil {
+		spec.Parent = r.Comms.Parent()
+	}
+	j, err := job.Create(spec, r.Args, names)
 	if err != nil {
 		return nil, err
 	}
@@ -125,15 +137,33 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 	cfg.Env = append(append([]string(nil), cfg.Env...), extra...)
 	cfg.Stdout, cfg.Stderr = translating{r.Stdout, prog.Map}, translating{r.Stderr, prog.Map}
 	cfg.Grace = time.Second // well inside the kernel's 2 s before it kills the executor
+	rel := newRelay(r.Comms, r.Stderr)
+	defer rel.detach()
+	cfg.Inboxes = rel.setInboxes
 	if r.Display != nil {
 		cfg.Frame = func(rank int, payload []byte) {
-			typ, content, err := job.ParseDisplay(payload)
-			if err != nil {
+			typ, content, m, err := job.ParseFrame(payload)
+			switch {
+			case err != nil:
 				fmt.Fprintf(r.Stderr, "[rank %d] %v\n", rank, err)
-				return
+			case m != nil:
+				rel.fromWorker(rank, *m)
+			default:
+				r.Display.Send(typ, content)
 			}
-			r.Display.Send(typ, content)
 		}
+	}
+	ran := make(chan struct{})
+	defer close(ran)
+	if r.Stop != nil {
+		go func() {
+			select {
+			case <-r.Stop:
+				fmt.Fprintf(r.Stderr, "stop requested: every worker finishes its step, then %s returns what it has\n", r.Name)
+				rel.stop()
+			case <-ran:
+			}
+		}()
 	}
 	err = workers.Run(ctx, exe, args, cfg)
 	switch {

@@ -74,28 +74,67 @@ func anyIn(list []string, set map[string]bool) bool {
 
 // runningLaunches are the launches in progress in the session: the
 // launching cell's own, and those its goroutines started, which outlive it.
+// Each can be cancelled (an interrupt: every worker is stopped now) or asked
+// to stop gracefully (its stop channel: every worker finishes its step).
 type runningLaunches struct {
 	mu     sync.Mutex
 	next   int
 	cancel map[int]context.CancelFunc
+	stop   map[int]*stopOnce
 }
 
-// add registers a launch's cancel and returns what unregisters it.
-func (l *runningLaunches) add(cancel context.CancelFunc) (remove func()) {
+// stopOnce is a launch's graceful stop request.
+type stopOnce struct {
+	once sync.Once
+	ch   chan struct{}
+}
+
+func (s *stopOnce) request() { s.once.Do(func() { close(s.ch) }) }
+
+// add registers a launch's cancel and returns its stop request channel and
+// what unregisters it.
+func (l *runningLaunches) add(cancel context.CancelFunc) (stop <-chan struct{}, remove func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.cancel == nil {
-		l.cancel = map[int]context.CancelFunc{}
+		l.cancel, l.stop = map[int]context.CancelFunc{}, map[int]*stopOnce{}
 	}
 	id := l.next
 	l.next++
 	l.cancel[id] = cancel
-	return func() {
+	so := &stopOnce{ch: make(chan struct{})}
+	l.stop[id] = so
+	return so.ch, func() {
 		l.mu.Lock()
 		delete(l.cancel, id)
+		delete(l.stop, id)
 		l.mu.Unlock()
 	}
 }
+
+// stopGracefully asks every launch in progress to stop gracefully and
+// returns how many it asked.
+func (l *runningLaunches) stopGracefully() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, s := range l.stop {
+		s.request()
+	}
+	return len(l.stop)
+}
+
+// StopLaunches asks every launch in progress in the session to stop
+// gracefully: each worker finishes its training step, the ranks agree on the
+// step to stop at, and the launch returns what rank 0's function returns
+// (the cell gets its result as after a normal end). It returns how many
+// launches it asked; it is the process's workers.CellStop, which
+// notebook_launcher.Stop and its StopButton call. An interrupt, by contrast,
+// stops the workers at once and the launch returns nothing.
+//
+// The worker's side: the request reaches every worker's inbox; a training
+// loop over a prepared loader ends at the next batch, and any loop may ask
+// acc.StopRequested() itself.
+func (s *Session) StopLaunches() int { return s.launches.stopGracefully() }
 
 // stopAll cancels every launch in progress.
 func (l *runningLaunches) stopAll() {
@@ -121,13 +160,15 @@ func (s *Session) launchCell(ctx context.Context, r workers.CellRequest, argName
 	s.mu.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	defer s.launches.add(cancel)()
+	stop, remove := s.launches.add(cancel)
+	defer remove()
 	if cellCtx != nil && cellCtx.Err() != nil {
 		return nil, fmt.Errorf("%w: the cell was interrupted before its launch started", context.Canceled)
 	}
 	out, err := launch.Run(ctx, launch.Request{
 		CellRequest: r, ArgNames: argNames, Record: rec, Cell: cell,
 		Stdout: s.opts.Stdout, Stderr: s.opts.Stderr, Display: displaysink.Get(),
+		Comms: s.opts.Comms, Stop: stop,
 	})
 	if err != nil {
 		s.mu.Lock()
