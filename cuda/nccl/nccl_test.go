@@ -179,7 +179,7 @@ func TestTheBackendRunsCollectivesOnTheGPUAndAbortsWhenAPeerIsLost(t *testing.T)
 	both(t, func(r int) error {
 		dev := tensors.CUDA(r)
 		x := tensors.New([]float32{1, 2, 3, 4}, 4).MulScalar(float64(1 + 2*r)).To(dev) // rank 1: ×3
-		wait, err := bs[r].StartAllReduce(context.Background(), x, dist.Mean)             // [2 4 6 8]
+		wait, err := bs[r].StartAllReduce(context.Background(), x, dist.Mean)          // [2 4 6 8]
 		if err != nil {
 			return err
 		}
