@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -25,9 +26,19 @@ var csrc embed.FS
 var (
 	libUnits    = []string{"driver.cc", "memory.cc", "streams.cc", "ptx.cc", "cublas.cc", "nccl.cc", "capture.cc", "emu/emu_blocks.cc", "kernels_emu.cc"}
 	replayUnits = []string{"replay.cc", "capture.cc", "emu/emu_blocks.cc", "kernels_emu.cc"}
-	cxxFlags    = []string{"-std=c++20", "-O2", "-g1", "-fPIC", "-pthread", "-fvisibility=hidden", "-ffp-contract=off", "-Wall", "-Wno-unused-function"}
+	cxxFlags    = append([]string{"-std=c++20", "-O2", "-g1", "-fPIC", "-pthread", "-fvisibility=hidden", "-ffp-contract=off", "-Wall", "-Wno-unused-function"}, tlsFlags()...)
 	tsanFlags   = []string{"-std=c++20", "-O1", "-g", "-pthread", "-ffp-contract=off", "-fsanitize=thread", "-DEMU_TSAN", "-Wall", "-Wno-unused-function"}
 )
+
+// tlsFlags makes thread-local variables (the built-in threadIdx, blockIdx, … and __shared__
+// memory, read by every CUDA thread) cheap in a library opened at run time: TLS descriptors
+// instead of a call to __tls_get_addr per access, where the compiler has them.
+func tlsFlags() []string {
+	if runtime.GOARCH == "amd64" {
+		return []string{"-mtls-dialect=gnu2"}
+	}
+	return nil
+}
 
 // registry is the generated translation unit that compiles the kernel sources and registers
 // every entry of the PTX under its name: a kernel added to the sources (and so, after `make

@@ -57,14 +57,17 @@ Kernel *find_kernel(const char *name) {
 	return nullptr;
 }
 
-// ---- context switches ----
+// ---- contexts ----
 
+// A context is a suspended execution: its stack pointer (x86-64: the callee-saved registers are
+// pushed on its stack) or a ucontext elsewhere. make prepares a context that, when resumed,
+// calls fn(arg) on the given stack; fn never returns.
 #if defined(__x86_64__)
-// swap saves the callee-saved registers, the SSE and x87 control words and the stack pointer
-// in *from and resumes the context saved in to. A new context's first resume enters
-// fiber_entry, which calls fiber_main with the fiber (kept in r12).
+struct Ctx {
+	void *sp;
+};
 extern "C" void emu_swap(void **from, void *to);
-extern "C" void emu_fiber_entry();
+extern "C" void emu_start();
 asm(R"(
 	.text
 	.p2align 4
@@ -76,14 +79,8 @@ emu_swap:
 	pushq %r13
 	pushq %r14
 	pushq %r15
-	subq $16, %rsp
-	stmxcsr 8(%rsp)
-	fnstcw (%rsp)
 	movq %rsp, (%rdi)
 	movq %rsi, %rsp
-	ldmxcsr 8(%rsp)
-	fldcw (%rsp)
-	addq $16, %rsp
 	popq %r15
 	popq %r14
 	popq %r13
@@ -93,45 +90,71 @@ emu_swap:
 	ret
 	.size emu_swap, .-emu_swap
 	.p2align 4
-	.type emu_fiber_entry,@function
-emu_fiber_entry:
+	.type emu_start,@function
+emu_start:
 	movq %r12, %rdi
-	call emu_fiber_main
+	call *%r13
 	ud2
-	.size emu_fiber_entry, .-emu_fiber_entry
+	.size emu_start, .-emu_start
 )");
+// The kernels never change the SSE or x87 control words, so a switch need not carry them.
+static inline void swap(Ctx *from, Ctx *to) { emu_swap(&from->sp, to->sp); }
+static void make(Ctx *c, char *stack, size_t size, void (*fn)(void *), void *arg) {
+	// Stacks are mapped a multiple of the page size apart, so their tops would share cache sets;
+	// start each at its own offset (its "colour").
+	size_t colour = ((uintptr_t)stack >> 12) % 61 * 64;
+	// Seven words are popped on the first resume (six registers and the return address), so that
+	// emu_start's call is made with rsp ≡ 0 (mod 16), as the ABI wants.
+	uint64_t *s = (uint64_t *)(stack + size - 72 - colour);
+	s[0] = s[1] = 0;                               // r15, r14
+	s[2] = (uint64_t)(uintptr_t)fn;                // r13
+	s[3] = (uint64_t)(uintptr_t)arg;               // r12
+	s[4] = s[5] = 0;                               // rbx, rbp
+	s[6] = (uint64_t)(uintptr_t)&emu_start;        // the return address
+	c->sp = s;
+}
+#else
+struct Ctx {
+	ucontext_t uc;
+};
+static inline void swap(Ctx *from, Ctx *to) { swapcontext(&from->uc, &to->uc); }
+static void make(Ctx *c, char *stack, size_t size, void (*fn)(void *), void *arg) {
+	getcontext(&c->uc);
+	c->uc.uc_stack.ss_sp = stack;
+	c->uc.uc_stack.ss_size = size;
+	c->uc.uc_link = nullptr;
+	makecontext(&c->uc, (void (*)())fn, 1, arg);
+}
 #endif
 
-struct Fiber;
-extern "C" [[noreturn]] void emu_fiber_main(Fiber *f);
+// ---- block state ----
 
 enum Wait { NONE, AT_BARRIER, AT_WARP, EXITED };
 
 struct WarpOp;
 
+// Fiber is one CUDA thread of the running block.
 struct Fiber {
 	unsigned idx; // linear thread index in the block
 	uint3 tid;
 	Wait wait;
-	site at;        // where it waits
-	WarpOp *op;     // the warp operation it waits in
-	char *stack;    // its stack mapping (guard page first)
-#if defined(__x86_64__)
-	void *sp;
-#else
-	ucontext_t uc;
-#endif
+	site at;          // where it waits
+	bool suspended;   // it has waited at least once, so it owns the stack it runs on
+	Ctx ctx;          // where it is suspended
+	char *stack;      // the stack it owns while suspended
 #ifdef EMU_TSAN
 	void *tsan;
 #endif
 };
 
+// WarpOp is a warp operation in progress: the lanes of mask meet, publish a value each and
+// read the values they need.
 struct WarpOp {
 	warp_kind kind;
-	unsigned warp, mask, arrived, left; // left: lanes that have read the result
+	unsigned mask, arrived, left; // left: lanes that have read the result
 	site at;
 	uint64_t vals[32];
-	bool used;
+	WarpOp *next; // in its warp's list, or the free list
 };
 
 static const char *kind_name(warp_kind k) {
@@ -149,7 +172,7 @@ static const char *kind_name(warp_kind k) {
 }
 
 static bool same_site(const site &a, const site &b) {
-	return a.line() == b.line() && a.column() == b.column() && strcmp(a.file_name(), b.file_name()) == 0;
+	return a.line() == b.line() && a.column() == b.column() && (a.file_name() == b.file_name() || strcmp(a.file_name(), b.file_name()) == 0);
 }
 
 static std::string where(const site &s) {
@@ -168,39 +191,50 @@ static std::string fmt(const char *format, ...) {
 
 static std::string tname(const uint3 &t) { return fmt("(%u,%u,%u)", t.x, t.y, t.z); }
 
-constexpr size_t kStack = 256 << 10;
-constexpr unsigned kMaxThreads = 1024;
+constexpr size_t kStack = 64 << 10;
+constexpr unsigned kMaxThreads = 1024, kWarps = kMaxThreads / 32, kOps = 4 * kMaxThreads;
+constexpr size_t kSlab = kMaxThreads + 2; // every thread waiting, and the schedulers' stacks
 
 // Executor runs blocks on one OS thread.
+//
+// The block's threads start in order, each by a plain call of the kernel on the scheduler's
+// stack, so a thread that never waits costs one call. A thread that waits keeps the stack it
+// runs on (with the scheduler's frame below it) and the scheduler goes on on a fresh stack; a
+// thread that is woken resumes there, and when it returns, into that stale scheduler frame,
+// control goes back to the scheduler that resumed it and the stack is free again.
 struct Executor {
 	Fiber fibers[kMaxThreads];
-	unsigned nstacks = 0;
-#if defined(__x86_64__)
-	void *sched_sp;
-#else
-	ucontext_t sched_uc;
-#endif
-#ifdef EMU_TSAN
-	void *sched_tsan;
-	char launch_sync, exit_sync, barrier_sync;
-#endif
+	char *slab = nullptr;
+	std::vector<char *> stacks, free;
+	Ctx native;    // run_block's caller
+	Ctx loop;      // the scheduler, while it has resumed a thread
+	char *loop_stack = nullptr;
+	char *to_free = nullptr; // a stack the scheduler gets back when it runs again
 	Fiber *cur = nullptr;
 	const Launch *l = nullptr;
-	unsigned n = 0, exited = 0;
+	unsigned n = 0, exited = 0, next = 0;
+	dim3 tid_block{0, 0, 0}; // the block shape tids holds the thread indices of
+	uint3 tids[kMaxThreads];
 	unsigned runq[kMaxThreads];
 	unsigned qhead = 0, qlen = 0;
 	// the block barrier
 	unsigned bar_arrived = 0;
 	site bar_at;
 	unsigned bar_first = 0;
-	// warp operations in progress (a warp may have several, over disjoint masks)
-	WarpOp ops[64];
+	// warp operations in progress, per warp (a warp may have several over disjoint masks)
+	WarpOp ops[kOps];
+	WarpOp *warps[kWarps];
+	WarpOp *free_ops = nullptr;
 	bool failed = false;
 	std::string error;
 	Running running{};
+#ifdef EMU_TSAN
+	void *native_tsan, *sched_tsan;
+	char launch_sync, exit_sync, barrier_sync;
+#endif
 
 	~Executor() {
-		for (unsigned i = 0; i < nstacks; i++) munmap(fibers[i].stack, kStack);
+		if (slab) munmap(slab, kSlab * kStack);
 	}
 };
 
@@ -209,44 +243,88 @@ static thread_local Executor *ex;
 
 const Running *current() { return ex && ex->cur ? &ex->running : nullptr; }
 
-static void push(Executor &e, unsigned i) {
-	e.runq[(e.qhead + e.qlen++) % kMaxThreads] = i;
+// Stacks come from one mapping per executor, side by side (each with a guard page below it):
+// a block's threads switch among hundreds of them, and stacks close together keep that within
+// the TLB and caches.
+static char *get_stack(Executor &e) {
+	if (!e.free.empty()) {
+		char *s = e.free.back();
+		e.free.pop_back();
+		return s;
+	}
+	if (!e.slab) {
+		void *m = mmap(nullptr, kSlab * kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+		if (m == MAP_FAILED) {
+			fprintf(stderr, "fake CUDA: cannot map %zu bytes of stacks for a block's threads: %s\n", kSlab * kStack, strerror(errno));
+			abort();
+		}
+		e.slab = (char *)m;
+	}
+	if (e.stacks.size() == kSlab) {
+		fprintf(stderr, "fake CUDA: a block needs more than %zu stacks\n", kSlab);
+		abort();
+	}
+	char *s = e.slab + e.stacks.size() * kStack;
+	mprotect(s, 4096, PROT_NONE); // an overflow faults instead of corrupting the next stack
+	e.stacks.push_back(s);
+	return s;
 }
 
-// to_scheduler switches from the running fiber back to its block's scheduler.
-static void to_scheduler(Executor &e) {
-	Fiber *f = e.cur;
+static void push(Executor &e, unsigned i) { e.runq[(e.qhead + e.qlen++) % kMaxThreads] = i; }
+
+static inline void tsan_to(void *fiber) {
 #ifdef EMU_TSAN
-	__tsan_switch_to_fiber(e.sched_tsan, 1 /* no synchronisation: only real waits order threads */);
-#endif
-#if defined(__x86_64__)
-	emu_swap(&f->sp, e.sched_sp);
+	__tsan_switch_to_fiber(fiber, 1 /* only real waits order the threads */);
 #else
-	swapcontext(&f->uc, &e.sched_uc);
+	(void)fiber;
 #endif
 }
 
-// fail records the launch's failure and leaves the fiber for good (a fiber is abandoned, never
-// unwound: kernels hold no resources).
+[[noreturn]] static void loop(void *arg);
+
+// to_native ends the block: back to run_block (never to return here).
+[[noreturn]] static void to_native(Executor &e) {
+	Ctx dead;
+	e.cur = nullptr;
+#ifdef EMU_TSAN
+	tsan_to(e.native_tsan);
+#endif
+	swap(&dead, &e.native);
+	abort();
+}
+
+// fail records the block's failure and abandons it: no thread runs again (kernels hold no
+// resources, so their stacks are simply reused by the next block).
 [[noreturn]] static void fail(Executor &e, std::string msg) {
 	if (!e.failed) {
 		e.failed = true;
 		e.error = std::move(msg);
 	}
-	e.cur->wait = EXITED;
-	to_scheduler(e);
-	abort(); // never resumed
+	to_native(e);
 }
 
-// park makes the running fiber wait until another one wakes it.
+// park makes the running thread wait until another one wakes it.
 static void park(Executor &e) {
-	to_scheduler(e);
-	if (e.failed) fail(e, ""); // resumed only to be abandoned (not reached: failed blocks stop)
+	Fiber &f = *e.cur;
+#ifdef EMU_TSAN
+	tsan_to(e.sched_tsan);
+#endif
+	if (f.suspended) {
+		swap(&f.ctx, &e.loop); // back to the scheduler that resumed it
+	} else {
+		// It keeps the scheduler's stack; the scheduler goes on on a fresh one.
+		f.suspended = true;
+		f.stack = e.loop_stack;
+		e.loop_stack = get_stack(e);
+		Ctx fresh;
+		make(&fresh, e.loop_stack, kStack, loop, &e);
+		swap(&f.ctx, &fresh);
+	}
+	// resumed by the scheduler
 }
 
 static void wake(Executor &e, Fiber &f) {
 	f.wait = NONE;
-	f.op = nullptr;
 	push(e, f.idx);
 }
 
@@ -276,7 +354,7 @@ template <typename P> static std::string ranges(const Executor &e, P pred) {
 		s += j == i ? std::to_string(i) : std::to_string(i) + "-" + std::to_string(j);
 		i = j + 1;
 	}
-	return s;
+	return s.empty() ? "none" : s;
 }
 
 // ---- the operations kernels call ----
@@ -318,29 +396,26 @@ static WarpOp *join(Executor &e, warp_kind kind, unsigned mask, uint64_t value, 
 		fail(e, fmt("thread %s calls %s at %s with mask %#x, which names lanes the block does not have (its warp %u has lanes %#x)",
 			tname(f.tid).c_str(), kind_name(kind), where(at).c_str(), mask, warp, warp_lanes(e, warp)));
 	WarpOp *op = nullptr;
-	for (WarpOp &o : e.ops) {
-		if (!o.used || o.warp != warp || o.arrived == o.mask || (o.mask & mask) == 0) continue;
-		if (o.mask != mask || o.kind != kind || !same_site(o.at, at))
+	for (WarpOp *o = e.warps[warp]; o; o = o->next) {
+		if (o->arrived == o->mask || (o->mask & mask) == 0) continue; // complete, or other lanes
+		if (o->mask != mask || o->kind != kind || !same_site(o->at, at))
 			fail(e, fmt("lanes of warp %u disagree: thread %s calls %s at %s with mask %#x, while lanes %#x wait in %s at %s with mask %#x",
-				warp, tname(f.tid).c_str(), kind_name(kind), where(at).c_str(), mask, o.arrived, kind_name(o.kind), where(o.at).c_str(), o.mask));
-		op = &o;
+				warp, tname(f.tid).c_str(), kind_name(kind), where(at).c_str(), mask, o->arrived, kind_name(o->kind), where(o->at).c_str(), o->mask));
+		op = o;
 		break;
 	}
 	if (!op) {
 		if (unsigned gone = warp_exited(e, warp) & mask)
 			fail(e, fmt("thread %s calls %s at %s with mask %#x, but lanes %#x of that mask have exited", tname(f.tid).c_str(), kind_name(kind), where(at).c_str(), mask, gone));
-		for (WarpOp &o : e.ops)
-			if (!o.used) {
-				op = &o;
-				break;
-			}
-		if (!op) fail(e, "more than 64 warp operations in progress in one block");
+		if (!e.free_ops) fail(e, "too many warp operations in progress in one block");
+		op = e.free_ops;
+		e.free_ops = op->next;
 		op->kind = kind;
 		op->mask = mask;
 		op->arrived = op->left = 0;
-		op->warp = warp;
 		op->at = at;
-		op->used = true;
+		op->next = e.warps[warp];
+		e.warps[warp] = op;
 	}
 	op->vals[lane] = value;
 	op->arrived |= bit;
@@ -348,7 +423,6 @@ static WarpOp *join(Executor &e, warp_kind kind, unsigned mask, uint64_t value, 
 	if (op->arrived != mask) {
 		f.wait = AT_WARP;
 		f.at = at;
-		f.op = op;
 		park(e);
 	} else {
 		for (unsigned l = 0; l < 32; l++)
@@ -358,35 +432,42 @@ static WarpOp *join(Executor &e, warp_kind kind, unsigned mask, uint64_t value, 
 	return op;
 }
 
-static void leave(WarpOp *op) {
-	if (++op->left == (unsigned)__builtin_popcount(op->mask)) op->used = false;
+// leave is a lane's last look at op; the last lane to leave frees it.
+static void leave(Executor &e, unsigned warp, WarpOp *op) {
+	if (++op->left < (unsigned)__builtin_popcount(op->mask)) return;
+	for (WarpOp **p = &e.warps[warp]; *p; p = &(*p)->next)
+		if (*p == op) {
+			*p = op->next;
+			break;
+		}
+	op->next = e.free_ops;
+	e.free_ops = op;
 }
 
 uint64_t warp_exchange(warp_kind kind, unsigned mask, uint64_t value, int src, const site &at) {
 	Executor &e = *ex;
 	Fiber &f = *e.cur;
+	unsigned warp = f.idx / 32;
 	WarpOp *op = join(e, kind, mask, value, at);
 	uint64_t r = value;
 	if (src >= 0 && kind != W_SYNC) {
-		if (src > 31 || !(mask >> src & 1)) {
-			unsigned m = op->mask;
-			leave(op);
+		if (src > 31 || !(mask >> src & 1))
 			fail(e, fmt("thread %s reads lane %d in %s at %s, but that lane is not in the mask %#x (its value is undefined on a GPU)",
-				tname(f.tid).c_str(), src, kind_name(kind), where(at).c_str(), m));
-		}
+				tname(f.tid).c_str(), src, kind_name(kind), where(at).c_str(), mask));
 		r = op->vals[src];
 	}
-	leave(op);
+	leave(e, warp, op);
 	return r;
 }
 
 unsigned warp_vote(warp_kind kind, unsigned mask, bool pred, const site &at) {
 	Executor &e = *ex;
+	unsigned warp = e.cur->idx / 32;
 	WarpOp *op = join(e, kind, mask, pred, at);
 	unsigned r = 0;
 	for (unsigned l = 0; l < 32; l++)
 		if ((mask >> l & 1) && op->vals[l]) r |= 1u << l;
-	leave(op);
+	leave(e, warp, op);
 	return r;
 }
 
@@ -403,64 +484,50 @@ void trap(const site &at) {
 
 // ---- running a block ----
 
-// exit_checks fails the block when a fiber that just exited leaves others waiting for it.
+// exit_checks fails the block when a thread that just exited leaves others waiting for it.
 static void exit_checks(Executor &e, Fiber &f) {
 	if (e.bar_arrived > 0)
 		fail(e, fmt("thread %s exits while threads %s wait at __syncthreads at %s: every thread of a block must reach each __syncthreads",
 			tname(f.tid).c_str(), ranges(e, [](const Fiber &g) { return g.wait == AT_BARRIER; }).c_str(), where(e.bar_at).c_str()));
-	unsigned warp = f.idx / 32, bit = 1u << (f.idx % 32);
-	for (WarpOp &o : e.ops)
-		if (o.used && o.warp == warp && o.arrived != o.mask && (o.mask & bit))
-			fail(e, fmt("thread %s exits while lanes %#x of its warp wait for it in %s at %s (mask %#x)", tname(f.tid).c_str(), o.arrived,
-				kind_name(o.kind), where(o.at).c_str(), o.mask));
+	unsigned bit = 1u << (f.idx % 32);
+	for (WarpOp *o = e.warps[f.idx / 32]; o; o = o->next)
+		if (o->arrived != o->mask && (o->mask & bit))
+			fail(e, fmt("thread %s exits while lanes %#x of its warp wait for it in %s at %s (mask %#x)", tname(f.tid).c_str(), o->arrived,
+				kind_name(o->kind), where(o->at).c_str(), o->mask));
 }
 
-extern "C" [[noreturn]] void emu_fiber_main(Fiber *f) {
-	Executor &e = *ex;
-	TSAN_ACQUIRE(&e.launch_sync);
-	e.l->kernel->call(e.l->args);
-	e.exited++;
-	f->wait = EXITED;
-	exit_checks(e, *f);
-	TSAN_RELEASE(&e.exit_sync);
-	to_scheduler(e);
-	abort(); // an exited fiber is never resumed
-}
-
-static void start_fiber(Executor &e, Fiber &f) {
-	if (f.stack == nullptr) {
-		void *m = mmap(nullptr, kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-		if (m == MAP_FAILED) {
-			fprintf(stderr, "fake CUDA: cannot map a %zu-byte fiber stack: %s\n", kStack, strerror(errno));
-			abort();
-		}
-		mprotect(m, 4096, PROT_NONE); // a stack overflow faults instead of corrupting
-		f.stack = (char *)m;
-		e.nstacks++;
+// start runs thread i from the beginning, on the scheduler's stack.
+static void start(Executor &e, unsigned i) {
+	Fiber &f = e.fibers[i];
+	f.idx = i;
+	f.tid = e.tids[i];
+	f.wait = NONE;
+	f.suspended = false;
+	e.cur = &f;
+	threadIdx = f.tid;
+	e.running.thread = f.tid;
 #ifdef EMU_TSAN
-		f.tsan = __tsan_create_fiber(0);
+	if (!f.tsan) f.tsan = __tsan_create_fiber(0);
+	tsan_to(f.tsan);
+	TSAN_ACQUIRE(&e.launch_sync);
 #endif
+	e.l->kernel->call(e.l->args);
+	// The thread has exited; this frame is the scheduler's that started it.
+	e.exited++;
+	f.wait = EXITED;
+	exit_checks(e, f);
+	TSAN_RELEASE(&e.exit_sync);
+#ifdef EMU_TSAN
+	tsan_to(e.sched_tsan);
+#endif
+	e.cur = nullptr;
+	if (f.suspended) {
+		// A stale frame: the scheduler that resumed the thread is elsewhere; give it the stack.
+		e.to_free = f.stack;
+		Ctx dead;
+		swap(&dead, &e.loop);
+		abort();
 	}
-	char *top = f.stack + kStack;
-#if defined(__x86_64__)
-	uint64_t *s = (uint64_t *)(top - 88);
-	memset(s, 0, 88);
-	unsigned short cw;
-	unsigned mx;
-	asm volatile("fnstcw %0" : "=m"(cw));
-	asm volatile("stmxcsr %0" : "=m"(mx));
-	memcpy(&s[0], &cw, sizeof cw);
-	memcpy(&s[1], &mx, sizeof mx);
-	s[5] = (uint64_t)(uintptr_t)&f; // r12
-	s[8] = (uint64_t)(uintptr_t)&emu_fiber_entry;
-	f.sp = s;
-#else
-	getcontext(&f.uc);
-	f.uc.uc_stack.ss_sp = f.stack + 4096;
-	f.uc.uc_stack.ss_size = kStack - 4096;
-	f.uc.uc_link = nullptr;
-	makecontext(&f.uc, (void (*)())emu_fiber_main, 1, &f);
-#endif
 }
 
 static void resume(Executor &e, Fiber &f) {
@@ -468,14 +535,36 @@ static void resume(Executor &e, Fiber &f) {
 	threadIdx = f.tid;
 	e.running.thread = f.tid;
 #ifdef EMU_TSAN
-	__tsan_switch_to_fiber(f.tsan, 1);
+	tsan_to(f.tsan);
 #endif
-#if defined(__x86_64__)
-	emu_swap(&e.sched_sp, f.sp);
-#else
-	swapcontext(&e.sched_uc, &f.uc);
-#endif
+	swap(&e.loop, &f.ctx);
 	e.cur = nullptr;
+	if (e.to_free) {
+		e.free.push_back(e.to_free);
+		e.to_free = nullptr;
+	}
+}
+
+// loop schedules the block: woken threads first, then the next one not started, until all
+// have exited (or the block deadlocks or fails); then it returns to run_block.
+[[noreturn]] static void loop(void *arg) {
+	Executor &e = *(Executor *)arg;
+	for (;;) {
+		if (e.qlen > 0) {
+			unsigned i = e.runq[e.qhead];
+			e.qhead = (e.qhead + 1) % kMaxThreads;
+			e.qlen--;
+			resume(e, e.fibers[i]);
+		} else if (e.next < e.n) {
+			start(e, e.next++);
+		} else {
+			if (e.exited < e.n)
+				fail(e, fmt("the block deadlocks: threads %s wait at __syncthreads, threads %s wait in warp operations, threads %s have exited",
+					ranges(e, [](const Fiber &g) { return g.wait == AT_BARRIER; }).c_str(), ranges(e, [](const Fiber &g) { return g.wait == AT_WARP; }).c_str(),
+					ranges(e, [](const Fiber &g) { return g.wait == EXITED; }).c_str()));
+			to_native(e);
+		}
+	}
 }
 
 // run_block runs block b of e.l to the end; false when it failed (e.error says why).
@@ -486,36 +575,32 @@ static bool run_block(Executor &e, uint3 b) {
 	gridDim = l.grid;
 	e.running = Running{l.kernel, b, {}};
 	e.n = l.block.x * l.block.y * l.block.z;
-	e.exited = 0;
+	if (e.tid_block.x != l.block.x || e.tid_block.y != l.block.y || e.tid_block.z != l.block.z) {
+		e.tid_block = l.block;
+		for (unsigned i = 0; i < e.n; i++) e.tids[i] = uint3{i % l.block.x, (i / l.block.x) % l.block.y, i / (l.block.x * l.block.y)};
+	}
+	e.exited = e.next = 0;
+	for (unsigned i = 0; i < e.n; i++) e.fibers[i].wait = NONE;
 	e.bar_arrived = 0;
 	e.qhead = e.qlen = 0;
-	for (WarpOp &o : e.ops) o.used = false;
-	while (e.nstacks < e.n) {
-		e.fibers[e.nstacks].stack = nullptr;
-		start_fiber(e, e.fibers[e.nstacks]);
+	e.failed = false;
+	e.error.clear();
+	for (WarpOp *&w : e.warps) w = nullptr;
+	e.free_ops = nullptr;
+	for (WarpOp &o : e.ops) {
+		o.next = e.free_ops;
+		e.free_ops = &o;
 	}
-	for (unsigned i = 0; i < e.n; i++) {
-		Fiber &f = e.fibers[i];
-		f.idx = i;
-		f.tid = uint3{i % l.block.x, (i / l.block.x) % l.block.y, i / (l.block.x * l.block.y)};
-		f.wait = NONE;
-		f.op = nullptr;
-		start_fiber(e, f);
-		push(e, i);
-	}
+	e.free = e.stacks; // nothing of the last block lives on
+	e.to_free = nullptr;
+	e.loop_stack = get_stack(e);
+	Ctx first;
+	make(&first, e.loop_stack, kStack, loop, &e);
 	TSAN_RELEASE(&e.launch_sync);
-	while (e.qlen > 0 && !e.failed) {
-		unsigned i = e.runq[e.qhead];
-		e.qhead = (e.qhead + 1) % kMaxThreads;
-		e.qlen--;
-		resume(e, e.fibers[i]);
-	}
-	if (!e.failed && e.exited < e.n) {
-		e.failed = true;
-		e.error = fmt("the block deadlocks: threads %s wait at __syncthreads, threads %s wait in warp operations, threads %s have exited",
-			ranges(e, [](const Fiber &g) { return g.wait == AT_BARRIER; }).c_str(), ranges(e, [](const Fiber &g) { return g.wait == AT_WARP; }).c_str(),
-			ranges(e, [](const Fiber &g) { return g.wait == EXITED; }).c_str());
-	}
+#ifdef EMU_TSAN
+	tsan_to(e.sched_tsan);
+#endif
+	swap(&e.native, &first);
 	TSAN_ACQUIRE(&e.exit_sync);
 	threadIdx = uint3{};
 	return !e.failed;
@@ -524,9 +609,10 @@ static bool run_block(Executor &e, uint3 b) {
 static Executor &executor() {
 	if (!tl_exec) {
 		tl_exec = std::make_unique<Executor>();
-		for (Fiber &f : tl_exec->fibers) f.stack = nullptr;
 #ifdef EMU_TSAN
-		tl_exec->sched_tsan = __tsan_get_current_fiber();
+		tl_exec->native_tsan = __tsan_get_current_fiber();
+		tl_exec->sched_tsan = __tsan_create_fiber(0);
+		for (Fiber &f : tl_exec->fibers) f.tsan = nullptr;
 #endif
 	}
 	ex = tl_exec.get();
@@ -619,8 +705,6 @@ static void run_one_block(Job *j, size_t id) {
 	GridJob &g = *static_cast<GridJob *>(j);
 	Executor &e = executor();
 	e.l = g.l;
-	e.failed = false;
-	e.error.clear();
 	const dim3 &gd = g.l->grid;
 	uint3 b{(unsigned)(id % gd.x), (unsigned)(id / gd.x % gd.y), (unsigned)(id / ((size_t)gd.x * gd.y))};
 	if (!run_block(e, b)) {
