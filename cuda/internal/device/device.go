@@ -31,6 +31,10 @@ type Device struct {
 	mu  sync.Mutex // serialises the device's calls
 	fns map[string]uintptr
 
+	// onLaunch, when set (by this package's tests), sees every launch's parameters as
+	// marshalled and where they lie.
+	onLaunch func(kernel string, args []arg, at []unsafe.Pointer)
+
 	blocksMu sync.Mutex
 	blocks   map[uintptr]block // live buffers' blocks
 }
@@ -153,19 +157,22 @@ func (d *Device) launch(name string, grid uint32, params ...any) error {
 		return err
 	}
 	// One arena for all values, each 8-aligned, with slack at the end.
-	arena := make([]byte, 0, 128*len(params)+128)
-	offs := make([]int, len(params))
+	args := make([]arg, len(params))
+	size := 128
 	for i, p := range params {
-		for len(arena)%8 != 0 {
-			arena = append(arena, 0)
-		}
-		offs[i] = len(arena)
-		arena = appendArg(arena, p)
+		args[i] = marshal(p)
+		size += (len(args[i].bytes) + 7) &^ 7
 	}
-	arena = arena[:cap(arena)]
+	arena := make([]byte, size)
 	ptrs := make([]unsafe.Pointer, len(params))
-	for i := range params {
-		ptrs[i] = unsafe.Pointer(&arena[offs[i]])
+	off := 0
+	for i, a := range args {
+		copy(arena[off:], a.bytes)
+		ptrs[i] = unsafe.Pointer(&arena[off])
+		off += (len(a.bytes) + 7) &^ 7
+	}
+	if d.onLaunch != nil {
+		d.onLaunch(name, args, ptrs)
 	}
 	err = d.drv.Launch(f, [3]uint32{grid, 1, 1}, [3]uint32{threads, 1, 1}, 0, d.stream, ptrs)
 	runtime.KeepAlive(arena)
@@ -175,36 +182,50 @@ func (d *Device) launch(name string, grid uint32, params ...any) error {
 	return nil
 }
 
-func bytesOf[T any](v *T) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(v)), unsafe.Sizeof(*v)) }
+// arg is one kernel parameter as launch marshals it: its bytes, the C type they stand for
+// ("int32", "int64", "float32", "float64" or "struct") and the Go type's alignment.
+type arg struct {
+	bytes []byte
+	kind  string
+	align int
+}
 
-func appendArg(b []byte, p any) []byte {
+func bytesOf[T any](v T) []byte {
+	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v))...)
+}
+
+func argOf[T any](v T, kind string) arg {
+	return arg{bytes: bytesOf(v), kind: kind, align: int(unsafe.Alignof(v))}
+}
+
+func marshal(p any) arg {
 	switch v := p.(type) {
 	case uintptr:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
 	case int64:
-		return append(b, bytesOf(&v)...)
-	case int32:
-		return append(b, bytesOf(&v)...)
-	case float32:
-		return append(b, bytesOf(&v)...)
-	case float64:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
 	case uint64:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
+	case int32:
+		return argOf(v, "int32")
+	case float32:
+		return argOf(v, "float32")
+	case float64:
+		return argOf(v, "float64")
 	case shapeArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case viewArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case convArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case backend.AdamScalars:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case sgdArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case attnArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case attnGradArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	}
 	panic(fmt.Sprintf("cuda: kernel parameter of type %T", p))
 }

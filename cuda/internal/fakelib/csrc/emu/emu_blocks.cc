@@ -310,7 +310,22 @@ static void park(Executor &e) {
 	tsan_to(e.sched_tsan);
 #endif
 	if (f.suspended) {
-		swap(&f.ctx, &e.loop); // back to the scheduler that resumed it
+		// Straight on to the next thread woken (one switch per wait), else back to the
+		// scheduler that resumed the chain.
+		if (e.qlen > 0) {
+			Fiber &g = e.fibers[e.runq[e.qhead]];
+			e.qhead = (e.qhead + 1) % kMaxThreads;
+			e.qlen--;
+			e.cur = &g;
+			threadIdx = g.tid;
+			e.running.thread = g.tid;
+#ifdef EMU_TSAN
+			tsan_to(g.tsan);
+#endif
+			swap(&f.ctx, &g.ctx);
+		} else {
+			swap(&f.ctx, &e.loop);
+		}
 	} else {
 		// It keeps the scheduler's stack; the scheduler goes on on a fresh one.
 		f.suspended = true;
