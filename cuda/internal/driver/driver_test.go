@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -213,6 +214,43 @@ func TestAModuleThatFailsToCompileReturnsTheJITLog(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "CUDA_ERROR_INVALID_PTX") || !strings.Contains(err.Error(), ": ptxas application ptx input, line 1; fatal   : Missing .version directive") {
 		t.Fatalf("ModuleLoad of bad PTX = %v", err)
 	}
+}
+
+// TestTheJITLogBufferIsHeapMemory checks, with the compiler's escape analysis, that the log
+// buffer whose address ModuleLoad hides in the JIT option values is not on the goroutine's
+// stack (where nothing would keep it put for the driver): it must be pinned heap memory.
+func TestTheJITLogBufferIsHeapMemory(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to run the escape analysis")
+	}
+	src, err := os.ReadFile("driver.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, "logBuf := make(") {
+			line = i + 1
+		}
+	}
+	if line == 0 {
+		t.Fatal("driver.go has no `logBuf := make(`: update this test")
+	}
+	out, err := exec.Command(goTool, "build", "-gcflags=-m", "-o", os.DevNull, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	at := fmt.Sprintf("driver.go:%d:", line)
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, at) && strings.Contains(l, "make(") {
+			if !strings.Contains(l, "escapes to heap") {
+				t.Fatalf("the JIT log buffer is not heap memory: %s", l)
+			}
+			return
+		}
+	}
+	t.Fatalf("the compiler says nothing about the make at %s:\n%s", at, out)
 }
 
 // TestTheInstalledDriverWithoutAGPUFailsCleanly loads the real libcuda.so.1 when the machine
