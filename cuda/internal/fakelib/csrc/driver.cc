@@ -101,8 +101,10 @@ int current_device() { return tl_device; }
 
 // ---- crash reports ----
 
-// A kernel that reads or writes outside its memory faults. The handler says which kernel,
-// block and thread did it and where, then ends the process; a fault anywhere else goes to the
+// A kernel that reads or writes past its memory faults (on a guard page, or outside the
+// fake's memory). The handler ends the block, and the launch fails with the kernel, block,
+// thread and address, as a GPU reports an illegal address; a fault in the fake's own products
+// or collectives ends the process with such a message, and a fault anywhere else goes to the
 // handler that was there before (the Go runtime's).
 namespace {
 struct sigaction old_segv, old_bus, old_fpe;
@@ -127,14 +129,18 @@ void on_fault(int sig, siginfo_t *info, void *uc) {
 		return;
 	}
 	char buf[512];
-	const char *what = sig == SIGFPE ? "an arithmetic fault (an integer division by zero)" : "an invalid memory access";
-	if (run)
-		snprintf(buf, sizeof buf, "\nfake CUDA: kernel %s, block (%u,%u,%u), thread (%u,%u,%u): %s at %p", run->kernel->name, run->block.x, run->block.y,
-			run->block.z, run->thread.x, run->thread.y, run->thread.z, what, info->si_addr);
-	else
-		snprintf(buf, sizeof buf, "\nfake CUDA: %s: %s at %p", tl_activity, what, info->si_addr);
+	if (sig == SIGFPE) {
+		snprintf(buf, sizeof buf, "an arithmetic fault (an integer division by zero) at %p", info->si_addr);
+	} else {
+		std::string where = describe((uintptr_t)info->si_addr);
+		snprintf(buf, sizeof buf, "an access at %p%s%s", info->si_addr, where.empty() ? "" : ", ", where.c_str());
+	}
+	if (run) emu::fault(buf); // the launch fails with it; this thread goes on with the next block
+	say("\nfake CUDA: ");
+	say(tl_activity);
+	say(": ");
 	say(buf);
-	say(" (outside the device memory it was given: a GPU reports CUDA_ERROR_ILLEGAL_ADDRESS)\n");
+	say("\n");
 	_exit(86);
 }
 
@@ -578,9 +584,9 @@ API CUresult cuLaunchKernel(void *hf, unsigned gx, unsigned gy, unsigned gz, uns
 		}
 		if (fn->kernel->launches++ == 0) coverage(fn->kernel);
 		capture(l, blocks);
-		if (std::string why = emu::run(l); !why.empty()) {
-			*detail = "kernel " + fn->name + ", " + why;
-			return (CUresult)LAUNCH_FAILED;
+		if (emu::Failure f = emu::run(l); !f.error.empty()) {
+			*detail = "kernel " + fn->name + ", " + f.error;
+			return f.illegal_address ? ILLEGAL_ADDRESS : LAUNCH_FAILED;
 		}
 		for (const Block &b : blocks)
 			if (std::string why = canaries(b); !why.empty()) {

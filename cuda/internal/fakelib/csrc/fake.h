@@ -68,6 +68,10 @@ CUresult mem_free(uintptr_t p);
 bool lookup(uintptr_t p, Block *out);
 // in_device reports whether [p, p+n) lies in one allocation; it says which when not.
 bool in_device(uintptr_t p, size_t n, Block *out, std::string *why);
+// describe says where address p lies relative to the allocations ("12 bytes past the end of
+// the 512-byte allocation at 0x…", or "not device memory"); safe in a signal handler as far as
+// it can be (it gives up rather than wait for the allocation table's lock).
+std::string describe(uintptr_t p);
 // canaries returns "" or how the slack around b was overwritten.
 std::string canaries(const Block &b);
 size_t used(int device);

@@ -117,6 +117,32 @@ bool in_device(uintptr_t p, size_t n, Block *out, std::string *why) {
 	return true;
 }
 
+std::string describe(uintptr_t p) {
+	std::shared_lock<std::shared_mutex> lk(mu, std::try_to_lock);
+	if (!lk.owns_lock()) return "";
+	char buf[200];
+	auto it = blocks.upper_bound(p);
+	if (it != blocks.begin()) {
+		const Mapping &m = std::prev(it)->second;
+		if (p < (uintptr_t)m.map + m.len) {
+			const Block &b = m.b;
+			if (p >= b.base + b.size)
+				snprintf(buf, sizeof buf, "%zu bytes past the end of the %zu-byte allocation at %#lx", (size_t)(p - b.base - b.size), b.size, (unsigned long)b.base);
+			else if (p < b.base)
+				snprintf(buf, sizeof buf, "%zu bytes before the start of the %zu-byte allocation at %#lx", (size_t)(b.base - p), b.size, (unsigned long)b.base);
+			else
+				snprintf(buf, sizeof buf, "inside the %zu-byte allocation at %#lx", b.size, (unsigned long)b.base);
+			return buf;
+		}
+	}
+	if (it != blocks.end() && p >= (uintptr_t)it->second.map) {
+		const Block &b = it->second.b;
+		snprintf(buf, sizeof buf, "%zu bytes before the start of the %zu-byte allocation at %#lx", (size_t)(b.base - p), b.size, (unsigned long)b.base);
+		return buf;
+	}
+	return "not device memory";
+}
+
 std::string canaries(const Block &b) {
 	std::shared_lock<std::shared_mutex> lk(mu);
 	auto it = blocks.find(b.base);

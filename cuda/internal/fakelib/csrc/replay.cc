@@ -53,10 +53,10 @@ static bool replay(const std::string &path, std::string *err) {
 		args.push_back(params[i].data());
 	}
 	emu::Launch l{k, c.grid, c.block, args.data()};
-	std::string why = emu::run(l);
+	emu::Failure f = emu::run(l);
 	for (unsigned char *m : mem) free(m);
-	if (!why.empty()) {
-		*err = path + ": " + c.kernel + ": " + why;
+	if (!f.error.empty()) {
+		*err = path + ": " + c.kernel + ": " + f.error;
 		return false;
 	}
 	return true;

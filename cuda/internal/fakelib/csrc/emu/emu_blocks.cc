@@ -14,6 +14,7 @@
 // happens-before edge, so the sanitizer reports races between the threads of a block (a missing
 // __syncthreads) and between blocks.
 #include <errno.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +229,8 @@ struct Executor {
 	bool failed = false;
 	std::string error;
 	Running running{};
+	bool in_block = false, illegal = false;
+	sigjmp_buf faulted; // where fault() ends a block
 #ifdef EMU_TSAN
 	void *native_tsan, *sched_tsan;
 	char launch_sync, exit_sync, barrier_sync;
@@ -242,6 +245,13 @@ static thread_local std::unique_ptr<Executor> tl_exec;
 static thread_local Executor *ex;
 
 const Running *current() { return ex && ex->cur ? &ex->running : nullptr; }
+
+void fault(const std::string &why) {
+	Executor &e = *ex;
+	e.failed = e.illegal = true;
+	e.error = fmt("thread %s: ", tname(e.running.thread).c_str()) + why;
+	siglongjmp(e.faulted, 1);
+}
 
 // Stacks come from one mapping per executor, side by side (each with a guard page below it):
 // a block's threads switch among hundreds of them, and stacks close together keep that within
@@ -598,7 +608,7 @@ static bool run_block(Executor &e, uint3 b) {
 	for (unsigned i = 0; i < e.n; i++) e.fibers[i].wait = NONE;
 	e.bar_arrived = 0;
 	e.qhead = e.qlen = 0;
-	e.failed = false;
+	e.failed = e.illegal = false;
 	e.error.clear();
 	for (WarpOp *&w : e.warps) w = nullptr;
 	e.free_ops = nullptr;
@@ -615,7 +625,10 @@ static bool run_block(Executor &e, uint3 b) {
 #ifdef EMU_TSAN
 	tsan_to(e.sched_tsan);
 #endif
-	swap(&e.native, &first);
+	e.in_block = true;
+	if (sigsetjmp(e.faulted, 1) == 0) swap(&e.native, &first);
+	e.in_block = false;
+	e.cur = nullptr;
 	TSAN_ACQUIRE(&e.exit_sync);
 	threadIdx = uint3{};
 	return !e.failed;
@@ -713,7 +726,7 @@ int workers() { return pool().size; }
 struct GridJob : Job {
 	const Launch *l;
 	std::mutex mu;
-	std::string error;
+	Failure failure;
 };
 
 static void run_one_block(Job *j, size_t id) {
@@ -724,19 +737,19 @@ static void run_one_block(Job *j, size_t id) {
 	uint3 b{(unsigned)(id % gd.x), (unsigned)(id / gd.x % gd.y), (unsigned)(id / ((size_t)gd.x * gd.y))};
 	if (!run_block(e, b)) {
 		std::lock_guard<std::mutex> lk(g.mu);
-		if (g.error.empty()) g.error = fmt("block %s: ", tname(b).c_str()) + e.error;
+		if (g.failure.error.empty()) g.failure = Failure{fmt("block %s: ", tname(b).c_str()) + e.error, e.illegal};
 		g.stop = true;
 	}
 	e.l = nullptr;
 }
 
-std::string run(const Launch &l) {
+Failure run(const Launch &l) {
 	GridJob g;
 	g.l = &l;
 	g.n = (size_t)l.grid.x * l.grid.y * l.grid.z;
 	g.item = run_one_block;
 	pool().run(&g);
-	return g.error;
+	return g.failure;
 }
 
 struct ForJob : Job {

@@ -60,20 +60,29 @@ struct Launch {
 	void *const *args;
 };
 
-// run runs every block of a launch and returns "" or what went wrong (the block, the threads
-// and what they did), for the first block that failed.
-std::string run(const Launch &l);
+// Failure is what went wrong in a launch (the block, the threads and what they did), for the
+// first block that failed: nothing when error is empty; illegal_address when a thread reached
+// outside its memory (fault), else the threads broke CUDA's rules of synchronisation.
+struct Failure {
+	std::string error;
+	bool illegal_address = false;
+};
+Failure run(const Launch &l);
 
 // Workers returns how many OS threads run blocks (FAKE_CUDA_THREADS, default the CPUs, at
 // most 8); parallel_for runs body(i) for i in [0, n) on them.
 int workers();
 void parallel_for(size_t n, void (*body)(size_t i, void *ctx), void *ctx);
 
-// current_kernel is the kernel this OS thread is running (for crash reports), or null.
+// current is the kernel, block and thread this OS thread is running, or null.
 struct Running {
 	const Kernel *kernel;
 	uint3 block, thread;
 };
 const Running *current();
+
+// fault ends the running block from a signal handler (an access outside device memory): the
+// launch fails with why, and the OS thread goes on with its next block.
+[[noreturn]] void fault(const std::string &why);
 
 } // namespace emu
