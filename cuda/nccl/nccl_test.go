@@ -3,6 +3,7 @@ package nccl
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -236,5 +237,86 @@ func TestMoreProcessesThanGPUsIsRefused(t *testing.T) {
 	}
 	if err := Available(2); err != nil {
 		t.Fatalf("Available(2) = %v", err)
+	}
+}
+
+// reuseAfterAllReduce is the scenario of the two tests below on rank 1: it starts the
+// all-reduce of a tensor of 2s, keeps nothing of it but what keep decides, lets the garbage
+// collector take what is unreachable, then writes 7s into a new tensor of the same size, which
+// gets the same block of the cache if the all-reduce's is free, before rank 0 (1s) joins. It
+// returns the new tensor's values once everything is done: all 7s unless the all-reduce, still
+// queued on NCCL's stream, wrote into the reused block.
+func reuseAfterAllReduce(t *testing.T, keep func(x *tensors.Tensor, wait func() error) func() error) []float32 {
+	bs, _, _ := openPair(t)
+	const n = 4096
+	joined := make(chan struct{})
+	var u []float32
+	both(t, func(r int) error {
+		dev := tensors.CUDA(r)
+		if r == 0 {
+			x := tensors.Ones(n).To(dev)
+			<-joined
+			wait, err := bs[0].StartAllReduce(context.Background(), x, dist.Sum)
+			if err != nil {
+				return err
+			}
+			return wait()
+		}
+		d := bs[1].d
+		x := tensors.Full(2, n).To(dev)
+		wait, err := bs[1].StartAllReduce(context.Background(), x, dist.Sum)
+		if err != nil {
+			return err
+		}
+		cached := d.CacheStats().CachedBytes
+		done := keep(x, wait)
+		x = nil
+		for deadline := time.Now().Add(time.Second); time.Now().Before(deadline) && d.CacheStats().CachedBytes == cached; {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+		y := tensors.Full(7, n).To(dev) // queued on the device's stream
+		close(joined)
+		if done != nil {
+			if err := done(); err != nil {
+				return err
+			}
+		}
+		// Everything this rank queued has run (NCCL's stream too) before y is read.
+		if err := bs[1].d.Do(func() error { return bs[1].d.Driver().Synchronize() }); err != nil {
+			return err
+		}
+		u = y.Float32s()
+		return nil
+	})
+	return u
+}
+
+func allSevens(v []float32) error {
+	for i, x := range v {
+		if x != 7 {
+			return fmt.Errorf("element %d of %d is %v", i, len(v), x)
+		}
+	}
+	return nil
+}
+
+// TestTheAllReducesTensorLivesUntilItsWait: a bucket the caller drops after starting its
+// all-reduce (keeping only wait, as the reducer does) is not collected before wait, so its block
+// is not handed to other tensors while NCCL may still write it.
+func TestTheAllReducesTensorLivesUntilItsWait(t *testing.T) {
+	u := reuseAfterAllReduce(t, func(_ *tensors.Tensor, wait func() error) func() error { return wait })
+	if err := allSevens(u); err != nil {
+		t.Fatalf("a tensor allocated after the all-reduce started was overwritten by it: %v", err)
+	}
+}
+
+// TestABlockInUseByNCCLIsNotReusedBeforeNCCLIsDone: even when the tensor and its wait are both
+// dropped (a step abandoned on an error), the caching allocator knows the side stream still uses
+// the block: work that reuses it waits for the all-reduce.
+func TestABlockInUseByNCCLIsNotReusedBeforeNCCLIsDone(t *testing.T) {
+	u := reuseAfterAllReduce(t, func(*tensors.Tensor, func() error) func() error { return nil })
+	if err := allSevens(u); err != nil {
+		t.Fatalf("a block was reused while NCCL's stream still used it: %v", err)
 	}
 }

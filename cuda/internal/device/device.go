@@ -43,6 +43,10 @@ type Device struct {
 type block struct {
 	size    int
 	cleanup runtime.Cleanup
+	// uses are events recorded after work queued on other streams (NCCL's) that reads or
+	// writes the block, by stream: before the block goes back to the cache, the device's
+	// stream waits for them, so work that reuses it runs after them.
+	uses map[uintptr]uintptr
 }
 
 // rawMem adapts the driver to alloc.Raw (called with the context current).
@@ -266,8 +270,64 @@ func (d *Device) dropBlock(p uintptr) {
 	delete(d.blocks, p)
 	d.blocksMu.Unlock()
 	if ok {
-		d.cache.Free(p, blk.size)
+		d.free(p, blk)
 	}
+}
+
+// free hands a block back to the cache, once the device's stream is ordered after the other
+// streams' work on it (a failure to order them is the context's sticky error, which the next
+// call reports).
+func (d *Device) free(p uintptr, blk block) {
+	if len(blk.uses) > 0 {
+		_ = d.ctx.Do(func() error {
+			for _, ev := range blk.uses {
+				_ = d.drv.StreamWaitEvent(d.stream, ev)
+				_ = d.drv.EventDestroy(ev)
+			}
+			return nil
+		})
+	}
+	d.cache.Free(p, blk.size)
+}
+
+// RecordUse tells the allocator that work just queued on stream (another than the device's)
+// uses the memory at ptr: the block holding it is not reused by the device's stream before that
+// work is done, even if the buffer is released or collected first. It needs the device's context
+// current (inside Do).
+func (d *Device) RecordUse(ptr, stream uintptr) error {
+	ev, err := d.drv.EventCreate(false)
+	if err != nil {
+		return err
+	}
+	if err := d.drv.EventRecord(ev, stream); err != nil {
+		d.drv.EventDestroy(ev)
+		return err
+	}
+	d.blocksMu.Lock()
+	defer d.blocksMu.Unlock()
+	base, found := ptr, false
+	if _, found = d.blocks[ptr]; !found { // a view into a buffer: find the block holding it
+		for p, blk := range d.blocks {
+			if ptr >= p && ptr < p+uintptr(blk.size) {
+				base, found = p, true
+				break
+			}
+		}
+	}
+	if !found {
+		d.drv.EventDestroy(ev)
+		return fmt.Errorf("cuda:%d: no live buffer holds %#x", d.index, ptr)
+	}
+	blk := d.blocks[base]
+	if blk.uses == nil {
+		blk.uses = map[uintptr]uintptr{}
+	}
+	if old, ok := blk.uses[stream]; ok {
+		d.drv.EventDestroy(old) // a stream runs in order: the newer event covers the older
+	}
+	blk.uses[stream] = ev
+	d.blocks[base] = blk
+	return nil
 }
 
 // Alloc implements backend.Core.
@@ -295,7 +355,7 @@ func (d *Device) Release(b *backend.Buffer) {
 	d.blocksMu.Unlock()
 	if ok {
 		blk.cleanup.Stop()
-		d.cache.Free(b.Ptr, blk.size)
+		d.free(b.Ptr, blk)
 	}
 }
 

@@ -129,8 +129,13 @@ Stream *stream_of(uintptr_t handle, CUresult *err) {
 	return s;
 }
 
+// kMaxQueued bounds a stream's queue: as on a GPU, a call that would queue more waits until
+// the stream has run some, so a program cannot run arbitrarily far ahead of its device.
+constexpr size_t kMaxQueued = 1024;
+
 uint64_t enqueue(Stream *s, Op op) {
-	std::lock_guard<std::mutex> lk(s->mu);
+	std::unique_lock<std::mutex> lk(s->mu);
+	s->cv.wait(lk, [s] { return s->q.size() < kMaxQueued; });
 	uint64_t seq = ++s->queued;
 	s->q.emplace_back(seq, std::move(op));
 	s->cv.notify_all();
