@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -427,4 +428,40 @@ func TestEveryPTXEntryGetsTheParametersItDeclares(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("exercise launches no %s: add a case for each kernel", strings.Join(missing, ", "))
 	}
+}
+
+// TestEmptyAxesReadAndWriteNothing calls the kernels whose axis is empty: softmax and
+// reductions over n = 0 (with 200 rows beside it: reading a row's first element would run past
+// the empty buffer), top-k with k = 0 and attention with no keys. They must touch no memory
+// outside their buffers (the emulated device fails the next read back if they do), and give
+// zeros for the sum and the CPU's NaN and −Inf for attention.
+func TestEmptyAxesReadAndWriteNothing(t *testing.T) {
+	w := newTwin(t)
+	d := w.d
+	empty := w.zeros(backend.F32, 0)
+	d.Softmax(empty.d, empty.d, 1, 0, 200, false)
+	d.SoftmaxGrad(empty.d, empty.d, empty.d, 1, 0, 200, true)
+	sum := w.of(backend.F32, w.rnd(200, 1, 2, false))
+	d.Reduce(backend.Sum, sum.d, empty.d, 1, 0, 200)
+	if got := d.Download(sum.d).F32; slices.ContainsFunc(got, func(v float32) bool { return v != 0 }) {
+		t.Errorf("Sum over an empty axis: %v, want zeros", got)
+	}
+	for _, op := range []backend.ReduceOp{backend.Max, backend.ArgMax} {
+		dst := w.zeros(backend.F32, 200)
+		if op == backend.ArgMax {
+			dst = w.zeros(backend.I64, 200)
+		}
+		d.Reduce(op, dst.d, empty.d, 1, 0, 200) // package tensors refuses these; the kernel reads nothing
+	}
+	vals, idx := w.zeros(backend.F32, 0), w.zeros(backend.I64, 0)
+	src := w.of(backend.F32, w.rnd(10, -1, 1, false))
+	d.TopK(vals.d, idx.d, src.d, 2, 5, 1, 0, true)
+	p := backend.AttentionParams{Batch: 1, Heads: 2, Tq: 3, Tk: 0, D: 4, Dv: 4, Scale: 0.5}
+	st4 := func(b *backend.Buffer, n int) backend.Strided { return st(b, 0, 2*n*4, n*4, 4, 1) }
+	q, out, lse := w.of(backend.F32, w.rnd(24, -1, 1, false)), w.zeros(backend.F32, 24), w.zeros(backend.F32, 6)
+	w.c.Attention(st4(out.c, 3), lse.c, st4(q.c, 3), st4(empty.c, 0), st4(empty.c, 0), p)
+	d.Attention(st4(out.d, 3), lse.d, st4(q.d, 3), st4(empty.d, 0), st4(empty.d, 0), p)
+	w.same("Attention over no keys", out, 0)
+	w.same("Attention's log-sum-exp over no keys", lse, 0)
+	d.Synchronize()
 }
