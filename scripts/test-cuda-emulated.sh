@@ -38,7 +38,7 @@ if [ "${1:-}" = --tsan ]; then
 	GOACCEL_TEST_DEVICES=cuda run -run 'TestOpsMatchPyTorchFixtures|TestAutocastOpsMatchPyTorchFP32|TestGradientsMatchFiniteDifferences' ./tensors/
 	unset FAKE_CUDA_CAPTURE
 	echo "== replaying $(ls "$work/capture" | wc -l) captured launches under ThreadSanitizer"
-	FAKE_CUDA_THREADS=4 $GO run ./cuda/internal/fakelib/cmd/fakecuda replay "$work/capture"
+	FAKE_CUDA_THREADS=${FAKE_CUDA_THREADS:-4} $GO run ./cuda/internal/fakelib/cmd/fakecuda replay "$work/capture"
 	echo "test-cuda-tsan: $((SECONDS - start)) s"
 	exit 0
 fi

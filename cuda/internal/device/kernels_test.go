@@ -186,8 +186,8 @@ func exercise(w *twin) {
 		w.same("strided Copy "+dt.String(), dst, 0)
 		for _, to := range []backend.DType{backend.F32, backend.F64, backend.BF16, backend.F16, backend.I64} {
 			conv := w.zeros(to, 20)
-			c.Copy(st(conv.c, 0, 1, 4), st(src.c, 2, 8, 1), []int{5, 4})
-			d.Copy(st(conv.d, 0, 1, 4), st(src.d, 2, 8, 1), []int{5, 4})
+			c.Copy(st(conv.c, 0, 1, 5), st(src.c, 2, 8, 1), []int{5, 4})
+			d.Copy(st(conv.d, 0, 1, 5), st(src.d, 2, 8, 1), []int{5, 4})
 			w.same("converting Copy "+dt.String()+" to "+to.String(), conv, 0)
 		}
 	}

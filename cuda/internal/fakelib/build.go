@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -136,7 +137,11 @@ func cached(output string, units []string, flags []string, link []string) (strin
 	if err != nil {
 		return "", err
 	}
-	k, err := key(files, append(append(append([]string{output}, units...), flags...), link...))
+	recipe := append([]string{output}, link...)
+	for _, u := range units {
+		recipe = append(append(recipe, u), unitFlags(u, flags)...)
+	}
+	k, err := key(files, recipe)
 	if err != nil {
 		return "", err
 	}
@@ -176,10 +181,7 @@ func cached(output string, units []string, flags []string, link []string) (strin
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			args := append(append([]string{}, flags...), "-I", ".", "-c", u, "-o", objs[i])
-			if u == "kernels_emu.cc" {
-				args = append(args, "-w") // CUDA C++ compiled as host C++: its warnings are nvcc's business
-			}
+			args := append(unitFlags(u, flags), "-I", ".", "-c", u, "-o", objs[i])
 			cmd := exec.Command(compiler(), args...)
 			cmd.Dir = tmp
 			if out, err := cmd.CombinedOutput(); err != nil {
@@ -210,6 +212,20 @@ func cached(output string, units []string, flags []string, link []string) (strin
 		}
 	}
 	return filepath.Join(final, output), nil
+}
+
+// unitFlags are the compiler flags of one translation unit of a build with flags.
+func unitFlags(unit string, flags []string) []string {
+	f := append([]string(nil), flags...)
+	switch {
+	case unit == "kernels_emu.cc":
+		f = append(f, "-w") // CUDA C++ compiled as host C++: its warnings are nvcc's business
+	case unit == "emu/emu_blocks.cc" && slices.Contains(flags, "-fsanitize=thread"):
+		// The scheduler's own bookkeeping is shared by a block's fibers by design; it tells
+		// ThreadSanitizer about each real synchronisation and is not watched itself.
+		f = append(f, "-fno-sanitize=thread")
+	}
+	return f
 }
 
 // library returns the built fake library with extra compiler flags.

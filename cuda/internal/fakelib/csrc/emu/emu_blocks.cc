@@ -206,7 +206,8 @@ constexpr size_t kSlab = kMaxThreads + 2; // every thread waiting, and the sched
 struct Executor {
 	Fiber fibers[kMaxThreads];
 	char *slab = nullptr;
-	std::vector<char *> stacks, free;
+	char *free[kSlab]; // stacks of the slab not in use by the running block
+	size_t nstacks = 0, nfree = 0;
 	Ctx native;    // run_block's caller
 	Ctx loop;      // the scheduler, while it has resumed a thread
 	char *loop_stack = nullptr;
@@ -257,11 +258,7 @@ void fault(const std::string &why) {
 // a block's threads switch among hundreds of them, and stacks close together keep that within
 // the TLB and caches.
 static char *get_stack(Executor &e) {
-	if (!e.free.empty()) {
-		char *s = e.free.back();
-		e.free.pop_back();
-		return s;
-	}
+	if (e.nfree > 0) return e.free[--e.nfree];
 	if (!e.slab) {
 		void *m = mmap(nullptr, kSlab * kStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
 		if (m == MAP_FAILED) {
@@ -270,13 +267,12 @@ static char *get_stack(Executor &e) {
 		}
 		e.slab = (char *)m;
 	}
-	if (e.stacks.size() == kSlab) {
+	if (e.nstacks == kSlab) {
 		fprintf(stderr, "fake CUDA: a block needs more than %zu stacks\n", kSlab);
 		abort();
 	}
-	char *s = e.slab + e.stacks.size() * kStack;
+	char *s = e.slab + e.nstacks++ * kStack;
 	mprotect(s, 4096, PROT_NONE); // an overflow faults instead of corrupting the next stack
-	e.stacks.push_back(s);
 	return s;
 }
 
@@ -532,8 +528,17 @@ static void start(Executor &e, unsigned i) {
 	threadIdx = f.tid;
 	e.running.thread = f.tid;
 #ifdef EMU_TSAN
+	// Under ThreadSanitizer every thread of a block runs on a stack of its own (the sanitizer
+	// cannot be told to forget an earlier thread's accesses to reused stack memory): it takes
+	// the scheduler's stack at once, and is resumed there by the scheduler on a fresh one.
 	if (!f.tsan) f.tsan = __tsan_create_fiber(0);
-	tsan_to(f.tsan);
+	f.suspended = true;
+	f.stack = e.loop_stack;
+	e.loop_stack = get_stack(e);
+	push(e, i);
+	Ctx fresh;
+	make(&fresh, e.loop_stack, kStack, loop, &e);
+	swap(&f.ctx, &fresh);
 	TSAN_ACQUIRE(&e.launch_sync);
 #endif
 	e.l->kernel->call(e.l->args);
@@ -547,8 +552,11 @@ static void start(Executor &e, unsigned i) {
 #endif
 	e.cur = nullptr;
 	if (f.suspended) {
-		// A stale frame: the scheduler that resumed the thread is elsewhere; give it the stack.
+		// A stale frame: the scheduler that resumed the thread is elsewhere; give it the stack
+		// (not under ThreadSanitizer: see start).
+#ifndef EMU_TSAN
 		e.to_free = f.stack;
+#endif
 		Ctx dead;
 		swap(&dead, &e.loop);
 		abort();
@@ -565,7 +573,7 @@ static void resume(Executor &e, Fiber &f) {
 	swap(&e.loop, &f.ctx);
 	e.cur = nullptr;
 	if (e.to_free) {
-		e.free.push_back(e.to_free);
+		e.free[e.nfree++] = e.to_free;
 		e.to_free = nullptr;
 	}
 }
@@ -616,7 +624,7 @@ static bool run_block(Executor &e, uint3 b) {
 		o.next = e.free_ops;
 		e.free_ops = &o;
 	}
-	e.free = e.stacks; // nothing of the last block lives on
+	for (e.nfree = 0; e.nfree < e.nstacks; e.nfree++) e.free[e.nfree] = e.slab + e.nfree * kStack; // nothing of the last block lives on
 	e.to_free = nullptr;
 	e.loop_stack = get_stack(e);
 	Ctx first;
