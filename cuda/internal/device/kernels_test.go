@@ -176,10 +176,13 @@ func exercise(w *twin) {
 			w.same(fmt.Sprintf("Reduce %d %s", op, dt), r, tol(dt))
 		}
 	}
-	// Copies: same-type strided copies of every element size, conversions between every type,
-	// fills.
+	// Copies: same-type strided copies of every element size, conversions between every type
+	// (values that round: halves' ties, subnormals, overflow), fills.
 	for _, dt := range []backend.DType{backend.BF16, backend.F32, backend.F64} {
-		src := w.of(dt, w.rnd(40, -4, 4, true))
+		v := w.rnd(40, -300, 300, false)
+		v[3], v[5], v[9] = 1+1.0/256, 1+3.0/2048, 1e-6 // a bfloat16 tie, a float16 tie, a float16 subnormal
+		v[11], v[13] = 7e4, -1e40                      // past float16, past float32
+		src := w.of(dt, v)
 		dst := w.zeros(dt, 20)
 		c.Copy(st(dst.c, 0, 5, 1), st(src.c, 1, 1, 8), []int{4, 5})
 		d.Copy(st(dst.d, 0, 5, 1), st(src.d, 1, 1, 8), []int{4, 5})
