@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/goaccel/goaccel/cuda/internal/kernels"
 )
@@ -85,6 +86,25 @@ func sources() (map[string][]byte, error) {
 	return files, nil
 }
 
+// WriteSources writes every file the library's build compiles into dir (to read or debug the
+// emulator with a C++ toolchain of one's own).
+func WriteSources(dir string) error {
+	files, err := sources()
+	if err != nil {
+		return err
+	}
+	for n, b := range files {
+		p := filepath.Join(dir, n)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func compiler() string {
 	if c := os.Getenv("CXX"); c != "" {
 		return c
@@ -151,8 +171,11 @@ func cached(output string, units []string, flags []string, link []string) (strin
 	}
 	final := filepath.Join(root, k)
 	if _, err := os.Stat(filepath.Join(final, output)); err == nil {
+		now := time.Now()
+		_ = os.Chtimes(final, now, now) // recently used: pruning keeps it
 		return filepath.Join(final, output), nil
 	}
+	defer prune(root)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", err
 	}
@@ -212,6 +235,32 @@ func cached(output string, units []string, flags []string, link []string) (strin
 		}
 	}
 	return filepath.Join(final, output), nil
+}
+
+// prune removes all but the eight most recently used builds of the cache (each a library or
+// replay tool of another set of sources), sparing those used in the last hour: a test binary
+// elsewhere may be about to copy one.
+func prune(root string) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	type build struct {
+		path string
+		used time.Time
+	}
+	var builds []build
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && e.IsDir() && !strings.Contains(e.Name(), ".tmp") {
+			builds = append(builds, build{filepath.Join(root, e.Name()), info.ModTime()})
+		}
+	}
+	sort.Slice(builds, func(i, j int) bool { return builds[i].used.After(builds[j].used) })
+	for i, b := range builds {
+		if i >= 8 && time.Since(b.used) > time.Hour {
+			os.RemoveAll(b.path)
+		}
+	}
 }
 
 // unitFlags are the compiler flags of one translation unit of a build with flags.

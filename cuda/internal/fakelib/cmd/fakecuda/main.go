@@ -5,6 +5,7 @@
 //	fakecuda coverage FILE    print "emulated kernels launched: N distinct of M" from the
 //	                          kernel names FAKE_CUDA_COVERAGE collected in FILE, and the rest
 //	fakecuda replay DIR       run the launches FAKE_CUDA_CAPTURE wrote to DIR under ThreadSanitizer
+//	fakecuda sources DIR      write the sources the library is compiled from into DIR
 package main
 
 import (
@@ -20,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: fakecuda build DIR | coverage FILE | replay DIR")
+		fmt.Fprintln(os.Stderr, "usage: fakecuda build DIR | coverage FILE | replay DIR | sources DIR")
 		os.Exit(2)
 	}
 	var err error
@@ -33,8 +34,12 @@ func main() {
 		err = coverage(arg)
 	case "replay":
 		err = replay(arg)
+	case "sources":
+		if err = os.MkdirAll(arg, 0o755); err == nil {
+			err = fakelib.WriteSources(arg)
+		}
 	default:
-		err = fmt.Errorf("unknown command %q (build, coverage, replay)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (build, coverage, replay, sources)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fakecuda:", err)

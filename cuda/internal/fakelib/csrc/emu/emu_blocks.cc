@@ -38,7 +38,7 @@
 #define TSAN_ACQUIRE(p) ((void)0)
 #endif
 
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) || defined(EMU_UCONTEXT)
 #include <ucontext.h>
 #endif
 
@@ -61,9 +61,10 @@ Kernel *find_kernel(const char *name) {
 // ---- contexts ----
 
 // A context is a suspended execution: its stack pointer (x86-64: the callee-saved registers are
-// pushed on its stack) or a ucontext elsewhere. make prepares a context that, when resumed,
+// pushed on its stack) or a ucontext elsewhere (and with -DEMU_UCONTEXT: slower, a system call
+// per switch, but portable). make prepares a context that, when resumed,
 // calls fn(arg) on the given stack; fn never returns.
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(EMU_UCONTEXT)
 struct Ctx {
 	void *sp;
 };
