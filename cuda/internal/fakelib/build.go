@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/goaccel/goaccel/cuda/internal/kernels"
@@ -148,8 +149,8 @@ func cacheRoot() (string, error) {
 var buildMu sync.Mutex
 
 // cached returns the path of output (built from units with flags) in the build cache, building
-// it first when it is not there. Concurrent builders of one key (other test binaries) each
-// build in a folder of their own and the first to finish wins.
+// it first when it is not there. Test binaries that start together take turns on a lock file per
+// build: the first builds, the others find its result.
 func cached(output string, units []string, flags []string, link []string) (string, error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
@@ -175,10 +176,22 @@ func cached(output string, units []string, flags []string, link []string) (strin
 		_ = os.Chtimes(final, now, now) // recently used: pruning keeps it
 		return filepath.Join(final, output), nil
 	}
-	defer prune(root)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", err
 	}
+	// One process builds a key while the others (test binaries started together) wait for it.
+	lock, err := os.OpenFile(filepath.Join(root, k+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("lock the fake CUDA build cache: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(final, output)); err == nil {
+		return filepath.Join(final, output), nil // built while this one waited
+	}
+	defer prune(root)
 	tmp, err := os.MkdirTemp(root, k+".tmp")
 	if err != nil {
 		return "", err
@@ -251,7 +264,7 @@ func prune(root string) {
 	}
 	var builds []build
 	for _, e := range ents {
-		if info, err := e.Info(); err == nil && e.IsDir() && !strings.Contains(e.Name(), ".tmp") {
+		if info, err := e.Info(); err == nil && e.IsDir() && !strings.Contains(e.Name(), ".tmp") && !strings.HasSuffix(e.Name(), ".lock") {
 			builds = append(builds, build{filepath.Join(root, e.Name()), info.ModTime()})
 		}
 	}
@@ -259,6 +272,7 @@ func prune(root string) {
 	for i, b := range builds {
 		if i >= 8 && time.Since(b.used) > time.Hour {
 			os.RemoveAll(b.path)
+			os.Remove(b.path + ".lock")
 		}
 	}
 }
