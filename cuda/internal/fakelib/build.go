@@ -27,8 +27,8 @@ var csrc embed.FS
 
 // The translation units of the library and of the replay tool; kernels_emu.cc is generated.
 var (
-	libUnits    = []string{"driver.cc", "memory.cc", "streams.cc", "ptx.cc", "cublas.cc", "nccl.cc", "capture.cc", "emu/emu_blocks.cc", "kernels_emu.cc"}
-	replayUnits = []string{"replay.cc", "capture.cc", "emu/emu_blocks.cc", "kernels_emu.cc"}
+	libUnits    = []string{"driver.cc", "modules.cc", "memory.cc", "streams.cc", "ptx.cc", "cublas.cc", "nccl.cc", "capture.cc", "emu/emu_blocks.cc", "emu/emu_pool.cc", "kernels_emu.cc"}
+	replayUnits = []string{"replay.cc", "capture.cc", "emu/emu_blocks.cc", "emu/emu_pool.cc", "kernels_emu.cc"}
 	cxxFlags    = append([]string{"-std=c++20", "-O2", "-g1", "-fPIC", "-pthread", "-fvisibility=hidden", "-ffp-contract=off", "-Wall", "-Wno-unused-function"}, tlsFlags()...)
 	tsanFlags   = []string{"-std=c++20", "-O1", "-g", "-pthread", "-ffp-contract=off", "-fsanitize=thread", "-DEMU_TSAN", "-Wall", "-Wno-unused-function"}
 )

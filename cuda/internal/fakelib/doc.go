@@ -30,8 +30,10 @@
 //   - cmd/fakecuda: the command `make test-cuda-emulated` uses to build the fake, report the
 //     kernel coverage and replay captured launches under ThreadSanitizer.
 //   - csrc/fake.h: the library's internal interfaces (log, errors, memory, streams).
-//   - csrc/driver.cc: the driver API: devices, contexts, memory calls, modules, launches, fault
-//     reports, the test hooks.
+//   - csrc/driver.cc: the driver API's log, errors, fault reports, test hooks, devices, contexts
+//     and memory calls.
+//   - csrc/modules.cc: modules, functions and launches (parameters copied as the PTX declares
+//     them, pointers and canaries checked, the kernel coverage).
 //   - csrc/memory.cc: device memory with guard pages and canaries.
 //   - csrc/streams.cc: asynchronous streams, events and the sticky error.
 //   - csrc/ptx.h, csrc/ptx.cc: reading the PTX's entries and their parameters.
@@ -42,6 +44,6 @@
 //   - csrc/emu/emu.h: CUDA C++ for the CPU: qualifiers, built-in variables, barriers, warp
 //     shuffles and votes, atomics, intrinsics, half-precision types.
 //   - csrc/emu/kernel.h: kernels by name (Registrar) and launches (run, parallel_for).
-//   - csrc/emu/emu_blocks.cc: the block scheduler (fibers, checked synchronisation) and the
-//     thread pool.
+//   - csrc/emu/emu_blocks.cc: the block scheduler (fibers, checked synchronisation, faults).
+//   - csrc/emu/emu_pool.cc: the pool of OS threads that share out a launch's blocks.
 package fakelib

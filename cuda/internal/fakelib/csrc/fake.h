@@ -51,6 +51,12 @@ struct Activity {
 // The number of devices and the current one (the calling thread's context).
 constexpr int kDevices = 2;
 int current_device(); // -1 without a current context
+bool initialized();   // cuInit succeeded
+
+// What the tests asked cuLaunchKernel to log of its parameters (fake_set_launch_params,
+// fake_set_param_bytes).
+int logged_params();
+int logged_param_bytes();
 
 // ---- device memory (memory.cc) ----
 
@@ -97,3 +103,12 @@ CUresult sync_all();
 CUresult sticky(); // the sticky error, OK while there is none
 
 } // namespace fake
+
+// The checks at the top of a driver call: cuInit was called, a context is current, and no
+// earlier failure poisoned the process.
+#define NEED_INIT \
+	if (!fake::initialized()) return fake::fail(fake::NOT_INITIALIZED, "cuInit was not called")
+#define NEED_CONTEXT(call) \
+	NEED_INIT; \
+	if (fake::current_device() < 0) return fake::fail(fake::INVALID_CONTEXT, call " without a current context (cuCtxSetCurrent)"); \
+	if (CUresult st = fake::sticky(); st != fake::OK) return st
