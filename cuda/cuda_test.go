@@ -9,9 +9,9 @@ import (
 	"github.com/goaccel/goaccel/tensors"
 )
 
-// The tests here see the fake driver, cuBLAS and NCCL of package fakelib (memory and cuBLAS work,
-// kernels are not run): they pin what works without a GPU through package tensors' own API —
-// registration, devices, transfers and cuBLAS products.
+// The tests here see the emulated GPUs of package fakelib (goaccel's kernels run on the CPU,
+// cuBLAS computes real products): they pin registration, devices, transfers, products and the
+// memory counters through package tensors' own API.
 
 func TestMain(m *testing.M) { fakelib.Main(m, nil) }
 

@@ -18,10 +18,10 @@ import (
 	"github.com/goaccel/goaccel/tensors/backend/cpu"
 )
 
-// These tests run the backend on the fake driver, cuBLAS and NCCL of package fakelib (device
-// memory is host memory, products are naive loops, kernels are logged, not run), so they check
-// everything but the kernels' arithmetic: library loading, contexts, the allocator, transfers,
-// the cuBLAS call mapping and the kernels' parameters.
+// These tests run the backend on the emulated GPUs of package fakelib: the real kernels on the
+// CPU, real cuBLAS products, device memory of the fake's own and every call logged. They check
+// library loading, contexts, the allocator, transfers, the cuBLAS call mapping, the kernels'
+// parameters as launched, and (kernels_test.go) every kernel's results against the CPU backend.
 
 var ctl *fakelib.Control
 
