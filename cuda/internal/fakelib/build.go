@@ -297,6 +297,11 @@ func library(cflags []string) (string, error) {
 		[]string{"-shared", "-Wl,-soname,libfakecuda.so", "-lrt"})
 }
 
+// emuTest builds the test program of the CUDA emulation itself (csrc/emu/emu_test.cc).
+func emuTest() (string, error) {
+	return cached("emu_test", []string{"emu/emu_test.cc", "emu/emu_blocks.cc", "emu/emu_pool.cc"}, cxxFlags, nil)
+}
+
 // BuildReplay builds the replay tool with ThreadSanitizer (see csrc/replay.cc) and returns its
 // path in the build cache.
 func BuildReplay() (string, error) { return cached("replay", replayUnits, tsanFlags, nil) }

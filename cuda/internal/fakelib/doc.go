@@ -23,8 +23,9 @@
 //	func TestMain(m *testing.M) { fakelib.Main(m, &ctl) } // the package's tests load the fake
 //
 // Files:
-//   - build.go: compiling the library and the ThreadSanitizer replay tool into the build cache
-//     (the kernel registry generated from the PTX's entries, BuildReplay).
+//   - build.go: compiling the library, the emulation's test program and the ThreadSanitizer
+//     replay tool into the build cache (the kernel registry generated from the PTX's entries,
+//     BuildReplay, WriteSources).
 //   - fakelib.go: Names, Build, Control (Open, Log, Reset and the hooks that set errors and
 //     the logged launch parameters), Env, Setup, Load and Main.
 //   - cmd/fakecuda: the command `make test-cuda-emulated` uses to build the fake, report the
@@ -46,4 +47,5 @@
 //   - csrc/emu/kernel.h: kernels by name (Registrar) and launches (run, parallel_for).
 //   - csrc/emu/emu_blocks.cc: the block scheduler (fibers, checked synchronisation, faults).
 //   - csrc/emu/emu_pool.cc: the pool of OS threads that share out a launch's blocks.
+//   - csrc/emu/emu_test.cc: the test program of the emulation (what CUDA allows and forbids).
 package fakelib

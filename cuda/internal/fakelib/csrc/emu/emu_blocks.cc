@@ -414,12 +414,16 @@ static WarpOp *join(Executor &e, warp_kind kind, unsigned mask, uint64_t value, 
 	if (mask & ~warp_lanes(e, warp))
 		fail(e, fmt("thread %s calls %s at %s with mask %#x, which names lanes the block does not have (its warp %u has lanes %#x)",
 			tname(f.tid).c_str(), kind_name(kind), where(at).c_str(), mask, warp, warp_lanes(e, warp)));
+	// The lane joins the operation in progress at this call that names it. Other operations may
+	// be in progress meanwhile, even over lanes of this one's mask (a __syncwarp waiting for
+	// lanes busy in a shuffle of their own): a lane may do other warp operations first. At the
+	// same call, though, a different mask is a disagreement CUDA does not allow.
 	WarpOp *op = nullptr;
 	for (WarpOp *o = e.warps[warp]; o; o = o->next) {
-		if (o->arrived == o->mask || (o->mask & mask) == 0) continue; // complete, or other lanes
-		if (o->mask != mask || o->kind != kind || !same_site(o->at, at))
-			fail(e, fmt("lanes of warp %u disagree: thread %s calls %s at %s with mask %#x, while lanes %#x wait in %s at %s with mask %#x",
-				warp, tname(f.tid).c_str(), kind_name(kind), where(at).c_str(), mask, o->arrived, kind_name(o->kind), where(o->at).c_str(), o->mask));
+		if (o->arrived == o->mask || !(o->mask & bit) || (o->arrived & bit) || o->kind != kind || !same_site(o->at, at)) continue;
+		if (o->mask != mask)
+			fail(e, fmt("lanes of warp %u disagree: thread %s calls %s at %s with mask %#x, while lanes %#x wait there with mask %#x",
+				warp, tname(f.tid).c_str(), kind_name(kind), where(at).c_str(), mask, o->arrived, o->mask));
 		op = o;
 		break;
 	}
