@@ -196,6 +196,52 @@ func TestLaunchRunsTheKernelWithItsParameters(t *testing.T) {
 	}
 }
 
+// TestAKernelGivenHostMemoryFails launches fill_8 on a Go slice: the emulated GPU's memory is
+// its own, so the launch fails as a GPU's would (an illegal address, reported when the stream is
+// synchronised) instead of writing the slice. The error is sticky: the test has a fake of its own.
+func TestAKernelGivenHostMemoryFails(t *testing.T) {
+	dir := t.TempDir()
+	if err := fakelib.Build(dir); err != nil {
+		t.Fatal(err)
+	}
+	l, err := (&lib.Finder{Getenv: fakelib.Env(dir)}).Open(lib.Driver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := driver.LoadFrom(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, _ := d.Device(0)
+	ctx, err := d.PrimaryContext(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := make([]uint64, 16)
+	err = ctx.Do(func() error {
+		m, err := d.ModuleLoad(kernels.PTX)
+		if err != nil {
+			return err
+		}
+		f, err := d.Function(m, "fill_8")
+		if err != nil {
+			return err
+		}
+		s, err := d.StreamCreate()
+		if err != nil {
+			return err
+		}
+		p, v, n := uintptr(unsafe.Pointer(&host[0])), uint64(7), int64(16)
+		if err := d.Launch(f, [3]uint32{1, 1, 1}, [3]uint32{256, 1, 1}, 0, s, []unsafe.Pointer{unsafe.Pointer(&p), unsafe.Pointer(&v), unsafe.Pointer(&n)}); err != nil {
+			return err
+		}
+		return d.StreamSync(s)
+	})
+	if err == nil || !strings.Contains(err.Error(), "CUDA_ERROR_ILLEGAL_ADDRESS") || !strings.Contains(err.Error(), "not device memory") || host[0] != 0 {
+		t.Fatalf("fill_8 on host memory: %v (host[0] = %d)", err, host[0])
+	}
+}
+
 func TestAModuleThatFailsToCompileReturnsTheJITLog(t *testing.T) {
 	l, _ := fake(t)
 	d, err := driver.LoadFrom(l)
