@@ -29,7 +29,10 @@ type Accelerator struct {
 	scaler     *lossScaler // fp16 only
 
 	stepWasSkipped bool
-	saveIteration  int // next automatic checkpoint number
+	saveIteration  int           // next automatic checkpoint number
+	boundary       *shardSampler // the loader stopping at a step boundary (its last batch is not done)
+	resumedFrom    string        // the checkpoint Prepare resumed from
+	resumedState   string        // the folder it read (resumedFrom, or where an interrupted save left it)
 	// checkpointHook, set by tests, is called at each step of SaveState
 	// that touches the file system (see accelerate/internal/atomicdir.Folder.Hook).
 	checkpointHook func(step string)
@@ -45,12 +48,14 @@ type Accelerator struct {
 // be joined.
 func New(cfg Config) *Accelerator {
 	r := cfg.resolve()
+	workerinfo.StartReporting()
 	c, err := joinGroup(r)
 	if err != nil {
 		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
 	}
 	a := newWithComm(r, c)
 	workerinfo.SetDevice(a.device.String()) // for the result line of a notebook launch
+	workerinfo.SetPhase(workerinfo.PhaseComputing)
 	return a
 }
 
