@@ -24,6 +24,7 @@ import (
 // interpreted stack frames of a panic (yaegi's), which the Go stack lacks.
 func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
 	ExitOnInterrupt()
+	workerinfo.StartReporting()
 	rank, _ := strconv.Atoi(os.Getenv("RANK"))
 	var rep Report
 	if j.Spec.Display {
@@ -33,6 +34,7 @@ func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
 	if err != nil {
 		return j.Fail(err)
 	}
+	workerinfo.SetPhase(workerinfo.PhaseComputing)
 	out, p := call(fn, args)
 	if p != nil {
 		frames := p.frames
