@@ -40,6 +40,9 @@ type Request struct {
 	Display        displaysink.Sink
 	// Exe is the goaccel binary interpreted workers run (""; this one).
 	Exe string
+	// Control, when set, interrupts the launch gracefully (the session's
+	// first interrupt; a Stop button).
+	Control *workers.Control
 }
 
 // Outcome is what a successful launch produced.
@@ -62,8 +65,10 @@ var (
 
 // Run checks and writes the program, starts the workers, relays their
 // output and waits. The error is a *CompileError (the worker program does not compile),
-// a *WorkerError, a *transfer.Error about an argument, ctx's error after an
-// interrupt, or a plain error saying what to fix.
+// a *WorkerError, a *transfer.Error about an argument, a
+// *workers.StoppedError when the workers stopped on request after saving
+// their state, ctx's error after an interrupt, or a plain error saying what
+// to fix.
 func Run(ctx context.Context, r Request) (*Outcome, error) {
 	what := fmt.Sprintf("%s, started by cell [%d] at %s", r.Name, r.Cell, time.Now().Format("15:04:05"))
 	runningMu.Lock()
@@ -125,6 +130,11 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 	cfg.Env = append(append([]string(nil), cfg.Env...), extra...)
 	cfg.Stdout, cfg.Stderr = translating{r.Stdout, prog.Map}, translating{r.Stderr, prog.Map}
 	cfg.Grace = time.Second // well inside the kernel's 2 s before it kills the executor
+	cfg.Control = r.Control
+	cfg.Places = placesOf(prog)
+	if r.Display != nil {
+		cfg.Status = newStatusTable(r.Display, cfg.Places).show
+	}
 	if r.Display != nil {
 		cfg.Frame = func(rank int, payload []byte) {
 			typ, content, err := job.ParseDisplay(payload)
@@ -137,6 +147,8 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 	}
 	err = workers.Run(ctx, exe, args, cfg)
 	switch {
+	case errors.Is(err, workers.ErrStopped):
+		return nil, err
 	case errors.Is(err, workers.ErrInterrupted) || ctx.Err() != nil && err != nil:
 		return nil, fmt.Errorf("%w: every worker was stopped", context.Canceled)
 	case err != nil:

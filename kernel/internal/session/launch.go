@@ -75,24 +75,32 @@ func anyIn(list []string, set map[string]bool) bool {
 // runningLaunches are the launches in progress in the session: the
 // launching cell's own, and those its goroutines started, which outlive it.
 type runningLaunches struct {
-	mu     sync.Mutex
-	next   int
-	cancel map[int]context.CancelFunc
+	mu       sync.Mutex
+	next     int
+	launches map[int]runningLaunch
 }
 
-// add registers a launch's cancel and returns what unregisters it.
-func (l *runningLaunches) add(cancel context.CancelFunc) (remove func()) {
+// runningLaunch is one launch in progress: the cell context it started in,
+// what kills it, and what stops it gracefully.
+type runningLaunch struct {
+	cell   context.Context
+	cancel context.CancelFunc
+	ctl    *workers.Control
+}
+
+// add registers a launch and returns what unregisters it.
+func (l *runningLaunches) add(r runningLaunch) (remove func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.cancel == nil {
-		l.cancel = map[int]context.CancelFunc{}
+	if l.launches == nil {
+		l.launches = map[int]runningLaunch{}
 	}
 	id := l.next
 	l.next++
-	l.cancel[id] = cancel
+	l.launches[id] = r
 	return func() {
 		l.mu.Lock()
-		delete(l.cancel, id)
+		delete(l.launches, id)
 		l.mu.Unlock()
 	}
 }
@@ -101,9 +109,44 @@ func (l *runningLaunches) add(cancel context.CancelFunc) (remove func()) {
 func (l *runningLaunches) stopAll() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, cancel := range l.cancel {
-		cancel()
+	for _, r := range l.launches {
+		r.cancel()
 	}
+}
+
+// interrupt interrupts the launches that cell started (workers.Control:
+// the first time gracefully when the workers can stop at a step boundary)
+// and reports whether any of them now stops gracefully.
+func (l *runningLaunches) interrupt(cell context.Context) bool {
+	l.mu.Lock()
+	var ctls []*workers.Control
+	for _, r := range l.launches {
+		if r.cell == cell {
+			ctls = append(ctls, r.ctl)
+		}
+	}
+	l.mu.Unlock()
+	graceful := false
+	for _, c := range ctls {
+		if c.Interrupt() == workers.Stopping {
+			graceful = true
+		}
+	}
+	return graceful
+}
+
+// Interrupt is the first thing an interrupt of the running cell does
+// (executor.Stopper): a launch the cell waits for is asked to stop
+// gracefully — every worker finishes its step, saves its state and leaves
+// — and Interrupt reports true, for the cell to go on until they have. It
+// reports false when no launch of the cell can stop so (or one already
+// was asked: a second interrupt), for the caller to cancel the cell, which
+// stops every launch at once.
+func (s *Session) Interrupt() bool {
+	s.mu.Lock()
+	cell := s.cellCtx
+	s.mu.Unlock()
+	return cell != nil && s.launches.interrupt(cell)
 }
 
 // launchFromCell is the process's cell launcher (workers.SetCellLauncher):
@@ -121,13 +164,14 @@ func (s *Session) launchCell(ctx context.Context, r workers.CellRequest, argName
 	s.mu.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	defer s.launches.add(cancel)()
+	ctl := &workers.Control{}
+	defer s.launches.add(runningLaunch{cell: cellCtx, cancel: cancel, ctl: ctl})()
 	if cellCtx != nil && cellCtx.Err() != nil {
 		return nil, fmt.Errorf("%w: the cell was interrupted before its launch started", context.Canceled)
 	}
 	out, err := launch.Run(ctx, launch.Request{
 		CellRequest: r, ArgNames: argNames, Record: rec, Cell: cell,
-		Stdout: s.opts.Stdout, Stderr: s.opts.Stderr, Display: displaysink.Get(),
+		Stdout: s.opts.Stdout, Stderr: s.opts.Stderr, Display: displaysink.Get(), Control: ctl,
 	})
 	if err != nil {
 		s.mu.Lock()
@@ -171,7 +215,14 @@ func (s *Session) launchFailure(err error) Result {
 	var ce *launch.CompileError
 	var te *transfer.Error
 	var sv *program.StatementVarError
+	var st *workers.StoppedError
 	switch {
+	case errors.As(err, &st):
+		msg := fmt.Sprintf("stopped on request after %d optimizer steps: every worker finished its step and saved its state in %s", st.Step, st.Checkpoint)
+		return Result{Error: &Error{Ename: "Stopped", Evalue: msg, Traceback: []string{
+			"Stopped: " + msg,
+			"Continue from there with the same launch and --resume (%accelerate launch --resume …, or notebook_launcher.Options{Resume: true}).",
+		}}}
 	case errors.As(err, &we):
 		tb := []string{"WorkerError: " + we.Error()}
 		tb = append(tb, indent(we.Trace)...)
