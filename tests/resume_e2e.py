@@ -13,10 +13,10 @@ import signal
 import sys
 import time
 
-from kernel_e2e import result_of, run_checks, text_of
+from kernel_e2e import K, result_of, run_checks, text_of
 
 CHECKS = []
-SCRATCH = os.environ["RESUME_E2E_DIR"]
+SCRATCH = os.environ.get("RESUME_E2E_DIR", "")
 TRAIN = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "resume", "train.go")).read()
 CELL = TRAIN.split("\n", 1)[1]  # less its package line
 STATE = {}
@@ -175,5 +175,20 @@ def a_collective_one_rank_skips_is_reported_with_its_cell_line(k):
     k.drain()
 
 
+def export(folder, project):
+    """`%accelerate export` of trainAndReport, for the Slurm and mpirun test
+    (tests/slurm_test.go): python3 resume_e2e.py --export FOLDER PROJECT."""
+    k = K()
+    try:
+        ok(k, CELL)
+        c, msgs = ok(k, f"%accelerate export {folder} trainAndReport({run_cfg(project)})")
+        print(text_of(msgs))
+    finally:
+        k.kc.stop_channels()
+        k.km.shutdown_kernel(now=True)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--export"]:
+        sys.exit(export(*sys.argv[2:4]))
     sys.exit(run_checks(CHECKS, always=("setup",)))

@@ -51,7 +51,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	str(&f.gpuIDs, "gpu_ids", "comma-separated GPU ids for this machine, or all")
 	count(&f.numProcesses, "num_processes", "total number of processes across all machines")
 	count(&f.numMachines, "num_machines", "number of machines")
-	num(&f.machineRank, "machine_rank", "rank of this machine")
+	num(&f.machineRank, "machine_rank", "rank of this machine (default under srun: SLURM_NODEID)")
 	num(&f.mainPort, "main_process_port", "rendezvous port (0: a free port on one machine)")
 	num(&f.maxRestarts, "max_restarts", "restarts of the whole group after a failure")
 	num(&f.threads, "num_cpu_threads_per_process", "GOMAXPROCS of each process (default: cores / local processes)")
@@ -146,6 +146,11 @@ func (f *Flags) Options() (nl.Options, error) {
 	override(&c.NumProcesses, f.numProcesses)
 	override(&c.NumMachines, f.numMachines)
 	override(&c.MachineRank, f.machineRank)
+	if id, err := strconv.Atoi(os.Getenv("SLURM_NODEID")); err == nil && f.machineRank < 0 && c.NumMachines > 1 {
+		// Under srun, one goaccel launch per node: Slurm numbers the
+		// nodes, as torchrun's c10d rendezvous does for accelerate launch.
+		c.MachineRank = id
+	}
 	override(&c.MainProcessPort, f.mainPort)
 	override(&c.MaxRestarts, f.maxRestarts)
 	if f.mixedPrecision != "" {

@@ -1,15 +1,9 @@
 // Command resume runs the training function of train.go as a program that
-// goaccel launch starts on each process: -hang runs skipOne instead, and
-// rank 0 prints the final weights of trainCkpt as a WEIGHTS line and the
-// steps it ran as a RAN line.
+// goaccel launch starts on each process (trainAndReport; -hang runs
+// skipOne instead).
 package main
 
-import (
-	"encoding/json"
-	"flag"
-	"fmt"
-	"os"
-)
+import "flag"
 
 func main() {
 	var cfg RunCfg
@@ -25,9 +19,5 @@ func main() {
 		skipOne(5)
 		return
 	}
-	res := trainCkpt(cfg)
-	if os.Getenv("RANK") == "0" {
-		b, _ := json.Marshal(res.Weights)
-		fmt.Printf("WEIGHTS %s\nRAN %d\n", b, res.Ran)
-	}
+	trainAndReport(cfg)
 }

@@ -5,6 +5,7 @@ package main
 // to a notebook as its cells (tests/resume_e2e.py): the same source both ways.
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,6 +37,7 @@ type RunCfg struct {
 type Trained struct {
 	Weights []float32
 	Ran     int
+	Main    bool // this is the main process
 }
 
 // trainCkpt trains a small MLP with dropout and AdamW data-parallel on a
@@ -80,8 +82,20 @@ func trainCkpt(cfg RunCfg) Trained {
 	for _, p := range acc.UnwrapModel(model).Parameters() {
 		out.Weights = append(out.Weights, p.Float32s()...)
 	}
+	out.Main = acc.IsMainProcess()
 	acc.EndTraining()
 	return out
+}
+
+// trainAndReport runs trainCkpt and prints its result on the main process
+// (the main of an exported program discards the result): the weights as a
+// WEIGHTS line of JSON, the steps it ran as a RAN line.
+func trainAndReport(cfg RunCfg) {
+	res := trainCkpt(cfg)
+	if res.Main {
+		b, _ := json.Marshal(res.Weights)
+		fmt.Printf("WEIGHTS %s\nRAN %d\n", b, res.Ran)
+	}
 }
 
 // skipOne all-reduces a value on every rank at each step, except that rank
