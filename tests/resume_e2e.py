@@ -88,6 +88,8 @@ def the_launching_cell_shows_a_live_status_table(k):
     assert shown and shown[0][0] == "display_data" and all(t == "update_display_data" for t, _ in shown[1:]), \
         [t for t, _ in shown]
     first, last = shown[0][1], shown[-1][1]
+    took = sum(float(x) for x in re.findall(r"in ([0-9.]+) s\n", text_of(msgs))[-1:]) or 1
+    assert len(shown) <= 4 * took + 2, (len(shown), took, "at most 4 updates a second")
     assert first.startswith("rank ") and "samples/s" in first and "memory" in first and "doing" in first, first
     rows = [line.split() for line in last.splitlines()[1:]]
     assert [r[0] for r in rows] == ["0", "1"], last
@@ -143,6 +145,27 @@ def a_first_interrupt_stops_at_a_step_boundary_and_resume_continues(k):
     assert "accelerate: resumed from " + m.group(2) in text_of(msgs), text_of(msgs)
     assert value(k, "fmt.Sprint(w2.Weights)") == STATE["ref"], "stopped and resumed, the weights differ from the uninterrupted run's"
     assert value(k, "w2.Ran") == str(64 - int(m.group(1))), "the resumed run must run only the steps after the stop"
+
+
+@check
+def a_second_interrupt_kills_workers_that_cannot_reach_a_step_boundary(k):
+    marks = os.path.join(SCRATCH, "kill-marks")
+    os.makedirs(marks, exist_ok=True)
+    cfg = run_cfg(os.path.join(SCRATCH, "kill"), Marks=f'"{marks}"', MarkAt=5, Pause="true")
+    msg_id = k.kc.execute(f"%accelerate launch --num_processes 2 trainCkpt({cfg})")
+    pid = int(wait_file(os.path.join(marks, "reached")))
+    interrupt = lambda: k.kc.control_channel.send(k.kc.session.msg("interrupt_request", {}))
+    interrupt()  # rank 1 waits mid-step for ever: the stop it asks for cannot come
+    time.sleep(3)  # past the kernel's 2 s grace: a graceful stop keeps the executor alive
+    assert alive(pid), "the first interrupt must not kill the workers"
+    interrupt()
+    rep = k.reply(msg_id, timeout=15)
+    c = rep["content"]
+    assert c["status"] == "error" and "nterrupt" in c["ename"] + c["evalue"] and "restarted" not in c["evalue"], c
+    assert not alive(pid), "the second interrupt must kill the workers"
+    err = text_of(k.iopub(msg_id), "stderr")
+    assert "stopping: every worker finishes its current step" in err and "interrupted again: stopping the workers at once" in err, err
+    c, msgs = ok(k, "%accelerate launch --num_processes 2 skipOne(0)")  # the session goes on
 
 
 @check

@@ -178,6 +178,29 @@ func TestGoaccelLaunchRestartsStopsResumesAndReportsStalls(t *testing.T) {
 		}
 	})
 
+	t.Run("a second SIGINT kills", func(t *testing.T) {
+		marks := t.TempDir()
+		l := startLaunch(t, goaccel, "--num_processes", "2", prog, "-dir", t.TempDir(), "-marks", marks, "-mark_at", "5", "-pause")
+		pid, _ := strconv.Atoi(waitFile(t, filepath.Join(marks, "reached"), time.Minute, l))
+		l.cmd.Process.Signal(syscall.SIGINT) // rank 1 waits mid-step for ever: it never reaches a boundary
+		time.Sleep(time.Second)
+		if syscall.Kill(pid, 0) != nil {
+			t.Fatalf("the first SIGINT killed the workers:\n%s", l.out.String())
+		}
+		l.cmd.Process.Signal(syscall.SIGINT)
+		l.wait(t, 30*time.Second)
+		out := l.out.String()
+		for _, s := range []string{"goaccel: stopping: every worker finishes its current step", "interrupted again: stopping the workers at once",
+			"goaccel launch: interrupted: every worker was stopped"} {
+			if !strings.Contains(out, s) {
+				t.Errorf("the output lacks %q:\n%s", s, out)
+			}
+		}
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("worker %d survived the second SIGINT", pid)
+		}
+	})
+
 	t.Run("stall report", func(t *testing.T) {
 		const threshold = 2 * time.Second
 		start := time.Now()

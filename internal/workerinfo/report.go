@@ -124,6 +124,14 @@ func (r *reporter) loop() {
 	}
 }
 
+// notify sends the status now, when a launcher listens: for changes it
+// must not learn a tick late.
+func notify() {
+	if r := rep.Load(); r != nil {
+		r.send(snapshot(r.rank))
+	}
+}
+
 // send writes s as one line; false when the pipe is closed.
 func (r *reporter) send(s Status) bool {
 	b, err := json.Marshal(s)

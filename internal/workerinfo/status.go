@@ -124,17 +124,20 @@ func EnterCollective(name string) Collective {
 func (c Collective) Leave() { inside.CompareAndSwap(c.seq, 0) }
 
 // SetStoppable records that the worker can stop at a step boundary when
-// asked (accelerate, once a loader is prepared and a launcher listens).
-func SetStoppable() { stoppable.Store(true) }
+// asked (accelerate, once a loader is prepared and a launcher listens),
+// and tells the launcher at once (an interrupt then stops it gracefully).
+func SetStoppable() {
+	if !stoppable.Swap(true) {
+		notify()
+	}
+}
 
 // SetCheckpoint records the checkpoint the worker last saved (resumed
 // false) or loaded, and the optimizer step it holds, and tells the
 // launcher at once (a restart resumes from it).
 func SetCheckpoint(dir string, step int64, resumed bool) {
 	ckpt.Store(&checkpoint{dir, step, resumed})
-	if r := rep.Load(); r != nil {
-		r.send(snapshot(r.rank))
-	}
+	notify()
 }
 
 // SetPosition installs where, which returns the line of the worker's
