@@ -55,6 +55,16 @@
 // one, so a save killed at any point leaves the previous checkpoint loadable
 // (package accelerate/internal/atomicdir publishes the folder).
 //
+// Under a launcher (notebook_launcher, goaccel launch, %accelerate launch)
+// the Accelerator tells it what the process is doing (steps, samples, the
+// collective in progress: the launcher's status table), stops the process
+// when the launcher asks — at the next step boundary, the moment a
+// prepared loader is asked for its next batch, after saving an automatic
+// checkpoint (the working directory's checkpoints/ without a ProjectDir) —
+// and, in a restarted group or a launch with --resume, loads the latest
+// automatic checkpoint at Prepare, so that a loop over
+// `for epoch := loader.Epoch(); epoch < n; epoch++` continues mid-epoch.
+//
 // Importing the package registers the CUDA device (package cuda) and the
 // NCCL collective backend (package cuda/nccl), so a training program needs
 // no import of its own to use GPUs.
@@ -90,10 +100,14 @@
 //   - prepare.go: Prepare and its hints for the objects it takes.
 //   - reducer.go: bucketed gradient all-reduce overlapped with the backward
 //     pass (OnGradReady hooks; on devices, one flat tensor per bucket).
+//   - resume.go: resuming at Prepare when the launcher asks, Resumed, and
+//     custom objects registered after a resume.
 //   - rng.go: SetSeed.
 //   - scaler.go: the fp16 loss scaler (PyTorch's GradScaler).
 //   - shard.go: how one process takes its share of a loader's batches
 //     (round robin or split, EvenBatches).
+//   - stop.go: stopping at a step boundary when the launcher asks: the
+//     ranks' agreement, the checkpoint, leaving.
 //   - tracking.go: Tracker, AddTracker, InitTrackers, Log and the jsonl
 //     tracker.
 //   - train.go: Backward, Accumulate, NoSync, Autocast, ClipGradNorm and

@@ -55,9 +55,23 @@
 // machine's cores (GOMAXPROCS = cores / workers), as torchrun does with
 // OMP_NUM_THREADS. Output of rank r > 0 is prefixed "[rank r] ". The first
 // worker to fail stops the others and Launch returns an error naming its
-// rank, exit status and last stderr lines; Ctrl-C (SIGINT/SIGTERM) or
-// cancelling the context stops all workers and no worker outlives Launch
-// (on Linux a worker also dies with its launcher).
+// rank, exit status and last stderr lines (with Options.MaxRestarts the
+// group restarts instead, and the workers' Accelerator resumes from the
+// last automatic checkpoint). Cancelling the context stops all workers and
+// no worker outlives Launch (on Linux a worker also dies with its
+// launcher).
+//
+// The first Ctrl-C (SIGINT/SIGTERM), or Stop from any goroutine (a
+// notebook's Stop button), asks every worker to finish its current step,
+// save its state in its automatic checkpoint folder (accelerate's
+// ProjectDir/checkpoints) and leave; Launch then returns a *StoppedError
+// naming that folder, and a launch with Options.Resume continues from it,
+// mid-epoch included, to the result the uninterrupted run would have had.
+// A second interrupt stops the workers at once, and so does the first when
+// they cannot stop at a step boundary (they train without a prepared
+// loader). A collective that some ranks have not joined for
+// Options.StallThreshold (a minute) is reported on stderr with the missing
+// ranks' goroutine stacks.
 //
 // When the program already runs under an external launcher (WORLD_SIZE is
 // set, as by goaccel launch or torchrun; or mpirun's OMPI_COMM_WORLD_SIZE;
@@ -80,5 +94,6 @@
 // Files:
 //   - launch.go: Options, EnvWorker, EnvRestart and EnvToken, Launch and
 //     LaunchContext (in the launching process, in a worker, under an
-//     external launcher or in a notebook cell), Run and DecodeArgs.
+//     external launcher or in a notebook cell), Run, Stop, StoppedError and
+//     DecodeArgs.
 package notebook_launcher

@@ -3,7 +3,8 @@
 // Jupyter data directory and drives it the way users do, through Jupyter
 // front ends, nbconvert, a browser or real network links. The tests skip
 // themselves where a tool they need (Debian's jupyter_client, Chromium,
-// Node, network namespaces) is missing.
+// Node, network namespaces) is missing, or fail naming the package that
+// brings it where the test should run (the multi-host and Slurm tests as root).
 //
 //	go test ./tests -run TestKernelSpeaksJupyterProtocolWithJupyterClient
 //
@@ -33,6 +34,14 @@
 //     beyond what its own checks see (goroutine panics, derived executors).
 //   - notebooks_test.go: every notebooks/*.ipynb executed with nbconvert and
 //     its outputs checked.
+//   - resume_test.go: restarts after a worker's SIGKILL, stop on interrupt
+//     and --resume (equal to the uninterrupted run bit for bit), a second
+//     interrupt, stall reports and the status table, from goaccel launch and
+//     from cells (resume_e2e.py); the training is testdata/resume/train.go.
+//   - slurm_test.go: a Slurm cluster (munged, slurmctld, a slurmd per
+//     network-namespace host) running scripts/slurm's batch scripts, and
+//     mpirun across the same two hosts, training a function exported from a
+//     notebook.
 //
 // tests/gpu holds the GPU check (check.sh and the gpubench command) for a
 // machine with an NVIDIA GPU.

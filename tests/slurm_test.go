@@ -366,3 +366,19 @@ exec nsenter --net=/run/netns/$ns unshare --uts --mount sh -c 'mount --bind "$0"
 			func(string) string { return "" })
 	})
 }
+
+// The README shows scripts/slurm/submit_multinode.sh as it is: the script
+// the Slurm test submits is the one users read.
+func TestReadmeShowsTheSlurmScriptTheTestSubmits(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("../scripts/slurm/submit_multinode.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```bash\n"+string(script)+"```\n") {
+		t.Error("README.md does not show scripts/slurm/submit_multinode.sh verbatim in a bash block; copy the script into it")
+	}
+}

@@ -9,7 +9,23 @@
 // and `%accelerate launch`. Options are the settings users give (they are
 // notebook_launcher.Options); Config adds what a launcher sets itself: extra
 // environment, the grace period, a receiver of frames and of the workers'
-// pids.
+// pids, of the status table and of stall reports, and a Control.
+//
+// Each worker gets a status pipe and a control pipe
+// (internal/workerinfo): it reports a few times a second what it is
+// doing — its step, samples, phase, the collective in progress and for
+// how long, its memory — and the launcher may ask it for its goroutine
+// stacks or to stop at its next step boundary. From these the launcher
+// keeps GroupStatus (Config.Status gets it when it changes) and reports a
+// collective that waited longer than Options.StallThreshold (a minute),
+// naming the ranks that have not joined it, each with its stacks and, in a
+// notebook, its cell line (Stall, Places). Control.Interrupt is an
+// interrupt: the first asks every worker to finish its step, save its
+// state and leave (Run then returns a *StoppedError), the second stops
+// them at once; InterruptOnSignals wires SIGINT and SIGTERM to it, and
+// InterruptAll interrupts every launch of the process. After a failure
+// Run restarts the whole group (MaxRestarts), saying why, and the
+// restarted workers resume from the last checkpoint (workerinfo.EnvResume).
 //
 //	cfg := workers.Config{Options: workers.Options{NumProcesses: 2, MixedPrecision: "bf16"}}
 //	if err := cfg.Normalize(); err != nil { … }
@@ -36,15 +52,22 @@
 // Files:
 //   - cell.go: CellRequest, CellLauncher, SetCellLauncher and
 //     InstalledCellLauncher: Launch in a notebook cell routed to the kernel.
+//   - control.go: Control and Interruption (graceful stop, then kill),
+//     StoppedError and ErrStopped, InterruptAll and InterruptOnSignals.
 //   - gpus.go: VisibleGPUs, from /proc/driver/nvidia and
 //     CUDA_VISIBLE_DEVICES.
 //   - group.go: GroupSpec, RunGroup, ExitError and ErrInterrupted: starting,
-//     waiting for and stopping a group of local processes.
+//     waiting for and stopping a group of local processes, with their status
+//     and control pipes.
 //   - launch.go: EnvRestart, EnvToken, Options, Config (Normalize), Run
-//     with the torchrun environment, the rendezvous store and restarts, and
-//     Token.
+//     with the torchrun environment, the rendezvous store, restarts that
+//     resume, and Token.
+//   - monitor.go: RankStatus, GroupStatus and Stall, and the monitor that
+//     reads the status pipes, keeps the table and finds stalls.
 //   - relay.go: FramePrefix and WriteFrame, relaying output line by line
 //     with rank prefixes, and the stderr tail an ExitError quotes.
+//   - report.go: Places, the stall report's text (Stall.Text) with the
+//     stacks trimmed to the user's frames, GroupStatus.Text and Bytes.
 //   - sys_linux.go: the workers' process group and Pdeathsig.
 //   - sys_other.go: the workers' process group elsewhere.
 package workers

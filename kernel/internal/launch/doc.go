@@ -24,8 +24,17 @@
 //   - A failure stops every worker; the error names the rank, its message
 //     and the cell and line (frames mapped through the SourceMap). In an
 //     interpreted worker a panic in a goroutine is reported the same way,
-//     with the go statement that started it (goroutines.go). An interrupt
+//     with the go statement that started it (goroutines.go). With
+//     MaxRestarts the group restarts instead, each restart and its cause
+//     written into the cell. An interrupt through the Request's Control
+//     asks the workers to save and stop (the error is a
+//     *workers.StoppedError naming the checkpoint); a cancelled context
 //     stops every worker within a second (SIGINT, then SIGKILL).
+//   - The launching cell shows a table of the ranks (status.go), updated in
+//     place while they run: step, samples/s, what each does and at which
+//     cell line, memory. A collective some ranks have not joined for the
+//     stall threshold is reported in the cell, each missing rank with its
+//     cell line and goroutine stacks.
 //   - An interpreted worker gives the garbage collector a headroom of
 //     64 MiB (kernel/internal/launch/gcheadroom): the interpreter's program is pointers in
 //     the heap that every collection scans, and a small model's training
@@ -49,6 +58,8 @@
 //     writes (main.go, notebook.go, go.mod, go.sum, args.bin, README.md).
 //   - goroutines.go: the go statement of an interpreted worker: a panic in a
 //     goroutine ends the worker and is reported like the function's.
+//   - status.go: the status table (one display, updated in place) and the
+//     Places that map workers' lines and stacks to cells.
 //   - run.go: WorkerCommand, Request, Outcome and Run: check the program,
 //     make the job, start the workers (notebook_launcher/workers), relay
 //     output with positions mapped to cells, and collect the result.

@@ -73,7 +73,8 @@
 //   - launch.go: the declaration record that launches and exports build
 //     programs from, the cell launcher behind notebook_launcher.Launch
 //     (workers.SetCellLauncher), %accelerate launch and export, and the
-//     launches in progress that an interrupt stops.
+//     launches in progress that an interrupt stops (Interrupt: the first
+//     gracefully, executor.Stopper).
 //   - magicenv.go: the session as package magics sees it (magics.Env), and
 //     Who.
 //   - overrides.go: the symbols the session sets beyond
