@@ -29,8 +29,10 @@ type Accelerator struct {
 	scaler     *lossScaler // fp16 only
 
 	stepWasSkipped bool
+	optimizerSteps int64 // steps the first prepared optimizer took (restored by LoadState)
 	saveIteration  int           // next automatic checkpoint number
 	boundary       *shardSampler // the loader stopping at a step boundary (its last batch is not done)
+	resumeMode     string        // the launcher's resume request (workerinfo.EnvResume), for Prepare
 	resumedFrom    string        // the checkpoint Prepare resumed from
 	resumedState   string        // the folder it read (resumedFrom, or where an interrupted save left it)
 	// checkpointHook, set by tests, is called at each step of SaveState
@@ -54,6 +56,7 @@ func New(cfg Config) *Accelerator {
 		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
 	}
 	a := newWithComm(r, c)
+	a.resumeMode = takeResume()
 	workerinfo.SetDevice(a.device.String()) // for the result line of a notebook launch
 	workerinfo.SetPhase(workerinfo.PhaseComputing)
 	return a
@@ -173,6 +176,7 @@ func (a *Accelerator) EndTraining() {
 		_ = t.Finish()
 	}
 	a.trackers = nil
+	workerinfo.Flush() // the launcher's table shows where training ended
 	a.WaitForEveryone() // nobody leaves while a peer may still be in a collective
 	_ = leaveGroup(a.c)
 }

@@ -139,7 +139,7 @@ func (a *Accelerator) saveState(dir string, auto bool) (string, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	workerinfo.SetCheckpoint(dir, workerinfo.Steps(), false)
+	workerinfo.SetCheckpoint(dir, a.optimizerSteps, false)
 	return dir, nil
 }
 
@@ -216,7 +216,7 @@ func (a *Accelerator) writeMainState(dir string, iteration int) error {
 			return err
 		}
 	}
-	st := goaccelState{Iteration: iteration, Step: a.step, OptimizerSteps: workerinfo.Steps()}
+	st := goaccelState{Iteration: iteration, Step: a.step, OptimizerSteps: a.optimizerSteps}
 	if a.scaler != nil {
 		st.LossScale, st.ScaleGrowth = a.scaler.scale, a.scaler.growth
 	}
@@ -261,7 +261,7 @@ func (a *Accelerator) LoadState(dir string) error {
 	if err := a.loadState(from); err != nil {
 		return fmt.Errorf("accelerate: LoadState %s: %w", dir, err)
 	}
-	workerinfo.SetCheckpoint(dir, workerinfo.Steps(), true)
+	workerinfo.SetCheckpoint(dir, a.optimizerSteps, true)
 	return nil
 }
 
@@ -332,6 +332,7 @@ func (a *Accelerator) loadState(dir string) error {
 			s.loader.SkipBatches(st.LoaderPositions[i])
 		}
 	}
+	a.optimizerSteps = st.OptimizerSteps
 	workerinfo.SetSteps(st.OptimizerSteps)
 	return nil
 }

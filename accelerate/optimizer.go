@@ -37,7 +37,8 @@ func (o *optimizer) Step() {
 	}
 	a.stepWasSkipped = o.skipped
 	if !o.skipped && o == a.optimizers[0] {
-		workerinfo.AddStep() // for the launcher's status table
+		a.optimizerSteps++
+		workerinfo.SetSteps(a.optimizerSteps) // for the launcher's status table
 	}
 }
 

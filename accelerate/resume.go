@@ -27,7 +27,7 @@ import (
 // holds now, when the launcher asked for it. Every process calls it (from
 // Prepare); rank 0 picks the checkpoint, so all load the same one.
 func (a *Accelerator) resumeOnPrepare() {
-	mode := os.Getenv(workerinfo.EnvResume)
+	mode := a.resumeMode
 	if mode == "" {
 		return
 	}
@@ -55,10 +55,20 @@ func (a *Accelerator) resumeOnPrepare() {
 		panic(fmt.Sprintf("accelerate: resume from %s: %v", dir, err))
 	}
 	if a.resumedFrom != dir {
-		a.Print(fmt.Sprintf("accelerate: resumed from %s (after %d optimizer steps)", dir, workerinfo.Steps()))
+		a.Print(fmt.Sprintf("accelerate: resumed from %s (after %d optimizer steps)", dir, a.optimizerSteps))
 	}
 	a.resumedFrom, a.resumedState = dir, from
-	workerinfo.SetCheckpoint(dir, workerinfo.Steps(), true)
+	workerinfo.SetCheckpoint(dir, a.optimizerSteps, true)
+}
+
+// takeResume returns the launcher's resume request and removes it from the
+// environment: it is for the process's first Accelerator (the training),
+// not for another one made later (an evaluation), nor for the processes
+// the worker starts.
+func takeResume() string {
+	mode := os.Getenv(workerinfo.EnvResume)
+	os.Unsetenv(workerinfo.EnvResume)
+	return mode
 }
 
 // Resumed returns the checkpoint folder Prepare resumed from (a restarted

@@ -69,7 +69,7 @@ func (a *Accelerator) stopAt(s *shardSampler) {
 	for _, t := range a.trackers {
 		_ = t.Finish()
 	}
-	workerinfo.Stopped(dir, workerinfo.Steps())
+	workerinfo.Stopped(dir, a.optimizerSteps)
 	if err := workerinfo.Leave(); err != nil {
 		fmt.Fprintf(os.Stderr, "accelerate: leave the process group after stopping: %v\n", err)
 	}

@@ -25,7 +25,7 @@
 // Files:
 //   - workerinfo.go: SetDevice, Device, SetLeave and Leave.
 //   - status.go: Status, the phases, and the counters and setters behind it
-//     (SetPhase, AddStep, AddSamples, EnterCollective, SetStoppable,
+//     (SetPhase, SetSteps, AddSamples, EnterCollective, SetStoppable,
 //     SetCheckpoint, SetPosition).
 //   - report.go: the pipes' environment, StartReporting, Controlled,
 //     StopRequested and Stopped, and the stacks and memory a status carries.

@@ -124,6 +124,11 @@ func (r *reporter) loop() {
 	}
 }
 
+// Flush sends the status now, when a launcher listens: the last one, as
+// the worker ends (the harness, EndTraining), so that the launcher's table
+// shows where it ended rather than a tick before.
+func Flush() { notify() }
+
 // notify sends the status now, when a launcher listens: for changes it
 // must not learn a tick late.
 func notify() {

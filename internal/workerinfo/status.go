@@ -2,6 +2,7 @@ package workerinfo
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -76,8 +77,9 @@ var (
 	samples   atomic.Int64
 	seq       atomic.Int64 // collectives entered
 	inside    atomic.Int64 // seq of the collective in progress, 0 when none
-	collName  atomic.Pointer[string]
 	collSince atomic.Int64 // its start, in Unix nanoseconds
+	nameMu    sync.Mutex   // a string under a lock: storing one atomically would allocate per collective
+	collName  string
 	stoppable atomic.Bool
 	ckpt      atomic.Pointer[checkpoint]
 	position  atomic.Pointer[func() int]
@@ -95,14 +97,9 @@ type checkpoint struct {
 //	defer workerinfo.SetPhase(workerinfo.SetPhase(workerinfo.PhaseLoading))
 func SetPhase(p Phase) (previous Phase) { return Phase(phase.Swap(int32(p))) }
 
-// AddStep counts one optimizer step.
-func AddStep() { steps.Add(1) }
-
-// SetSteps sets the optimizer step count (after a checkpoint is loaded).
+// SetSteps records how many optimizer steps the training took (its own
+// count, restored with a checkpoint).
 func SetSteps(n int64) { steps.Store(n) }
-
-// Steps is the optimizer step count.
-func Steps() int64 { return steps.Load() }
 
 // AddSamples counts n samples a loader gave out.
 func AddSamples(n int) { samples.Add(int64(n)) }
@@ -114,7 +111,9 @@ type Collective struct{ seq int64 }
 // it for every collective, in the order ranks must agree on).
 func EnterCollective(name string) Collective {
 	n := seq.Add(1)
-	collName.Store(&name)
+	nameMu.Lock()
+	collName = name
+	nameMu.Unlock()
 	collSince.Store(time.Now().UnixNano())
 	inside.Store(n)
 	return Collective{n}
@@ -149,9 +148,9 @@ func snapshot(rank int) Status {
 	s := Status{Rank: rank, Phase: Phase(phase.Load()).String(), Step: steps.Load(), Samples: samples.Load(),
 		Seq: seq.Load(), RSS: rss(), Stoppable: stoppable.Load()}
 	if n := inside.Load(); n != 0 {
-		if name := collName.Load(); name != nil {
-			s.Collective = *name
-		}
+		nameMu.Lock()
+		s.Collective = collName
+		nameMu.Unlock()
 		s.Seq = n
 		s.WaitedMS = max(0, time.Since(time.Unix(0, collSince.Load())).Milliseconds())
 	}

@@ -88,6 +88,7 @@ func (j *Job) Panicked(msg string, frames []Frame, stack string, interpreted boo
 func (j *Job) finish(rep Report, status int) int {
 	rep.Rank, _ = strconv.Atoi(os.Getenv("RANK"))
 	rep.Device = workerinfo.Device()
+	workerinfo.Flush()
 	if err := j.writeReport(rep); err != nil {
 		fmt.Fprintf(os.Stderr, "goaccel worker: write the report: %v\n", err)
 	}

@@ -142,7 +142,7 @@ func (m *monitor) begin(restart, n int, rank func(int) int) {
 func (m *monitor) attach(local int, status io.ReadCloser, control io.Writer) {
 	m.mu.Lock()
 	r := m.ranks[local]
-	r.control = control
+	r.control = control // set once, before any request reads it
 	m.mu.Unlock()
 	m.readers.Add(1)
 	go func() {
@@ -235,23 +235,42 @@ func (m *monitor) snapshotLocked(now time.Time) GroupStatus {
 func (m *monitor) stoppable() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	running := 0
 	for _, r := range m.ranks {
-		if r.exited == "" && (!r.st.Stoppable || r.control == nil) {
+		if r.exited != "" {
+			continue
+		}
+		if !r.st.Stoppable || r.control == nil {
 			return false
 		}
+		running++
 	}
-	return len(m.ranks) > 0
+	return running > 0 // between a failure and its restart, none runs
 }
 
 // requestStop asks every worker to stop at its next step boundary.
 func (m *monitor) requestStop() {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	m.stopping, m.changed = true, true
-	for _, r := range m.ranks {
+	ranks := m.ranks
+	m.mu.Unlock()
+	m.request(ranks, workerinfo.RequestStop)
+}
+
+// request writes req to the ranks' control pipes, outside the monitor's
+// lock: a worker that does not read its pipe must not hold up the table
+// (the pipe holds 64 KiB of requests before a write blocks).
+func (m *monitor) request(ranks []*rankState, req string) {
+	m.mu.Lock()
+	var ws []io.Writer
+	for _, r := range ranks {
 		if r.control != nil {
-			_, _ = io.WriteString(r.control, workerinfo.RequestStop+"\n")
+			ws = append(ws, r.control)
 		}
+	}
+	m.mu.Unlock()
+	for _, w := range ws {
+		_, _ = io.WriteString(w, req+"\n")
 	}
 }
 
@@ -357,17 +376,13 @@ func (m *monitor) findStall(now time.Time) (*Stall, []*rankState) {
 // report asks the missing ranks for their stacks, waits a moment for the
 // answers, and hands the stall to onStall.
 func (m *monitor) report(s Stall, missing []*rankState) {
-	m.mu.Lock()
 	for _, r := range missing {
 		select {
 		case <-r.stacks: // an answer to an earlier request
 		default:
 		}
-		if r.control != nil {
-			_, _ = io.WriteString(r.control, workerinfo.RequestStacks+"\n")
-		}
 	}
-	m.mu.Unlock()
+	m.request(missing, workerinfo.RequestStacks)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	for _, r := range missing {
