@@ -29,7 +29,7 @@ type Accelerator struct {
 	scaler     *lossScaler // fp16 only
 
 	stepWasSkipped bool
-	optimizerSteps int64 // steps the first prepared optimizer took (restored by LoadState)
+	optimizerSteps int64         // steps the first prepared optimizer took (restored by LoadState)
 	saveIteration  int           // next automatic checkpoint number
 	boundary       *shardSampler // the loader stopping at a step boundary (its last batch is not done)
 	resumeMode     string        // the launcher's resume request (workerinfo.EnvResume), for Prepare
@@ -176,7 +176,7 @@ func (a *Accelerator) EndTraining() {
 		_ = t.Finish()
 	}
 	a.trackers = nil
-	workerinfo.Flush() // the launcher's table shows where training ended
+	workerinfo.Flush()  // the launcher's table shows where training ended
 	a.WaitForEveryone() // nobody leaves while a peer may still be in a collective
 	_ = leaveGroup(a.c)
 }
