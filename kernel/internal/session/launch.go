@@ -442,5 +442,6 @@ func optionsLiteral(o nl.Options) string {
 	add(o.CPU, "CPU: true")
 	add(o.GPUIDs != "", "GPUIDs: %q", o.GPUIDs)
 	add(o.ThreadsPerProcess > 0, "ThreadsPerProcess: %d", o.ThreadsPerProcess)
+	add(o.MaxRestarts > 0, "MaxRestarts: %d", o.MaxRestarts)
 	return strings.Join(f, ", ")
 }
