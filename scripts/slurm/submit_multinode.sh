@@ -19,8 +19,7 @@ head_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)
 # The rendezvous secret, the same on every node (srun passes the environment on).
 export GOACCEL_STORE_TOKEN=${GOACCEL_STORE_TOKEN:-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}
 
-# Each node's rank comes from SLURM_NODEID. --max_restarts restarts every
-# node's workers after a failure, resuming from the last checkpoint.
+# Each node's rank comes from SLURM_NODEID.
 srun goaccel launch \
     --num_processes $((SLURM_NNODES * PROCS_PER_NODE)) \
     --num_machines "$SLURM_NNODES" \
