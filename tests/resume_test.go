@@ -138,7 +138,7 @@ func TestGoaccelLaunchRestartsStopsResumesAndReportsStalls(t *testing.T) {
 
 	t.Run("stop on SIGINT, then --resume", func(t *testing.T) {
 		marks, project := t.TempDir(), t.TempDir()
-		args := []string{"--num_processes", "2", prog, "-dir", project, "-marks", marks, "-mark_at", "10", "-step_delay_ms", "30"}
+		args := []string{"--num_processes", "2", prog, "-dir", project, "-marks", marks, "-mark_at", "10", "-step_delay_ms", "50"}
 		l := startLaunch(t, goaccel, args...)
 		waitFile(t, filepath.Join(marks, "reached"), time.Minute, l)
 		asked := time.Now()
@@ -220,8 +220,9 @@ func TestGoaccelLaunchRestartsStopsResumesAndReportsStalls(t *testing.T) {
 		if m == nil {
 			t.Fatalf("the stall report does not say how long the all-reduce waited:\n%s", out)
 		}
-		// Reported at the threshold: the launcher looks 4 times a second.
-		if waited, _ := strconv.ParseFloat(m[1], 64); waited < threshold.Seconds() || waited > threshold.Seconds()+2 {
+		// Reported at the threshold: the launcher looks 4 times a second
+		// (the slack is for a loaded machine).
+		if waited, _ := strconv.ParseFloat(m[1], 64); waited < threshold.Seconds() || waited > threshold.Seconds()+5 {
 			t.Errorf("the report came when the all-reduce had waited %s s; want it soon after the %v threshold", m[1], threshold)
 		}
 		for _, s := range []string{"all-reduce(sum) #3 has waited", "on rank 0; rank 1 has not joined it",

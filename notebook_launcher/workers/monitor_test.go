@@ -126,7 +126,7 @@ func TestControlStopsGracefullyFirstAndKillsSecond(t *testing.T) {
 			w.send(t, workerinfo.Status{Rank: i, Phase: "computing", Stoppable: stoppable})
 		}
 		deadline := time.Now().Add(10 * time.Second)
-		for len(m.snapshot().Ranks) < 2 || !m.snapshot().Ranks[1].Reported {
+		for g := m.snapshot(); !g.Ranks[0].Reported || !g.Ranks[1].Reported; g = m.snapshot() {
 			if time.Now().After(deadline) {
 				t.Fatal("the monitor did not read the statuses")
 			}
