@@ -111,7 +111,8 @@ func startSlurm(t *testing.T, h *hostPair) *slurmCluster {
 			t.Fatalf("set up munge's folder: %v", err)
 		}
 	}
-	c.start(t, -1, "munged", "runuser", // c.procs[0] "-u", "munge", "--", "munged", "--foreground", "--force",
+	// c.procs[0]: stop relies on it.
+	c.start(t, -1, "munged", "runuser", "-u", "munge", "--", "munged", "--foreground", "--force",
 		"--key-file="+filepath.Join(munge, "munge.key"), "--socket="+filepath.Join(munge, "socket"),
 		"--pid-file="+filepath.Join(munge, "pid"), "--log-file="+filepath.Join(munge, "log"), "--seed-file="+filepath.Join(munge, "seed"))
 
