@@ -32,6 +32,7 @@ type Accelerator struct {
 	optimizerSteps int64         // steps the first prepared optimizer took (restored by LoadState)
 	saveIteration  int           // next automatic checkpoint number
 	boundary       *shardSampler // the loader stopping at a step boundary (its last batch is not done)
+	stopCheck      stopCheck     // when the ranks next agree on a stop
 	resumeMode     string        // the launcher's resume request (workerinfo.EnvResume), for Prepare
 	resumedFrom    string        // the checkpoint Prepare resumed from
 	resumedState   string        // the folder it read (resumedFrom, or where an interrupted save left it)
