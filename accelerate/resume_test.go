@@ -3,6 +3,7 @@ package accelerate
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goaccel/goaccel/data"
 	"github.com/goaccel/goaccel/internal/workerinfo"
@@ -100,4 +101,37 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// The ranks agree on a stop at the first boundary, then about every
+// checkInterval of training at the pace they see (at most maxCheckEvery
+// batches apart), the interval the all-reduce agreed on.
+func TestStopChecksComeAboutEveryIntervalOfTraining(t *testing.T) {
+	var c stopCheck
+	t0 := time.Unix(100, 0)
+	if !c.due() || c.proposal(t0) != 1 {
+		t.Fatal("the first boundary is not checked at once")
+	}
+	c.agreed(1, t0)
+	if !c.due() {
+		t.Fatal("the second boundary is not checked after an interval of 1")
+	}
+	// 1 batch in 10 ms: about 10 batches make an interval.
+	if p := c.proposal(t0.Add(10 * time.Millisecond)); p != float32(checkInterval/(10*time.Millisecond)) {
+		t.Fatalf("proposal at 10 ms a batch = %v", p)
+	}
+	c.agreed(10, t0.Add(10*time.Millisecond))
+	checked := 0
+	for i := 0; i < 30; i++ {
+		if c.due() {
+			checked++
+			c.agreed(10, t0)
+		}
+	}
+	if checked != 3 {
+		t.Errorf("%d checks in 30 boundaries at an interval of 10; want 3", checked)
+	}
+	if p := c.proposal(t0.Add(time.Nanosecond)); p != maxCheckEvery {
+		t.Errorf("proposal at a fast pace = %v; want the cap %d", p, maxCheckEvery)
+	}
 }
