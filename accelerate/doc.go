@@ -36,12 +36,6 @@
 // BackoffFactor, GrowthInterval, Enabled) and InitProcessGroup
 // (InitProcessGroupKwargs: Timeout).
 //
-// A launch from a notebook can be stopped gracefully (notebook_launcher.Stop,
-// its StopButton): the processes agree on a step, a prepared loader's
-// training pass ends there, evaluation under tensors.NoGrad still runs, and
-// the function returns what it has; StopRequested reports it to loops of
-// other shapes.
-//
 // Device returns where prepared models and batches live: cuda:LOCAL_RANK on a
 // machine with GPUs (the model moves there at Prepare, each batch as the
 // loader yields it), the CPU otherwise or with Config.CPU; GOACCEL_DEVICE
@@ -60,6 +54,22 @@
 // a folder without a complete manifest is never loaded in place of a complete
 // one, so a save killed at any point leaves the previous checkpoint loadable
 // (package accelerate/internal/atomicdir publishes the folder).
+//
+// Under a launcher (notebook_launcher, goaccel launch, %accelerate launch)
+// the Accelerator tells it what the process is doing (steps, samples, the
+// collective in progress: the launcher's status table), stops when the
+// launcher asks, at a step boundary every process agrees on (the moment a
+// prepared loader is asked for its next batch), and, in a restarted group
+// or a launch with --resume, loads the latest automatic checkpoint at
+// Prepare, so that a loop over `for epoch := loader.Epoch(); epoch < n;
+// epoch++` continues mid-epoch. A stop has two modes: an interrupt (the
+// notebook's ■, Ctrl-C, notebook_launcher.Stop) saves an automatic
+// checkpoint (the working directory's checkpoints/ without a ProjectDir)
+// and ends the process, and the launch names the folder; a notebook's Stop
+// button (notebook_launcher.StopButton) ends the training pass there,
+// evaluation under tensors.NoGrad still runs and the function returns what
+// it has, after saving an automatic checkpoint when Config.ProjectDir is
+// set. StopRequested reports an agreed stop to loops of other shapes.
 //
 // Importing the package registers the CUDA device (package cuda) and the
 // NCCL collective backend (package cuda/nccl), so a training program needs
@@ -96,12 +106,15 @@
 //   - prepare.go: Prepare and its hints for the objects it takes.
 //   - reducer.go: bucketed gradient all-reduce overlapped with the backward
 //     pass (OnGradReady hooks; on devices, one flat tensor per bucket).
+//   - resume.go: resuming at Prepare when the launcher asks, Resumed, and
+//     custom objects registered after a resume.
 //   - rng.go: SetSeed.
 //   - scaler.go: the fp16 loss scaler (PyTorch's GradScaler).
 //   - shard.go: how one process takes its share of a loader's batches
 //     (round robin or split, EvenBatches).
-//   - stop.go: StopRequested and the prepared loaders' StopPass: the
-//     graceful stop of a launched run, agreed by every process.
+//   - stop.go: a launcher's stop at a step boundary every rank agrees on
+//     (the prepared loaders' StopPass): save and leave, or finish and
+//     return; StopRequested.
 //   - tracking.go: Tracker, AddTracker, InitTrackers, Log and the jsonl
 //     tracker.
 //   - train.go: Backward, Accumulate, NoSync, Autocast, ClipGradNorm and

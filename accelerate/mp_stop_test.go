@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/goaccel/goaccel/data"
 	"github.com/goaccel/goaccel/internal/workerinfo"
@@ -19,19 +20,21 @@ type stopCounts struct {
 	Agreed                          bool
 }
 
-// TestGracefulStopIsAgreedByEveryRankAtOneStep asks rank 1 alone to stop
-// (as the launcher's stop reaches ranks at different moments) after its
-// third training batch: both ranks must end the training pass at the same
-// batch, skip later epochs' training and still evaluate in full.
-func TestGracefulStopIsAgreedByEveryRankAtOneStep(t *testing.T) {
+// TestAFinishStopIsAgreedByEveryRankAtOneStepAndSavesFirst asks rank 1 alone to
+// finish (as a Stop button's request reaches ranks at different moments)
+// after its third training batch: both ranks must end the training pass at
+// the same batch (the next stop check, at most about checkInterval of
+// training later), skip later epochs' training, still evaluate in full and
+// return; with a ProjectDir the state is saved first, the loader's place
+// being the batches trained.
+func TestAFinishStopIsAgreedByEveryRankAtOneStepAndSavesFirst(t *testing.T) {
 	dir := sharedDir(t)
 	launch(t, 2, func() {
-		workerinfo.SetStoppable() // a notebook launch's workers have inboxes
-		acc := newWithComm(withCfg(Config{}), group())
+		acc := newWithComm(withCfg(Config{ProjectDir: dir}), group())
 		var model nn.Module = nn.NewLinear(4, 1)
 		var opt optim.Optimizer = optim.NewSGD(model.Parameters(), optim.SGDConfig{LR: 0.01})
-		train := data.NewLoader(regression(), data.LoaderConfig{BatchSize: 8})
-		eval := data.NewLoader(regression(), data.LoaderConfig{BatchSize: 8})
+		train := data.NewLoader(regression(), data.LoaderConfig{BatchSize: 2})
+		eval := data.NewLoader(regression(), data.LoaderConfig{BatchSize: 2})
 		acc.Prepare(&model, &opt, &train, &eval)
 		var c stopCounts
 		for epoch := 0; epoch < 3; epoch++ {
@@ -45,8 +48,10 @@ func TestGracefulStopIsAgreedByEveryRankAtOneStep(t *testing.T) {
 				opt.ZeroGrad()
 				c.Trained++
 				if acc.ProcessIndex() == 1 && c.Trained == 3 {
-					workerinfo.RequestStop()
+					workerinfo.RequestStop(workerinfo.StopFinish)
 				}
+				// At least 10 ms a step: the checks come at most 10 steps apart.
+				time.Sleep(10 * time.Millisecond)
 			}
 		}
 		tensors.NoGrad(func() {
@@ -57,18 +62,53 @@ func TestGracefulStopIsAgreedByEveryRankAtOneStep(t *testing.T) {
 		c.Agreed = acc.StopRequested()
 		writeJSON(filepath.Join(dir, fmt.Sprintf("stop-%d.json", acc.ProcessIndex())), c)
 	})
+	var counts [2]stopCounts
 	for rank := range 2 {
-		var c stopCounts
-		readJSON(t, filepath.Join(dir, fmt.Sprintf("stop-%d.json", rank)), &c)
-		// 96 samples, batch 8, 2 ranks: 6 batches each per epoch.
-		if c.Trained != 3 || c.LaterEpochs != 0 || c.Evaluated != 6 || !c.Agreed {
-			t.Errorf("rank %d: %+v; want 3 batches trained, none in later epochs, 6 evaluated, stop agreed", rank, c)
+		c := &counts[rank]
+		readJSON(t, filepath.Join(dir, fmt.Sprintf("stop-%d.json", rank)), c)
+		// 96 samples, batch 2, 2 ranks: 24 batches each per epoch.
+		if c.Trained < 3 || c.Trained > 12 || c.LaterEpochs != 0 || c.Evaluated != 24 || !c.Agreed {
+			t.Errorf("rank %d: %+v; want 3 to 12 batches trained, none in later epochs, 24 evaluated, stop agreed", rank, c)
+		}
+	}
+	t.Logf("both ranks trained %d batches", counts[0].Trained)
+	if counts[0].Trained != counts[1].Trained {
+		t.Fatalf("rank 0 trained %d batches and rank 1 %d: the ranks did not stop at one step", counts[0].Trained, counts[1].Trained)
+	}
+	var st goaccelState
+	readJSON(t, filepath.Join(dir, "checkpoints", "checkpoint_0", "goaccel_state.json"), &st)
+	if len(st.LoaderPositions) == 0 || st.LoaderPositions[0] != counts[0].Trained || st.OptimizerSteps != int64(counts[0].Trained) {
+		t.Errorf("the finish saved %+v; want the training loader at batch %d after as many optimizer steps", st, counts[0].Trained)
+	}
+}
+
+// TestStopRequestedWithoutALoaderAgreesAtEachCall: a loop over no prepared
+// loader asks StopRequested at each step; rank 1 alone is asked, and both
+// ranks leave the loop at the same step, the one rank 1 was asked before.
+func TestStopRequestedWithoutALoaderAgreesAtEachCall(t *testing.T) {
+	dir := sharedDir(t)
+	launch(t, 2, func() {
+		acc := newWithComm(withCfg(Config{}), group())
+		step := 0
+		for ; step < 1000 && !acc.StopRequested(); step++ {
+			if acc.ProcessIndex() == 1 && step == 7 {
+				workerinfo.RequestStop(workerinfo.StopFinish)
+			}
+		}
+		writeJSON(filepath.Join(dir, fmt.Sprintf("steps-%d.json", acc.ProcessIndex())), step)
+	})
+	for rank := range 2 {
+		var step int
+		readJSON(t, filepath.Join(dir, fmt.Sprintf("steps-%d.json", rank)), &step)
+		if step != 8 {
+			t.Errorf("rank %d left the loop after %d steps; want 8", rank, step)
 		}
 	}
 }
 
-// TestStopRequestedIsFalseOutsideAStoppableLaunch: without an inbox (a
-// program under goaccel launch) the check costs no collective and says no.
+// TestStopRequestedIsFalseOutsideAStoppableLaunch: without a launcher's
+// control pipe (a program under torchrun or srun alone) the check costs no
+// collective and says no.
 func TestStopRequestedIsFalseOutsideAStoppableLaunch(t *testing.T) {
 	if os.Getenv("RANK") != "" {
 		return

@@ -18,8 +18,9 @@ type BatchSampler interface {
 
 // PassStopper is a BatchSampler that may end a pass early: the Loader asks
 // StopPass before each batch it yields, and a true ends the pass there
-// (Next returns false). The Accelerate layer's sampler ends a training pass
-// when a graceful stop of the launch was asked for.
+// (Next returns false). The Accelerate layer's sampler makes it the step
+// boundary where the ranks of a launch agree on a stop the launcher asked
+// for: a finish (a Stop button) ends the training pass there.
 type PassStopper interface {
 	StopPass() bool
 }

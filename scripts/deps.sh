@@ -8,7 +8,8 @@
 #   deps.sh test   what `make test` and CI need besides: the classic Notebook server and the
 #                  console (client tests), ipykernel (the reference kernel), Chromium (browser
 #                  tests), iproute2 (two hosts in network namespaces), g++ (the emulated GPU of
-#                  make test-cuda-emulated, with ThreadSanitizer's runtime), the CUDA toolkit
+#                  make test-cuda-emulated, with ThreadSanitizer's runtime), slurm-wlm, munge and
+#                  openmpi-bin (a Slurm cluster and mpirun across those two hosts), the CUDA toolkit
 #                  (nvidia-cuda-toolkit: nvcc and ptxas check the embedded kernels; about 1.6 GB,
 #                  in Debian's non-free archive, which scripts/enable-nonfree.sh adds to apt's
 #                  sources), Node and the JupyterLab client test's npm packages (tests/jupyterlab,
@@ -36,7 +37,7 @@ esac
 # nbclient and jupyter_client, which jupyter-nbconvert depends on).
 run_pkgs=(jupyter-nbconvert python3-nbclient jupyter-client)
 [ "$stack" = pypi ] && run_pkgs=(python3-venv)
-test_pkgs=(jupyter-notebook jupyter-console python3-ipykernel chromium iproute2 python3-venv g++)
+test_pkgs=(jupyter-notebook jupyter-console python3-ipykernel chromium iproute2 python3-venv g++ slurm-wlm munge openmpi-bin)
 
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 need_run=() need_test=()

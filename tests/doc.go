@@ -3,9 +3,10 @@
 // Jupyter data directory and drives it the way users do, through Jupyter
 // front ends, nbconvert, a browser or real network links. The tests skip
 // themselves where a tool they need (Debian's jupyter_client, the PyPI stack,
-// Chromium, Node, network namespaces) is missing; `make test` sets
-// GOACCEL_REQUIRE_JUPYTER_STACKS, which turns a missing Jupyter stack into a
-// failure.
+// Chromium, Node, network namespaces) is missing, or fail naming the package
+// that brings it where the test should run (the multi-host and Slurm tests
+// as root); `make test` sets GOACCEL_REQUIRE_JUPYTER_STACKS, which turns a
+// missing Jupyter stack into a failure.
 //
 //	go test ./tests -run TestKernelSpeaksJupyterProtocolWithJupyterClient
 //	go test ./tests -run TestKernelSpeaksJupyterProtocolWithJupyterClient/pypi
@@ -75,9 +76,17 @@
 //     beyond what its own checks see (goroutine panics, derived executors).
 //   - notebooks_test.go: every notebooks/*.ipynb executed with each stack's
 //     nbconvert and its outputs checked.
+//   - resume_test.go: restarts after a worker's SIGKILL, stop on interrupt
+//     and --resume (equal to the uninterrupted run bit for bit), a second
+//     interrupt, stall reports and the status table, from goaccel launch and
+//     from cells (resume_e2e.py); the training is testdata/resume/train.go.
 //   - safetensors_interop_test.go: goaccel's safetensors files read by
 //     Python's safetensors library, and its files read by goaccel
 //     (safetensors_interop.py).
+//   - slurm_test.go: a Slurm cluster (munged, slurmctld, a slurmd per
+//     network-namespace host) running scripts/slurm's batch scripts, and
+//     mpirun across the same two hosts, training a function exported from a
+//     notebook.
 //   - stacks_test.go: the two Jupyter stacks and forEachStack, which runs a
 //     test once on each.
 //   - ui_test.go: JupyterLab 4 and Notebook 7 (the PyPI stack's

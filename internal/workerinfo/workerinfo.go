@@ -31,27 +31,3 @@ func Leave() error {
 	}
 	return nil
 }
-
-// The graceful stop of a launch: the launcher asks every worker to stop (a
-// Stop button, through the worker's inbox), the worker's harness records it
-// here, and package accelerate ends training at a step boundary that every
-// rank agrees on.
-var (
-	stoppable     atomic.Bool
-	stopRequested atomic.Bool
-)
-
-// SetStoppable records that this process's launcher can ask it to stop
-// (every worker of a notebook launch has an inbox): the Accelerator then
-// agrees on a stop with its peers between training steps.
-func SetStoppable() { stoppable.Store(true) }
-
-// Stoppable reports whether SetStoppable was called.
-func Stoppable() bool { return stoppable.Load() }
-
-// RequestStop records that the launcher asked this worker to stop
-// gracefully.
-func RequestStop() { stopRequested.Store(true) }
-
-// StopRequested reports whether RequestStop was called.
-func StopRequested() bool { return stopRequested.Load() }

@@ -117,6 +117,12 @@ func (c *Child) Serve(ctx context.Context, s Session) error {
 			}
 			switch r.Op {
 			case opInterrupt:
+				if st, ok := s.(Stopper); ok && st.Interrupt() {
+					if err := c.send(event{ID: r.ID, Kind: evStopping}, false); err != nil {
+						fmt.Fprintln(c.stderr, err)
+					}
+					continue
+				}
 				c.interrupt()
 			case opInputReply:
 				select {

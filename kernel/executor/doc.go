@@ -47,6 +47,14 @@
 // kernel.RunExecutor is that hidden subcommand in the goaccel binary, with a
 // kernel/internal/session Session.
 //
+// An interrupt cancels the running cell, and a child still busy after
+// InterruptGrace is killed; a Session that is a Stopper may instead answer
+// it gracefully (a launch whose workers finish their step and save their
+// state first: the session's stop of its launches), and the child is then
+// left to finish until the next interrupt. This is the one stop path on
+// the wire: a widget's stop (a Stop button) arrives as a comm message and
+// is served inside the child.
+//
 // Files:
 //   - child.go: Child, the executor side: NewChild and Serve answer the
 //     parent's requests one cell at a time, relay interrupts and stdin,
@@ -63,8 +71,8 @@
 //   - process.go: one child process: starting it (Supervisor.spawn),
 //     calls and their events, killing its process group and reaping it.
 //   - protocol.go: the interfaces a child serves (Session, Restorer,
-//     Counter, Parenter, CommHost), Result and Error, EnvState, and the requests, events and
-//     sync markers on the wire.
+//     Stopper, Counter, Parenter, CommHost), Result and Error, EnvState, and
+//     the requests, events and sync markers on the wire.
 //   - supervisor.go: Config, ExecRequest, Outcome and Supervisor: starting,
 //     restarting and switching the child, restoring the session, Execute,
 //     Interrupt, DeliverComm, CommInfo, RunDeferred, IsComplete, Complete,

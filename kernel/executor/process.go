@@ -229,6 +229,12 @@ func (c *child) dispatch(s *Supervisor, ev event) {
 		}
 	case evInput:
 		go s.answerInput(c, ev)
+	case evStopping:
+		s.mu.Lock()
+		if r := s.running; r != nil && r.c == c {
+			r.graceful = true
+		}
+		s.mu.Unlock()
 	case evDone:
 		c.mu.Lock()
 		ch := c.pending[ev.ID]

@@ -44,6 +44,15 @@ type Restorer interface {
 // long as the supervisor.
 const EnvState = "GOACCEL_SESSION_STATE"
 
+// Stopper is a Session that may answer an interrupt without cancelling the
+// cell: Interrupt returns true when it stops the cell's work gracefully (a
+// launch whose workers finish their step, save their state and leave), and
+// the supervisor then lets the cell run past InterruptGrace. A second
+// interrupt cancels the cell.
+type Stopper interface {
+	Interrupt() bool
+}
+
 // Counter is a Session that wants each cell's execution count (the N of
 // In [N]) before the cell runs.
 type Counter interface {
@@ -112,7 +121,8 @@ const (
 	evDone        = "done"
 	evDisplay     = "display"
 	evInput       = "input"
-	evComm        = "comm" // a comm message for the front end
+	evComm        = "comm"     // a comm message for the front end
+	evStopping    = "stopping" // an interrupt is being answered gracefully: do not kill the child
 	syncMarkerPfx = "\x00\x1bGOACCEL-SYNC:"
 )
 

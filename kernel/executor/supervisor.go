@@ -89,6 +89,7 @@ type running struct {
 	ctx         context.Context
 	cancel      context.CancelFunc
 	interrupted bool
+	graceful    bool // the child answers the last interrupt gracefully (Stopper)
 }
 
 // NewSupervisor returns a Supervisor; the child starts on Start or the first request.
@@ -300,13 +301,15 @@ func failed(ename, evalue string, restarted bool) Outcome {
 
 // Interrupt stops the cell in flight: the child cancels the cell's context;
 // if the cell has not finished after InterruptGrace (it is blocked in
-// compiled code), the child is killed and restarted. Without a cell in
-// flight Interrupt does nothing.
+// compiled code), the child is killed and restarted. A child whose session
+// answers gracefully (a launch whose workers save their state first; see
+// Stopper) says so and is left to finish; the next Interrupt cancels the
+// cell. Without a cell in flight Interrupt does nothing.
 func (s *Supervisor) Interrupt() {
 	s.mu.Lock()
 	r := s.running
 	if r != nil {
-		r.interrupted = true
+		r.interrupted, r.graceful = true, false
 	}
 	s.mu.Unlock()
 	if r == nil {
@@ -325,7 +328,7 @@ func (s *Supervisor) Interrupt() {
 		case <-t.C:
 		}
 		s.mu.Lock()
-		still := s.running == r
+		still := s.running == r && !r.graceful
 		s.mu.Unlock()
 		if still {
 			r.c.kill(fmt.Sprintf("the cell did not stop within %v of the interrupt (probably blocked in compiled code), so the executor was killed", s.cfg.InterruptGrace))

@@ -4,8 +4,9 @@
 // with its message and stack frames, or an error the function returned).
 // Display and widget messages travel the other way as frames on the
 // worker's stdout (workers.WriteFrame), so they stay in order with printed
-// text; the front end's widget messages and graceful stop requests come in
-// through the worker's inbox (workers.Inbox).
+// text; the front end's widget messages come in on the worker's control
+// pipe (workerinfo.ControlMessage), with the launcher's stop and stacks
+// requests.
 //
 // Launcher side:
 //
@@ -24,12 +25,12 @@
 // (notebook_launcher/transfer messages), rank-N.json (Reports).
 //
 // Files:
+//   - comms.go: CommFrame, the control message a launcher sends a worker's
+//     widget, and the worker's side: widget messages delivered, their
+//     callbacks run on a goroutine.
 //   - display.go: a worker's display sink and comm transport, which write
 //     each display or widget message as a frame on stdout, and ParseFrame,
 //     which reads one back.
-//   - inbox.go: what a launcher sends a worker's inbox (StopFrame,
-//     CommFrame) and the worker's side: stop requests recorded, widget
-//     messages delivered, their callbacks run on a goroutine.
 //   - job.go: EnvDir, Spec, Job (Create, Open, FromEnv, Env, Remove, Args,
 //     Result, Report), CheckFunc and ResultType, Frame and Report.
 //   - serve.go: the worker side: Serve, Fail and Panicked, ArgLabels and

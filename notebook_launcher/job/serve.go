@@ -15,7 +15,6 @@ import (
 	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/workerinfo"
-	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
 
 // Serve runs fn as this worker of the job: it decodes the arguments into fn's
@@ -34,15 +33,14 @@ func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
 		comms = comm.NewManager(frameSink{})
 		comms.SetParent(j.Spec.Parent) // an Output a worker captures into shows the launching cell's output
 		comm.Install(comms)
+		serveComms(comms) // before the control pipe is read
 	}
-	if os.Getenv(workers.EnvInbox) != "" {
-		workerinfo.SetStoppable()
-		go serveInbox(comms)
-	}
+	workerinfo.StartReporting()
 	args, err := j.decodeArgs(fn.Type())
 	if err != nil {
 		return j.Fail(err)
 	}
+	workerinfo.SetPhase(workerinfo.PhaseComputing)
 	out, p := call(fn, args)
 	if comms != nil {
 		comms.Finish() // a callback output area the function made is shown
@@ -99,6 +97,7 @@ func (j *Job) Panicked(msg string, frames []Frame, stack string, interpreted boo
 func (j *Job) finish(rep Report, status int) int {
 	rep.Rank, _ = strconv.Atoi(os.Getenv("RANK"))
 	rep.Device = workerinfo.Device()
+	workerinfo.Flush()
 	if err := j.writeReport(rep); err != nil {
 		fmt.Fprintf(os.Stderr, "goaccel worker: write the report: %v\n", err)
 	}

@@ -43,14 +43,13 @@ func InstalledCellLauncher() CellLauncher {
 	return nil
 }
 
-// CellStop asks every launch the process's cells started to stop
-// gracefully (each worker finishes its step and returns what it has) and
-// returns how many launches it asked.
-type CellStop func() int
+// CellStop stops every launch the process's cells started, in mode, as
+// Control.Stop does, and returns how many launches it asked.
+type CellStop func(mode StopMode) int
 
 var cellStop atomic.Pointer[CellStop]
 
-// SetCellStop installs f as the process's graceful stop of cell launches (the
+// SetCellStop installs f as the process's stop of cell launches (the
 // session installs its own with its cell launcher); nil removes it.
 func SetCellStop(f CellStop) {
 	if f == nil {
@@ -60,8 +59,8 @@ func SetCellStop(f CellStop) {
 	cellStop.Store(&f)
 }
 
-// InstalledCellStop returns the process's graceful stop of cell launches, or
-// nil outside a kernel.
+// InstalledCellStop returns the process's stop of cell launches, or nil
+// outside a kernel.
 func InstalledCellStop() CellStop {
 	if f := cellStop.Load(); f != nil {
 		return *f

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/workerinfo"
 )
 
 // GroupSpec describes one group of local worker processes.
@@ -36,10 +38,14 @@ type GroupSpec struct {
 	// Frame, when set, receives the frames (see WriteFrame) that a worker
 	// writes to its stdout, instead of printing them.
 	Frame func(rank int, payload []byte)
-	// Inboxes, when set, gives every worker an inbox (a pipe it reads with
-	// ReadInbox) and is called with them, in local order, once all have
-	// started; an inbox closes when its worker exits.
-	Inboxes func(inboxes []*Inbox)
+	// Pipes, when set, gives each worker a status pipe and a control pipe
+	// (workerinfo.EnvStatusFD, EnvControlFD) and hands the launcher's ends
+	// to Pipes once the worker started; RunGroup closes them when the
+	// worker ends.
+	Pipes func(local int, status io.ReadCloser, control io.Writer)
+	// Exited, when set, is told how each worker ended ("exit status 0",
+	// "signal: killed").
+	Exited func(local int, status string)
 }
 
 // ExitError reports the first worker that failed.
@@ -66,13 +72,13 @@ func (e *ExitError) Error() string {
 var ErrInterrupted = errors.New("workers interrupted")
 
 type worker struct {
-	rank  int
-	cmd   *exec.Cmd
-	tail  *tailBuffer
-	inbox *Inbox // nil without GroupSpec.Inboxes
-	done  chan struct{}
-	err   error
-	outs  sync.WaitGroup
+	local, rank int
+	cmd         *exec.Cmd
+	tail        *tailBuffer
+	done        chan struct{}
+	err         error
+	outs        sync.WaitGroup
+	ends        []*os.File // the launcher's ends of the status and control pipes
 }
 
 // RunGroup starts the workers and waits for all of them. The first worker to fail
@@ -114,20 +120,20 @@ func RunGroup(ctx context.Context, s GroupSpec) error {
 		}
 		s.Started(pids)
 	}
-	if s.Inboxes != nil {
-		inboxes := make([]*Inbox, len(workers))
-		for i, w := range workers {
-			inboxes[i] = w.inbox
-		}
-		s.Inboxes(inboxes)
-	}
 	exited := make(chan *worker, len(workers))
 	for _, w := range workers {
 		go func(w *worker) {
 			w.outs.Wait() // drain output first so the error carries the last lines
 			w.err = w.cmd.Wait()
-			if w.inbox != nil {
-				w.inbox.close()
+			if len(w.ends) > 1 {
+				w.ends[1].Close() // the status pipe's reader closes its end once it read everything
+			}
+			if s.Exited != nil {
+				how := "exit status 0"
+				if w.err != nil {
+					how = status(w.err)
+				}
+				s.Exited(w.local, how)
 			}
 			close(w.done)
 			exited <- w
@@ -173,43 +179,36 @@ func start(s GroupSpec, i int, mu *sync.Mutex) (*worker, error) {
 		cmd.Env = append(cmd.Env, s.Env(i)...)
 	}
 	cmd.SysProcAttr = sysProcAttr()
-	w := &worker{rank: rank, cmd: cmd, tail: newTail(12), done: make(chan struct{})}
-	var inboxR, inboxW *os.File
-	if s.Inboxes != nil {
+	w := &worker{local: i, rank: rank, cmd: cmd, tail: newTail(12), done: make(chan struct{})}
+	var theirs []*os.File
+	if s.Pipes != nil {
 		var err error
-		if inboxR, inboxW, err = os.Pipe(); err != nil {
-			return nil, fmt.Errorf("workers: inbox pipe for rank %d: %w", rank, err)
+		if theirs, w.ends, err = pipes(); err != nil {
+			return nil, fmt.Errorf("workers: status pipes for rank %d: %w", rank, err)
 		}
-		cmd.ExtraFiles = []*os.File{inboxR} // fd 3
-		cmd.Env = append(cmd.Env, EnvInbox+"=3")
-	}
-	closeInbox := func() {
-		if inboxR != nil {
-			inboxR.Close()
-			inboxW.Close()
-		}
+		cmd.ExtraFiles = theirs // fds 3 and 4
+		cmd.Env = append(cmd.Env, workerinfo.EnvStatusFD+"=3", workerinfo.EnvControlFD+"=4")
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		closeInbox()
 		return nil, fmt.Errorf("workers: stdout pipe for rank %d: %w", rank, err)
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		closeInbox()
 		return nil, fmt.Errorf("workers: stderr pipe for rank %d: %w", rank, err)
 	}
 	err = cmd.Start()
-	if inboxR != nil {
-		inboxR.Close() // the worker's now
-		if err != nil {
-			inboxW.Close()
-		} else {
-			w.inbox = newInbox(rank, inboxW)
-		}
+	for _, f := range theirs {
+		f.Close() // the worker holds them now
 	}
 	if err != nil {
+		for _, f := range w.ends {
+			f.Close()
+		}
 		return nil, fmt.Errorf("workers: start rank %d (%s): %w", rank, s.Path, err)
+	}
+	if s.Pipes != nil {
+		s.Pipes(i, w.ends[0], w.ends[1])
 	}
 	prefix := ""
 	if rank > 0 {
@@ -223,6 +222,22 @@ func start(s GroupSpec, i int, mu *sync.Mutex) (*worker, error) {
 	go relay(stdout, s.Stdout, prefix, mu, nil, frame, &w.outs)
 	go relay(stderr, s.Stderr, prefix, mu, w.tail, nil, &w.outs)
 	return w, nil
+}
+
+// pipes makes a worker's status pipe (it writes, the launcher reads) and
+// control pipe (the other way): the worker's ends and the launcher's.
+func pipes() (theirs, ours []*os.File, err error) {
+	sr, sw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, cw, err := os.Pipe()
+	if err != nil {
+		sr.Close()
+		sw.Close()
+		return nil, nil, err
+	}
+	return []*os.File{sw, cr}, []*os.File{sr, cw}, nil
 }
 
 func status(err error) string {

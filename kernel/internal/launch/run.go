@@ -41,13 +41,12 @@ type Request struct {
 	Stdout, Stderr io.Writer
 	Display        displaysink.Sink
 	Comms          *comm.Manager
-	// Stop, when it closes, asks every worker to stop gracefully: each
-	// finishes its training step, the ranks agree on the step to stop at
-	// (accelerate's StopRequested) and the launch returns what rank 0's
-	// function returns.
-	Stop <-chan struct{}
 	// Exe is the goaccel binary interpreted workers run (""; this one).
 	Exe string
+	// Control, when set, is how the session stops the launch (its stop of
+	// its launches: the first interrupt saves, the Stop button finishes) and
+	// what carries the front end's messages to the workers' widgets.
+	Control *workers.Control
 }
 
 // Outcome is what a successful launch produced.
@@ -70,8 +69,10 @@ var (
 
 // Run checks and writes the program, starts the workers, relays their
 // output and waits. The error is a *CompileError (the worker program does not compile),
-// a *WorkerError, a *transfer.Error about an argument, ctx's error after an
-// interrupt, or a plain error saying what to fix.
+// a *WorkerError, a *transfer.Error about an argument, a
+// *workers.StoppedError when the workers stopped on request after saving
+// their state, ctx's error after an interrupt, or a plain error saying what
+// to fix.
 func Run(ctx context.Context, r Request) (*Outcome, error) {
 	what := fmt.Sprintf("%s, started by cell [%d] at %s", r.Name, r.Cell, time.Now().Format("15:04:05"))
 	runningMu.Lock()
@@ -137,9 +138,17 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 	cfg.Env = append(append([]string(nil), cfg.Env...), extra...)
 	cfg.Stdout, cfg.Stderr = translating{r.Stdout, prog.Map}, translating{r.Stderr, prog.Map}
 	cfg.Grace = time.Second // well inside the kernel's 2 s before it kills the executor
-	rel := newRelay(r.Comms, r.Stderr)
+	ctl := r.Control
+	if ctl == nil {
+		ctl = &workers.Control{}
+	}
+	cfg.Control = ctl
+	rel := newRelay(r.Comms, r.Stderr, ctl)
 	defer rel.detach()
-	cfg.Inboxes = rel.setInboxes
+	cfg.Places = placesOf(prog)
+	if r.Display != nil {
+		cfg.Status = newStatusTable(r.Display, cfg.Places).show
+	}
 	if r.Display != nil {
 		cfg.Frame = func(rank int, payload []byte) {
 			typ, content, m, err := job.ParseFrame(payload)
@@ -153,20 +162,10 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 			}
 		}
 	}
-	ran := make(chan struct{})
-	defer close(ran)
-	if r.Stop != nil {
-		go func() {
-			select {
-			case <-r.Stop:
-				fmt.Fprintf(r.Stderr, "stop requested: every worker finishes its step, then %s returns what it has\n", r.Name)
-				rel.stop()
-			case <-ran:
-			}
-		}()
-	}
 	err = workers.Run(ctx, exe, args, cfg)
 	switch {
+	case errors.Is(err, workers.ErrStopped):
+		return nil, err
 	case errors.Is(err, workers.ErrInterrupted) || ctx.Err() != nil && err != nil:
 		return nil, fmt.Errorf("%w: every worker was stopped", context.Canceled)
 	case err != nil:

@@ -10,58 +10,23 @@ import (
 	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
 
-// relay carries a launch's widgets and stop requests between the notebook
-// and the workers. A worker's comm messages arrive as frames on its stdout
-// and go out through the session's comms; the front end's messages to a
-// worker's widget go to that worker's inbox. Each relayed widget keeps a
+// relay carries a launch's widgets between the notebook and the workers. A
+// worker's comm messages arrive as frames on its stdout and go out through
+// the session's comms; the front end's messages to a worker's widget go to
+// that worker's control pipe (ctl.Send). Each relayed widget keeps a
 // mirror of its state, so that once the workers end it still answers the
 // front end (a reloaded page asks for it) and stays as it was.
 type relay struct {
 	comms  *comm.Manager // nil: the launch shows no widgets
 	stderr io.Writer
+	ctl    *workers.Control
 
-	mu       sync.Mutex
-	inboxes  map[int]*workers.Inbox // by rank, while the workers run
-	remotes  map[string]*remote
-	stopping bool
+	mu      sync.Mutex
+	remotes map[string]*remote
 }
 
-func newRelay(comms *comm.Manager, stderr io.Writer) *relay {
-	return &relay{comms: comms, stderr: stderr, inboxes: map[int]*workers.Inbox{}, remotes: map[string]*remote{}}
-}
-
-// setInboxes records the workers' inboxes (workers.Config.Inboxes), after
-// each start or restart; a stop asked for before reaches them at once.
-func (r *relay) setInboxes(ins []*workers.Inbox) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.inboxes = map[int]*workers.Inbox{}
-	for _, in := range ins {
-		r.inboxes[in.Rank()] = in
-		if r.stopping {
-			in.Send(job.StopFrame())
-		}
-	}
-}
-
-// stop asks every worker to finish its step and return (a graceful stop).
-func (r *relay) stop() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.stopping {
-		return
-	}
-	r.stopping = true
-	for _, in := range r.inboxes {
-		in.Send(job.StopFrame())
-	}
-}
-
-// inbox returns rank's inbox while its worker runs.
-func (r *relay) inbox(rank int) *workers.Inbox {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.inboxes[rank]
+func newRelay(comms *comm.Manager, stderr io.Writer, ctl *workers.Control) *relay {
+	return &relay{comms: comms, stderr: stderr, ctl: ctl, remotes: map[string]*remote{}}
 }
 
 // fromWorker publishes a comm message a worker's widget sent, keeping the
@@ -97,7 +62,6 @@ func (r *relay) fromWorker(rank int, m comm.Message) {
 func (r *relay) detach() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.inboxes = map[int]*workers.Inbox{}
 	for _, rem := range r.remotes {
 		rem.mu.Lock()
 		rem.live = false
@@ -125,14 +89,12 @@ func (rm *remote) HandleMsg(m comm.Message) {
 	live := rm.live
 	rm.mu.Unlock()
 	if live {
-		if in := rm.relay.inbox(rm.rank); in != nil {
-			frame, err := job.CommFrame(m)
-			if err == nil && in.Send(frame) {
-				return
-			}
-			fmt.Fprintf(rm.relay.stderr, "a widget message to rank %d was dropped (its worker is busy or gone)\n", rm.rank)
+		frame, err := job.CommFrame(m)
+		if err == nil && rm.relay.ctl.Send(rm.rank, frame) {
 			return
 		}
+		fmt.Fprintf(rm.relay.stderr, "a widget message to rank %d was dropped (its worker is busy or gone)\n", rm.rank)
+		return
 	}
 	switch m.Data["method"] {
 	case "request_state":

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/goaccel/goaccel/internal/comm"
+	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
 
 type sent struct {
@@ -34,7 +35,7 @@ func (s *sent) last() comm.Message {
 func TestARelayedWidgetIsMirroredAndAnswersOnceItsWorkerEnded(t *testing.T) {
 	out := &sent{}
 	comms := comm.NewManager(out)
-	r := newRelay(comms, io.Discard)
+	r := newRelay(comms, io.Discard, &workers.Control{})
 	// As a worker's frames give them: JSON numbers, buffer paths as lists.
 	r.fromWorker(0, comm.Message{Type: "comm_open", CommID: "w1", Target: "jupyter.widget",
 		Data:    map[string]any{"state": map[string]any{"_model_name": "ImageModel", "format": "png"}, "buffer_paths": []any{[]any{"value"}}},
@@ -75,8 +76,7 @@ func TestARelayedWidgetIsMirroredAndAnswersOnceItsWorkerEnded(t *testing.T) {
 // TestNoLaunchWidgetsWithoutComms: a launch without the session's comms
 // drops its workers' widget messages.
 func TestNoLaunchWidgetsWithoutComms(t *testing.T) {
-	r := newRelay(nil, io.Discard)
+	r := newRelay(nil, io.Discard, &workers.Control{})
 	r.fromWorker(0, comm.Message{Type: "comm_open", CommID: "w1"})
-	r.stop()
 	r.detach()
 }

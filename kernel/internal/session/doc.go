@@ -32,7 +32,10 @@
 // callbacks they defer, which are cell code, run between cells in
 // RunDeferred, each through an evaluated call (so an interrupt stops it as it
 // stops a cell), a panic reported with its cell line in the callback's
-// output. StopLaunches is the graceful stop of the launches in progress.
+// output. StopLaunches is the one stop of the launches in progress: the
+// first interrupt of a cell (Interrupt, executor.Stopper) and
+// notebook_launcher.Stop save and leave, the Stop button finishes and
+// returns the result.
 //
 // goaccel carries a patched yaegi v0.16 (third_party/yaegi, README.goaccel.md
 // there): generic calls at a cell's top level, type inference by parameter
@@ -83,8 +86,8 @@
 //   - launch.go: the declaration record that launches and exports build
 //     programs from, the cell launcher behind notebook_launcher.Launch
 //     (workers.SetCellLauncher), %accelerate launch and export, and the
-//     launches in progress that an interrupt stops and StopLaunches
-//     (workers.SetCellStop) stops gracefully.
+//     launches in progress, which StopLaunches (workers.SetCellStop) and an
+//     interrupt (Interrupt: the first gracefully, executor.Stopper) stop.
 //   - magicenv.go: the session as package magics sees it (magics.Env), and
 //     Who.
 //   - overrides.go: the symbols the session sets beyond

@@ -16,6 +16,7 @@ import (
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/syncbuf"
 	"github.com/goaccel/goaccel/kernel/internal/gobuild"
+	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
 
 // wire is a fake kernel connection for a session's widgets: the comm
@@ -259,7 +260,7 @@ func train(dir string) int {
 	w.find(t, "the worker's echo_update", func(m comm.Message) bool {
 		return m.CommID == slider.CommID && m.Data["method"] == "echo_update" && string(m.Parent) == `{"msg_id":"u1"}`
 	})
-	if n := s.StopLaunches(); n != 1 {
+	if n := s.StopLaunches(workers.StopFinish); n != 1 {
 		t.Fatalf("StopLaunches asked %d launches, want 1", n)
 	}
 	var r Result
@@ -290,7 +291,7 @@ func train(dir string) int {
 	if st := reply.Data["state"].(map[string]any); st["value"] != 5.0 || st["_model_name"] != "IntSliderModel" {
 		t.Fatalf("mirror state %v", st)
 	}
-	if s.StopLaunches() != 0 {
+	if s.StopLaunches(workers.StopFinish) != 0 {
 		t.Fatal("a stop with no launch running asked one")
 	}
 }

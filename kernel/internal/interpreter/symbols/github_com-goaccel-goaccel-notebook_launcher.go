@@ -23,6 +23,7 @@ func init() {
 		"StopButton":    reflect.ValueOf(notebook_launcher.StopButton),
 
 		// type definitions
-		"Options": reflect.ValueOf((*notebook_launcher.Options)(nil)),
+		"Options":      reflect.ValueOf((*notebook_launcher.Options)(nil)),
+		"StoppedError": reflect.ValueOf((*notebook_launcher.StoppedError)(nil)),
 	}
 }
