@@ -274,9 +274,12 @@ def the_control_comm_returns_every_state(k):
     rep = comm_msgs(msgs, ctl, "update_states")
     assert rep, types_of(msgs)
     states = rep[0]["content"]["data"]["states"]
-    assert states[STATE["n"]]["value"] == 10 and states[STATE["button"]]["_model_name"] == "ButtonModel", len(states)
+    # As ipywidgets sends them: the model's class beside its state.
+    n, button = states[STATE["n"]], states[STATE["button"]]
+    assert n["model_name"] == "IntSliderModel" and n["model_module"] == "@jupyter-widgets/controls", n
+    assert n["state"]["value"] == 10 and button["model_name"] == "ButtonModel", len(states)
     paths = rep[0]["content"]["data"]["buffer_paths"]
-    assert any(p[1:] == ["value"] for p in paths) and len(rep[0]["buffers"]) == len(paths), paths
+    assert any(p[1:] == ["state", "value"] for p in paths) and len(rep[0]["buffers"]) == len(paths), paths
     k.iopub(send(k, "comm_close", {"comm_id": ctl, "data": {}}))
 
 
