@@ -359,9 +359,10 @@ class WidgetChecks:
         got = self.frames.get(("received", "update_states"), 0) - before.get(("received", "update_states"), 0)
         check(sent >= 1 and got >= 1, f"after the reload the page opened the control comm {sent} times and got update_states {got} times")
         # The front end waits 4 s for update_states, then falls back to one
-        # request_state per widget.
+        # request_state per widget (which restores them too). As this process
+        # sees the frames, so only roughly.
         took = self.frames[("received", "update_states", "at")] - self.frames[("sent", "request_states", "at")]
-        check(took < 2, f"update_states came {took:.1f} s after request_states")
+        check(took < 4, f"update_states came {took:.1f} s after request_states: the front end fell back")
         check(self.cells["dropdown"].output("select").input_value() == "adam", "the dropdown lost its pick")
         check(self.cells["checkbox"].output("input[type=checkbox]").is_checked() is False, "the checkbox changed")
         check(self.cells["text"].output(".widget-text input").input_value() == "mnist-3", "the text box lost its text")
