@@ -49,18 +49,81 @@ func (k *Kernel) handleComm(m *wire.Message) (deferred bool) {
 	return n > 0
 }
 
-// runDeferred runs the work a comm message deferred (its callbacks), queued
-// behind any running cell: what it prints and sends has the message as its
-// parent, before the message's idle status (which the shell worker
-// publishes after it). An error that ended it (an interrupt, a crashed executor) goes to
-// stderr under the same parent; the session reports a callback's panic
-// itself, where the callback's output goes.
-func (k *Kernel) runDeferred(ctx context.Context, m *wire.Message) {
-	prev := k.setOutputParent(&m.Header)
+// runDeferred runs the work a comm message m deferred (its callbacks) as
+// part of the request parent (m itself, or the request whose end it
+// joined): what it prints and sends has parent as its parent, before
+// parent's idle status (which the shell worker publishes after it). An
+// error that ended it (an interrupt, a crashed executor) goes to stderr
+// under the same parent; the session reports a callback's panic itself,
+// where the callback's output goes.
+func (k *Kernel) runDeferred(ctx context.Context, m *wire.Message, parent *wire.Header) {
+	prev := k.setOutputParent(parent)
 	defer k.setOutputParent(prev)
-	out := k.exec.RunDeferred(ctx, m.Header.MsgID)
+	out := k.exec.RunDeferred(ctx, m.Header.MsgID, parent.MsgID)
 	if e := out.Result.Error; e != nil {
-		k.publish("stream", &m.Header, map[string]any{"name": "stderr", "text": e.Ename + ": " + e.Evalue + "\n"})
+		k.publish("stream", parent, map[string]any{"name": "stderr", "text": e.Ename + ": " + e.Evalue + "\n"})
+	}
+}
+
+// A tail is the request the shell worker runs now (a cell, or a comm
+// message's callbacks): a comm message that defers callbacks while it runs
+// joins it. The message is idle at once, and its callbacks run at the
+// request's end, after its reply and before its idle, with the request as
+// their parent. ipywidgets' front end sends a widget's next update only
+// after the idle of its previous one, so an idle held until the cell ends
+// would keep a running loop from seeing a widget that has a callback move;
+// and the callbacks' output, which the callback area (an Output widget)
+// shows by capturing what has its parent, needs a parent whose idle has
+// not come (the front end stops routing a request's output at its idle).
+type tail struct {
+	parent *wire.Header
+	msgs   []*wire.Message
+}
+
+// openTail lets comm messages join the request parent, which the shell
+// worker starts running.
+func (k *Kernel) openTail(parent *wire.Header) {
+	k.tailMu.Lock()
+	k.tail = &tail{parent: parent}
+	k.tailMu.Unlock()
+}
+
+// joinTail adds m, a comm message that deferred work, to the running
+// request's tail and publishes m's idle, then the running request's busy
+// again (JupyterLab's kernel status follows the last status message, so it
+// would show the kernel idle while the cell runs); false when no request
+// takes m (it is queued instead). Under tailMu, so that the busy cannot
+// follow the request's own idle.
+func (k *Kernel) joinTail(m *wire.Message) bool {
+	k.tailMu.Lock()
+	defer k.tailMu.Unlock()
+	if k.tail == nil {
+		return false
+	}
+	k.tail.msgs = append(k.tail.msgs, m)
+	k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
+	k.publish("status", k.tail.parent, map[string]any{"execution_state": "busy"})
+	return true
+}
+
+// runTail runs the work of the messages that joined the running request,
+// and of those that join while it does, then closes the tail: a message
+// that comes later is queued.
+func (k *Kernel) runTail(ctx context.Context) {
+	for {
+		k.tailMu.Lock()
+		t := k.tail
+		if t == nil || len(t.msgs) == 0 {
+			k.tail = nil
+			k.tailMu.Unlock()
+			return
+		}
+		msgs := t.msgs
+		t.msgs = nil
+		k.tailMu.Unlock()
+		for _, m := range msgs {
+			k.runDeferred(ctx, m, t.parent)
+		}
 	}
 }
 

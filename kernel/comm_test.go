@@ -119,7 +119,14 @@ func TestCommMessagesRoundTripWithTheirParentAndBuffers(t *testing.T) {
 	}
 }
 
-func TestCallbacksRunBehindARunningCellWithTheirMessageAsParent(t *testing.T) {
+// A comm message that defers callbacks while a cell runs is idle at once:
+// ipywidgets' front end sends a widget's next update only after the idle of
+// its previous one, so an idle held until the cell's end kept a running
+// loop from seeing a widget with a callback move past its first change
+// (found in JupyterLab). Its callbacks still run after the cell, before the
+// cell's idle, with the cell as their parent: an Output widget shows the
+// output of a request whose idle has not come.
+func TestCallbacksOfAMessageThatArrivesWhileACellRunsEndTheCell(t *testing.T) {
 	c := startKernel(t)
 	id, _ := commOpened(t, c)
 	cell := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "sleep 1"})
@@ -136,7 +143,7 @@ func TestCallbacksRunBehindARunningCellWithTheirMessageAsParent(t *testing.T) {
 	msg := c.send(c.shell, c.codec, "comm_msg", map[string]any{"comm_id": id, "data": map[string]any{"defer": "clicked"}})
 	var order []string
 	var callbackOut *wire.Message
-	for len(order) < 4 {
+	for len(order) < 6 {
 		select {
 		case m := <-c.shellIn:
 			if m.Parent.MsgID == cell {
@@ -153,19 +160,46 @@ func TestCallbacksRunBehindARunningCellWithTheirMessageAsParent(t *testing.T) {
 				order = append(order, "callback output")
 				callbackOut = m
 			case m.Header.MsgType == "status" && m.Parent.MsgID == msg:
-				order = append(order, s.ExecutionState)
+				order = append(order, "message "+s.ExecutionState)
+			case m.Header.MsgType == "status" && m.Parent.MsgID == cell:
+				order = append(order, "cell "+s.ExecutionState)
 			}
 		case <-time.After(15 * time.Second):
 			t.Fatalf("saw only %v", order)
 		}
 	}
-	// As ipykernel: busy when the message arrives, the callback after the cell,
-	// and the message's idle only after its callback's output.
-	if want := "busy execute_reply callback output idle"; strings.Join(order, " ") != want {
+	// The cell's busy again after the message's idle: a front end's kernel
+	// status follows the last status message.
+	if want := "message busy message idle cell busy execute_reply callback output cell idle"; strings.Join(order, " ") != want {
 		t.Fatalf("order %v, want %s", order, want)
 	}
-	if callbackOut.Parent == nil || callbackOut.Parent.MsgID != msg {
-		t.Fatalf("the callback's output has parent %v, want the comm_msg %s", callbackOut.Parent, msg)
+	if callbackOut.Parent == nil || callbackOut.Parent.MsgID != cell {
+		t.Fatalf("the callback's output has parent %v, want the cell %s", callbackOut.Parent, cell)
+	}
+}
+
+// With no cell running, a message's callbacks run at once, with the message
+// as their parent, before its idle (as ipykernel).
+func TestCallbacksOfAMessageRunBeforeItsIdleWhenNoCellRuns(t *testing.T) {
+	c := startKernel(t)
+	id, _ := commOpened(t, c)
+	msg := c.send(c.shell, c.codec, "comm_msg", map[string]any{"comm_id": id, "data": map[string]any{"defer": "now"}})
+	var order []string
+	for _, m := range c.iopubMsgs(msg, 10*time.Second) {
+		var s struct {
+			Text           string `json:"text"`
+			ExecutionState string `json:"execution_state"`
+		}
+		_ = json.Unmarshal(m.Content, &s)
+		switch {
+		case m.Header.MsgType == "stream" && strings.Contains(s.Text, "callback now"):
+			order = append(order, "callback output")
+		case m.Header.MsgType == "status":
+			order = append(order, s.ExecutionState)
+		}
+	}
+	if want := "busy callback output idle"; strings.Join(order, " ") != want {
+		t.Fatalf("order %v, want %s", order, want)
 	}
 }
 

@@ -14,9 +14,11 @@ import (
 // kernel_info, history, comm_info and comm messages are answered by the
 // shell reader at once, even while a cell runs: a comm message reaches the
 // session's comms at once (a widget's new value), and only the work it
-// defers (widget callbacks, cell code) is queued for the shell worker, so it
-// runs behind a running cell. Control is served by its own goroutine, so
-// interrupt and shutdown are never queued behind a cell.
+// defers (widget callbacks, cell code) waits for the shell worker: it runs
+// at the end of the running cell (or callbacks), which it joins (tail in
+// comm.go), or, when nothing runs, as a queued request of its own. Control
+// is served by its own goroutine, so interrupt and shutdown are never
+// queued behind a cell.
 var queuedShell = map[string]bool{
 	"execute_request":     true,
 	"is_complete_request": true,
@@ -34,11 +36,11 @@ func (k *Kernel) onShell(m *wire.Message) {
 	if isComm(t) {
 		k.awaitSubscriber()
 		k.publish("status", &m.Header, map[string]any{"execution_state": "busy"})
-		if k.handleComm(m) {
-			k.queue <- m // its callbacks, behind any running cell; the worker publishes idle
-			return
+		if !k.handleComm(m) {
+			k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
+		} else if !k.joinTail(m) {
+			k.queue <- m // its callbacks, when nothing runs; the worker publishes idle after them
 		}
-		k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
 		return
 	}
 	k.busy(m, func() {
@@ -73,7 +75,9 @@ func (k *Kernel) shellWorker(ctx context.Context) {
 			for len(pending) > 0 {
 				m, pending = pending[0], pending[1:]
 				if isComm(m.Header.MsgType) { // busy went out when it was delivered
-					k.runDeferred(ctx, m)
+					k.openTail(&m.Header)
+					k.runDeferred(ctx, m, &m.Header)
+					k.runTail(ctx)
 					k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
 					continue
 				}
@@ -92,7 +96,9 @@ func (k *Kernel) shellWorker(ctx context.Context) {
 func (k *Kernel) runQueued(ctx context.Context, m *wire.Message) (abort bool) {
 	switch m.Header.MsgType {
 	case "execute_request":
-		return k.execute(ctx, m)
+		abort = k.execute(ctx, m)
+		k.runTail(ctx) // the callbacks of comm messages that came while it ran
+		return abort
 	case "is_complete_request":
 		k.handleIsComplete(ctx, m)
 	case "complete_request":

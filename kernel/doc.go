@@ -11,9 +11,15 @@
 // kernel_info never wait behind a running cell. Nor do comm messages (Jupyter
 // widgets): comm_open, comm_msg and comm_close reach the session's comms at
 // once, even while a cell runs, and comm_info lists them; only the work they
-// defer (widget callbacks, which run cell code) queues behind the cell, with
-// the comm message as the parent of what it prints. The session's comm
-// messages go out on iopub with the parent of what caused them.
+// defer (widget callbacks, which run cell code) waits: a message that comes
+// while a cell (or callbacks) runs is idle at once, and its callbacks run at
+// that request's end, after its reply and before its idle, with it as the
+// parent of what they print (an ipywidgets front end sends a widget's next
+// update only after the previous one's idle, and shows a callback's output
+// only while its parent is not idle); one that comes while nothing runs has
+// its callbacks run at once, before its own idle, as their parent. The
+// session's comm messages go out on iopub with the parent of what caused
+// them.
 //
 // Whoever can reach the ports cannot take the kernel down without the key:
 // a client message over Config.MaxMessageSize closes its connection before

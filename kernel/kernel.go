@@ -73,6 +73,9 @@ type Kernel struct {
 	queue  chan *wire.Message // shell requests that run one at a time
 	inputs chan *wire.Message // input_reply messages from the stdin channel
 
+	tailMu sync.Mutex
+	tail   *tail // the request the shell worker runs now, if comm messages may join it
+
 	outMu     sync.Mutex
 	outParent *wire.Header // parent of stream output; nil drops it (silent cells)
 	outLimit  *outputLimit

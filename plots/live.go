@@ -410,16 +410,20 @@ func (l *Live) drawWidget(final bool, start time.Time) error {
 	if err != nil {
 		return err
 	}
+	encoding := format
+	if format == "svg" {
+		encoding = "svg+xml"
+	}
 	if l.image == nil {
+		// Shown with its first figure in it: shown empty, the page
+		// would hold an empty image until the next update.
 		l.image = widgets.NewImage(nil)
+		l.image.SetEncoded(encoding, b)
 		if err := widgets.Display(l.image); err != nil {
 			return err
 		}
-	}
-	if format == "svg" {
-		l.image.SetEncoded("svg+xml", b)
 	} else {
-		l.image.SetEncoded(format, b)
+		l.image.SetEncoded(encoding, b)
 	}
 	l.shown = format
 	l.drawn(start)

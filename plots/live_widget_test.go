@@ -54,3 +54,53 @@ func TestLiveAsAWidgetSendsItsImageAsABinaryBuffer(t *testing.T) {
 		t.Fatalf("%d draws", live.Draws())
 	}
 }
+
+// shownRecorder records comm messages with how many displays went out
+// before each.
+type shownRecorder struct {
+	commRecorder
+	displays *recorder
+	before   []int
+}
+
+func (r *shownRecorder) SendComm(m comm.Message) {
+	r.displays.mu.Lock()
+	n := len(r.displays.msgs)
+	r.displays.mu.Unlock()
+	r.commRecorder.SendComm(m)
+	r.mu.Lock()
+	r.before = append(r.before, n)
+	r.mu.Unlock()
+}
+
+// The image widget is shown with its first figure already in it: shown
+// empty, the page's <img> holds an empty image until the next update (seen
+// in JupyterLab as one image more than the Live drew).
+func TestLiveAsAWidgetIsShownWithItsFirstImage(t *testing.T) {
+	r := withSink(t)
+	rec := &shownRecorder{displays: r}
+	comm.Install(comm.NewManager(rec))
+	t.Cleanup(func() { comm.Install(nil) })
+	c := &fakeClock{t: time.Unix(0, 0)}
+	live := newTestLive(c)
+	live.Widget = true
+	for step := range 5 {
+		if err := live.Add(step, map[string]float64{"loss": 1 / float64(step+1)}); err != nil {
+			t.Fatal(err)
+		}
+		c.t = c.t.Add(time.Second)
+	}
+	if live.Draws() == 0 || len(r.msgs) != 1 {
+		t.Fatalf("%d draws, displays %v", live.Draws(), r.msgs)
+	}
+	for i, m := range rec.msgs {
+		if m.Type == "comm_open" || len(m.Buffers) == 0 {
+			continue
+		}
+		if rec.before[i] != 0 {
+			t.Fatalf("the image's first bytes went out after its display (message %d of %d)", i, len(rec.msgs))
+		}
+		return
+	}
+	t.Fatal("no image bytes sent")
+}

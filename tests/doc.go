@@ -22,23 +22,31 @@
 // names another virtual environment for the PyPI stack.
 //
 // The UI harness (ui/harness.py) is for any test that clicks through
-// JupyterLab 4 or Notebook 7 (a widget test, say); ui_test.go shows how to
-// start the server it needs (startJupyterServer with configureJupyterUI)
-// and pass it to a Python script:
+// JupyterLab 4 or Notebook 7; runUIChecks (ui_test.go) starts the server it
+// needs (startJupyterServer with configureJupyterUI) and runs a script of
+// tests/ui with it (ui_checks.py, widgets_ui.py):
 //   - Browser: Debian's Chromium under Playwright (never a downloaded
 //     browser), with the flags this closed network needs; JavaScript errors
-//     collect in Browser.console.
+//     collect in Browser.console, failed requests in Browser.http_errors.
 //   - Lab.open / Notebook7.open, then app.new_notebook("Go (goaccel)") (the
 //     Launcher's tile, or New → Go (goaccel)) or app.open_file(name): a
 //     NotebookPage whose kernel is idle.
 //   - NotebookPage.run(source) types a new cell and runs it with
 //     Shift+Enter, returning its Cell (outputs() as nbformat, text() as
-//     shown, errors(), images(), wait_done()); menu("Run", "Run All Cells"),
-//     toolbar("notebook:interrupt-kernel"), dialog_accept("Restart").
+//     shown, errors(), images(), wait_done(), wait_text(), output(css) for
+//     a widget's elements, watch(name, js)/watched(name): what the cell's
+//     DOM showed at each change while it ran); drag(handle, dx) (a
+//     slider), save(), reload() (the page reloaded on the running kernel),
+//     menu("Run", "Run All Cells"), toolbar("notebook:interrupt-kernel"),
+//     dialog_accept("Restart").
 //   - Shots(folder).take(page, name, locator) and take_around(page, name,
 //     *locators): numbered screenshots of each step.
 //   - wait_for(what, cond, timeout): the one way to wait (polling with a
-//     deadline; nothing sleeps a fixed time).
+//     deadline; nothing sleeps a fixed time); check(cond, msg) fails a check.
+//   - run_checks(browser, shots, checks): PASS/FAIL and the time of each,
+//     a screenshot of every page when one fails; no_script_errors (the
+//     apps' own errors set apart); count_frames(page, needles): the kernel
+//     websocket's frames holding a comm target or method.
 //   - marked_processes(marker): the processes the server under test started
 //     (kernels, executors, workers), to check none is left.
 //
@@ -93,14 +101,19 @@
 //     jupyter_server) in Chromium, driven by Playwright as a user clicks
 //     (ui/ui_checks.py on ui/harness.py): mnist_ddp.ipynb run whole with its
 //     launch cell watched, completion, Shift+Tab, stdin, errors, interrupting
-//     a launch, restart; a screenshot of every step in out/ui (git-ignored).
+//     a launch, restart; a screenshot of every step in out/ui (git-ignored);
+//     and runUIChecks, which both UI tests use.
 //   - widgets_e2e_test.go: Jupyter comms and the ipywidgets 8 protocol
 //     through jupyter_client (widgets_e2e.py), as a front end sends them,
 //     with a launched worker's widget and the Stop button of its launch.
 //   - widgets_ui_test.go: widgets in JupyterLab 4 and Notebook 7 in
-//     Chromium, driven by Playwright (widgets_ui.py: drag a slider, click a
-//     button, Interact re-run, a Stop button ending a two-worker launch),
-//     with a Python the caller names (GOACCEL_UI_PYTHON).
+//     Chromium, driven by Playwright as a user clicks (ui/widgets_ui.py on
+//     ui/harness.py): every widget kind's interactions (sliders dragged, a
+//     Dropdown picked, a Checkbox ticked, a Text submitted, buttons
+//     clicked), Progress, a widget progress bar and a widget Live plot
+//     advancing in place, an Image's pixels, clicks and drags while a cell
+//     runs, a panicking callback, a reload restoring the widgets, a launched
+//     worker's slider and the Stop button; screenshots in out/ui/widgets.
 //
 // tests/gpu holds the GPU check (check.sh and the gpubench command) for a
 // machine with an NVIDIA GPU.

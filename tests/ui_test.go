@@ -41,6 +41,44 @@ var uiModules = []string{"jupyterlab", "notebook", "jupyter_server", "playwright
 // GOACCEL_UI_CHECKS="lab interrupt" runs only the checks of those apps whose
 // names contain those words.
 func TestJupyterLabAndNotebook7DriveGoaccelInChromium(t *testing.T) {
+	runUIChecks(t, uiRun{
+		script:    "ui_checks.py",
+		artifacts: "jupyter-ui",
+		modules:   uiModules,
+		versions:  []string{"jupyterlab", "notebook", "jupyter_server", "jupyter_client", "playwright"},
+		timeout:   12 * time.Minute,
+		prepare: func(t *testing.T, root string) {
+			raw, err := os.ReadFile(filepath.Join("..", "notebooks", "mnist_ddp.ipynb"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, "mnist_ddp.ipynb"), raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		},
+	})
+}
+
+// uiRun is one script of UI checks (in tests/ui, on harness.py).
+type uiRun struct {
+	script    string        // ui_checks.py
+	artifacts string        // its screenshots' folder in out/ui (or GOACCEL_TEST_ARTIFACTS)
+	modules   []string      // what it imports from the PyPI stack
+	versions  []string      // the distributions whose versions the log names
+	timeout   time.Duration // for the script
+	prepare   func(t *testing.T, root string)
+}
+
+// runUIChecks serves JupyterLab 4 and Notebook 7 from the PyPI stack's
+// jupyter_server on loopback, with a freshly built goaccel kernelspec (and
+// what r.prepare puts in the server's root folder), and runs r.script in
+// tests/ui with the server in its environment: UI_BASE_URL, UI_TOKEN,
+// UI_ROOT, UI_ARTIFACTS, UI_MARKER. The script's arguments are
+// GOACCEL_UI_CHECKS's words ("lab interrupt": the checks of those apps
+// whose names contain those words). It fails the test when the script
+// fails or ran no check ("N passed, N failed" is its last line).
+func runUIChecks(t *testing.T, r uiRun) {
+	t.Helper()
 	if _, err := os.Stat(browserChromium); err != nil {
 		uiRequireFailed(t, fmt.Sprintf("the UI test needs %s (scripts/deps.sh test installs chromium): %v", browserChromium, err))
 	}
@@ -50,15 +88,15 @@ func TestJupyterLabAndNotebook7DriveGoaccelInChromium(t *testing.T) {
 			pypi = s
 		}
 	}
-	pypi.require(t, uiModules...)
-	t.Logf("pypi stack: %s", pypi.versions("jupyterlab", "notebook", "jupyter_server", "jupyter_client", "playwright"))
+	pypi.require(t, r.modules...)
+	t.Logf("pypi stack: %s", pypi.versions(r.versions...))
 	start := time.Now()
 
 	artifacts := os.Getenv("GOACCEL_TEST_ARTIFACTS")
 	if artifacts == "" {
 		artifacts, _ = filepath.Abs(uiArtifactsDir)
 	}
-	artifacts = filepath.Join(artifacts, "jupyter-ui")
+	artifacts = filepath.Join(artifacts, r.artifacts)
 	if err := os.RemoveAll(artifacts); err != nil {
 		t.Fatal(err)
 	}
@@ -78,20 +116,14 @@ func TestJupyterLabAndNotebook7DriveGoaccelInChromium(t *testing.T) {
 		}
 	})
 	srv.readyWithin = 90 * time.Second
-	raw, err := os.ReadFile(filepath.Join("..", "notebooks", "mnist_ddp.ipynb"))
-	if err != nil {
-		t.Fatal(err)
+	if r.prepare != nil {
+		r.prepare(t, srv.notebookDir)
 	}
-	if err := os.WriteFile(filepath.Join(srv.notebookDir, "mnist_ddp.ipynb"), raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 	defer cancel()
 	srv.waitReady(ctx, t)
 
-	// GOACCEL_UI_CHECKS narrows the run: apps and parts of check names
-	// ("lab tab_completes"), as ui_checks.py takes them.
-	cmd := exec.CommandContext(ctx, pypi.python, append([]string{"ui_checks.py"}, strings.Fields(os.Getenv("GOACCEL_UI_CHECKS"))...)...)
+	cmd := exec.CommandContext(ctx, pypi.python, append([]string{r.script}, strings.Fields(os.Getenv("GOACCEL_UI_CHECKS"))...)...)
 	cmd.Dir = "ui"
 	cmd.Env = pypi.env(append(os.Environ(),
 		fmt.Sprintf("UI_BASE_URL=http://127.0.0.1:%d", srv.port),
@@ -103,11 +135,11 @@ func TestJupyterLabAndNotebook7DriveGoaccelInChromium(t *testing.T) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	checks := time.Now()
-	err = cmd.Run()
-	t.Logf("ui_checks.py (%v; %v in all with the build and the server's start):\n%s",
-		time.Since(checks).Round(time.Second), time.Since(start).Round(time.Second), out.String())
+	err := cmd.Run()
+	t.Logf("%s (%v; %v in all with the build and the server's start):\n%s",
+		r.script, time.Since(checks).Round(time.Second), time.Since(start).Round(time.Second), out.String())
 	if m := regexp.MustCompile(`(?m)^(\d+) passed, (\d+) failed$`).FindStringSubmatch(out.String()); m == nil || m[1] == "0" {
-		t.Errorf("ui_checks.py ran no check")
+		t.Errorf("%s ran no check", r.script)
 	}
 	if err != nil {
 		t.Fatalf("the UI checks failed (see FAIL above; screenshots in %s): %v", artifacts, err)

@@ -20,7 +20,8 @@
 // reads its sliders as the user moves them. Callbacks (OnChange, OnClick,
 // OnSubmit, Interact's function) are cell code and never run beside a
 // running cell: a change the user makes queues them behind the cell, and the
-// kernel runs them between cells, in order, interruptible like a cell. What
+// kernel runs them when it ends (after its reply, before its idle) or at
+// once when no cell runs, in order, interruptible like a cell. What
 // they print or display, and a panic (reported with its cell line; the
 // session keeps its variables), goes into the callback output area of the
 // cell that registered them: an Output shown under that cell (under the

@@ -62,7 +62,12 @@ func (t *Text) OnChange(fn func(value string)) {
 }
 
 // OnSubmit registers fn to run with the text when the user presses Enter in
-// the box, after the running cell.
+// the box, after the running cell. It gets the text the kernel has when the
+// Enter arrives: ipywidgets' front end sends the Enter at once but holds
+// typed text back while the box's previous update is unanswered, so keys
+// typed within a round trip of the Enter can be missing (ipykernel's
+// on_submit has the same race; the browser test types, then waits for the
+// kernel to have the text).
 func (t *Text) OnSubmit(fn func(value string)) {
 	t.submits.add(t.mgr, func(v any) { fn(v.(string)) })
 }

@@ -575,7 +575,11 @@ func TestControlCommListsEveryWidget(t *testing.T) {
 	}
 	reply := f.sent()[0]
 	states := reply.Data["states"].(map[string]any)
-	if states[s.ModelID()].(map[string]any)["value"] != 3 || states[img.ModelID()] == nil || states[s.Layout().ModelID()] == nil {
+	if states[img.ModelID()] == nil || states[s.Layout().ModelID()] == nil {
 		t.Fatalf("update_states lacks widgets: %d states", len(states))
+	}
+	e := states[s.ModelID()].(map[string]any)
+	if e["model_name"] != "IntSliderModel" || e["model_module"] != controlsModule || e["state"].(map[string]any)["value"] != 3 {
+		t.Fatalf("the slider's entry: %v", e)
 	}
 }

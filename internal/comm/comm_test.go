@@ -314,8 +314,14 @@ func TestControlCommAnswersRequestStatesWithEveryWidgetsState(t *testing.T) {
 	r := &recorder{}
 	m := NewManager(r)
 	ServeWidgetControl(m)
-	a := m.Open("jupyter.widget", nil, nil, nil, stateHandler{map[string]any{"value": 3.0}})
-	b := m.Open("jupyter.widget", nil, nil, nil, stateHandler{map[string]any{"value": []byte("img"), "format": "png"}})
+	model := func(name string) map[string]any {
+		return map[string]any{"_model_name": name, "_model_module": "@jupyter-widgets/controls", "_model_module_version": "2.0.0"}
+	}
+	sa, sb := model("FloatSliderModel"), model("ImageModel")
+	sa["value"] = 3.0
+	sb["value"], sb["format"] = []byte("img"), "png"
+	a := m.Open("jupyter.widget", nil, nil, nil, stateHandler{sa})
+	b := m.Open("jupyter.widget", nil, nil, nil, stateHandler{sb})
 	m.Open("other", nil, nil, nil, &handler{})
 	if _, err := m.Deliver(Message{Type: "comm_open", CommID: "ctl", Target: ControlTarget, MsgID: "o"}); err != nil {
 		t.Fatal(err)
@@ -329,14 +335,23 @@ func TestControlCommAnswersRequestStatesWithEveryWidgetsState(t *testing.T) {
 	if got.Data["method"] != "update_states" || len(states) != 2 || string(got.Parent) != `{"msg_id":"q"}` {
 		t.Fatalf("update_states: %+v", got)
 	}
-	if s := states[a.ID()].(map[string]any); s["value"] != 3.0 {
-		t.Fatalf("state of a: %v", s)
+	// Each entry as ipywidgets' _handle_control_comm_msg sends it, which is
+	// what the front end's _loadFromKernel reads: the model's class, then
+	// its state.
+	entry := func(id string) (map[string]any, map[string]any) {
+		e, _ := states[id].(map[string]any)
+		st, _ := e["state"].(map[string]any)
+		return e, st
 	}
-	if s := states[b.ID()].(map[string]any); s["format"] != "png" || s["value"] != nil {
-		t.Fatalf("state of b (its value is a buffer): %v", s)
+	if e, st := entry(a.ID()); e["model_name"] != "FloatSliderModel" || e["model_module"] != "@jupyter-widgets/controls" ||
+		e["model_module_version"] != "2.0.0" || st["value"] != 3.0 || st["_model_name"] != "FloatSliderModel" {
+		t.Fatalf("entry of a: %v", e)
+	}
+	if e, st := entry(b.ID()); e["model_name"] != "ImageModel" || st["format"] != "png" || st["value"] != nil {
+		t.Fatalf("entry of b (its value is a buffer): %v", e)
 	}
 	paths := got.Data["buffer_paths"].([][]any)
-	if len(paths) != 1 || !reflect.DeepEqual(paths[0], []any{b.ID(), "value"}) || string(got.Buffers[0]) != "img" {
+	if len(paths) != 1 || !reflect.DeepEqual(paths[0], []any{b.ID(), "state", "value"}) || string(got.Buffers[0]) != "img" {
 		t.Fatalf("buffer_paths %v, buffers %q", paths, got.Buffers)
 	}
 }

@@ -16,7 +16,9 @@ type StateHolder interface {
 
 // ServeWidgetControl registers the control comm's target on m: its
 // request_states is answered with the states of every open comm whose
-// handler is a StateHolder, binary values as buffers.
+// handler is a StateHolder, binary values as buffers, each as ipywidgets
+// sends it and the front end's _loadFromKernel reads it: {"model_name",
+// "model_module", "model_module_version", "state"}.
 func ServeWidgetControl(m *Manager) {
 	m.RegisterTarget(ControlTarget, func(c *Comm, _ Message) (Handler, error) {
 		return controlHandler{c}, nil
@@ -43,9 +45,12 @@ func (h controlHandler) HandleMsg(msg Message) {
 	m.mu.Unlock()
 	for id, s := range holders {
 		state, p, b := SeparateBuffers(s.WidgetState())
-		states[id] = state
+		states[id] = map[string]any{
+			"model_name": state["_model_name"], "model_module": state["_model_module"],
+			"model_module_version": state["_model_module_version"], "state": state,
+		}
 		for _, path := range p {
-			paths = append(paths, append([]any{id}, path...))
+			paths = append(paths, append([]any{id, "state"}, path...))
 		}
 		buffers = append(buffers, b...)
 	}

@@ -15,8 +15,8 @@
 // runs, on the goroutine that received it: handlers apply what compiled code
 // can (a widget's new value) and Defer what runs cell code (a callback),
 // keyed by the message that caused it. The session runs deferred work
-// (Take) when the kernel asks, between cells, with that message as the
-// parent of what the work prints and sends.
+// (Take) when the kernel asks, between cells: that message, or the cell at
+// whose end it runs, is the parent of what the work prints and sends.
 //
 // Files:
 //   - buffers.go: binary buffers in widget state (the buffer_paths of the

@@ -223,7 +223,7 @@ func (m *Manager) Info(target string) map[string]string {
 
 // Deliver hands a message from the front end to its comm's handler, at once.
 // It returns how many pieces of work the handler deferred (Defer) for the
-// kernel to run between cells with msg as their parent. A comm_open to an
+// kernel to run between cells (Take). A comm_open to an
 // unknown target is answered with a comm_close, as ipykernel does. A bad
 // message or a handler that panics is an error, never a crash.
 func (m *Manager) Deliver(msg Message) (deferred int, err error) {

@@ -306,7 +306,11 @@ func (c *Child) runDeferred(ctx context.Context, s Session, r request) error {
 	if p, ok := s.(Parenter); ok {
 		p.SetParent(r.Parent)
 	}
-	res := host.RunDeferred(cctx, r.Parent)
+	key := r.Deferred
+	if key == "" {
+		key = r.Parent
+	}
+	res := host.RunDeferred(cctx, key)
 	if cctx.Err() != nil && ctx.Err() == nil && !res.Interrupted && res.Error == nil {
 		res.Interrupted = true
 	}

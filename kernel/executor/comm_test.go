@@ -66,12 +66,29 @@ func TestCommMessagesReachTheSessionWhileACellRuns(t *testing.T) {
 	if got := rec.stream("stdout"); strings.Contains(got, "deferred") {
 		t.Fatalf("deferred work ran during the cell: %q", got)
 	}
-	out := s.RunDeferred(context.Background(), "front-2")
+	out := s.RunDeferred(context.Background(), "front-2", "front-2")
 	if out.Result.Error != nil {
 		t.Fatal(out.Result.Error)
 	}
 	if got := rec.stream("stdout"); !strings.Contains(got, "deferred x under front-2") {
 		t.Fatalf("stdout %q: want the deferred work, run with its message as parent", got)
+	}
+}
+
+// The work of one message can run as part of another request (the cell at
+// whose end the callbacks of a message that came while it ran go): that
+// request is its parent.
+func TestDeferredWorkRunsUnderTheParentItIsGiven(t *testing.T) {
+	s, rec := newFake(t)
+	id := openTestComm(t, s)
+	if n, _ := s.DeliverComm(context.Background(), comm.Message{Type: "comm_msg", CommID: id, MsgID: "front-3", Data: map[string]any{"do": "defer", "text": "y"}}); n != 1 {
+		t.Fatalf("deliver: %d", n)
+	}
+	if out := s.RunDeferred(context.Background(), "front-3", "cell-9"); out.Result.Error != nil {
+		t.Fatal(out.Result.Error)
+	}
+	if got := rec.stream("stdout"); !strings.Contains(got, "deferred y under cell-9") {
+		t.Fatalf("stdout %q: want front-3's work run under cell-9", got)
 	}
 }
 
@@ -108,7 +125,7 @@ func TestInterruptStopsDeferredWork(t *testing.T) {
 		t.Fatalf("deliver: %d, %v", n, err)
 	}
 	done := make(chan Outcome, 1)
-	go func() { done <- s.RunDeferred(context.Background(), "m") }()
+	go func() { done <- s.RunDeferred(context.Background(), "m", "m") }()
 	waitFor(t, rec, "stdout:deferred looping")
 	s.Interrupt()
 	if out := <-done; !out.Result.Interrupted || out.Restarted {
@@ -118,7 +135,7 @@ func TestInterruptStopsDeferredWork(t *testing.T) {
 	if n, _ := s.DeliverComm(context.Background(), comm.Message{Type: "comm_msg", CommID: id, MsgID: "b", Data: map[string]any{"do": "block"}}); n != 1 {
 		t.Fatalf("deliver block: %d", n)
 	}
-	go func() { done <- s.RunDeferred(context.Background(), "b") }()
+	go func() { done <- s.RunDeferred(context.Background(), "b", "b") }()
 	waitFor(t, rec, "stdout:deferred blocking")
 	s.Interrupt()
 	if out := <-done; !out.Restarted {
@@ -132,7 +149,7 @@ func TestPanickingDeferredWorkIsAnErrorNotACrash(t *testing.T) {
 	if n, _ := s.DeliverComm(context.Background(), comm.Message{Type: "comm_msg", CommID: id, MsgID: "p", Data: map[string]any{"do": "panic"}}); n != 1 {
 		t.Fatalf("deliver: %d", n)
 	}
-	out := s.RunDeferred(context.Background(), "p")
+	out := s.RunDeferred(context.Background(), "p", "p")
 	if out.Result.Error == nil || !strings.Contains(out.Result.Error.Evalue, "callback boom") || out.Restarted {
 		t.Fatalf("panicking deferred work: %+v", out)
 	}

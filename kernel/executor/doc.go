@@ -25,8 +25,9 @@
 // end's comm message to the child (DeliverComm), which delivers it to the
 // session at once, even while a cell runs, on the goroutine that reads
 // requests; what the message's handlers defer (widget callbacks, which run
-// cell code) runs later as its own interruptible request (RunDeferred),
-// which waits behind a running cell. comm_info is answered at once too. The
+// cell code) runs later as an interruptible request (RunDeferred), when the
+// kernel asks: at the end of the running cell, as part of it, or as the
+// message's own request. comm_info is answered at once too. The
 // session's comm messages come back as events, in order with output.
 //
 // Kernel side:

@@ -140,8 +140,11 @@ type request struct {
 	Err        string            `json:"err,omitempty"`
 	// Parent is the id of the Jupyter request an execute or deferred work
 	// answers (Parenter).
-	Parent string        `json:"parent,omitempty"`
-	Comm   *comm.Message `json:"comm,omitempty"`
+	Parent string `json:"parent,omitempty"`
+	// Deferred is the id of the comm message whose deferred work to run,
+	// when it is not Parent (its callbacks end the request Parent names).
+	Deferred string        `json:"deferred,omitempty"`
+	Comm     *comm.Message `json:"comm,omitempty"`
 }
 
 // event is one frame from the child to the parent. Sync, when non-zero,

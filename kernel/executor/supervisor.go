@@ -359,14 +359,16 @@ func (s *Supervisor) CommInfo(ctx context.Context, target string) (map[string]st
 }
 
 // RunDeferred runs the work the comm message msgID deferred (widget
-// callbacks) in the session, between cells; Interrupt stops it as it stops
-// a cell. A child that crashes meanwhile is restarted, as during a cell.
-func (s *Supervisor) RunDeferred(ctx context.Context, msgID string) Outcome {
+// callbacks) in the session, between cells, as part of the request parent
+// (the id an Output widget captures: msgID itself, or the cell whose end the
+// callbacks join); Interrupt stops it as it stops a cell. A child that
+// crashes meanwhile is restarted, as during a cell.
+func (s *Supervisor) RunDeferred(ctx context.Context, msgID, parent string) Outcome {
 	c, err := s.current()
 	if err != nil {
 		return failed("ExecutorError", err.Error(), false)
 	}
-	return s.runInterruptible(ctx, c, request{Op: opDeferred, Parent: msgID}, nil)
+	return s.runInterruptible(ctx, c, request{Op: opDeferred, Parent: parent, Deferred: msgID}, nil)
 }
 
 // IsComplete asks the child whether code is a complete cell.

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import time
+import traceback
 import urllib.request
 
 from playwright.sync_api import sync_playwright
@@ -102,6 +103,7 @@ class Browser:
     def __init__(self, executable=CHROMIUM):
         self.executable = executable
         self.console = []
+        self.http_errors = []  # "STATUS METHOD URL" of each response over 399, to tell what a console's "Failed to load resource" was
 
     def __enter__(self):
         self._pw = sync_playwright().start()
@@ -130,8 +132,12 @@ class Browser:
         def on_error(e):
             if len(self.console) < 200:
                 self.console.append(f"page error: {e}")
+        def on_response(r):
+            if r.status >= 400 and len(self.http_errors) < 200:
+                self.http_errors.append(f"{r.status} {r.request.method} {r.url.split('?')[0]}")
         page.on("console", on_console)
         page.on("pageerror", on_error)
+        page.on("response", on_response)
 
 
 class Shots:
@@ -198,9 +204,55 @@ class Cell:
         return self.nb.model(f"cells[{self.index}].model.outputs.toJSON()")
 
     def text(self):
-        """What the cell's output area shows, as text."""
-        area = self.locator.locator(".jp-OutputArea")
-        return area.inner_text() if area.count() else ""
+        """What the cell's output area shows, as text (widgets' outputs
+        included: an Output widget nests an output area of its own)."""
+        area = self.locator.locator(".jp-Cell-outputArea")
+        return area.first.inner_text() if area.count() else ""
+
+    def output(self, selector):
+        """A locator for elements in the cell's outputs (a widget's DOM:
+        ".widget-slider", "select")."""
+        return self.locator.locator(f".jp-Cell-outputArea {selector}")
+
+    def wait_text(self, want, timeout=30):
+        """Waits until the cell's output shows want (a string, or a compiled
+        regular expression); returns the text shown."""
+        def shown():
+            t = self.text()
+            return t if (want.search(t) if isinstance(want, re.Pattern) else want in t) else None
+        return wait_for(f"cell {self.index} to show {getattr(want, 'pattern', want)!r}", shown, timeout)
+
+    def watch(self, name, js):
+        """Records, from now on, what the JavaScript function js (of the
+        cell's element) returns at each change of the cell's DOM: each
+        distinct value (as JSON) with the time it was first seen and whether
+        the cell was running then. watched(name) returns the record."""
+        self.locator.evaluate("""(cell, [name, fn]) => {
+            const f = eval(fn);
+            const rec = {values: [], seen: [], running: [], samples: 0};
+            const sample = () => {
+                rec.samples++;
+                let v;
+                try { v = JSON.stringify(f(cell)) } catch (e) { v = JSON.stringify('error: ' + e) }
+                if (!rec.values.includes(v)) {
+                    const p = cell.querySelector('.jp-InputPrompt');
+                    rec.values.push(v);
+                    rec.seen.push(performance.now());
+                    rec.running.push(!!p && p.innerText.includes('*'));
+                }
+            };
+            sample();
+            new MutationObserver(sample).observe(cell, {childList: true, subtree: true, attributes: true, characterData: true});
+            window.uiWatch = window.uiWatch || {};
+            window.uiWatch[name] = rec;
+        }""", [name, js])
+
+    def watched(self, name):
+        """What watch(name, …) recorded: {values: [decoded values], seen:
+        [ms], running: [bool], samples}."""
+        rec = self.nb.page.evaluate("name => window.uiWatch[name]", name)
+        rec["values"] = [json.loads(v) if v is not None else None for v in rec["values"]]
+        return rec
 
     def errors(self):
         return [o for o in self.outputs() if o["output_type"] == "error"]
@@ -351,6 +403,41 @@ class NotebookPage:
         c = self.new_cell(source)
         return self.run_cell(c, timeout, wait)
 
+    def drag(self, handle, dx, steps=12):
+        """Drags handle (a slider's knob) dx pixels sideways with the mouse."""
+        handle.scroll_into_view_if_needed()
+        box = handle.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        self.page.mouse.move(x, y)
+        self.page.mouse.down()
+        self.page.mouse.move(x + dx, y, steps=steps)
+        self.page.mouse.up()
+
+    def dirty(self):
+        return self.page.evaluate("window.jupyterapp.shell.currentWidget.context.model.dirty")
+
+    def save(self, timeout=30):
+        """Saves the notebook with Control+S (in command mode) and waits
+        until it is saved."""
+        self.last_cell().locator.locator(".jp-InputPrompt").first.click()  # the cell selected, in command mode
+        self.page.keyboard.press("Control+s")
+        dlg = self.page.locator(".jp-Dialog")
+        # JupyterLab asks for a name at a notebook's first save: keep it.
+        if wait_for("the notebook saved, or a dialog", lambda: "dialog" if dlg.count() else not self.dirty(), timeout) == "dialog":
+            self.dialog_accept()
+            wait_for("the notebook to be saved", lambda: not self.dirty(), timeout)
+
+    def reload(self, timeout=90):
+        """Reloads the page (the browser's reload: the app starts afresh and
+        reopens the notebook on the kernel that still runs); returns once
+        the notebook is open and its kernel idle."""
+        self.page.reload()
+        wait_for("the notebook to reopen", lambda: self.page.evaluate(
+            "!!(window.jupyterapp && window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext"
+            " && window.jupyterapp.shell.currentWidget.content && window.jupyterapp.shell.currentWidget.content.widgets.length)"), timeout)
+        self.wait_kernel_idle(timeout)
+        return self
+
 class Lab:
     """JupyterLab 4 at /lab."""
 
@@ -418,6 +505,14 @@ class Notebook7:
         wait_for("the new notebook's page", lambda: page.evaluate("!!(window.jupyterapp && window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext)"), timeout)
         nb = NotebookPage(page, "notebook")
         nb.wait_kernel_idle(timeout, kernel_display_name)
+        # Notebook 7.6.5's tree page keeps a connection to the kernel it
+        # started for the new notebook, and that connection handles comms
+        # with no widget manager: it fails every widget's comm_open
+        # ("Exception opening new comm") and closes the comm, so the kernel
+        # forgets the widget (with ipykernel 7.4 as with goaccel). Reloading
+        # the tree page drops that connection, as closing its tab would.
+        self.page.reload()
+        wait_for("Notebook 7's file tree again", lambda: self.page.locator(".jp-DirListing").count() > 0 and self.page.evaluate("!!window.jupyterapp"), timeout)
         return nb
 
     def open_file(self, name, timeout=90):
@@ -429,6 +524,96 @@ class Notebook7:
         page.goto(self.server.url(f"notebooks/{name}"))
         wait_for(f"{name} to open", lambda: page.evaluate("!!(window.jupyterapp && window.jupyterapp.shell.currentWidget && window.jupyterapp.shell.currentWidget.sessionContext)"), timeout)
         return NotebookPage(page, "notebook")
+
+
+# --- running checks ---
+
+def check(cond, msg):
+    """Fails the check (UIError with msg) unless cond."""
+    if not cond:
+        raise UIError(msg)
+
+
+def run_checks(browser, shots, checks, fatal=lambda name: False):
+    """Runs checks, [(name, fn)], in order, printing PASS or FAIL and the
+    time of each; a failed check leaves a screenshot of every open page
+    (FAILED-name) and prints the browser console's last lines. After a
+    failed check for which fatal(name) is true (the app did not open) the
+    rest are skipped. Returns (passed, failed)."""
+    passed = failed = 0
+    for name, fn in checks:
+        t0 = time.monotonic()
+        try:
+            fn()
+            passed += 1
+            print(f"PASS {name} ({time.monotonic() - t0:.1f}s)", flush=True)
+        except Exception:
+            failed += 1
+            print(f"FAIL {name} ({time.monotonic() - t0:.1f}s):\n{traceback.format_exc()}", flush=True)
+            for page in browser.context.pages:
+                try:
+                    shots.take(page, f"FAILED-{name}")
+                except Exception as e:
+                    print("  no screenshot:", e)
+            if browser.console:
+                print("  browser console:\n    " + "\n    ".join(browser.console[-20:]), flush=True)
+            if fatal(name):
+                break
+    return passed, failed
+
+
+# Script errors Notebook 7.6.5's own pages log, with ipykernel 7.4 (which has
+# a widget comm target) as with goaccel: its tree page's settings ('schema'),
+# its notebook page's ipywidgets manager, on the comm_close that answers its
+# control comm ("Comm not found" for the comm it closed itself), and, at
+# times, its New menu opening a notebook in a new tab ('filebrowser:open-path'
+# has no file browser there).
+NOTEBOOK7_OWN_ERRORS = ("Cannot read properties of undefined (reading 'schema')", "page error: Disposed", "Comm not found for comm id",
+                        "Command 'filebrowser:open-path' not registered")
+# Fonts of Notebook 7.6.5's own bundle that its server refuses (403, "not in
+# root static directory", to curl as to the page): a page showing a Button's
+# icon asks for one (the icon still shows, from another of the font's files).
+NOTEBOOK7_FORBIDDEN = re.compile(r"^403 GET .*/static/notebook/[0-9a-f]+\.woff2$")
+
+
+def no_script_errors(browser, since, app):
+    """Checks that the pages logged no JavaScript error since the console's
+    entry since, but the app's own (app: "lab" or "notebook7")."""
+    def own(e):
+        if app != "notebook7":
+            return False
+        if "Failed to load resource: the server responded with a status of 403" in e:
+            forbidden = [h for h in browser.http_errors if h.startswith("403 ")]
+            return forbidden and all(NOTEBOOK7_FORBIDDEN.match(h) for h in forbidden)
+        return any(k in e for k in NOTEBOOK7_OWN_ERRORS)
+    errors = [e for e in browser.console[since:] if not own(e)]
+    failed = "".join(f"\n  (HTTP {h})" for h in browser.http_errors) if any("Failed to load resource" in e for e in errors) else ""
+    check(not errors, "the pages logged errors:\n  " + "\n  ".join(errors) + failed)
+
+
+# --- the kernel's websocket, as the page sees it ---
+
+def count_frames(page, needles):
+    """Counts, from now on (a reload included), the kernel websocket frames
+    the page sends and receives that hold each of needles (a comm's target
+    name, a method): returns a dict {("sent"|"received", needle): count}
+    that fills as frames pass, with {("sent"|"received", needle, "at"):
+    time.monotonic() of the last such frame}."""
+    counts = {}
+
+    def on_websocket(ws):
+        def counter(direction):
+            def on_frame(payload):
+                data = payload if isinstance(payload, (bytes, bytearray)) else str(payload).encode()
+                for n in needles:
+                    if n.encode() in data:
+                        counts[(direction, n)] = counts.get((direction, n), 0) + 1
+                        counts[(direction, n, "at")] = time.monotonic()
+            return on_frame
+        ws.on("framesent", counter("sent"))
+        ws.on("framereceived", counter("received"))
+    page.on("websocket", on_websocket)
+    return counts
 
 
 # --- processes: what the server's kernels started ---

@@ -16,9 +16,8 @@ import os
 import re
 import sys
 import time
-import traceback
 
-from harness import Browser, Lab, Notebook7, Server, Shots, UIError, marked_processes, wait_for
+from harness import Browser, Lab, Notebook7, Server, Shots, check, marked_processes, no_script_errors, run_checks, wait_for
 
 KERNEL = "Go (goaccel)"
 SERVER = Server()
@@ -27,11 +26,6 @@ MARKER = os.environ["UI_MARKER"]
 # How long an interrupted launch may take to stop, from the click on ■ to its
 # cell's error (the issue's bound).
 INTERRUPT_BOUND = 2.0
-
-
-def check(cond, msg):
-    if not cond:
-        raise UIError(msg)
 
 
 # --- mnist_ddp.ipynb: Run All, the launch cell watched while it trains ---
@@ -284,19 +278,6 @@ def first_cells(nb, name):
     check("hello from Go" in c.text() and c.text().strip().endswith("42"), f"the cell shows {c.text()!r}")
 
 
-# Script errors Notebook 7.6.5's own pages log, with ipykernel 7.4 (which has
-# a widget comm target) as with goaccel: its tree page's settings ('schema'),
-# and its notebook page's ipywidgets manager, on the comm_close that answers
-# its control comm ("Comm not found" for the comm it closed itself).
-NOTEBOOK7_OWN_ERRORS = ("Cannot read properties of undefined (reading 'schema')", "page error: Disposed", "Comm not found for comm id")
-
-
-def no_script_errors(browser, since, name):
-    """The pages logged no JavaScript error, but the app's own."""
-    errors = [e for e in browser.console[since:] if not (name == "notebook7" and any(k in e for k in NOTEBOOK7_OWN_ERRORS))]
-    check(not errors, "the pages logged errors:\n  " + "\n  ".join(errors))
-
-
 def app_checks(name, opener):
     """The checks of one app (name: lab or notebook7), in order."""
     state = {}
@@ -335,26 +316,9 @@ def main():
         for name in apps:
             since = len(browser.console)
             checks = app_checks(name, openers[name]) + [(f"{name}_logs_no_script_errors", lambda: no_script_errors(browser, since, name))]
-            for check_name, fn in checks:
-                if only and not check_name.endswith("_opens_and_offers_goaccel") and not any(o in check_name for o in only):
-                    continue
-                t0 = time.monotonic()
-                try:
-                    fn()
-                    passed += 1
-                    print(f"PASS {check_name} ({time.monotonic() - t0:.1f}s)", flush=True)
-                except Exception:
-                    failed += 1
-                    print(f"FAIL {check_name} ({time.monotonic() - t0:.1f}s):\n{traceback.format_exc()}", flush=True)
-                    for page in browser.context.pages:
-                        try:
-                            SHOTS.take(page, f"FAILED-{check_name}")
-                        except Exception as e:
-                            print("  no screenshot:", e)
-                    if browser.console:
-                        print("  browser console:\n    " + "\n    ".join(browser.console[-20:]))
-                    if check_name.endswith("_opens_and_offers_goaccel"):
-                        break  # nothing else of this app can run
+            checks = [(n, fn) for n, fn in checks if not only or n.endswith("_opens_and_offers_goaccel") or any(o in n for o in only)]
+            p, f = run_checks(browser, SHOTS, checks, fatal=lambda n: n.endswith("_opens_and_offers_goaccel"))
+            passed, failed = passed + p, failed + f
             try:
                 SERVER.shutdown_kernels()
             except Exception as e:
