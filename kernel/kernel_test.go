@@ -111,7 +111,7 @@ func startKernel(t *testing.T) *client {
 	t.Helper()
 	c := startKernelNoIOPub(t)
 	c.subscribe()
-	time.Sleep(100 * time.Millisecond) // let the subscription reach the kernel
+	c.awaitSubscribed()
 	return c
 }
 
@@ -189,6 +189,36 @@ func (c *client) subscribe() {
 		c.t.Fatal(err)
 	}
 	go c.pump(c.iopub, c.pub)
+}
+
+// awaitSubscribed waits, as jupyter_client's wait_for_ready does, until the
+// subscription has reached the kernel: it sends kernel_info_request until
+// iopub carries a message for one of them. Only a request that runs code
+// waits for a subscriber, so a kernel_info sent too early has its status
+// published to nobody; a fixed sleep would lose it on a loaded machine.
+func (c *client) awaitSubscribed() {
+	c.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		id := c.send(c.shell, c.codec, "kernel_info_request", map[string]any{})
+		c.reply(id, 10*time.Second)
+		wait := time.After(300 * time.Millisecond)
+		for {
+			select {
+			case m := <-c.pub:
+				if m.Parent != nil && m.Parent.MsgID == id {
+					if !strings.Contains(string(m.Content), `"idle"`) {
+						c.iopubMsgs(id, 5*time.Second) // drain through its idle
+					}
+					return
+				}
+				continue
+			case <-wait:
+			}
+			break
+		}
+	}
+	c.t.Fatal("iopub carried nothing for 20 s of kernel_info requests: the subscription never reached the kernel")
 }
 
 func (c *client) pump(s zmq4.Socket, ch chan *wire.Message) {
