@@ -10,9 +10,9 @@ import (
 	"github.com/goaccel/goaccel/tensors"
 )
 
-// The tests here see the fake driver, cuBLAS and NCCL of package fakelib (memory and cuBLAS work,
-// kernels are not run): they pin what works without a GPU through package tensors' own API —
-// registration, devices, transfers and cuBLAS products.
+// The tests here see the emulated GPUs of package fakelib (goaccel's kernels run on the CPU,
+// cuBLAS computes real products): they pin registration, devices, transfers, products and the
+// memory counters through package tensors' own API.
 
 var ctl *fakelib.Control
 
@@ -79,4 +79,22 @@ func TestTensorsSeeTheGPUsAndMoveDataToThem(t *testing.T) {
 		}
 	}()
 	tensors.Ones(1).To(tensors.CUDA(5))
+}
+
+func TestMemoryAllocatedCountsLiveTensors(t *testing.T) {
+	before, err := cuda.MemoryAllocated(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tensors.Zeros(1000).To(tensors.CUDA(0))
+	during, _ := cuda.MemoryAllocated(0)
+	reserved, _ := cuda.MemoryReserved(0)
+	x.Release()
+	after, _ := cuda.MemoryAllocated(0)
+	if during-before != 4096 || after != before || reserved < during {
+		t.Fatalf("allocated %d, %d with a 4000-byte tensor (4096 rounded), %d after its release; reserved %d", before, during, after, reserved)
+	}
+	if _, err := cuda.MemoryAllocated(7); err == nil {
+		t.Fatal("no error for cuda:7 on a two-GPU machine")
+	}
 }

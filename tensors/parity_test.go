@@ -271,8 +271,9 @@ func checkParity(t *testing.T, c fixtureCase, d Device, rtol float64) {
 	}
 }
 
-// TestHalfConversionsMatchPyTorch compares float32 → bfloat16 / float16 rounding with the bits
-// PyTorch produces for the same values (fixture: random magnitudes, ties, subnormals, overflow).
+// TestHalfConversionsMatchPyTorch compares float32 → bfloat16 / float16 rounding on every device
+// with the bits PyTorch produces for the same values (fixture: random magnitudes, ties,
+// subnormals, overflow).
 func TestHalfConversionsMatchPyTorch(t *testing.T) {
 	raw, err := os.ReadFile("testdata/ops.json")
 	if err != nil {
@@ -296,15 +297,17 @@ func TestHalfConversionsMatchPyTorch(t *testing.T) {
 	for i, b := range c.F32 {
 		vals[i] = math.Float32frombits(b)
 	}
-	x := New(vals, len(vals))
-	for _, k := range []struct {
-		dt   DType
-		want []uint16
-	}{{BFloat16, c.BF16}, {Float16, c.F16}} {
-		got := x.AsType(k.dt)
-		for i, h := range got.buf().U16 {
-			if h != k.want[i] {
-				t.Fatalf("%s(%g): bits %#04x, PyTorch %#04x", k.dt, vals[i], h, k.want[i])
+	for _, d := range testDevices {
+		x := New(vals, len(vals)).To(d)
+		for _, k := range []struct {
+			dt   DType
+			want []uint16
+		}{{BFloat16, c.BF16}, {Float16, c.F16}} {
+			got := x.AsType(k.dt).To(CPU)
+			for i, h := range got.buf().U16 {
+				if h != k.want[i] {
+					t.Fatalf("%s: %s(%g): bits %#04x, PyTorch %#04x", d, k.dt, vals[i], h, k.want[i])
+				}
 			}
 		}
 	}

@@ -22,15 +22,12 @@ var exampleNotebooks = []string{"quickstart", "mnist", "mnist_ddp", "accumulatio
 const maxNotebookBytes = 2 << 20
 
 // TestEveryNotebookExecutesWithNbconvert runs
-// `jupyter nbconvert --to notebook --execute` on each notebooks/*.ipynb with
-// the freshly built kernel. Cells tagged raises-exception may fail; any other
-// error (the notebooks end with Go checks that panic) fails the test. The
-// executed notebooks are then checked for what a reader should see.
+// `jupyter nbconvert --to notebook --execute` of each stack on each
+// notebooks/*.ipynb with the freshly built kernel. Cells tagged
+// raises-exception may fail; any other error (the notebooks end with Go
+// checks that panic) fails the test. The executed notebooks are then checked
+// for what a reader should see.
 func TestEveryNotebookExecutesWithNbconvert(t *testing.T) {
-	requireJupyterClient(t)
-	if err := exec.Command(systemPython, "-c", "import nbconvert, nbclient").Run(); err != nil {
-		t.Skipf("skipping: %s cannot import nbconvert/nbclient (install jupyter-nbconvert: scripts/deps.sh): %v", systemPython, err)
-	}
 	notebooks, err := filepath.Glob("../notebooks/*.ipynb")
 	if err != nil {
 		t.Fatal(err)
@@ -41,29 +38,32 @@ func TestEveryNotebookExecutesWithNbconvert(t *testing.T) {
 		}
 	}
 	dataDir := e2eKernel(t)
-	outDir := t.TempDir()
-	for _, nb := range notebooks {
-		name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
-		t.Run(name, func(t *testing.T) {
-			start := time.Now()
-			out := executeNotebook(t, dataDir, nb, outDir)
-			t.Logf("%s executed in %v (%d bytes)", name, time.Since(start).Round(time.Millisecond), len(out))
-			if len(out) > maxNotebookBytes {
-				t.Errorf("the executed notebook is %d bytes, want ≤ %d: outputs pile up instead of updating in place", len(out), maxNotebookBytes)
-			}
-			var doc executedNotebook
-			if err := json.Unmarshal(out, &doc); err != nil {
-				t.Fatalf("executed notebook is not JSON: %v", err)
-			}
-			if check := notebookChecks[name]; check != nil {
-				check(t, doc)
-			}
-		})
-	}
+	forEachStack(t, nbconvertModules, func(t *testing.T, s jupyterStack) {
+		outDir := t.TempDir()
+		for _, nb := range notebooks {
+			name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
+			t.Run(name, func(t *testing.T) {
+				start := time.Now()
+				out := executeNotebook(t, s, dataDir, nb, outDir)
+				t.Logf("%s executed in %v (%d bytes)", name, time.Since(start).Round(time.Millisecond), len(out))
+				if len(out) > maxNotebookBytes {
+					t.Errorf("the executed notebook is %d bytes, want ≤ %d: outputs pile up instead of updating in place", len(out), maxNotebookBytes)
+				}
+				var doc executedNotebook
+				if err := json.Unmarshal(out, &doc); err != nil {
+					t.Fatalf("executed notebook is not JSON: %v", err)
+				}
+				if check := notebookChecks[name]; check != nil {
+					check(t, doc)
+				}
+			})
+		}
+	})
 }
 
-// executeNotebook runs nbconvert on nb and returns the executed notebook.
-func executeNotebook(t *testing.T, dataDir, nb, outDir string) []byte {
+// executeNotebook runs the stack's nbconvert on nb and returns the executed
+// notebook.
+func executeNotebook(t *testing.T, s jupyterStack, dataDir, nb, outDir string) []byte {
 	t.Helper()
 	name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -71,11 +71,11 @@ func executeNotebook(t *testing.T, dataDir, nb, outDir string) []byte {
 	args := []string{"nbconvert", "--to", "notebook", "--execute",
 		"--ExecutePreprocessor.timeout=600", "--ExecutePreprocessor.kernel_name=goaccel",
 		"--output-dir", outDir, "--output", name, nb}
-	cmd := exec.CommandContext(ctx, "/usr/bin/jupyter", args...)
-	if _, err := os.Stat("/usr/bin/jupyter"); err != nil {
-		cmd = exec.CommandContext(ctx, systemPython, append([]string{"-m"}, args...)...)
+	cmd := exec.CommandContext(ctx, s.command("jupyter"), args...)
+	if _, err := os.Stat(s.command("jupyter")); err != nil {
+		cmd = exec.CommandContext(ctx, s.python, append([]string{"-m"}, args...)...)
 	}
-	cmd.Env = launchEnv(t, dataDir) // launches keep their config and builds in temporary folders
+	cmd.Env = s.env(launchEnv(t, dataDir)) // launches keep their config and builds in temporary folders
 	log, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("nbconvert --execute %s: %v\n%s", nb, err, log)

@@ -31,6 +31,10 @@ type Device struct {
 	mu  sync.Mutex // serialises the device's calls
 	fns map[string]uintptr
 
+	// onLaunch, when set (by this package's tests), sees every launch's parameters as
+	// marshalled and where they lie.
+	onLaunch func(kernel string, args []arg, at []unsafe.Pointer)
+
 	blocksMu sync.Mutex
 	blocks   map[uintptr]block // live buffers' blocks
 }
@@ -39,6 +43,10 @@ type Device struct {
 type block struct {
 	size    int
 	cleanup runtime.Cleanup
+	// uses are events recorded after work queued on other streams (NCCL's) that reads or
+	// writes the block, by stream: before the block goes back to the cache, the device's
+	// stream waits for them, so work that reuses it runs after them.
+	uses map[uintptr]uintptr
 }
 
 // rawMem adapts the driver to alloc.Raw (called with the context current).
@@ -161,19 +169,22 @@ func (d *Device) launch(name string, grid uint32, params ...any) error {
 		return err
 	}
 	// One arena for all values, each 8-aligned, with slack at the end.
-	arena := make([]byte, 0, 128*len(params)+128)
-	offs := make([]int, len(params))
+	args := make([]arg, len(params))
+	size := 128
 	for i, p := range params {
-		for len(arena)%8 != 0 {
-			arena = append(arena, 0)
-		}
-		offs[i] = len(arena)
-		arena = appendArg(arena, p)
+		args[i] = marshal(p)
+		size += (len(args[i].bytes) + 7) &^ 7
 	}
-	arena = arena[:cap(arena)]
+	arena := make([]byte, size)
 	ptrs := make([]unsafe.Pointer, len(params))
-	for i := range params {
-		ptrs[i] = unsafe.Pointer(&arena[offs[i]])
+	off := 0
+	for i, a := range args {
+		copy(arena[off:], a.bytes)
+		ptrs[i] = unsafe.Pointer(&arena[off])
+		off += (len(a.bytes) + 7) &^ 7
+	}
+	if d.onLaunch != nil {
+		d.onLaunch(name, args, ptrs)
 	}
 	err = d.drv.Launch(f, [3]uint32{grid, 1, 1}, [3]uint32{threads, 1, 1}, 0, d.stream, ptrs)
 	runtime.KeepAlive(arena)
@@ -183,44 +194,58 @@ func (d *Device) launch(name string, grid uint32, params ...any) error {
 	return nil
 }
 
-func bytesOf[T any](v *T) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(v)), unsafe.Sizeof(*v)) }
+// arg is one kernel parameter as launch marshals it: its bytes, the C type they stand for
+// ("int32", "int64", "float32", "float64" or "struct") and the Go type's alignment.
+type arg struct {
+	bytes []byte
+	kind  string
+	align int
+}
 
-func appendArg(b []byte, p any) []byte {
+func bytesOf[T any](v T) []byte {
+	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v))...)
+}
+
+func argOf[T any](v T, kind string) arg {
+	return arg{bytes: bytesOf(v), kind: kind, align: int(unsafe.Alignof(v))}
+}
+
+func marshal(p any) arg {
 	switch v := p.(type) {
 	case uintptr:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
 	case int64:
-		return append(b, bytesOf(&v)...)
-	case int32:
-		return append(b, bytesOf(&v)...)
-	case float32:
-		return append(b, bytesOf(&v)...)
-	case float64:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
 	case uint64:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
+	case int32:
+		return argOf(v, "int32")
+	case float32:
+		return argOf(v, "float32")
+	case float64:
+		return argOf(v, "float64")
 	case shapeArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case viewArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case convArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case backend.AdamScalars:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case sgdArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case avgPoolArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case adadeltaArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case rmspropArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case adagradArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case attnArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case attnGradArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	}
 	panic(fmt.Sprintf("cuda: kernel parameter of type %T", p))
 }
@@ -262,8 +287,64 @@ func (d *Device) dropBlock(p uintptr) {
 	delete(d.blocks, p)
 	d.blocksMu.Unlock()
 	if ok {
-		d.cache.Free(p, blk.size)
+		d.free(p, blk)
 	}
+}
+
+// free hands a block back to the cache, once the device's stream is ordered after the other
+// streams' work on it (a failure to order them is the context's sticky error, which the next
+// call reports).
+func (d *Device) free(p uintptr, blk block) {
+	if len(blk.uses) > 0 {
+		_ = d.ctx.Do(func() error {
+			for _, ev := range blk.uses {
+				_ = d.drv.StreamWaitEvent(d.stream, ev)
+				_ = d.drv.EventDestroy(ev)
+			}
+			return nil
+		})
+	}
+	d.cache.Free(p, blk.size)
+}
+
+// RecordUse tells the allocator that work just queued on stream (another than the device's)
+// uses the memory at ptr: the block holding it is not reused by the device's stream before that
+// work is done, even if the buffer is released or collected first. It needs the device's context
+// current (inside Do).
+func (d *Device) RecordUse(ptr, stream uintptr) error {
+	ev, err := d.drv.EventCreate(false)
+	if err != nil {
+		return err
+	}
+	if err := d.drv.EventRecord(ev, stream); err != nil {
+		d.drv.EventDestroy(ev)
+		return err
+	}
+	d.blocksMu.Lock()
+	defer d.blocksMu.Unlock()
+	base, found := ptr, false
+	if _, found = d.blocks[ptr]; !found { // a view into a buffer: find the block holding it
+		for p, blk := range d.blocks {
+			if ptr >= p && ptr < p+uintptr(blk.size) {
+				base, found = p, true
+				break
+			}
+		}
+	}
+	if !found {
+		d.drv.EventDestroy(ev)
+		return fmt.Errorf("cuda:%d: no live buffer holds %#x", d.index, ptr)
+	}
+	blk := d.blocks[base]
+	if blk.uses == nil {
+		blk.uses = map[uintptr]uintptr{}
+	}
+	if old, ok := blk.uses[stream]; ok {
+		d.drv.EventDestroy(old) // a stream runs in order: the newer event covers the older
+	}
+	blk.uses[stream] = ev
+	d.blocks[base] = blk
+	return nil
 }
 
 // Alloc implements backend.Core.
@@ -292,7 +373,7 @@ func (d *Device) Release(b *backend.Buffer) {
 	if ok {
 		blk.cleanup.Stop()
 		d.pacer.Credit(blk.size)
-		d.cache.Free(b.Ptr, blk.size)
+		d.free(b.Ptr, blk)
 	}
 }
 

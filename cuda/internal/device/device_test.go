@@ -19,10 +19,10 @@ import (
 	"github.com/goaccel/goaccel/tensors/backend/cpu"
 )
 
-// These tests run the backend on the fake driver, cuBLAS and NCCL of package fakelib (device
-// memory is host memory, products are naive loops, kernels are logged, not run), so they check
-// everything but the kernels' arithmetic: library loading, contexts, the allocator, transfers,
-// the cuBLAS call mapping and the kernels' parameters.
+// These tests run the backend on the emulated GPUs of package fakelib: the real kernels on the
+// CPU, real cuBLAS products, device memory of the fake's own and every call logged. They check
+// library loading, contexts, the allocator, transfers, the cuBLAS call mapping, the kernels'
+// parameters as launched, and (kernels_test.go) every kernel's results against the CPU backend.
 
 var ctl *fakelib.Control
 
@@ -422,4 +422,40 @@ func TestDroppedBuffersKeepDeviceMemoryBounded(t *testing.T) {
 		t.Fatalf("%d raw device allocations for 10,000 dropped 4 MB buffers: the cache did not see them come back", raw)
 	}
 	t.Logf("peak %d MB above the start, %d raw allocations, %d collections", (most-before.LiveBytes)>>20, after.RawAllocs-before.RawAllocs, d.Pacer().Collections())
+}
+
+// TestHalfProductsReadOnlyTheElementsTheyNeed multiplies, under bfloat16, the last four
+// columns of an [8, 64] float32 matrix that fills its allocation exactly: the rounded copy must
+// read those 8×4 elements only (reading whole rows from the slice's start would run 60 elements
+// past the allocation, which the emulated device reports as an illegal address), and the product
+// must match the CPU's.
+func TestHalfProductsReadOnlyTheElementsTheyNeed(t *testing.T) {
+	d := open(t)
+	c := cpu.New()
+	r := rand.New(rand.NewPCG(5, 5))
+	vals := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(r.IntN(9) - 4)
+		}
+		return v
+	}
+	av, bv := vals(8*64), vals(2*4*3)
+	for _, transB := range []bool{false, true} {
+		ha, hb, hc := host(backend.F32, av), host(backend.F32, bv), host(backend.F32, make([]float64, 2*8*3))
+		da, db, dc := upload(d, backend.F32, av), upload(d, backend.F32, bv), upload(d, backend.F32, make([]float64, 2*8*3))
+		ldb := 3
+		if transB {
+			ldb = 4
+		}
+		// A: columns 60..63 of the matrix, broadcast over a batch of 2; B: two 4×3 (or 3×4) matrices.
+		c.Gemm(backend.BF16, false, transB, 2, 8, 3, 4, 1, ha, 60, 64, 0, hb, 0, ldb, 12, 0, hc, 0, 3, 24)
+		d.Gemm(backend.BF16, false, transB, 2, 8, 3, 4, 1, da, 60, 64, 0, db, 0, ldb, 12, 0, dc, 0, 3, 24)
+		got, want := asF64(d.Download(dc)), asF64(hc)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("transB=%v: C[%d] = %v, CPU %v", transB, i, got[i], want[i])
+			}
+		}
+	}
 }

@@ -90,7 +90,7 @@ template <typename T> __device__ void xent(T *loss, T *prob, T *count, const T *
 	for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {
 		const T *row = logits + r * classes;
 		T *p = prob + r * classes;
-		T m = row[0];
+		T m = classes > 0 ? row[0] : (T)0; // no classes: every target is out of range, reported below
 		for (i64 j = threadIdx.x; j < classes; j += BLOCK) m = row[j] > m ? row[j] : m;
 		m = block_reduce(m, MaxNaN());
 		double sum = 0, sumLogit = 0;
