@@ -287,6 +287,24 @@ func exercise(w *twin) {
 		c.MaxPool2dGrad(pdx.c, pg.c, arg.c, planes, ph, pw, pk, ps, poh, pow)
 		d.MaxPool2dGrad(pdx.d, pg.d, arg.d, planes, ph, pw, pk, ps, poh, pow)
 		w.same("MaxPool2dGrad "+dt.String(), pdx, tol(dt))
+		// AvgPool2d: padded windows counted in the divisor, left out of it, a divisor override
+		// and adaptive windows of unequal sizes (6 → 4 overlaps them).
+		for i, ap := range []backend.AvgPoolParams{
+			{Planes: planes, H: ph, W: pw, OH: 3, OW: 3, KH: 3, KW: 3, SH: 2, SW: 2, PH: 1, PW: 1, CountIncludePad: true},
+			{Planes: planes, H: ph, W: pw, OH: 3, OW: 4, KH: 3, KW: 2, SH: 2, SW: 2, PH: 1, PW: 1},
+			{Planes: planes, H: ph, W: pw, OH: 2, OW: 2, KH: 2, KW: 2, SH: 3, SW: 3, Divisor: 3},
+			{Planes: planes, H: ph, W: pw, OH: 4, OW: 4, Adaptive: true},
+		} {
+			ax := w.of(dt, w.rnd(planes*ph*pw, -3, 3, false))
+			ay := w.zeros(dt, planes*ap.OH*ap.OW)
+			c.AvgPool2d(ay.c, ax.c, ap)
+			d.AvgPool2d(ay.d, ax.d, ap)
+			w.same(fmt.Sprintf("AvgPool2d %d %s", i, dt), ay, tol(dt))
+			ag, adx := w.of(dt, w.rnd(planes*ap.OH*ap.OW, -1, 1, false)), w.zeros(dt, planes*ph*pw)
+			c.AvgPool2dGrad(adx.c, ag.c, ap)
+			d.AvgPool2dGrad(adx.d, ag.d, ap)
+			w.same(fmt.Sprintf("AvgPool2dGrad %d %s", i, dt), adx, tol(dt))
+		}
 	}
 	// The optimizer updates and the gradient checks (float32), over two parameters each.
 	vecs := func(bufs ...pair) ([]backend.Vec, []backend.Vec) {
@@ -317,6 +335,34 @@ func exercise(w *twin) {
 	w.same("SGDStep w", p1, 0)
 	w.same("SGDStep plain w", p2, 0)
 	w.same("SGDStep buf", m1, 0)
+	// The adaptive optimizers: weight decay on one parameter, RMSprop with and without momentum
+	// and centering (a nil Buf is an unused state).
+	s1, s2, a1, a2 := w.zeros(backend.F32, 300), w.zeros(backend.F32, 40), w.zeros(backend.F32, 300), w.zeros(backend.F32, 40)
+	sc, sd := vecs(s1, s2)
+	ac, ad := vecs(a1, a2)
+	for step := range 2 {
+		c.AdadeltaStep(wc, gc, sc, ac, []backend.AdadeltaScalars{{LR: 1, Rho: 0.9, OneMinusRho: 0.1, Eps: 1e-6, WeightDecay: 0.01}, {LR: 0.5, Rho: 0.95, OneMinusRho: 0.05, Eps: 1e-6}})
+		d.AdadeltaStep(wd, gd, sd, ad, []backend.AdadeltaScalars{{LR: 1, Rho: 0.9, OneMinusRho: 0.1, Eps: 1e-6, WeightDecay: 0.01}, {LR: 0.5, Rho: 0.95, OneMinusRho: 0.05, Eps: 1e-6}})
+		w.same(fmt.Sprintf("AdadeltaStep %d w", step), p1, 0)
+		w.same(fmt.Sprintf("AdadeltaStep %d acc", step), a2, 0)
+	}
+	mom1, avg1 := w.zeros(backend.F32, 300), w.zeros(backend.F32, 300)
+	momc, momd := vecs(mom1)
+	momc, momd = append(momc, backend.Vec{}), append(momd, backend.Vec{})
+	avgc, avgd := vecs(avg1)
+	avgc, avgd = append(avgc, backend.Vec{}), append(avgd, backend.Vec{})
+	rms := []backend.RMSpropScalars{{LR: 0.01, Alpha: 0.99, OneMinusAlpha: 0.01, Eps: 1e-8, WeightDecay: 0.01, Momentum: 0.9, Centered: true}, {LR: 0.01, Alpha: 0.9, OneMinusAlpha: 0.1, Eps: 1e-8}}
+	c.RMSpropStep(wc, gc, sc, momc, avgc, rms)
+	d.RMSpropStep(wd, gd, sd, momd, avgd, rms)
+	w.same("RMSpropStep w", p1, 0)
+	w.same("RMSpropStep plain w", p2, 0)
+	w.same("RMSpropStep momentum", mom1, 0)
+	w.same("RMSpropStep grad avg", avg1, 0)
+	ada := []backend.AdagradScalars{{CLR: 0.01, Eps: 1e-10, WeightDecay: 0.01}, {CLR: 0.005, Eps: 1e-10}}
+	c.AdagradStep(wc, gc, ac, ada)
+	d.AdagradStep(wd, gd, ad, ada)
+	w.same("AdagradStep w", p1, 0)
+	w.same("AdagradStep sum", a2, 0)
 	ss := w.zeros(backend.F64, 1)
 	c.SumSquares(ss.c, gc)
 	d.SumSquares(ss.d, gd)
