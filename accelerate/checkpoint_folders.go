@@ -16,7 +16,21 @@ import (
 // beside them.
 
 func (a *Accelerator) checkpointRoot() string {
-	return filepath.Join(a.cfg.ProjectDir, "checkpoints")
+	return filepath.Join(a.projectDir(), "checkpoints")
+}
+
+// projectDir is Config.ProjectDir, or the working directory: where a stop
+// requested by the launcher saves, and a resume looks, when the
+// configuration names no project folder.
+func (a *Accelerator) projectDir() string {
+	if a.cfg.ProjectDir != "" {
+		return a.cfg.ProjectDir
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return wd
 }
 
 func (a *Accelerator) checkpointFolder(n int) string {

@@ -17,6 +17,13 @@
 //		})
 //	}
 //
+// A model with batch normalisation converted by nn.ConvertSyncBatchNorm (or
+// built with nn.SyncBatchNorm) normalises over the batch of every process once
+// prepared: Prepare gives its layers the process group, whose sums run in turn
+// with the gradient all-reduces during the backward pass. As PyTorch's
+// DistributedDataParallel, a prepared model's buffers (running statistics) are
+// rank 0's at Prepare and before each forward pass in training.
+//
 // The rules are Accelerate's: Backward divides the loss by the accumulation
 // steps (and scales it under fp16); gradients are averaged across processes
 // only on sync steps, in 25 MiB buckets (Config.DDP) overlapped with the
@@ -55,6 +62,22 @@
 // one, so a save killed at any point leaves the previous checkpoint loadable
 // (package accelerate/internal/atomicdir publishes the folder).
 //
+// Under a launcher (notebook_launcher, goaccel launch, %accelerate launch)
+// the Accelerator tells it what the process is doing (steps, samples, the
+// collective in progress: the launcher's status table), stops when the
+// launcher asks, at a step boundary every process agrees on (the moment a
+// prepared loader is asked for its next batch), and, in a restarted group
+// or a launch with --resume, loads the latest automatic checkpoint at
+// Prepare, so that a loop over `for epoch := loader.Epoch(); epoch < n;
+// epoch++` continues mid-epoch. A stop has two modes: an interrupt (the
+// notebook's ■, Ctrl-C, notebook_launcher.Stop) saves an automatic
+// checkpoint (the working directory's checkpoints/ without a ProjectDir)
+// and ends the process, and the launch names the folder; a notebook's Stop
+// button (notebook_launcher.StopButton) ends the training pass there,
+// evaluation under tensors.NoGrad still runs and the function returns what
+// it has, after saving an automatic checkpoint when Config.ProjectDir is
+// set. StopRequested reports an agreed stop to loops of other shapes.
+//
 // Importing the package registers the CUDA device (package cuda) and the
 // NCCL collective backend (package cuda/nccl), so a training program needs
 // no import of its own to use GPUs.
@@ -81,19 +104,26 @@
 //   - loader.go: prepared loaders: sharding, the end-of-epoch state and
 //     SkipFirstBatches.
 //   - logger.go: Logger and GetLogger, logging on the main process (or all).
-//   - model.go: the prepared model, UnwrapModel, SaveModel and the broadcast
-//     of initial parameters.
+//   - model.go: the prepared model, UnwrapModel, SaveModel, the broadcast
+//     of initial parameters and of buffers, and the process group of
+//     SyncBatchNorm layers.
 //   - notebook_tracker.go: the "notebook" tracker, a plots.Live under the
 //     cell.
 //   - optimizer.go: prepared optimizers and schedulers, which act only on
 //     sync steps.
 //   - prepare.go: Prepare and its hints for the objects it takes.
 //   - reducer.go: bucketed gradient all-reduce overlapped with the backward
-//     pass (OnGradReady hooks; on devices, one flat tensor per bucket).
+//     pass (OnGradReady hooks; on devices, one flat tensor per bucket), and
+//     the other collectives of a backward pass queued in turn with it.
+//   - resume.go: resuming at Prepare when the launcher asks, Resumed, and
+//     custom objects registered after a resume.
 //   - rng.go: SetSeed.
 //   - scaler.go: the fp16 loss scaler (PyTorch's GradScaler).
 //   - shard.go: how one process takes its share of a loader's batches
 //     (round robin or split, EvenBatches).
+//   - stop.go: a launcher's stop at a step boundary every rank agrees on
+//     (the prepared loaders' StopPass): save and leave, or finish and
+//     return; StopRequested.
 //   - tracking.go: Tracker, AddTracker, InitTrackers, Log and the jsonl
 //     tracker.
 //   - train.go: Backward, Accumulate, NoSync, Autocast, ClipGradNorm and

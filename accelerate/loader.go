@@ -19,6 +19,7 @@ type shardSampler struct {
 	seed    uint64 // rank 0's loader seed
 	spec    shardSpec
 	length  int // batches per epoch on this process
+	common  int // batches per epoch that every process gets (all but a short last round)
 	last    int // batches of the pass in progress
 }
 
@@ -35,7 +36,16 @@ func (a *Accelerator) prepareLoader(l *data.Loader) *data.Loader {
 	s := &shardSampler{acc: a, loader: l, n: n, shuffle: cfg.Shuffle, seed: cfg.Seed,
 		spec: shardSpec{numProcs: a.c.Size(), rank: a.c.Rank(), batchSize: bs, dropLast: cfg.DropLast,
 			split: a.cfg.SplitBatches, even: a.cfg.evenBatches}}
-	s.length = len(s.spec.shard(batchesOf(identity(n), bs, cfg.DropLast)))
+	all := batchesOf(identity(n), bs, cfg.DropLast)
+	s.length = len(s.spec.shard(all))
+	s.common = s.length
+	if !s.spec.even {
+		for r := range a.c.Size() {
+			spec := s.spec
+			spec.rank = r
+			s.common = min(s.common, len(spec.shard(all)))
+		}
+	}
 	l.SetSampler(s)
 	if !a.device.IsCPU() {
 		prev, dev := l.BatchTransform(), a.device
@@ -47,6 +57,7 @@ func (a *Accelerator) prepareLoader(l *data.Loader) *data.Loader {
 		})
 	}
 	a.samplers = append(a.samplers, s)
+	a.watchBoundaries()
 	return l
 }
 

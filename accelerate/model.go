@@ -17,14 +17,21 @@ import (
 type model struct {
 	inner    nn.Module
 	acc      *Accelerator
-	red      *reducer // nil on one process
-	noSync   bool     // inside NoSync / an off-sync Accumulate step
+	red      *reducer          // nil on one process
+	buffers  []*tensors.Tensor // the module's buffers (BatchNorm's running statistics)
+	noSync   bool              // inside NoSync / an off-sync Accumulate step
 	autoDT   tensors.DType
 	autocast bool
 }
 
-// Forward runs the wrapped module's Forward, under autocast with mixed precision.
+// Forward runs the wrapped module's Forward, under autocast with mixed precision. On several
+// processes, a module in training first gets rank 0's buffers, as PyTorch's
+// DistributedDataParallel does by default (broadcast_buffers): every process's running
+// statistics are rank 0's.
 func (m *model) Forward(x *tensors.Tensor) *tensors.Tensor {
+	if m.red != nil && len(m.buffers) > 0 && nn.IsTraining(m.inner) {
+		broadcastTensors(m.acc.c, m.buffers, "Forward: broadcast the model's buffers from rank 0")
+	}
 	if !m.autocast {
 		return m.inner.Forward(x)
 	}
@@ -104,16 +111,68 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 	nn.MoveTo(m, a.device)
 	params := m.Parameters()
 	if a.c.Size() > 1 {
-		broadcastParams(a.c, params)
+		for _, b := range nn.NamedBuffersOf(m) {
+			w.buffers = append(w.buffers, b.Param)
+		}
+		broadcastParams(a.c, append(append([]*tensors.Tensor(nil), params...), w.buffers...))
 		w.red = newReducer(a, params)
+		nn.SetSyncGroup(m, syncGroup{w})
 	}
 	a.models = append(a.models, w)
 	return w
 }
 
-// broadcastParams gives every process rank 0's parameters. When every process
-// already holds the same values (SetSeed before building the model, the usual
-// case) a fingerprint exchange shows it and the copy is skipped.
+// syncGroup is the nn.Group a prepared model gives its synchronising batch normalisation layers:
+// sums over the process group, which during a backward pass wait their turn behind the
+// gradient all-reduces already under way (every process then issues its collectives in the same
+// order).
+type syncGroup struct{ m *model }
+
+func (g syncGroup) Size() int { return g.m.acc.c.Size() }
+
+func (g syncGroup) AllReduceSum(t *tensors.Tensor) {
+	c := g.m.acc.c
+	err := g.m.red.collective(func() error {
+		if t.Device().IsCPU() {
+			buf := t.Float32s()
+			if err := c.AllReduce(buf, "sum"); err != nil {
+				return err
+			}
+			t.CopyFrom(tensors.New(buf, t.Shape()...))
+			return nil
+		}
+		wait, err := c.StartAllReduceTensor(t, "sum")
+		if err != nil {
+			return err
+		}
+		return wait()
+	})
+	must(err, "SyncBatchNorm: sum the batch statistics across processes")
+}
+
+// broadcastTensors gives every process rank 0's values of ts (any dtype, through float32: the
+// buffers of a model are float32 statistics and small counts).
+func broadcastTensors(c comm, ts []*tensors.Tensor, what string) {
+	n := 0
+	for _, t := range ts {
+		n += t.Numel()
+	}
+	flat := make([]float32, 0, n)
+	for _, t := range ts {
+		flat = append(flat, t.Float32s()...)
+	}
+	must(c.Broadcast(flat, 0), what)
+	off := 0
+	for _, t := range ts {
+		t.CopyFrom(tensors.New(flat[off:off+t.Numel()], t.Shape()...))
+		off += t.Numel()
+	}
+}
+
+// broadcastParams gives every process rank 0's parameters (and buffers). When
+// every process already holds the same values (SetSeed before building the
+// model, the usual case) a fingerprint exchange shows it and the copy is
+// skipped.
 func broadcastParams(c comm, params []*tensors.Tensor) {
 	n := 0
 	for _, p := range params {

@@ -88,6 +88,7 @@ type runCfg struct {
 	GA      int
 	Epochs  int
 	MLP     bool    // a two-layer MLP with AdamW instead of a linear model with SGD
+	BN      bool    // an MLP with a BatchNorm1d, converted to SyncBatchNorm, with SGD
 	Bucket  float64 // Config.DDP.BucketCapMB
 }
 
@@ -99,6 +100,10 @@ func train(acc *Accelerator, cfg runCfg) ([]float32, int) {
 	if cfg.MLP {
 		model = nn.NewSequential(nn.NewLinear(4, 16), &nn.ReLU{}, nn.NewLinear(16, 1))
 		opt = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 0.01})
+	}
+	if cfg.BN {
+		model = nn.ConvertSyncBatchNorm(nn.NewSequential(nn.NewLinear(4, 16), nn.NewBatchNorm1d(16), &nn.ReLU{}, nn.NewLinear(16, 1)))
+		opt = optim.NewSGD(model.Parameters(), optim.SGDConfig{LR: 0.05, Momentum: 0.9})
 	}
 	sched := optim.NewLambdaLR(opt, func(int) float64 { return 1 })
 	var s optim.Scheduler = sched
@@ -119,6 +124,9 @@ func train(acc *Accelerator, cfg runCfg) ([]float32, int) {
 	var out []float32
 	for _, p := range acc.UnwrapModel(model).Parameters() {
 		out = append(out, p.Float32s()...)
+	}
+	for _, b := range nn.NamedBuffersOf(acc.UnwrapModel(model)) { // running statistics
+		out = append(out, b.Param.Float32s()...)
 	}
 	return out, sched.LastEpoch()
 }

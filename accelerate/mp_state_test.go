@@ -66,7 +66,7 @@ func stateRun(acc *Accelerator, dir string) (after, resumed []float64, iteration
 		for loader.Next() {
 			x, y := loader.Batch()
 			// Dropout-like noise from the default generator: the random state must be restored too.
-			x = x.Add(tensors.Randn(x.Shape()...).MulScalar(0.01))
+			x = x.Add(tensors.Randn(x.Shape()...).To(x.Device()).MulScalar(0.01))
 			loss := tensors.MSE(model.Forward(x), y)
 			acc.Backward(loss)
 			opt.Step()

@@ -20,6 +20,11 @@ func runCases(t *testing.T, n int, cases []runCfg) {
 	dir := sharedDir(t)
 	launch(t, n, func() {
 		c := group()
+		if os.Getenv(EnvDevice) == "cuda" {
+			if dc, ok := c.(distComm); !ok || dc.g.Transport() != "nccl" {
+				panic(fmt.Sprintf("rank %d: the gradients are all-reduced by %T, not by NCCL on the GPUs", c.Rank(), c))
+			}
+		}
 		for _, rc := range cases {
 			acc := newWithComm(withCfg(Config{SplitBatches: rc.Split, GradientAccumulationSteps: rc.GA, DDP: DistributedDataParallelKwargs{BucketCapMB: rc.Bucket}}), c)
 			if want := os.Getenv(EnvDevice); want != "" && acc.Device() != (tensors.Device{Type: want, Index: c.LocalRank()}) {
@@ -66,6 +71,8 @@ func TestTrainingOnTwoProcessesMatchesOneProcessWithDoubleBatch(t *testing.T) {
 		{Name: "accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
 		{Name: "mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
 		{Name: "mlp-one-parameter-per-bucket", Batch: 8, Shuffle: true, Epochs: 2, MLP: true, Bucket: 1e-5},
+		{Name: "sync-batchnorm", Batch: 8, Shuffle: true, Epochs: 2, BN: true},
+		{Name: "sync-batchnorm-accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2, BN: true, Bucket: 1e-4},
 	})
 }
 
@@ -79,6 +86,25 @@ func TestTrainingOnTwoSimulatedDevicesMatchesOneCPUProcess(t *testing.T) {
 		{Name: "sim-shuffled", Batch: 8, Shuffle: true, Epochs: 2},
 		{Name: "sim-accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
 		{Name: "sim-mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
+		{Name: "sim-sync-batchnorm", Batch: 8, Shuffle: true, Epochs: 2, BN: true},
+	})
+}
+
+// TestTrainingOnTwoGPUsOverNCCLMatchesOneCPUProcess runs data-parallel training with each
+// process on a GPU of its own (cuda:0 and cuda:1: the emulated ones under `make
+// test-cuda-emulated`): models and batches live on the GPUs, NCCL all-reduces the gradient
+// buckets on a stream of their own while the backward pass goes on, and the result equals one
+// CPU process with the double batch.
+func TestTrainingOnTwoGPUsOverNCCLMatchesOneCPUProcess(t *testing.T) {
+	if n := tensors.DeviceCount("cuda"); n < 2 {
+		t.Skipf("needs two GPUs, this machine has %d (make test-cuda-emulated runs it on two emulated ones)", n)
+	}
+	t.Setenv(EnvDevice, "cuda")
+	runCases(t, 2, []runCfg{
+		{Name: "cuda-shuffled", Batch: 8, Shuffle: true, Epochs: 2},
+		{Name: "cuda-accumulate2", Batch: 8, GA: 2, Shuffle: true, Epochs: 2},
+		{Name: "cuda-mlp-adamw", Batch: 8, GA: 2, Shuffle: true, Epochs: 3, MLP: true},
+		{Name: "cuda-mlp-one-parameter-per-bucket", Batch: 8, Shuffle: true, Epochs: 2, MLP: true, Bucket: 1e-5},
 	})
 }
 

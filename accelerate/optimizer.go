@@ -3,6 +3,7 @@ package accelerate
 import (
 	"fmt"
 
+	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -35,6 +36,10 @@ func (o *optimizer) Step() {
 		o.inner.Step()
 	}
 	a.stepWasSkipped = o.skipped
+	if !o.skipped && o == a.optimizers[0] {
+		a.optimizerSteps++
+		workerinfo.SetSteps(a.optimizerSteps) // for the launcher's status table
+	}
 }
 
 // ZeroGrad drops the gradients on sync steps (they accumulate otherwise).

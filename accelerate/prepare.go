@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/goaccel/goaccel/data"
+	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
 )
@@ -24,6 +25,11 @@ import (
 // sharded. Each argument must point to a variable of the interface type, so
 // Prepare can store the wrapper there; Prepare panics with an explanation
 // otherwise.
+//
+// In a restarted group, or a launch with --resume, Prepare then loads the
+// latest automatic checkpoint (ProjectDir/checkpoints, the working
+// directory's without a ProjectDir) into everything prepared so far, and
+// the loaders continue mid-epoch where it was saved (see Resumed).
 func (a *Accelerator) Prepare(objs ...any) {
 	for i, o := range objs {
 		switch v := o.(type) {
@@ -53,6 +59,8 @@ func (a *Accelerator) Prepare(objs ...any) {
 			panic(prepareHint(i, o))
 		}
 	}
+	a.resumeOnPrepare()
+	workerinfo.SetPhase(workerinfo.PhaseComputing)
 }
 
 // prepareHint explains what to pass instead of o.

@@ -44,8 +44,17 @@ type reducer struct {
 	of      map[*tensors.Tensor]*bucket
 	slot    map[*tensors.Tensor]int
 	active  bool
-	work    chan *bucket
+	work    chan job
 	done    chan error
+}
+
+// job is what the all-reduce worker does next: a bucket's all-reduce, or another collective the
+// backward pass asks for (SyncBatchNorm's sums), queued behind the buckets sent before it so that
+// every process issues its collectives in the same order; fn's error goes to done.
+type job struct {
+	b    *bucket
+	fn   func() error
+	done chan error
 }
 
 func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
@@ -80,17 +89,26 @@ func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
 // begin arms the hooks for one backward pass.
 func (r *reducer) begin() {
 	r.active = true
-	r.work = make(chan *bucket, len(r.buckets))
+	r.work = make(chan job, len(r.buckets))
 	r.done = make(chan error, 1)
 	for _, b := range r.buckets {
 		b.pending, b.sent, b.direct = len(b.params), false, true
 	}
-	go func(work <-chan *bucket) {
+	go func(work <-chan job) {
 		var err error
-		for b := range work {
+		for j := range work {
+			if j.fn != nil {
+				if err != nil {
+					j.done <- err
+				} else {
+					j.done <- j.fn()
+				}
+				continue
+			}
 			if err != nil {
 				continue
 			}
+			b := j.b
 			switch {
 			case b.direct:
 				err = r.c.AllReduceCoalesced(b.grads, "mean")
@@ -136,7 +154,18 @@ func (r *reducer) send(b *bucket) {
 		}
 	}
 	b.sent = true
-	r.work <- b
+	r.work <- job{b: b}
+}
+
+// collective runs fn: in turn with the gradient all-reduces while a backward pass has them
+// under way, at once otherwise.
+func (r *reducer) collective(fn func() error) error {
+	if r == nil || !r.active {
+		return fn()
+	}
+	done := make(chan error, 1)
+	r.work <- job{fn: fn, done: done}
+	return <-done
 }
 
 // fillFlat copies the gradients into the device bucket tensor (zeros for a

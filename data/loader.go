@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -81,6 +82,8 @@ func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
 // Next loads the next batch and reports whether there was one. After the last batch of an epoch
 // it returns false once; the following call starts the next epoch.
 func (l *Loader) Next() bool {
+	// What a launched worker is doing, for its launcher's status table.
+	defer workerinfo.SetPhase(workerinfo.SetPhase(workerinfo.PhaseLoading))
 	if !l.running {
 		// The batch sampler runs here, on the caller's goroutine: a prepared loader's sampler
 		// takes part in a collective, which every process must reach in the same order.
@@ -97,8 +100,13 @@ func (l *Loader) Next() bool {
 		l.endPass()
 		return false
 	}
+	if st, ok := l.sampler.(PassStopper); ok && st.StopPass() {
+		l.endPass()
+		return false
+	}
 	l.cur = l.batches[l.pos]
 	l.pos++
+	workerinfo.AddSamples(len(l.cur))
 	if l.pf != nil {
 		l.x, l.y = l.nextPrefetched()
 	} else {

@@ -16,6 +16,15 @@ type BatchSampler interface {
 	Len() int
 }
 
+// PassStopper is a BatchSampler that may end a pass early: the Loader asks
+// StopPass before each batch it yields, and a true ends the pass there
+// (Next returns false). The Accelerate layer's sampler makes it the step
+// boundary where the ranks of a launch agree on a stop the launcher asked
+// for: a finish (a Stop button) ends the training pass there.
+type PassStopper interface {
+	StopPass() bool
+}
+
 // SequentialSampler is the default BatchSampler: consecutive batches of BatchSize over N samples,
 // in order or, with Shuffle, in a permutation drawn from a generator seeded with Seed+epoch; with
 // DropLast a final short batch is dropped.

@@ -30,6 +30,10 @@
 // shares it through a file only this user can read. GOACCEL_DIST_TRANSPORT
 // (auto, shm, tcp) and GOACCEL_DIST_TIMEOUT (a Go duration) tune the group.
 //
+// Every collective is recorded, numbered, in the process's status
+// (internal/workerinfo): a launcher shows which collective each rank is in
+// and reports one that some ranks never joined, long before the timeout.
+//
 // Failures never hang: every collective has a timeout (Config.Timeout,
 // 30 minutes by default), and a rank whose process dies or disconnects makes
 // every other rank's collective fail within moments with an error that names

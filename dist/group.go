@@ -11,6 +11,7 @@ import (
 
 	"github.com/goaccel/goaccel/dist/internal/mesh"
 	"github.com/goaccel/goaccel/dist/internal/store"
+	"github.com/goaccel/goaccel/internal/workerinfo"
 )
 
 // Group is this process's membership in a process group. Every rank must
@@ -98,7 +99,11 @@ func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context
 	limit := g.collectiveTimeout()
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	// The launcher's status table and its report of a collective that some
+	// ranks never joined come from this record.
+	c := workerinfo.EnterCollective(name)
 	err := f(ctx)
+	c.Leave()
 	if err == nil {
 		return nil
 	}

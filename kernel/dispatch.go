@@ -12,8 +12,13 @@ import (
 // Shell requests that touch the interpreter (execute, is_complete, complete,
 // inspect) run one at a time on the shell worker, in arrival order.
 // kernel_info, history, comm_info and comm messages are answered by the
-// shell reader at once, even while a cell runs. Control is served by its own
-// goroutine, so interrupt and shutdown are never queued behind a cell.
+// shell reader at once, even while a cell runs: a comm message reaches the
+// session's comms at once (a widget's new value), and only the work it
+// defers (widget callbacks, cell code) waits for the shell worker: it runs
+// at the end of the running cell (or callbacks), which it joins (tail in
+// comm.go), or, when nothing runs, as a queued request of its own. Control
+// is served by its own goroutine, so interrupt and shutdown are never
+// queued behind a cell.
 var queuedShell = map[string]bool{
 	"execute_request":     true,
 	"is_complete_request": true,
@@ -28,6 +33,16 @@ func (k *Kernel) onShell(m *wire.Message) {
 		k.queue <- m
 		return
 	}
+	if isComm(t) {
+		k.awaitSubscriber()
+		k.publish("status", &m.Header, map[string]any{"execution_state": "busy"})
+		if !k.handleComm(m) {
+			k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
+		} else if !k.joinTail(m) {
+			k.queue <- m // its callbacks, when nothing runs; the worker publishes idle after them
+		}
+		return
+	}
 	k.busy(m, func() {
 		switch t {
 		case "kernel_info_request":
@@ -35,12 +50,7 @@ func (k *Kernel) onShell(m *wire.Message) {
 		case "history_request":
 			k.handleHistory(m)
 		case "comm_info_request":
-			k.reply(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}})
-		case "comm_open":
-			k.handleCommOpen(m)
-		case "comm_msg", "comm_close":
-			// No comm targets exist, so there is nothing to deliver to.
-			k.log.Debug("ignored comm message without a target", "msg_type", t)
+			k.handleCommInfo(m)
 		case "shutdown_request":
 			k.handleShutdown(k.shell, m)
 		case "interrupt_request":
@@ -64,6 +74,13 @@ func (k *Kernel) shellWorker(ctx context.Context) {
 			pending := []*wire.Message{m}
 			for len(pending) > 0 {
 				m, pending = pending[0], pending[1:]
+				if isComm(m.Header.MsgType) { // busy went out when it was delivered
+					k.openTail(&m.Header)
+					k.runDeferred(ctx, m, &m.Header)
+					k.runTail(ctx)
+					k.publish("status", &m.Header, map[string]any{"execution_state": "idle"})
+					continue
+				}
 				var abort bool
 				k.busy(m, func() { abort = k.runQueued(ctx, m) })
 				if abort {
@@ -79,7 +96,9 @@ func (k *Kernel) shellWorker(ctx context.Context) {
 func (k *Kernel) runQueued(ctx context.Context, m *wire.Message) (abort bool) {
 	switch m.Header.MsgType {
 	case "execute_request":
-		return k.execute(ctx, m)
+		abort = k.execute(ctx, m)
+		k.runTail(ctx) // the callbacks of comm messages that came while it ran
+		return abort
 	case "is_complete_request":
 		k.handleIsComplete(ctx, m)
 	case "complete_request":
@@ -88,6 +107,11 @@ func (k *Kernel) runQueued(ctx context.Context, m *wire.Message) (abort bool) {
 		k.handleInspect(ctx, m)
 	}
 	return false
+}
+
+// isComm reports whether msgType is a comm message from the front end.
+func isComm(msgType string) bool {
+	return msgType == "comm_open" || msgType == "comm_msg" || msgType == "comm_close"
 }
 
 // onControl is the control channel's reader.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/kernel/executor"
 	"github.com/goaccel/goaccel/kernel/internal/derive"
@@ -59,9 +60,13 @@ func runExecutor(spec derive.Spec, tables ...interp.Exports) int {
 	}
 	c := executor.NewChild(reqs, events, os.Stdout, os.Stderr)
 	displaysink.Set(c)
+	comms := comm.NewManager(c)
+	comm.ServeWidgetControl(comms)
+	comm.Install(comms)
 	sess, err := session.New(session.Options{
 		Stdout: os.Stdout, Stderr: os.Stderr,
 		Tables: tables, Executor: spec, StateFile: os.Getenv(executor.EnvState),
+		Comms: comms,
 	})
 	if err != nil {
 		return fail(fmt.Errorf("start the interpreter: %w", err))

@@ -50,6 +50,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 		k.publish("execute_input", &m.Header, map[string]any{"code": req.Code, "execution_count": shown})
 		k.outLimit.startCell()
 		k.setOutputParent(&m.Header)
+		k.openTail(&m.Header) // a silent cell's output is dropped: its callbacks are queued instead
 	} else {
 		// A silent cell publishes nothing; output that background goroutines
 		// print afterwards goes to the last visible cell again.
@@ -59,7 +60,7 @@ func (k *Kernel) execute(ctx context.Context, m *wire.Message) (abort bool) {
 	if storeHistory {
 		k.hist.Add(k.count, req.Code, "")
 	}
-	ereq := executor.ExecRequest{Code: req.Code, UserExpressions: req.UserExpressions, ExecutionCount: shown}
+	ereq := executor.ExecRequest{Code: req.Code, UserExpressions: req.UserExpressions, ExecutionCount: shown, Parent: m.Header.MsgID}
 	if orDefault(req.AllowStdin, true) {
 		ereq.AllowStdin = true
 		ereq.Input = func(ctx context.Context, prompt string, password bool) (string, error) {

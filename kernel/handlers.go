@@ -144,21 +144,6 @@ func historyReply(h *history.Store, req historyRequest) (map[string]any, error) 
 	return map[string]any{"status": "ok", "history": history.Tuples(entries, req.Output)}, nil
 }
 
-// handleCommOpen answers a comm_open: no comm targets are registered, so the
-// comm is closed at once, as ipykernel does for an unknown target.
-func (k *Kernel) handleCommOpen(m *wire.Message) {
-	var req struct {
-		CommID     string `json:"comm_id"`
-		TargetName string `json:"target_name"`
-	}
-	if err := m.Unmarshal(&req); err != nil {
-		k.log.Warn("bad comm_open", "err", err)
-		return
-	}
-	k.log.Info("comm_open for an unknown target; closing it", "target", req.TargetName)
-	k.publish("comm_close", &m.Header, map[string]any{"comm_id": req.CommID, "data": map[string]any{}})
-}
-
 func (k *Kernel) handleInterrupt(ch *channel, m *wire.Message) {
 	k.exec.Interrupt()
 	k.reply(ch, m, "interrupt_reply", map[string]any{"status": "ok"})

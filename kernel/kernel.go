@@ -73,6 +73,9 @@ type Kernel struct {
 	queue  chan *wire.Message // shell requests that run one at a time
 	inputs chan *wire.Message // input_reply messages from the stdin channel
 
+	tailMu sync.Mutex
+	tail   *tail // the request the shell worker runs now, if comm messages may join it
+
 	outMu     sync.Mutex
 	outParent *wire.Header // parent of stream output; nil drops it (silent cells)
 	outLimit  *outputLimit
@@ -118,6 +121,7 @@ func New(cfg Config) *Kernel {
 		Env:            cfg.ExecutorEnv,
 		Output:         k.streamOutput,
 		Display:        k.displayOutput,
+		Comm:           k.commOutput,
 		InterruptGrace: cfg.InterruptGrace,
 		Log:            log,
 	})
@@ -208,6 +212,12 @@ func (k *Kernel) publish(msgType string, parent *wire.Header, content any) {
 		k.log.Error("build iopub message", "msg_type", msgType, "err", err)
 		return
 	}
+	k.send(m)
+}
+
+// send publishes m on iopub under its message type's topic.
+func (k *Kernel) send(m *wire.Message) {
+	msgType := m.Header.MsgType
 	m.Identities = [][]byte{[]byte("kernel." + k.session + "." + msgType)}
 	if err := k.iopub.send(m); err != nil {
 		k.log.Warn("publish", "err", err)
@@ -215,10 +225,10 @@ func (k *Kernel) publish(msgType string, parent *wire.Header, content any) {
 	if t, ok := k.iopub.sock.(zmq4.Topics); ok && msgType == "status" && k.log.Enabled(context.Background(), slog.LevelDebug) {
 		// A status lost to a missing subscriber can hang a front end.
 		var pid string
-		if parent != nil {
-			pid = parent.MsgID
+		if m.Parent != nil {
+			pid = m.Parent.MsgID
 		}
-		k.log.Debug("published", "msg_type", msgType, "content", content, "parent", pid, "iopub_topics", len(t.Topics()))
+		k.log.Debug("published", "msg_type", msgType, "content", string(m.Content), "parent", pid, "iopub_topics", len(t.Topics()))
 	}
 }
 
@@ -235,8 +245,12 @@ func (k *Kernel) reply(ch *channel, req *wire.Message, msgType string, content a
 }
 
 // busy publishes status busy, runs f, then publishes status idle, all with req as parent.
+// A request whose outputs a front end waits for holds until iopub has a subscriber
+// (awaitSubscriber); an informational one (kernel_info, completion, …) is answered at once.
 func (k *Kernel) busy(req *wire.Message, f func()) {
-	k.awaitSubscriber()
+	if !informational[req.Header.MsgType] {
+		k.awaitSubscriber()
+	}
 	k.publish("status", &req.Header, map[string]any{"execution_state": "busy"})
 	defer k.publish("status", &req.Header, map[string]any{"execution_state": "idle"})
 	f()

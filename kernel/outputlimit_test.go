@@ -15,7 +15,7 @@ func TestLargeStreamIsTruncatedWithANote(t *testing.T) {
 	const limit = 64 << 10
 	c := startKernelWith(t, func(cfg *Config) { cfg.MaxOutput = limit })
 	c.subscribe()
-	time.Sleep(100 * time.Millisecond)
+	c.awaitSubscribed()
 	id := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "spam 4194304"})
 	var rep map[string]any
 	if err := c.reply(id, 60*time.Second).Unmarshal(&rep); err != nil || rep["status"] != "ok" {
@@ -61,7 +61,7 @@ func TestLargeResultAndErrorAreCappedWithANote(t *testing.T) {
 	const limit = 64 << 10
 	c := startKernelWith(t, func(cfg *Config) { cfg.MaxOutput = limit })
 	c.subscribe()
-	time.Sleep(100 * time.Millisecond)
+	c.awaitSubscribed()
 	id := c.send(c.shell, c.codec, "execute_request", map[string]any{"code": "bigresult 5000000"})
 	c.reply(id, 60*time.Second)
 	var result struct {

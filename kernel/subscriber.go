@@ -10,8 +10,17 @@ import (
 // front end's iopub subscription (see awaitSubscriber).
 const subscriberWait = 3 * time.Second
 
-// awaitSubscriber holds the kernel's first request until some front end has
-// subscribed to iopub, or subscriberWait has passed; later requests never
+// informational are the requests that only ask the kernel something: they are
+// answered at once, subscriber or not (their busy and idle statuses may be
+// lost before a front end subscribes; no front end waits for them).
+var informational = map[string]bool{
+	"kernel_info_request": true, "complete_request": true, "inspect_request": true,
+	"is_complete_request": true, "history_request": true, "comm_info_request": true,
+}
+
+// awaitSubscriber holds the kernel's first request that runs code (or
+// anything else whose outputs a front end waits for) until some front end
+// has subscribed to iopub, or subscriberWait has passed; later requests never
 // wait.
 //
 // A zmq4 PUB drops what it publishes before a peer's subscription has been
@@ -19,11 +28,12 @@ const subscriberWait = 3 * time.Second
 // Under load the first kernel_info_reply can reach the client before its
 // iopub subscription reaches the kernel; a front end that then runs a cell
 // at once (jupyter console does, and waits for that cell's status idle on
-// iopub with no timeout) may lose the cell's idle status and wait forever.
-// Holding the first request (normally kernel_info) until iopub has a
-// subscriber makes the kernel_info_reply mean "iopub is live", as
-// jupyter_client's wait_for_ready and the newer iopub welcome message try to
-// guarantee.
+// iopub with no timeout) would lose the cell's idle status and wait forever.
+// So the first cell waits for a subscriber. kernel_info itself does not: a
+// client's iopub socket may attach its connection only when the client
+// first reads from it (libzmq processes a reconnected pipe on the socket's
+// next use), and jupyter_client 8's wait_for_ready reads iopub only after the
+// kernel_info_reply, so holding that reply cost every restart subscriberWait.
 func (k *Kernel) awaitSubscriber() {
 	if k.subscribed.Load() {
 		return

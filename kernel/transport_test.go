@@ -94,7 +94,7 @@ func TestSilentConnectionsDoNotLockClientsOut(t *testing.T) {
 func TestMessageOverTheLimitIsRefusedAndTheKernelStaysUp(t *testing.T) {
 	c := startKernelWith(t, func(cfg *Config) { cfg.MaxMessageSize = 1 << 20 })
 	c.subscribe()
-	time.Sleep(100 * time.Millisecond)
+	c.awaitSubscribed()
 	conn := rawZMTP(t, c.ci.Endpoint(c.ci.ShellPort), "DEALER", true)
 	defer conn.Close()
 	writeLongFrameHeader(t, conn, false, 2<<20)
@@ -120,7 +120,7 @@ func TestEmptyKeyIsWarnedAtStartUp(t *testing.T) {
 			cfg.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		})
 		c.subscribe()
-		time.Sleep(100 * time.Millisecond)
+		c.awaitSubscribed()
 		c.assertServing()
 		warned := strings.Contains(logs.String(), "Message signing is disabled")
 		if warned != (key == "") {
@@ -169,33 +169,59 @@ func newClientIsServed(ctx context.Context, ci ConnectionInfo) error {
 	if err := shell.Dial(ci.Endpoint(ci.ShellPort)); err != nil {
 		return fmt.Errorf("shell: %w", err)
 	}
-	m, err := wire.NewMessage("kernel_info_request", "late", nil, map[string]any{})
-	if err != nil {
-		return err
-	}
-	frames, err := codec.Encode(m)
-	if err != nil {
-		return err
-	}
-	if err := shell.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil {
-		return err
-	}
-	raw, err := shell.Recv()
-	if err != nil {
-		return fmt.Errorf("shell: %w", err)
-	}
-	rep, err := codec.Decode(raw.Frames)
-	if err != nil || rep.Header.MsgType != "kernel_info_reply" {
-		return fmt.Errorf("shell answered %v (%v)", rep, err)
-	}
-	for {
-		raw, err := iopub.Recv()
-		if err != nil {
-			return fmt.Errorf("iopub: %w", err)
+	published := make(chan *wire.Message, 100)
+	go func() {
+		for {
+			raw, err := iopub.Recv()
+			if err != nil {
+				close(published)
+				return
+			}
+			if pm, err := codec.Decode(raw.Frames); err == nil {
+				published <- pm
+			}
 		}
-		if pm, err := codec.Decode(raw.Frames); err == nil && pm.Parent != nil && pm.Parent.MsgID == m.Header.MsgID &&
-			strings.Contains(string(pm.Content), "idle") {
-			break
+	}()
+	// As jupyter_client's wait_for_ready: kernel_info until its status shows
+	// on iopub (one sent before the subscription reached the kernel is
+	// published to nobody).
+	for served := false; !served; {
+		m, err := wire.NewMessage("kernel_info_request", "late", nil, map[string]any{})
+		if err != nil {
+			return err
+		}
+		frames, err := codec.Encode(m)
+		if err != nil {
+			return err
+		}
+		if err := shell.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil {
+			return err
+		}
+		raw, err := shell.Recv()
+		if err != nil {
+			return fmt.Errorf("shell: %w", err)
+		}
+		rep, err := codec.Decode(raw.Frames)
+		if err != nil || rep.Header.MsgType != "kernel_info_reply" {
+			return fmt.Errorf("shell answered %v (%v)", rep, err)
+		}
+		wait := time.After(time.Second)
+	iopubWait:
+		for {
+			select {
+			case pm, ok := <-published:
+				if !ok {
+					return fmt.Errorf("iopub closed: %w", ctx.Err())
+				}
+				if pm.Parent != nil && pm.Parent.MsgID == m.Header.MsgID && strings.Contains(string(pm.Content), "idle") {
+					served = true
+					break iopubWait
+				}
+			case <-wait:
+				break iopubWait
+			case <-ctx.Done():
+				return ctx.Err()
+			}
 		}
 	}
 	return heartbeatEchoes(ctx, ci)

@@ -23,8 +23,20 @@
 // Layers run on the device of their parameters: nn.MoveTo(model, tensors.CUDA(0)) moves a model
 // in place (model.to("cuda:0")), and its inputs must be on the same device.
 //
+// BatchNorm1d, BatchNorm2d and SyncBatchNorm keep running statistics as buffers (Buffered,
+// NamedBuffersOf): state dicts, safetensors files and MoveTo carry them with the parameters, under
+// PyTorch's names ("1.running_mean", "bn1.num_batches_tracked"); a model struct defined in a cell
+// needs no method for them (its layers' buffers are found through its fields). nn.SetTraining(m,
+// false) switches them to the running statistics. ConvertSyncBatchNorm is PyTorch's
+// convert_sync_batchnorm: a prepared model (package accelerate) then normalises over the batch of
+// every process.
+//
 // Files:
 //   - activation.go: ReLU, GELU, Tanh, Flatten and Dropout layers.
+//   - batchnorm.go: BatchNormConfig, BatchNorm1d, BatchNorm2d, SyncBatchNorm, Group,
+//     ConvertSyncBatchNorm and SetSyncGroup.
+//   - buffers.go: Buffered, NamedBuffersOf and PrefixedBuffers: buffers of layers and of models
+//     found through their fields.
 //   - clip.go: ClipGradNorm, ClipGradValue and Grads.
 //   - conv.go: Conv2d and MaxPool2d layers.
 //   - device.go: MoveTo, a model's parameters moved to a device in place.
@@ -33,13 +45,16 @@
 //   - init.go: PyTorch's default initialisation bounds for weights and biases.
 //   - layernorm.go: LayerNorm.
 //   - linear.go: Linear, NewLinear and NewLinearNoBias.
-//   - loss.go: CrossEntropy, MSE, and CrossEntropyLoss and MSELoss as modules.
+//   - loss.go: CrossEntropy, NLLLoss, NLLLossSum, MSE, and CrossEntropyLoss and MSELoss as
+//     modules.
 //   - module.go: Module, NamedParameter, Trainer, SetTraining, IsTraining,
 //     Prefixed, ParametersOf and NumParameters.
+//   - norm.go: GroupNorm and RMSNorm.
+//   - pool.go: AvgPool2d and AdaptiveAvgPool2d layers.
 //   - safetensors.go: SaveSafetensors, WriteSafetensors, EncodeSafetensors,
 //     LoadSafetensors, LoadSafetensorsMetadata, ReadSafetensors and
 //     DecodeSafetensors (on nn/internal/safetensors).
 //   - sequential.go: Sequential.
-//   - state.go: StateDict, LoadStateDict and LoadStateDictNonStrict.
+//   - state.go: StateDict, LoadStateDict and LoadStateDictNonStrict (parameters and buffers).
 //   - transformer.go: MLP, CausalSelfAttention and TransformerBlock.
 package nn

@@ -121,3 +121,29 @@ func ExampleSaveSafetensors() {
 	// load: <nil>
 	// load: nn: load state dict into *nn.Sequential: shape mismatch: 0.weight: checkpoint [4 3], model [5 3]; 0.bias: checkpoint [4], model [5]; 2.weight: checkpoint [1 4], model [1 5]
 }
+
+// A cell's model with batch normalisation: its running statistics are buffers, saved in the
+// state dict under PyTorch's names without a method of the model's; evaluation mode uses them.
+// ConvertSyncBatchNorm makes the layers normalise over every process of a prepared model.
+func ExampleBatchNorm2d() {
+	tensors.ManualSeed(0)
+	type block struct {
+		Conv *nn.Conv2d
+		BN   *nn.BatchNorm2d
+	}
+	b := &block{Conv: nn.NewConv2d(1, 4, 3, 1, 1), BN: nn.NewBatchNorm2d(4)}
+	model := nn.NewSequential(b.Conv, b.BN, nn.ReLU{}, nn.AdaptiveAvgPool2d{H: 1, W: 1}, nn.Flatten{})
+	model.Forward(tensors.Randn(8, 1, 5, 5)) // training: batch statistics, running ones updated
+	keys := []string{}
+	for k := range nn.StateDict(model) {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Println(keys)
+	nn.SetTraining(model, false) // evaluation: the running statistics
+	fmt.Println(model.Forward(tensors.Randn(2, 1, 5, 5)).Shape(), b.BN.NumBatchesTracked.Item())
+	nn.ConvertSyncBatchNorm(model)
+	// Output:
+	// [0.bias 0.weight 1.bias 1.num_batches_tracked 1.running_mean 1.running_var 1.weight]
+	// [2 4] 1
+}

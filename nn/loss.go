@@ -12,6 +12,34 @@ func CrossEntropy(logits, target *tensors.Tensor) *tensors.Tensor {
 	return tensors.CrossEntropy(logits, target)
 }
 
+// NLLLoss is the mean negative log-likelihood of int64 class targets [N] under log-probabilities
+// logProbs [N, C] (F.nll_loss: the loss of a model whose output ends in LogSoftmax, as PyTorch's
+// MNIST example's). NLLLossSum is its sum.
+func NLLLoss(logProbs, target *tensors.Tensor) *tensors.Tensor {
+	s := nllTerms(logProbs, target)
+	defer s.Release()
+	return s.Mean()
+}
+
+// NLLLossSum is the summed negative log-likelihood (F.nll_loss with reduction="sum").
+func NLLLossSum(logProbs, target *tensors.Tensor) *tensors.Tensor {
+	s := nllTerms(logProbs, target)
+	defer s.Release()
+	return s.Sum()
+}
+
+// nllTerms returns −logProbs[i, target[i]] for each row i.
+func nllTerms(logProbs, target *tensors.Tensor) *tensors.Tensor {
+	if logProbs.Dim() != 2 || target.Dim() != 1 || target.Size(0) != logProbs.Size(0) || target.DType() != tensors.Int64 {
+		panic(fmt.Sprintf("nn: NLLLoss: log-probabilities %v and int64 targets %v; want [N, C] and [N]", logProbs.Shape(), target.Shape()))
+	}
+	idx := target.Unsqueeze(1)
+	picked := logProbs.Gather(1, idx)
+	idx.Release()
+	defer picked.Release()
+	return picked.Neg()
+}
+
 // MSE is the mean squared error between pred and target (F.mse_loss).
 func MSE(pred, target *tensors.Tensor) *tensors.Tensor { return tensors.MSE(pred, target) }
 

@@ -56,7 +56,9 @@ func (s *Sequential) Forward(x *tensors.Tensor) *tensors.Tensor {
 func keepsNothing(m Module) bool {
 	switch m.(type) {
 	case *Linear, ReLU, *ReLU, GELU, *GELU, Tanh, *Tanh, Flatten, *Flatten, *Dropout, *LayerNorm,
-		*Embedding, *Conv2d, *MaxPool2d, *Sequential, *MLP, *CausalSelfAttention, *TransformerBlock, *GPT:
+		*Embedding, *Conv2d, *MaxPool2d, *Sequential, *MLP, *CausalSelfAttention, *TransformerBlock, *GPT,
+		*BatchNorm1d, *BatchNorm2d, *SyncBatchNorm, AvgPool2d, *AvgPool2d, AdaptiveAvgPool2d,
+		*AdaptiveAvgPool2d, *GroupNorm, *RMSNorm:
 		return true
 	}
 	return false
@@ -72,6 +74,15 @@ func (s *Sequential) NamedParameters() []NamedParameter {
 		ps = append(ps, Prefixed(strconv.Itoa(i), l)...)
 	}
 	return ps
+}
+
+// NamedBuffers returns the layers' buffers prefixed by the layer index.
+func (s *Sequential) NamedBuffers() []NamedParameter {
+	var bs []NamedParameter
+	for i, l := range s.Layers {
+		bs = append(bs, PrefixedBuffers(strconv.Itoa(i), l)...)
+	}
+	return bs
 }
 
 // Train sets the mode of the Sequential and of every layer.

@@ -9,10 +9,11 @@ import (
 	"github.com/goaccel/goaccel/tensors"
 )
 
-// StateDict returns m's parameters by name. The tensors are detached views of the parameters
-// (they share storage, as PyTorch's state_dict does): save them, do not train through them.
+// StateDict returns m's parameters and buffers (NamedBuffersOf: BatchNorm's running statistics)
+// by name. The tensors are detached views of them (they share storage, as PyTorch's state_dict
+// does): save them, do not train through them.
 func StateDict(m Module) map[string]*tensors.Tensor {
-	ps := uniqueParameters(m.NamedParameters())
+	ps := stateEntries(m)
 	sd := make(map[string]*tensors.Tensor, len(ps))
 	for _, p := range ps {
 		sd[p.Name] = p.Param.Detach()
@@ -54,10 +55,15 @@ func LoadStateDictNonStrict(m Module, sd map[string]*tensors.Tensor) (missing, u
 	return missing, unexpected, nil
 }
 
-// diffStateDict lists m's parameters absent from sd, sd's keys absent from m (sorted), and the
-// shared keys whose shapes differ.
+// stateEntries are the tensors of a state dict: m's parameters, then its buffers, each once.
+func stateEntries(m Module) []NamedParameter {
+	return uniqueParameters(append(m.NamedParameters(), NamedBuffersOf(m)...))
+}
+
+// diffStateDict lists m's parameters and buffers absent from sd, sd's keys absent from m
+// (sorted), and the shared keys whose shapes differ.
 func diffStateDict(m Module, sd map[string]*tensors.Tensor) (missing, unexpected, shapes []string) {
-	ps := uniqueParameters(m.NamedParameters())
+	ps := stateEntries(m)
 	have := make(map[string]bool, len(ps))
 	for _, p := range ps {
 		have[p.Name] = true
@@ -79,10 +85,10 @@ func diffStateDict(m Module, sd map[string]*tensors.Tensor) (missing, unexpected
 	return missing, unexpected, shapes
 }
 
-// copyStateDict copies the entries of sd that name parameters of m, outside autograd.
+// copyStateDict copies the entries of sd that name parameters or buffers of m, outside autograd.
 func copyStateDict(m Module, sd map[string]*tensors.Tensor) {
 	tensors.NoGrad(func() {
-		for _, p := range uniqueParameters(m.NamedParameters()) {
+		for _, p := range stateEntries(m) {
 			v := sd[p.Name]
 			if v == nil {
 				continue

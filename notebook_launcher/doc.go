@@ -55,9 +55,30 @@
 // machine's cores (GOMAXPROCS = cores / workers), as torchrun does with
 // OMP_NUM_THREADS. Output of rank r > 0 is prefixed "[rank r] ". The first
 // worker to fail stops the others and Launch returns an error naming its
-// rank, exit status and last stderr lines; Ctrl-C (SIGINT/SIGTERM) or
-// cancelling the context stops all workers and no worker outlives Launch
-// (on Linux a worker also dies with its launcher).
+// rank, exit status and last stderr lines (with Options.MaxRestarts the
+// group restarts instead, and the workers' Accelerator resumes from the
+// last automatic checkpoint). Cancelling the context stops all workers and
+// no worker outlives Launch (on Linux a worker also dies with its
+// launcher).
+//
+// A launch stops gracefully in one of two ways, one request to the workers
+// in two modes, agreed by every rank at a step boundary (a prepared
+// loader's next batch). The first Ctrl-C (SIGINT/SIGTERM), a notebook's ■,
+// or Stop from any goroutine saves: every worker finishes its current step,
+// saves its state in its automatic checkpoint folder (accelerate's
+// ProjectDir/checkpoints) and leaves; Launch then returns a *StoppedError
+// naming that folder, and a launch with Options.Resume continues from it,
+// mid-epoch included, to the result the uninterrupted run would have had.
+// A second interrupt stops the workers at once, and so does the first when
+// they cannot stop at a step boundary (they train without a prepared
+// loader). A click on StopButton (a widget in a notebook) finishes: the
+// training pass ends at the agreed step, evaluation runs, and the launch
+// returns what rank 0's function returns (a run with a ProjectDir saves its
+// checkpoint first). The request reaches each worker on its control pipe
+// (notebook_launcher/workers), as the front end's messages to the widgets a
+// worker shows do. A collective that some ranks have not joined for
+// Options.StallThreshold (a minute) is reported on stderr with the missing
+// ranks' goroutine stacks.
 //
 // When the program already runs under an external launcher (WORLD_SIZE is
 // set, as by goaccel launch or torchrun; or mpirun's OMPI_COMM_WORLD_SIZE;
@@ -80,5 +101,8 @@
 // Files:
 //   - launch.go: Options, EnvWorker, EnvRestart and EnvToken, Launch and
 //     LaunchContext (in the launching process, in a worker, under an
-//     external launcher or in a notebook cell), Run and DecodeArgs.
+//     external launcher or in a notebook cell), Run, StoppedError and
+//     DecodeArgs.
+//   - stop.go: Stop and StopButton: the graceful stop of the process's
+//     launches (saving, or finishing).
 package notebook_launcher

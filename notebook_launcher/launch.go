@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"reflect"
 	"runtime"
 	"strconv"
 	"sync"
-	"syscall"
 
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/rt"
@@ -131,8 +129,10 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 		return nil, fmt.Errorf("notebook_launcher: %w", err)
 	}
 	defer j.Remove()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctl := &workers.Control{}
+	ctx, stop := workers.InterruptOnSignals(ctx, ctl)
 	defer stop()
+	cfg.Control = ctl
 	pargs := opts.Args
 	if pargs == nil {
 		for _, a := range os.Args[1:] {
@@ -161,17 +161,23 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 // Run starts opts.NumProcesses copies of the program at path with args, each
 // with the torchrun environment plus extra, and restarts the whole group up to
 // opts.MaxRestarts times after a failure. It is the engine of Launch and of
-// `goaccel launch`.
-func Run(ctx context.Context, path string, args, extra []string, opts Options) error {
+// `goaccel launch`. ctl, when not nil, interrupts it (workers.Control).
+func Run(ctx context.Context, path string, args, extra []string, opts Options, ctl *workers.Control) error {
 	cfg, err := config(opts, extra)
 	if err != nil {
 		return err
 	}
+	cfg.Control = ctl
 	if err := workers.Run(ctx, path, args, cfg); err != nil {
 		return fmt.Errorf("notebook_launcher: %w", err)
 	}
 	return nil
 }
+
+// StoppedError is the error of a launch whose workers stopped on request
+// (the first interrupt, or Stop) after saving their state: its Checkpoint
+// is the folder to resume from, with Options.Resume.
+type StoppedError = workers.StoppedError
 
 // config is the launch engine's configuration of opts, with extra added to
 // every worker's environment.

@@ -113,8 +113,8 @@ func TestLaunchRestartsTheWholeGroup(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Launch with a restart: %v", err)
 	}
-	if got := out.String(); !strings.Contains(got, "restarting all workers (1 of 1)") ||
-		!strings.Contains(got, "[rank 1] attempt 1") {
+	if got := out.String(); !strings.Contains(got, "worker rank 1 failed (exit status 4)") ||
+		!strings.Contains(got, "restart 1 of 1: every worker was stopped") || !strings.Contains(got, "[rank 1] attempt 1") {
 		t.Errorf("output does not show the restart:\n%s", got)
 	}
 }

@@ -62,3 +62,21 @@ func ExampleNewAdamWGroups() {
 	// group 1: 2 tensors, weight decay 0.0
 	// learning rates after 3 steps: 0.000962 0.001924
 }
+
+// PyTorch's MNIST example trains with Adadelta at learning rate 1.0, stepping the rate down by
+// 0.7 after each epoch.
+func ExampleNewAdadelta() {
+	w := tensors.New([]float32{1, -2}, 2).SetRequiresGrad(true)
+	opt := optim.NewAdadelta([]*tensors.Tensor{w}, optim.AdadeltaConfig{LR: 1.0})
+	sched := optim.NewStepLR(opt, 1, 0.7)
+	for epoch := range 2 {
+		w.Mul(w).Sum().Backward()
+		opt.Step()
+		opt.ZeroGrad()
+		sched.Step()
+		fmt.Printf("epoch %d: w %.5f, next lr %.2f\n", epoch+1, w.Float32s(), opt.LR())
+	}
+	// Output:
+	// epoch 1: w [0.99684 -1.99684], next lr 0.70
+	// epoch 2: w [0.99457 -1.99457], next lr 0.49
+}

@@ -41,7 +41,7 @@ func loadGroupFixtures(t *testing.T) []groupFixture {
 }
 
 // build makes the case's optimizer (and scheduler, when it has one) over tensors holding vals.
-func (c *groupFixture) build(vals [][]float32) ([]*tensors.Tensor, Optimizer, Scheduler) {
+func (c *groupFixture) build(t *testing.T, vals [][]float32) ([]*tensors.Tensor, Optimizer, Scheduler) {
 	ps := make([]*tensors.Tensor, len(c.Shapes))
 	for i, s := range c.Shapes {
 		ps[i] = tensors.New(append([]float32(nil), vals[i]...), s...).SetRequiresGrad(true)
@@ -67,6 +67,8 @@ func (c *groupFixture) build(vals [][]float32) ([]*tensors.Tensor, Optimizer, Sc
 		} else {
 			opt = NewAdamWGroups(gs, cfg)
 		}
+	default:
+		opt = adaptiveOptimizer(t, c.Kind, nil, gs, c.Config)
 	}
 	var s Scheduler
 	switch c.Name {
@@ -74,6 +76,8 @@ func (c *groupFixture) build(vals [][]float32) ([]*tensors.Tensor, Optimizer, Sc
 		s = NewCosineScheduleWithWarmup(opt, 2, 6)
 	case "sgd_groups_steplr":
 		s = NewStepLR(opt, 2, 0.5)
+	case "adadelta_groups_steplr":
+		s = NewStepLR(opt, 1, 0.7)
 	}
 	return ps, opt, s
 }
@@ -108,7 +112,7 @@ func (c *groupFixture) runSteps(t *testing.T, ps []*tensors.Tensor, opt Optimize
 func TestParamGroupsMatchPyTorch(t *testing.T) {
 	for _, c := range loadGroupFixtures(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			ps, opt, s := c.build(c.Params)
+			ps, opt, s := c.build(t, c.Params)
 			for gi, pg := range opt.(Grouped).ParamGroups() {
 				if pg.LR != c.GroupLRs[0][gi] {
 					t.Fatalf("initial group %d lr = %v, PyTorch has %v", gi, pg.LR, c.GroupLRs[0][gi])
@@ -124,7 +128,7 @@ func TestParamGroupsMatchPyTorch(t *testing.T) {
 func TestLoadingPyTorchStateDictContinuesTheRun(t *testing.T) {
 	for _, c := range loadGroupFixtures(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			ps, opt, s := c.build(c.MidParams)
+			ps, opt, s := c.build(t, c.MidParams)
 			if err := opt.LoadStateDict(c.MidState); err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +150,7 @@ func TestStateDictHasPyTorchsLayout(t *testing.T) {
 	omitted := map[string]bool{"differentiable": true, "fused": true, "initial_lr": true}
 	for _, c := range loadGroupFixtures(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			ps, opt, s := c.build(c.Params)
+			ps, opt, s := c.build(t, c.Params)
 			for st := range c.Grads {
 				for i, p := range ps {
 					p.SetGrad(tensors.New(c.Grads[st][i], c.Shapes[i]...))

@@ -31,6 +31,15 @@ var ctors = map[string]ctor{
 	},
 	"Adam":  func(ps []*tensors.Tensor) Optimizer { return NewAdam(ps, AdamConfig{LR: 0.01, WeightDecay: 0.1}) },
 	"AdamW": func(ps []*tensors.Tensor) Optimizer { return NewAdamW(ps, AdamConfig{LR: 0.01, WeightDecay: 0.1}) },
+	"Adadelta": func(ps []*tensors.Tensor) Optimizer {
+		return NewAdadelta(ps, AdadeltaConfig{WeightDecay: 0.01})
+	},
+	"RMSprop": func(ps []*tensors.Tensor) Optimizer {
+		return NewRMSprop(ps, RMSpropConfig{LR: 0.01, Momentum: 0.9, Centered: true, WeightDecay: 0.01})
+	},
+	"Adagrad": func(ps []*tensors.Tensor) Optimizer {
+		return NewAdagrad(ps, AdagradConfig{LR: 0.1, LRDecay: 0.01, InitialAccumulatorValue: 0.1})
+	},
 }
 
 func TestStateDictResumeGivesSameParameters(t *testing.T) {
@@ -93,6 +102,7 @@ func TestLoadStateDictRejectsMismatch(t *testing.T) {
 		want string
 	}{
 		{"other kind", NewAdam(newParams(1), AdamConfig{}), sd, "saved by an SGD optimizer"},
+		{"SGD into RMSprop", NewRMSprop(newParams(1), RMSpropConfig{}), sd, "saved by an SGD optimizer"},
 		{"other count", NewSGD(newParams(1)[:1], SGDConfig{LR: 0.1}), sd, "saved with 2 parameters"},
 		{"other shape", NewSGD([]*tensors.Tensor{tensors.Zeros(3, 4), tensors.Zeros(3)}, SGDConfig{LR: 0.1}), sd, "shape [3 4]"},
 		{"garbage", NewSGD(newParams(1), SGDConfig{LR: 0.1}), []byte("not gob"), "not an optimizer state dict"},
@@ -155,6 +165,9 @@ func TestInvalidConfigsPanicWithTheField(t *testing.T) {
 		{"beta1", func() { NewAdam(ps, AdamConfig{Beta1: 1}) }, "Beta1"},
 		{"beta2", func() { NewAdamW(ps, AdamConfig{Beta2: -0.5}) }, "Beta2"},
 		{"decay", func() { NewAdamW(ps, AdamConfig{WeightDecay: -0.5}) }, "WeightDecay"},
+		{"rho", func() { NewAdadelta(ps, AdadeltaConfig{Rho: 1.5}) }, "Rho"},
+		{"alpha", func() { NewRMSprop(ps, RMSpropConfig{Alpha: -1}) }, "Alpha"},
+		{"lr decay", func() { NewAdagrad(ps, AdagradConfig{LRDecay: -1}) }, "LRDecay"},
 		{"empty", func() { NewSGD(nil, SGDConfig{LR: 1}) }, "empty parameter list"},
 		{"duplicate", func() { NewSGD([]*tensors.Tensor{ps[0], ps[0]}, SGDConfig{LR: 1}) }, "same tensor"},
 		{"int64 parameter", func() { NewSGD([]*tensors.Tensor{tensors.FromInt64([]int64{1}, 1)}, SGDConfig{LR: 1}) }, "float32"},

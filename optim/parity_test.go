@@ -66,6 +66,36 @@ func closeTo(got, want float32, rtol float64) bool {
 	return d <= rtol*math.Abs(float64(want))+1e-7
 }
 
+// adaptiveOptimizer builds an Adadelta, RMSprop or Adagrad optimizer from a fixture's
+// configuration, over ps or, when groups is not nil, over groups.
+func adaptiveOptimizer(t *testing.T, kind string, ps []*tensors.Tensor, groups []ParamGroup, c map[string]any) Optimizer {
+	t.Helper()
+	switch kind {
+	case "Adadelta":
+		cfg := AdadeltaConfig{LR: num(c, "lr"), Rho: num(c, "rho"), Eps: num(c, "eps"), WeightDecay: num(c, "weight_decay")}
+		if groups != nil {
+			return NewAdadeltaGroups(groups, cfg)
+		}
+		return NewAdadelta(ps, cfg)
+	case "RMSprop":
+		cfg := RMSpropConfig{LR: num(c, "lr"), Alpha: num(c, "alpha"), Eps: num(c, "eps"), WeightDecay: num(c, "weight_decay"),
+			Momentum: num(c, "momentum"), Centered: c["centered"] == true}
+		if groups != nil {
+			return NewRMSpropGroups(groups, cfg)
+		}
+		return NewRMSprop(ps, cfg)
+	case "Adagrad":
+		cfg := AdagradConfig{LR: num(c, "lr"), LRDecay: num(c, "lr_decay"), WeightDecay: num(c, "weight_decay"),
+			InitialAccumulatorValue: num(c, "initial_accumulator_value"), Eps: num(c, "eps")}
+		if groups != nil {
+			return NewAdagradGroups(groups, cfg)
+		}
+		return NewAdagrad(ps, cfg)
+	}
+	t.Fatalf("unknown optimizer kind %s", kind)
+	return nil
+}
+
 func TestOptimizersMatchPyTorch(t *testing.T) {
 	f := loadFixture(t)
 	// The CPU's fused kernels, the simulated device's composed updates ("sim") and its fused
@@ -97,7 +127,7 @@ func TestOptimizersMatchPyTorch(t *testing.T) {
 						opt = NewAdamW(ps, cfg)
 					}
 				default:
-					t.Fatalf("unknown kind %s", c.Kind)
+					opt = adaptiveOptimizer(t, c.Kind, ps, nil, c.Config)
 				}
 				for st := range c.Grads {
 					if c.LRs != nil {

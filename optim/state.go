@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/goaccel/goaccel/tensors"
 )
 
 // stateDict is an optimizer's state dict as JSON, in the layout of PyTorch's
@@ -33,6 +35,11 @@ type groupState struct {
 	Dampening   *float64  `json:"dampening,omitempty"`
 	Nesterov    *bool     `json:"nesterov,omitempty"`
 	Betas       []float64 `json:"betas,omitempty"`
+	Rho         *float64  `json:"rho,omitempty"`
+	Alpha       *float64  `json:"alpha,omitempty"`
+	Centered    *bool     `json:"centered,omitempty"`
+	LRDecay     *float64  `json:"lr_decay,omitempty"`
+	InitialAcc  *float64  `json:"initial_accumulator_value,omitempty"`
 	Eps         *float64  `json:"eps,omitempty"`
 	Amsgrad     *bool     `json:"amsgrad,omitempty"`
 	Maximize    *bool     `json:"maximize,omitempty"`
@@ -240,7 +247,13 @@ func sameKind(sd *stateDict, kind string) (saved string, ok bool) {
 		return sd.Goaccel.Kind, sd.Goaccel.Kind == kind
 	}
 	for _, gs := range sd.ParamGroups {
-		switch {
+		switch { // RMSprop's groups have a momentum too: the specific keys first
+		case gs.Rho != nil:
+			return "Adadelta", kind == "Adadelta"
+		case gs.Alpha != nil:
+			return "RMSprop", kind == "RMSprop"
+		case gs.LRDecay != nil || gs.InitialAcc != nil:
+			return "Adagrad", kind == "Adagrad"
 		case gs.Momentum != nil:
 			return "SGD", kind == "SGD"
 		case gs.Betas != nil:
@@ -251,7 +264,8 @@ func sameKind(sd *stateDict, kind string) (saved string, ok bool) {
 }
 
 func article(kind string) string {
-	if kind == "SGD" || kind == "Adam" || kind == "AdamW" {
+	switch kind {
+	case "SGD", "Adam", "AdamW", "Adadelta", "RMSprop", "Adagrad":
 		return "n"
 	}
 	return ""
@@ -269,6 +283,14 @@ func checkGroup(gs groupState) error {
 		return fmt.Errorf("invalid momentum %v (must be ≥ 0)", *gs.Momentum)
 	case bad(gs.Eps, math.Inf(1)):
 		return fmt.Errorf("invalid eps %v (must be ≥ 0)", *gs.Eps)
+	case gs.Rho != nil && !(*gs.Rho >= 0 && *gs.Rho <= 1):
+		return fmt.Errorf("invalid rho %v (must be in [0, 1])", *gs.Rho)
+	case bad(gs.Alpha, math.Inf(1)):
+		return fmt.Errorf("invalid alpha %v (must be ≥ 0)", *gs.Alpha)
+	case bad(gs.LRDecay, math.Inf(1)):
+		return fmt.Errorf("invalid lr_decay %v (must be ≥ 0)", *gs.LRDecay)
+	case bad(gs.InitialAcc, math.Inf(1)):
+		return fmt.Errorf("invalid initial_accumulator_value %v (must be ≥ 0)", *gs.InitialAcc)
 	case gs.Betas != nil && (len(gs.Betas) != 2 || bad(&gs.Betas[0], 1) || bad(&gs.Betas[1], 1)):
 		return fmt.Errorf("invalid betas %v (want two values in [0, 1))", gs.Betas)
 	case gs.Amsgrad != nil && *gs.Amsgrad:
@@ -322,3 +344,35 @@ func (ld *loadedState) apply(g *groups) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// derefOr returns *p, or def when p is nil (a key absent from a state dict).
+func derefOr[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// buffers decodes parameter i's buffers names as state tensors on p's device: all of them when
+// the parameter has a step (nil, nil when it has none), an error when some are missing.
+func (ld *loadedState) buffers(i int, kind string, p *tensors.Tensor, names ...string) ([]*tensors.Tensor, error) {
+	out := make([]*tensors.Tensor, len(names))
+	have := 0
+	for k, name := range names {
+		vals, ok, err := ld.buffer(i, name, p.Shape(), p.Numel())
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[k] = stateTensor(p, vals)
+			have++
+		}
+	}
+	switch {
+	case have == 0 && ld.steps[i] == 0:
+		return nil, nil
+	case have != len(names) || ld.steps[i] == 0:
+		return nil, fmt.Errorf("optim: load %s state: parameter %d has step %d but not all of %v", kind, i, ld.steps[i], names)
+	}
+	return out, nil
+}

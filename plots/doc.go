@@ -38,7 +38,8 @@
 //     MIMEBundle, Show), Of, and the package-level Show, Render, PNG and SVG.
 //   - grid.go: Heatmap, Confusion, Images and Captions.
 //   - live.go: DefaultRedraw and Live (NewLive, StartRun, Add, Flush, and
-//     Start, Log and Finish as a tracker), redrawn in place.
+//     Start, Log and Finish as a tracker), redrawn in place, or in a
+//     widgets.Image with Live.Widget.
 //   - values.go: the series and matrices the one-call figures take (slices
 //     of numbers, tensors), converted to float64s.
 package plots

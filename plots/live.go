@@ -13,7 +13,9 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/goaccel/goaccel/display"
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/widgets"
 )
 
 // DefaultRedraw is the shortest time between two redraws of a Live plot:
@@ -55,15 +57,22 @@ type Live struct {
 	// metric (TensorBoard's smoothing, bias-corrected) over a faint line of
 	// the raw values; 0 draws the raw values only.
 	Smoothing float64
+	// Widget draws into a widgets.Image under the cell, whose bytes travel
+	// as a binary buffer over its comm, instead of a display updated in
+	// place (update_display_data). An executed notebook then keeps the
+	// widget's state, which nbconvert's HTML shows only with the widgets'
+	// JavaScript; the display, the default, shows everywhere.
+	Widget bool
 
 	mu     sync.Mutex
 	title  string
 	runs   []*liveRun
 	handle *display.Handle
-	first  time.Time     // when the first value arrived
-	last   time.Time     // when the last redraw ended
-	cost   time.Duration // how long it took
-	spent  time.Duration // drawing time in all
+	image  *widgets.Image // the Widget's image, once shown
+	first  time.Time      // when the first value arrived
+	last   time.Time      // when the last redraw ended
+	cost   time.Duration  // how long it took
+	spent  time.Duration  // drawing time in all
 	dirty  bool
 	shown  string // format of the image under the cell ("" before the first)
 	draws  int
@@ -98,7 +107,7 @@ func (l *Live) startRun(name string) {
 		n++
 	}
 	l.runs = append(l.runs, &liveRun{name: name, series: map[string]plotter.XYs{}})
-	l.handle, l.shown = nil, ""
+	l.handle, l.image, l.shown = nil, nil, ""
 }
 
 func (l *Live) hasRun(name string) bool {
@@ -359,6 +368,9 @@ func (l *Live) clock() time.Time {
 func (l *Live) draw(final bool) error {
 	start := l.clock()
 	l.dirty = false
+	if l.Widget && comm.Installed() != nil {
+		return l.drawWidget(final, start)
+	}
 	v := display.Bundle{"text/plain": fmt.Sprintf("<live plot %q>", l.title)}
 	format := l.format(final)
 	if format == "png" {
@@ -380,9 +392,48 @@ func (l *Live) draw(final bool) error {
 		return err
 	}
 	l.shown = format
+	l.drawn(start)
+	return nil
+}
+
+// drawWidget draws into the Widget's image, shown on first use: PNG or SVG
+// bytes, as draw would send them, but as a binary buffer.
+func (l *Live) drawWidget(final bool, start time.Time) error {
+	format := l.format(final)
+	var b []byte
+	var err error
+	if format == "png" {
+		b, err = l.figure().renderPNGFast()
+	} else {
+		b, err = l.figure().Render("svg")
+	}
+	if err != nil {
+		return err
+	}
+	encoding := format
+	if format == "svg" {
+		encoding = "svg+xml"
+	}
+	if l.image == nil {
+		// Shown with its first figure in it: shown empty, the page
+		// would hold an empty image until the next update.
+		l.image = widgets.NewImage(nil)
+		l.image.SetEncoded(encoding, b)
+		if err := widgets.Display(l.image); err != nil {
+			return err
+		}
+	} else {
+		l.image.SetEncoded(encoding, b)
+	}
+	l.shown = format
+	l.drawn(start)
+	return nil
+}
+
+// drawn accounts for a redraw that began at start.
+func (l *Live) drawn(start time.Time) {
 	l.draws++
 	l.last = l.clock()
 	l.cost = l.last.Sub(start)
 	l.spent += l.cost
-	return nil
 }

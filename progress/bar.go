@@ -28,6 +28,13 @@ type Options struct {
 	// AllRanks draws on every process of a data-parallel job, not only on
 	// the local main one.
 	AllRanks bool
+	// Widget draws the bar under a notebook cell as Jupyter widgets (a
+	// label, a Progress and the counts in a row, as tqdm.notebook), updated
+	// over their comms, instead of an HTML display updated in place. An
+	// executed notebook then keeps the widgets' state, which nbconvert's
+	// HTML shows only with the widgets' JavaScript; the default HTML bar
+	// shows everywhere.
+	Widget bool
 }
 
 // Iterator is what Over wraps: a data.Loader, or anything that advances
@@ -85,7 +92,7 @@ func Over(it Iterator, desc string) *Bar {
 func (b *Bar) New(opts Options) *Bar {
 	b.t.mu.Lock()
 	defer b.t.mu.Unlock()
-	opts.Output, opts.Disable, opts.AllRanks = b.opts.Output, b.opts.Disable, b.opts.AllRanks
+	opts.Output, opts.Disable, opts.AllRanks, opts.Widget = b.opts.Output, b.opts.Disable, b.opts.AllRanks, b.opts.Widget
 	if opts.Interval == 0 {
 		opts.Interval = b.opts.Interval
 	}
@@ -260,5 +267,6 @@ type tree struct {
 	mu      sync.Mutex
 	out     output
 	handles []*display.Handle // notebook: one display per nesting depth
+	widgets []*barWidget      // widget: one row per nesting depth
 	now     func() time.Time
 }

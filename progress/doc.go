@@ -22,6 +22,11 @@
 //		}
 //	}
 //
+// With Options.Widget the bar under a cell is Jupyter widgets instead (a
+// label, a widgets.Progress and the counts, as tqdm.notebook draws it),
+// updated over their comms; the HTML bar stays the default, since every
+// notebook viewer shows it.
+//
 // A nested bar shows under its parent (in a terminal, after it on the same
 // line) and reuses its place from one epoch to the next. Breaking out of a
 // loop leaves the bar as it was; Close draws its final state.
@@ -31,10 +36,11 @@
 //     SetDesc, Close), nested bars included.
 //   - format.go: the bar's text as tqdm writes it: counts, percentage,
 //     elapsed, time left, rate and postfix, and its HTML form.
-//   - output.go: where bars draw (a notebook display, a terminal line, log
-//     lines or nowhere off the local main process) and how often.
+//   - output.go: where bars draw (a notebook display, widgets, a terminal
+//     line, log lines or nowhere off the local main process) and how often.
 //   - term_bsd.go, term_linux.go: the ioctl that reads a terminal's
 //     settings on BSD and macOS, and on Linux.
 //   - term_other.go: no terminal check elsewhere: plain log lines.
 //   - term_unix.go: isTerminal.
+//   - widget.go: the bar as Jupyter widgets (Options.Widget).
 package progress

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/display"
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/internal/displaysink"
 )
 
@@ -18,6 +19,7 @@ type mode int
 const (
 	off      mode = iota // disabled, or not the local main process
 	notebook             // an HTML display under the running cell
+	widget               // Jupyter widgets under the running cell (Options.Widget)
 	terminal             // one line rewritten with \r
 	logLines             // plain lines, periodically
 )
@@ -41,6 +43,9 @@ func chooseOutput(opts Options) output {
 		return output{mode: off}
 	}
 	if displaysink.Get() != nil {
+		if opts.Widget && comm.Installed() != nil {
+			return output{mode: widget}
+		}
 		return output{mode: notebook}
 	}
 	w := opts.Output
@@ -96,6 +101,8 @@ func (t *tree) draw(b *Bar, final bool) {
 	switch t.out.mode {
 	case notebook:
 		t.drawNotebook(b, now)
+	case widget:
+		t.drawWidget(b, now)
 	case terminal:
 		fmt.Fprintf(t.out.w, "\r%s\x1b[K", t.chain(b, now))
 		if final && b.parent == nil {

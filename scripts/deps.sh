@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
 # Installs what is missing, and only that, for one of two jobs:
-#   deps.sh run    what `make run` runs: Jupyter's nbconvert and nbclient (Debian's packages) to
-#                  execute the example notebooks headless with the goaccel kernel;
+#   deps.sh run [debian|pypi]
+#                  what `make run` runs: Jupyter's headless runner (nbconvert, nbclient and
+#                  jupyter_client) to execute the example notebooks with the goaccel kernel;
+#                  debian (the default): Debian's packages; pypi: the pinned versions of
+#                  scripts/requirements-run.txt in the virtual environment .venv/jupyter;
 #   deps.sh test   what `make test` and CI need besides: the classic Notebook server and the
 #                  console (client tests), ipykernel (the reference kernel), Chromium (browser
-#                  tests), iproute2 (two hosts in network namespaces), the CUDA toolkit
+#                  tests), iproute2 (two hosts in network namespaces), g++ (the emulated GPU of
+#                  make test-cuda-emulated, with ThreadSanitizer's runtime), slurm-wlm, munge and
+#                  openmpi-bin (a Slurm cluster and mpirun across those two hosts), the CUDA toolkit
 #                  (nvidia-cuda-toolkit: nvcc and ptxas check the embedded kernels; about 1.6 GB,
 #                  in Debian's non-free archive, which scripts/enable-nonfree.sh adds to apt's
 #                  sources), Node and the JupyterLab client test's npm packages (tests/jupyterlab,
-#                  pinned by its package-lock.json).
+#                  pinned by its package-lock.json), and the PyPI Jupyter stack (JupyterLab 4,
+#                  Notebook 7, jupyter_client 8, nbconvert 7, jupyter_kernel_test, safetensors,
+#                  Playwright …: tests/requirements-jupyter.txt) in .venv/jupyter, which the
+#                  client tests run against beside Debian's packages and the UI tests use.
+# The virtual environment is made with Debian's /usr/bin/python3 (python3-venv) and never
+# touches the system Python; it is made anew when its requirements file changed.
 # Set GOACCEL_BENCH_DEPS=1 to also install python3-torch (reference numerics and benchmarks).
 # It prints what it installs, and nothing else when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 job=${1:-test}
-case "$job" in
-run | test) ;;
+stack=${2:-debian}
+case "$job:$stack" in
+run:debian | run:pypi | test:debian) ;;
 *)
-	echo "usage: scripts/deps.sh run|test" >&2
+	echo "usage: scripts/deps.sh run [debian|pypi] | test" >&2
 	exit 2
 	;;
 esac
@@ -25,7 +36,8 @@ esac
 # run_pkgs: executing notebooks headless (jupyter nbconvert --execute drives the kernel through
 # nbclient and jupyter_client, which jupyter-nbconvert depends on).
 run_pkgs=(jupyter-nbconvert python3-nbclient jupyter-client)
-test_pkgs=(jupyter-notebook jupyter-console python3-ipykernel chromium iproute2)
+[ "$stack" = pypi ] && run_pkgs=(python3-venv)
+test_pkgs=(jupyter-notebook jupyter-console python3-ipykernel chromium iproute2 python3-venv g++ slurm-wlm munge openmpi-bin)
 
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 need_run=() need_test=()
@@ -73,4 +85,28 @@ if [ "$job" = test ]; then
 		(cd tests/jupyterlab && npm ci --no-audit --no-fund --loglevel=error)
 		cp "$lock" tests/jupyterlab/node_modules/.goaccel-lock
 	fi
+fi
+
+# venv_for REQUIREMENTS: .venv/jupyter holds exactly the pinned packages of REQUIREMENTS, or of
+# tests/requirements-jupyter.txt (a superset of the run file), unless it already does.
+venv=.venv/jupyter
+full_reqs=tests/requirements-jupyter.txt
+venv_for() {
+	local reqs=$1 stamp=$venv/.goaccel-requirements
+	if [ -x "$venv/bin/python" ] && { cmp -s "$reqs" "$stamp" || cmp -s "$full_reqs" "$stamp"; }; then
+		return
+	fi
+	echo "installing (pip, into $venv): the pinned Jupyter stack of $reqs"
+	start=$(date +%s)
+	rm -rf "$venv"
+	/usr/bin/python3 -m venv "$venv"
+	"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$reqs"
+	"$venv/bin/pip" check --disable-pip-version-check >/dev/null
+	cp "$reqs" "$stamp"
+	echo "$venv installed in $(($(date +%s) - start)) s"
+}
+if [ "$job" = test ]; then
+	venv_for "$full_reqs"
+elif [ "$stack" = pypi ]; then
+	venv_for scripts/requirements-run.txt
 fi

@@ -186,6 +186,33 @@ func BenchmarkConv2dForwardBackward(b *testing.B) {
 	})
 }
 
+// BenchmarkConv2dMNIST is the convolutions of PyTorch's MNIST example at its batch of 64, forward
+// and backward as training runs them: conv1 (1→32 channels, 28×28, no padding: few input
+// channels, the by-columns path) takes no input gradient, conv2 (32→64, 26×26) takes both.
+func BenchmarkConv2dMNIST(b *testing.B) {
+	for _, c := range []struct {
+		name           string
+		in, out, h     int
+		inputGradients bool
+	}{{"conv1", 1, 32, 28, false}, {"conv2", 32, 64, 26, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			x := Randn(64, c.in, c.h, c.h).SetRequiresGrad(c.inputGradients)
+			w := Randn(c.out, c.in, 3, 3).MulScalar(0.1).SetRequiresGrad(true)
+			bias := Zeros(c.out).SetRequiresGrad(true)
+			loop(b, func() {
+				out := Conv2d(x, w, bias, 1, 0)
+				loss := out.Sum()
+				loss.Backward()
+				out.Release()
+				loss.Release()
+				w.ZeroGrad()
+				bias.ZeroGrad()
+				x.ZeroGrad()
+			})
+		})
+	}
+}
+
 // BenchmarkMatMul compares float32 matmul with Autocast's bfloat16 and float16 paths (operand
 // rounding included) at 1024×1024.
 func BenchmarkMatMul(b *testing.B) {

@@ -125,3 +125,37 @@ func ExampleSumSquares() {
 	// Output:
 	// 5 [0.6 0] [0 0.8]
 }
+
+// Temporaries need no Release: a loop that drops its results keeps its memory bounded, each
+// dropped buffer coming back to the pool after the next collection the device's pacer runs.
+func Example_temporaries() {
+	x, y := tensors.Ones(1024, 1024), tensors.Ones(1024, 1024)
+	for range 1000 {
+		_ = x.Add(y).MulScalar(0.5) // two 4 MB temporaries, dropped
+	}
+	s := x.Add(y)
+	fmt.Println(s.Sum().Item())
+	s.Release() // the explicit path: the memory is reused at once, still in the cache
+	// Output: 2.097152e+06
+}
+
+func ExampleBatchNorm() {
+	x := tensors.New([]float32{1, 2, 3, 4, 10, 20, 30, 40}, 4, 2) // 4 samples, 2 channels
+	// The same as PyTorch's F.batch_norm(x, mean, variance, training=True, momentum=0.1).
+	mean, variance := tensors.Zeros(2), tensors.Ones(2)
+	y := tensors.BatchNorm(x, mean, variance, nil, nil, true, 0.1, 1e-5)
+	fmt.Printf("%.3f\n", y.Float32s()[:2])
+	fmt.Printf("running mean %.2f, running variance %.2f\n", mean.Float32s(), variance.Float32s())
+	// Output:
+	// [-0.872 -0.950]
+	// running mean [1.10 1.65], running variance [18.43 31.93]
+}
+
+func ExampleAvgPool2d() {
+	x := tensors.Arange(0, 16, 1).Reshape(1, 1, 4, 4)
+	fmt.Println(tensors.AvgPool2d(x, 2, tensors.AvgPool2dOptions{}).Float32s())
+	fmt.Println(tensors.AdaptiveAvgPool2d(x, 1, 1).Float32s())
+	// Output:
+	// [2.5 4.5 10.5 12.5]
+	// [7.5]
+}

@@ -97,12 +97,44 @@ func aux(t *Tensor) *Tensor {
 	return t
 }
 
+// twoProcesses is SyncBatchNorm's allReduce in a group of two whose other process holds the batch
+// other ([N, C, …]) and whose loss does not depend on this process's outputs (so its gradient
+// sums are zero): the statistics are those of both batches, the gradient this process's.
+func twoProcesses(other *Tensor) func(*Tensor) {
+	c := other.Size(1)
+	dims, cs := []int{0}, []int{1, c}
+	for d := 2; d < other.Dim(); d++ {
+		dims, cs = append(dims, d), append(cs, 1)
+	}
+	call := 0
+	var total *Tensor
+	return func(t *Tensor) {
+		call++
+		switch call {
+		case 1: // counts and sums
+			n := float64(other.Numel() / c)
+			add := Cat([]*Tensor{FullLike(other.SumDims(false, dims...), n), other.SumDims(false, dims...)}, 0)
+			t.CopyFrom(t.Add(add))
+			total = t.Clone()
+		case 2: // squared deviations from the mean of both batches
+			mean := total.Slice(0, c, 2*c).Div(total.Slice(0, 0, c)).Reshape(cs...)
+			dev := other.Sub(mean)
+			t.CopyFrom(t.Add(dev.Mul(dev).SumDims(false, dims...)))
+		}
+	}
+}
+
 func gradCases() []gradCase {
 	u := func(lo, hi float64, shape ...int) func(g *Generator) []*Tensor {
 		return func(g *Generator) []*Tensor { return ins(randF64(g, lo, hi, shape...)) }
 	}
 	two := func(a, b []int) func(g *Generator) []*Tensor {
 		return func(g *Generator) []*Tensor { return ins(randF64(g, -1, 1, a...), randF64(g, 0.5, 1.5, b...)) }
+	}
+	norm3 := func(x []int, c int) func(g *Generator) []*Tensor {
+		return func(g *Generator) []*Tensor {
+			return ins(randF64(g, -1, 2, x...), randF64(g, 0.5, 1.5, c), randF64(g, -1, 1, c))
+		}
 	}
 	kink := func(shape ...int) func(g *Generator) []*Tensor {
 		return func(g *Generator) []*Tensor { return ins(awayFrom0(g, shape...)) }
@@ -232,6 +264,24 @@ func gradCases() []gradCase {
 			return ScaledDotProductAttention(h, h, v, AttentionOptions{Causal: true})
 		}},
 		{"TopK", u(-1, 1, 3, 5), func(x []*Tensor, d Device) *Tensor { v, _ := x[0].TopK(2, 1, true); return v }},
+		{"AvgPool2d/padded", u(-1, 1, 1, 2, 5, 5), func(x []*Tensor, d Device) *Tensor {
+			return AvgPool2d(x[0], 3, AvgPool2dOptions{Stride: 2, Padding: 1, CeilMode: true, ExcludePad: true})
+		}},
+		{"AdaptiveAvgPool2d", u(-1, 1, 1, 2, 5, 4), func(x []*Tensor, d Device) *Tensor { return AdaptiveAvgPool2d(x[0], 3, 3) }},
+		{"BatchNorm/train", norm3([]int{4, 3, 2, 2}, 3), func(x []*Tensor, d Device) *Tensor {
+			return BatchNorm(x[0], nil, nil, x[1], x[2], true, 0.1, 1e-5)
+		}},
+		{"BatchNorm/eval", norm3([]int{3, 3, 2}, 3), func(x []*Tensor, d Device) *Tensor {
+			m, v := aux(NewFloat64([]float64{0.1, -0.2, 0.3}, 3).To(d)), aux(NewFloat64([]float64{0.5, 1, 2}, 3).To(d))
+			return BatchNorm(x[0], m, v, x[1], x[2], false, 0.1, 1e-5)
+		}},
+		{"SyncBatchNorm/two-processes", norm3([]int{3, 2, 4}, 2), func(x []*Tensor, d Device) *Tensor {
+			// A second process whose batch is this one's shifted by 1: its sums are added.
+			other := aux(NewFloat64(NewGenerator(5).Randn(3, 2, 4).MulScalar(1.5).AddScalar(0.5).Float64s(), 3, 2, 4).To(d))
+			return SyncBatchNorm(x[0], nil, nil, x[1], x[2], 0.1, 1e-5, twoProcesses(other))
+		}},
+		{"GroupNorm", norm3([]int{2, 4, 3}, 4), func(x []*Tensor, d Device) *Tensor { return GroupNorm(x[0], 2, x[1], x[2], 1e-5) }},
+		{"RMSNorm", two([]int{3, 4}, []int{4}), func(x []*Tensor, d Device) *Tensor { return RMSNorm(x[0], []int{4}, x[1], 1e-6) }},
 	}
 }
 

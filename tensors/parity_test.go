@@ -122,6 +122,30 @@ var parityOps = map[string]func(x []*Tensor, d Device) *Tensor{
 		return Stack([]*Tensor{ps[0].SumDims(false, 1), ps[1].SumDims(false, 1).MulScalar(2)}, 1)
 	},
 	"ReshapeView": func(x []*Tensor, d Device) *Tensor { return x[0].Slice(2, 2, 6).Reshape(2, 3, 2, 2).Exp() },
+	"AvgPool2d": func(x []*Tensor, d Device) *Tensor {
+		return AvgPool2d(x[0], 3, AvgPool2dOptions{Stride: 2, Padding: 1})
+	},
+	"AvgPool2dExcludePadCeil": func(x []*Tensor, d Device) *Tensor {
+		return AvgPool2d(x[0], 3, AvgPool2dOptions{Stride: 2, Padding: 1, CeilMode: true, ExcludePad: true})
+	},
+	"AvgPool2dDivisor":    func(x []*Tensor, d Device) *Tensor { return AvgPool2d(x[0], 2, AvgPool2dOptions{Divisor: 3}) },
+	"AdaptiveAvgPool2d":   func(x []*Tensor, d Device) *Tensor { return AdaptiveAvgPool2d(x[0], 3, 2) },
+	"AdaptiveAvgPool2dUp": func(x []*Tensor, d Device) *Tensor { return AdaptiveAvgPool2d(x[0], 5, 4) },
+	"BatchNorm2d":         batchNormTrainCase,
+	"BatchNorm1d":         batchNormTrainCase,
+	"BatchNorm1d3d":       batchNormTrainCase,
+	"BatchNormEval": func(x []*Tensor, d Device) *Tensor {
+		m, v := aux(New([]float32{0.3, -0.2, 0.1}, 3).To(d)), aux(New([]float32{0.5, 1.5, 0.8}, 3).To(d))
+		return BatchNorm(x[0], m, v, x[1], x[2], false, 0.1, 1e-5)
+	},
+	"GroupNorm": func(x []*Tensor, d Device) *Tensor { return GroupNorm(x[0], 2, x[1], x[2], 1e-5) },
+	"RMSNorm":   func(x []*Tensor, d Device) *Tensor { return RMSNorm(x[0], []int{8}, x[1], 1e-6) },
+}
+
+// batchNormTrainCase is F.batch_norm in training with fresh running statistics (zeros, ones).
+func batchNormTrainCase(x []*Tensor, d Device) *Tensor {
+	c := x[0].Size(1)
+	return BatchNorm(x[0], aux(Zeros(c).To(d)), aux(Ones(c).To(d)), x[1], x[2], true, 0.1, 1e-5)
 }
 
 // closeTo is the parity tolerance: rtol relative, with an absolute floor of rtol/10 times the
@@ -247,8 +271,9 @@ func checkParity(t *testing.T, c fixtureCase, d Device, rtol float64) {
 	}
 }
 
-// TestHalfConversionsMatchPyTorch compares float32 → bfloat16 / float16 rounding with the bits
-// PyTorch produces for the same values (fixture: random magnitudes, ties, subnormals, overflow).
+// TestHalfConversionsMatchPyTorch compares float32 → bfloat16 / float16 rounding on every device
+// with the bits PyTorch produces for the same values (fixture: random magnitudes, ties,
+// subnormals, overflow).
 func TestHalfConversionsMatchPyTorch(t *testing.T) {
 	raw, err := os.ReadFile("testdata/ops.json")
 	if err != nil {
@@ -272,15 +297,17 @@ func TestHalfConversionsMatchPyTorch(t *testing.T) {
 	for i, b := range c.F32 {
 		vals[i] = math.Float32frombits(b)
 	}
-	x := New(vals, len(vals))
-	for _, k := range []struct {
-		dt   DType
-		want []uint16
-	}{{BFloat16, c.BF16}, {Float16, c.F16}} {
-		got := x.AsType(k.dt)
-		for i, h := range got.buf().U16 {
-			if h != k.want[i] {
-				t.Fatalf("%s(%g): bits %#04x, PyTorch %#04x", k.dt, vals[i], h, k.want[i])
+	for _, d := range testDevices {
+		x := New(vals, len(vals)).To(d)
+		for _, k := range []struct {
+			dt   DType
+			want []uint16
+		}{{BFloat16, c.BF16}, {Float16, c.F16}} {
+			got := x.AsType(k.dt).To(CPU)
+			for i, h := range got.buf().U16 {
+				if h != k.want[i] {
+					t.Fatalf("%s: %s(%g): bits %#04x, PyTorch %#04x", d, k.dt, vals[i], h, k.want[i])
+				}
 			}
 		}
 	}

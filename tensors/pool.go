@@ -1,6 +1,10 @@
 package tensors
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors/backend"
+)
 
 // MaxPool2d takes the maximum over kernel×kernel windows of NCHW input with the given stride
 // (no padding); the gradient goes to each window's first maximal element.
@@ -30,5 +34,98 @@ func MaxPool2d(x *Tensor, kernel, stride int) *Tensor {
 		return []*Tensor{gx}
 	}, arg)
 	arg.release()
+	return out
+}
+
+// AvgPool2dOptions are avg_pool2d's arguments beyond the kernel size, each zero value PyTorch's
+// default.
+type AvgPool2dOptions struct {
+	Stride   int  // stride of the windows; 0 takes the kernel size
+	Padding  int  // zeros added on every side, at most half the kernel
+	CeilMode bool // round the output size up (a last window may hang over the input)
+	// ExcludePad leaves padded positions out of a window's divisor (count_include_pad=False).
+	ExcludePad bool
+	// Divisor, when positive, divides every window's sum instead (divisor_override).
+	Divisor int
+}
+
+// AvgPool2d averages kernel×kernel windows of x ([N, C, H, W] or [C, H, W]), as PyTorch's
+// F.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override).
+func AvgPool2d(x *Tensor, kernel int, opts AvgPool2dOptions) *Tensor {
+	if x.Dim() != 3 && x.Dim() != 4 {
+		panic(fmt.Sprintf("tensors: AvgPool2d: need [N, C, H, W] or [C, H, W] input, have shape %v", x.shape))
+	}
+	stride := opts.Stride
+	if stride == 0 {
+		stride = kernel
+	}
+	if kernel < 1 || stride < 1 || opts.Padding < 0 || opts.Divisor < 0 {
+		panic(fmt.Sprintf("tensors: AvgPool2d: kernel %d and stride %d must be ≥ 1, padding %d and divisor %d ≥ 0", kernel, stride, opts.Padding, opts.Divisor))
+	}
+	if opts.Padding > kernel/2 {
+		panic(fmt.Sprintf("tensors: AvgPool2d: padding %d is more than half the kernel %d", opts.Padding, kernel))
+	}
+	h, w := x.shape[x.Dim()-2], x.shape[x.Dim()-1]
+	oh, ow := poolOut(h, kernel, stride, opts.Padding, opts.CeilMode), poolOut(w, kernel, stride, opts.Padding, opts.CeilMode)
+	if oh < 1 || ow < 1 {
+		panic(fmt.Sprintf("tensors: AvgPool2d: input %v is too small for kernel %d, stride %d and padding %d", x.shape, kernel, stride, opts.Padding))
+	}
+	p := backend.AvgPoolParams{H: h, W: w, OH: oh, OW: ow, KH: kernel, KW: kernel, SH: stride, SW: stride,
+		PH: opts.Padding, PW: opts.Padding, CountIncludePad: !opts.ExcludePad, Divisor: opts.Divisor}
+	return avgPool("AvgPool2d", x, p)
+}
+
+// poolOut is PyTorch's pooling output size along one axis.
+func poolOut(n, k, s, pad int, ceil bool) int {
+	span := n + 2*pad - k
+	if span < 0 {
+		return 0
+	}
+	out := span/s + 1
+	if ceil && span%s != 0 {
+		out++
+		if (out-1)*s >= n+pad { // the last window would start in the right padding
+			out--
+		}
+	}
+	return out
+}
+
+// AdaptiveAvgPool2d averages x ([N, C, H, W] or [C, H, W]) into outH×outW outputs, output row i
+// covering input rows ⌊i·H/outH⌋ to ⌈(i+1)·H/outH⌉ (columns alike), as PyTorch's
+// F.adaptive_avg_pool2d; AdaptiveAvgPool2d(x, 1, 1) is global average pooling.
+func AdaptiveAvgPool2d(x *Tensor, outH, outW int) *Tensor {
+	if x.Dim() != 3 && x.Dim() != 4 {
+		panic(fmt.Sprintf("tensors: AdaptiveAvgPool2d: need [N, C, H, W] or [C, H, W] input, have shape %v", x.shape))
+	}
+	if outH < 1 || outW < 1 {
+		panic(fmt.Sprintf("tensors: AdaptiveAvgPool2d: output size %d×%d must be positive", outH, outW))
+	}
+	h, w := x.shape[x.Dim()-2], x.shape[x.Dim()-1]
+	if h < 1 || w < 1 {
+		panic(fmt.Sprintf("tensors: AdaptiveAvgPool2d: input %v has an empty plane", x.shape))
+	}
+	return avgPool("AdaptiveAvgPool2d", x, backend.AvgPoolParams{H: h, W: w, OH: outH, OW: outW, Adaptive: true})
+}
+
+// avgPool runs the average-pooling kernel over x's planes and records its gradient.
+func avgPool(name string, x *Tensor, p backend.AvgPoolParams) *Tensor {
+	if !x.dtype.isFloat() {
+		panic(fmt.Sprintf("tensors: %s: need a floating-point input, have %s", name, x.dtype))
+	}
+	xc := x.dense()
+	p.Planes = xc.Numel() / (p.H * p.W)
+	shape := append(append([]int(nil), xc.shape[:xc.Dim()-2]...), p.OH, p.OW)
+	out := empty(xc.dtype, xc.dev, shape...)
+	xc.be().AvgPool2d(out.buf(), xc.buf(), p)
+	inShape := xc.shape
+	releaseIfNot(xc, x)
+	record(out, name, []*Tensor{x}, func(g *Tensor) []*Tensor {
+		gc := g.dense()
+		gx := empty(gc.dtype, gc.dev, inShape...)
+		gc.be().AvgPool2dGrad(gx.buf(), gc.buf(), p)
+		releaseIfNot(gc, g)
+		return []*Tensor{gx}
+	})
 	return out
 }

@@ -259,11 +259,17 @@ func (t *Tensor) softmax(dim int, log bool) *Tensor {
 	x := t.dense()
 	outer, n, inner := split3(x.shape, d)
 	out := empty(x.dtype, x.dev, x.shape...)
-	x.be().Softmax(out.buf(), x.buf(), outer, n, inner, log)
+	if out.Numel() > 0 { // an empty tensor's softmax is empty (torch.softmax's too)
+		x.be().Softmax(out.buf(), x.buf(), outer, n, inner, log)
+	}
 	releaseIfNot(x, t)
 	record(out, name, []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gc := g.contig()
 		dx := empty(gc.dtype, gc.dev, gc.shape...)
+		if dx.Numel() == 0 {
+			releaseIfNot(gc, g)
+			return []*Tensor{dx}
+		}
 		out.be().SoftmaxGrad(dx.buf(), gc.buf(), out.buf(), outer, n, inner, log)
 		releaseIfNot(gc, g)
 		return []*Tensor{dx}

@@ -27,6 +27,9 @@ func (t *Tensor) TopK(k, dim int, largest bool) (values, indices *Tensor) {
 	releaseIfNot(x, t)
 	record(values, "TopK", []*Tensor{t}, func(g *Tensor) []*Tensor {
 		gx := zeros(g.dtype, g.dev, t.shape...)
+		if k == 0 { // nothing was chosen: no gradient flows back
+			return []*Tensor{gx}
+		}
 		gc := g.contig()
 		g.be().ScatterAdd(gx.buf(), gc.buf(), indices.buf(), outer, n, k, inner)
 		releaseIfNot(gc, g)

@@ -2,6 +2,7 @@ package tensors
 
 import (
 	"fmt"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/goaccel/goaccel/tensors/backend"
@@ -13,9 +14,14 @@ import (
 // storage is detached (buf nil): a released handle can then never see memory that another
 // tensor has been given, it panics instead.
 //
-// Go has no destructors, so a handle that is dropped without Release keeps its reference; the
-// buffer is then freed by the garbage collector like any Go value and never reused early. The
-// pool therefore only sees buffers whose every holder said it was done: safe by construction.
+// A handle dropped without Release keeps its reference, so refs never reaches zero; the buffer
+// comes back by the second way of doc.go's lifetime rule instead: once nothing reaches the
+// storage (no handle, view, node or kernel), nothing reaches its backend.Buffer, whose
+// backend.Reclaim hands the memory back to the device, and the device's pacer makes the
+// collector look often enough. Either way a buffer is reused only when nothing can read it:
+// every op keeps the tensors whose buffers it gives a kernel reachable until the kernel returns
+// (they are used after it: recorded in the op's autograd node or released), which
+// sim.CollectEachKernel checks over the op suite.
 type storage struct {
 	buf      *backend.Buffer
 	be       backend.Backend
@@ -60,10 +66,11 @@ func (t *Tensor) buf() *backend.Buffer {
 
 // Release says the caller is done with t: when no other tensor sharing t's storage (a view,
 // Detach, a gradient handed out by Grad) is still held and no pending backward pass needs it,
-// the memory goes back to the device at once and the next tensor of a similar size reuses it
-// (PyTorch frees a tensor when its last Python reference goes; Go cannot see that, so a
-// program that wants the memory back early says so). Releasing is optional: a tensor that is
-// simply dropped is freed by the garbage collector, just not reused as early.
+// the memory goes back to the device at once and the next tensor of a similar size reuses it,
+// still in the cache (PyTorch frees a tensor when its last Python reference goes; Go cannot see
+// that, so a program that wants the memory back at once says so). Releasing is optional: a
+// tensor that is simply dropped comes back to its device's pool after the next collection,
+// which the device's pacer runs when the dropped memory exceeds its budget (doc.go, Memory).
 //
 // t must not be used after Release; doing so panics once its memory has been reused. Releasing
 // twice, or releasing nil, does nothing. Parameters (leaf tensors that require grad) cannot be
@@ -87,9 +94,20 @@ func (t *Tensor) release() {
 	}
 }
 
-// export marks t's storage as reachable through host slices the caller keeps: it is never
-// recycled, only collected when nothing references it.
-func (t *Tensor) export() { t.st.exported.Store(true) }
+// export marks t's storage as reachable through host slices (Data32) or a device address
+// (DataPtr) the caller keeps: Release never recycles it. Host memory is not reclaimed either
+// (the slice may outlive every tensor; the garbage collector frees it once nothing references
+// it); a device address is valid while the tensor is reachable, as DataPtr says.
+func (t *Tensor) export() {
+	if !t.st.exported.Swap(true) && !t.onDevice() {
+		t.buf().Escape()
+	}
+}
+
+// keep keeps ts reachable until it is called. Ops call it after a kernel on tensors they do not
+// otherwise use afterwards (the caller's tensor an in-place op writes, a source read once), so
+// that a caller who dropped them cannot have their buffer reclaimed under the kernel.
+func keep(ts ...*Tensor) { runtime.KeepAlive(ts) }
 
 // handOver returns next, releasing old when next is another handle: the idiom for an internal
 // temporary replaced by a result computed from it (a view of it keeps its storage alive). old

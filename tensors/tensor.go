@@ -55,6 +55,7 @@ func checkShape(op string, shape []int) {
 
 // empty allocates a contiguous tensor whose contents the caller will overwrite.
 func empty(dt DType, dev Device, shape ...int) *Tensor {
+	backend.CollectIfDue()
 	shape = append([]int(nil), shape...)
 	be := backendFor(dev)
 	return &Tensor{st: newStorage(be, be.AllocUninit(dt.be(), numel(shape))), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
@@ -62,6 +63,7 @@ func empty(dt DType, dev Device, shape ...int) *Tensor {
 
 // zeros allocates a contiguous zero tensor.
 func zeros(dt DType, dev Device, shape ...int) *Tensor {
+	backend.CollectIfDue()
 	shape = append([]int(nil), shape...)
 	be := backendFor(dev)
 	return &Tensor{st: newStorage(be, be.Alloc(dt.be(), numel(shape))), dev: dev, dtype: dt, shape: shape, strides: contiguousStrides(shape)}
@@ -163,6 +165,7 @@ func (t *Tensor) moved(d Device) *Tensor {
 		h = t.contig() // may be t itself: the upload copies it
 	}
 	be := backendFor(d)
+	backend.CollectIfDue()
 	tr, ok := be.(backend.Transfer)
 	if !ok {
 		// A host device: h is the result unless it is t's own storage.
@@ -238,7 +241,8 @@ func (t *Tensor) Data32() []float32 {
 
 // DataPtr returns the device address of the first element of t, a contiguous tensor on a GPU, for
 // libraries that read and write device memory themselves (NCCL), as PyTorch's data_ptr(). Work
-// queued on the device before is ordered before theirs only on the device's stream. It panics
+// queued on the device before is ordered before theirs only on the device's stream. The address
+// is valid while t is reachable: keep t (runtime.KeepAlive) until that work is queued. It panics
 // for CPU tensors (Data32 exposes their storage) and non-contiguous ones.
 func (t *Tensor) DataPtr() uintptr {
 	if !t.onDevice() || !t.isContiguous() {
@@ -325,17 +329,20 @@ func (t *Tensor) CopyFrom(src *Tensor) {
 		src = m
 	}
 	t.be().Copy(t.strided(), src.strided(), t.shape)
+	keep(t, src)
 }
 
 // Fill sets every element to v, outside autograd.
 func (t *Tensor) Fill(v float64) {
 	if t.isContiguous() && t.offset == 0 && t.buf().Len == t.Numel() {
 		t.be().Fill(t.buf(), v)
+		keep(t)
 		return
 	}
 	f := FullLike(t, v)
 	t.be().Copy(t.strided(), f.strided(), t.shape)
 	f.release()
+	keep(t)
 }
 
 func bufOf(t *Tensor) *backend.Buffer {

@@ -151,10 +151,13 @@ type update struct {
 	done []bool // tensors already handed to a device
 	idx  []int  // this device's share of the list
 
-	w, g, m, v []backend.Vec
-	adam       []backend.AdamScalars
-	sgd        []backend.SGDScalars
-	back       []*Tensor // pairs {destination, copy} written back by finish
+	w, g, m, v, x []backend.Vec
+	adam          []backend.AdamScalars
+	sgd           []backend.SGDScalars
+	adadelta      []backend.AdadeltaScalars
+	rmsprop       []backend.RMSpropScalars
+	adagrad       []backend.AdagradScalars
+	back          []*Tensor // pairs {destination, copy} written back by finish
 }
 
 var updates = sync.Pool{New: func() any { return new(update) }}
@@ -166,6 +169,7 @@ func putUpdate(u *update) {
 	clear(u.g)
 	clear(u.m)
 	clear(u.v)
+	clear(u.x)
 	clear(u.back[:cap(u.back)])
 	u.be, u.done = nil, u.done[:0]
 	updates.Put(u)

@@ -69,8 +69,10 @@ func TestBrowserShowsDataParallelLaunchInItsCell(t *testing.T) {
 	if strings.Contains(out, "[rank 0]") || strings.Count(out, "[rank 1]") != 2 {
 		t.Errorf("want rank 1's two lines prefixed [rank 1] and rank 0's unprefixed:\n%s", out)
 	}
-	if n := c.count("output_html"); n != 1 || !strings.Contains(c.text("output_html"), "470/470") {
-		t.Errorf("the launch cell shows %d HTML outputs (%q), want rank 0's one progress bar, ended at 470/470", n, c.text("output_html"))
+	// Rank 0's one progress bar, ended, and the launch's status table (every rank's 470 steps).
+	if html := c.text("output_html"); c.count("output_html") != 2 || !strings.Contains(html, "470/470") ||
+		strings.Count(html, "exited (exit status 0)") != 2 || strings.Count(html, "\t470\t") != 2 {
+		t.Errorf("the launch cell shows %d HTML outputs (%q), want rank 0's one progress bar, ended at 470/470, and the status table of both ranks after 470 steps", c.count("output_html"), html)
 	}
 	last := p.waitCellsDone([]int{p.lastCodeCell()}, 2*time.Minute)[0]
 	if last.has("output_error") || !strings.Contains(last.text("output_stdout"), "all mnist_ddp checks passed") {

@@ -69,12 +69,16 @@ func installGoaccelKernel(t *testing.T, dataDir string) {
 	t.Logf("kernelspec %s: %s", spec, bytes.TrimSpace(raw))
 }
 
-// notebookServer is a running classic Jupyter Notebook server.
+// notebookServer is a running Jupyter server: the classic Notebook's, or
+// jupyter_server serving JupyterLab and Notebook 7.
 type notebookServer struct {
 	port        int
 	token       string
-	notebookDir string
+	notebookDir string // its root folder
+	configDir   string // its JUPYTER_CONFIG_DIR
 	logPath     string
+	marker      string        // NAME=value in the environment of every process it starts
+	readyWithin time.Duration // how long waitReady waits from the start (default 30 s)
 	started     time.Time
 	exited      <-chan struct{} // closed when the server process is gone
 }
@@ -94,19 +98,41 @@ func (s *notebookServer) logTail(n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// startNotebookServer starts `jupyter notebook` on a free port with private
-// config, runtime and data directories; waitReady waits for it. Cleanup
-// stops the server, its kernels and anything they started.
+// startNotebookServer starts Debian's classic `jupyter notebook` on a free
+// port with private config, runtime and data directories; waitReady waits
+// for it. Cleanup stops the server, its kernels and anything they started.
 func startNotebookServer(t *testing.T, dataDir string) *notebookServer {
+	t.Helper()
+	return startJupyterServer(t, dataDir, browserJupyter, func(s *notebookServer) []string {
+		return []string{"notebook",
+			"--no-browser",
+			"--ip=127.0.0.1",
+			"--port=" + strconv.Itoa(s.port),
+			"--NotebookApp.port_retries=0",
+			"--NotebookApp.token=" + s.token,
+			"--notebook-dir=" + s.notebookDir,
+			"--allow-root",
+		}
+	})
+}
+
+// startJupyterServer starts jupyter (a path) as startNotebookServer does,
+// with the arguments setup returns for the server's port, token and folders;
+// setup runs once the folders exist (to write config into s.configDir, the
+// server's JUPYTER_CONFIG_DIR) and before the server starts. Every process
+// the server starts carries s.marker in its environment.
+func startJupyterServer(t *testing.T, dataDir, jupyter string, setup func(s *notebookServer) []string) *notebookServer {
 	t.Helper()
 	root := t.TempDir()
 	s := &notebookServer{
 		port:        browserFreePort(t),
 		token:       browserRandomHex(t, 16),
 		notebookDir: filepath.Join(root, "notebooks"),
+		configDir:   filepath.Join(root, "config"),
 		logPath:     filepath.Join(root, "server.log"),
+		marker:      browserMarkerEnv + "=" + browserRandomHex(t, 8),
 	}
-	for _, d := range []string{s.notebookDir, filepath.Join(root, "config"), filepath.Join(root, "runtime"), filepath.Join(root, "ipython")} {
+	for _, d := range []string{s.notebookDir, s.configDir, filepath.Join(root, "runtime"), filepath.Join(root, "ipython")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -115,25 +141,16 @@ func startNotebookServer(t *testing.T, dataDir string) *notebookServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	marker := browserRandomHex(t, 8)
-	cmd := exec.Command(browserJupyter, "notebook",
-		"--no-browser",
-		"--ip=127.0.0.1",
-		"--port="+strconv.Itoa(s.port),
-		"--NotebookApp.port_retries=0",
-		"--NotebookApp.token="+s.token,
-		"--notebook-dir="+s.notebookDir,
-		"--allow-root",
-	)
+	cmd := exec.Command(jupyter, setup(s)...)
 	cmd.Env = append(os.Environ(),
 		"JUPYTER_DATA_DIR="+dataDir,
-		"JUPYTER_CONFIG_DIR="+filepath.Join(root, "config"),
+		"JUPYTER_CONFIG_DIR="+s.configDir,
 		"JUPYTER_RUNTIME_DIR="+filepath.Join(root, "runtime"),
 		"IPYTHONDIR="+filepath.Join(root, "ipython"),
 		// Launches from cells keep their config and compiled workers here.
 		"HF_HOME="+filepath.Join(root, "hf"),
 		"GOACCEL_CACHE="+filepath.Join(root, "cache"),
-		browserMarkerEnv+"="+marker,
+		s.marker,
 	)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	// Pdeathsig stops the server (and, through its shutdown, the kernels)
@@ -154,13 +171,13 @@ func startNotebookServer(t *testing.T, dataDir string) *notebookServer {
 	}()
 	if err := <-startErr; err != nil {
 		logFile.Close()
-		t.Fatalf("start jupyter notebook: %v", err)
+		t.Fatalf("start %s: %v", jupyter, err)
 	}
 	t.Cleanup(func() {
-		stopNotebookServer(t, cmd.Process.Pid, exited, marker)
+		stopNotebookServer(t, cmd.Process.Pid, exited, strings.TrimPrefix(s.marker, browserMarkerEnv+"="))
 		logFile.Close()
 		if t.Failed() {
-			t.Logf("jupyter notebook log (last lines):\n%s", s.logTail(60))
+			t.Logf("%s log (last lines):\n%s", filepath.Base(jupyter), s.logTail(60))
 		}
 	})
 
@@ -171,20 +188,24 @@ func startNotebookServer(t *testing.T, dataDir string) *notebookServer {
 // waitReady waits until the server's API answers.
 func (s *notebookServer) waitReady(ctx context.Context, t *testing.T) {
 	t.Helper()
-	deadline := s.started.Add(30 * time.Second)
+	within := 30 * time.Second
+	if s.readyWithin > 0 {
+		within = s.readyWithin
+	}
+	deadline := s.started.Add(within)
 	status := fmt.Sprintf("http://127.0.0.1:%d/api/status", s.port)
 	for {
 		err := browserGetOK(ctx, status, s.token)
 		if err == nil {
-			t.Logf("jupyter notebook answered %v after its start", time.Since(s.started).Round(time.Millisecond))
+			t.Logf("the Jupyter server answered %v after its start", time.Since(s.started).Round(time.Millisecond))
 			return
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			t.Fatalf("jupyter notebook did not answer %s within 30 s: %v\nlog:\n%s", status, err, s.logTail(40))
+			t.Fatalf("the Jupyter server did not answer %s within %v: %v\nlog:\n%s", status, within, err, s.logTail(40))
 		}
 		select {
 		case <-s.exited:
-			t.Fatalf("jupyter notebook exited before it served\nlog:\n%s", s.logTail(40))
+			t.Fatalf("the Jupyter server exited before it served\nlog:\n%s", s.logTail(40))
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

@@ -11,15 +11,17 @@ import (
 )
 
 // TestJupyterConsoleRunsCells drives the installed kernel from a terminal
-// front end, Debian's `jupyter console` (one cell per input line with
+// front end, each stack's `jupyter console` (one cell per input line with
 // --simple-prompt): state kept across cells, results with Out[n], an error
 // that does not end the session, and a clean shutdown on exit.
 func TestJupyterConsoleRunsCells(t *testing.T) {
-	requireJupyterClient(t)
-	if _, err := os.Stat("/usr/bin/jupyter-console"); err != nil {
-		t.Skipf("skipping: jupyter-console is not installed (scripts/deps.sh installs it): %v", err)
-	}
 	dataDir := e2eKernel(t)
+	forEachStack(t, append([]string{"jupyter_console"}, clientModules...), func(t *testing.T, s jupyterStack) {
+		runConsoleChecks(t, s, dataDir)
+	})
+}
+
+func runConsoleChecks(t *testing.T, s jupyterStack, dataDir string) {
 	input := strings.Join([]string{
 		`x := 6 * 7`,
 		`x`,
@@ -37,7 +39,7 @@ func TestJupyterConsoleRunsCells(t *testing.T) {
 	// because the console's subscription had not reached the kernel yet. The
 	// kernel now holds its first reply until iopub has a subscriber
 	// (kernel.TestFirstReplyWaitsForAnIOPubSubscriber).
-	text, err := runConsole(dataDir, input)
+	text, err := runConsole(s, dataDir, input)
 	t.Logf("jupyter console output:\n%s", text)
 	if err != nil {
 		t.Fatalf("jupyter console: %v", err)
@@ -61,14 +63,14 @@ func TestJupyterConsoleRunsCells(t *testing.T) {
 	}
 }
 
-// runConsole feeds input to `jupyter console --simple-prompt` with the
-// goaccel kernel (its debug log included in the output) and returns what it
-// printed.
-func runConsole(dataDir, input string) (string, error) {
+// runConsole feeds input to the stack's `jupyter console --simple-prompt`
+// with the goaccel kernel (its debug log included in the output) and returns
+// what it printed.
+func runConsole(s jupyterStack, dataDir, input string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 75*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "/usr/bin/jupyter", "console", "--kernel=goaccel", "--simple-prompt")
-	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1", "GOACCEL_LOG=debug")
+	cmd := exec.CommandContext(ctx, s.command("jupyter"), "console", "--kernel=goaccel", "--simple-prompt")
+	cmd.Env = s.env(append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1", "GOACCEL_LOG=debug"))
 	cmd.Stdin = strings.NewReader(input)
 	out, err := cmd.CombinedOutput()
 	return string(out), err

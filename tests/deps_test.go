@@ -64,3 +64,49 @@ deb http://security.debian.org/debian-security bookworm-security main contrib no
 		}
 	}
 }
+
+// TestRunRequirementsPinTheTestStacksVersions checks that what `make run JUPYTER_STACK=pypi`
+// installs (scripts/requirements-run.txt) is a subset of the PyPI stack the tests run
+// (tests/requirements-jupyter.txt) at the same versions, and that both pin every package.
+func TestRunRequirementsPinTheTestStacksVersions(t *testing.T) {
+	pins := func(path string) map[string]string {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, line := range strings.Split(string(raw), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			name, version, ok := strings.Cut(line, "==")
+			if !ok || version == "" {
+				t.Errorf("%s: %q is not pinned (NAME==VERSION)", path, line)
+				continue
+			}
+			// PyPI names compare case-insensitively, with - and _ alike.
+			out[strings.ReplaceAll(strings.ToLower(name), "_", "-")] = version
+		}
+		return out
+	}
+	full, run := pins("requirements-jupyter.txt"), pins("../scripts/requirements-run.txt")
+	for _, want := range []string{"jupyter-client", "nbconvert", "nbclient"} {
+		if run[want] == "" {
+			t.Errorf("scripts/requirements-run.txt lacks %s", want)
+		}
+	}
+	for name, v := range run {
+		if full[name] != v {
+			t.Errorf("scripts/requirements-run.txt pins %s==%s, tests/requirements-jupyter.txt %q", name, v, full[name])
+		}
+	}
+	for name, v := range map[string]string{"jupyterlab": "4.6.6", "notebook": "7.6.5", "jupyter-server": "2.21.1",
+		"jupyter-client": "8.10.0", "nbclient": "0.11.0", "nbconvert": "7.17.2", "ipykernel": "7.4.0",
+		"jupyter-kernel-test": "0.7.0", "ipywidgets": "8.1.9", "jupyterlab-widgets": "3.0.17",
+		"safetensors": "0.8.0", "playwright": "1.65.2"} {
+		if full[name] != v {
+			t.Errorf("tests/requirements-jupyter.txt pins %s at %q, want %s", name, full[name], v)
+		}
+	}
+}

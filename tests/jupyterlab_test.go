@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -17,16 +18,14 @@ const jupyterlabClientDir = "jupyterlab"
 
 // TestJupyterLabsKernelClientDrivesGoaccel runs tests/jupyterlab/client.mjs:
 // JupyterLab's own kernel client (@jupyterlab/services, in Node) drives a
-// goaccel kernel through the classic Notebook server on loopback as
-// JupyterLab does — start, execute with streams, execute_result,
-// display_data and update_display_data, an error, complete and inspect with
-// characters outside the BMP before the cursor (offsets converted between
-// UTF-16 and code points as JupyterLab converts them), is_complete, history,
-// interrupt, restart, shutdown.
+// goaccel kernel through each stack's Jupyter server on loopback as
+// JupyterLab does (Debian's classic Notebook 6.4 server, and the PyPI
+// stack's jupyter_server 2, which serves JupyterLab 4) — start, execute with
+// streams, execute_result, display_data and update_display_data, an error,
+// complete and inspect with characters outside the BMP before the cursor
+// (offsets converted between UTF-16 and code points as JupyterLab converts
+// them), is_complete, history, interrupt, restart, shutdown.
 func TestJupyterLabsKernelClientDrivesGoaccel(t *testing.T) {
-	if _, err := os.Stat(browserJupyter); err != nil {
-		t.Skipf("needs %s (apt-get install jupyter-notebook): %v", browserJupyter, err)
-	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node is not installed (scripts/deps.sh installs nodejs): %v", err)
@@ -36,22 +35,37 @@ func TestJupyterLabsKernelClientDrivesGoaccel(t *testing.T) {
 	}
 	dataDir := t.TempDir()
 	installGoaccelKernel(t, dataDir)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	srv := startNotebookServer(t, dataDir)
-	srv.waitReady(ctx, t)
+	forEachStack(t, nil, func(t *testing.T, s jupyterStack) {
+		var srv *notebookServer
+		if s.name == "debian" {
+			s.require(t, "notebook") // the classic Notebook 6.4 and its server
+			srv = startNotebookServer(t, dataDir)
+		} else {
+			s.require(t, "jupyter_server")
+			t.Logf("pypi stack: %s", s.versions("jupyter_server"))
+			srv = startJupyterServer(t, dataDir, s.command("jupyter"), func(srv *notebookServer) []string {
+				return []string{"server", "--no-browser", "--ip=127.0.0.1", "--port=" + strconv.Itoa(srv.port),
+					"--ServerApp.port_retries=0", "--IdentityProvider.token=" + srv.token,
+					"--ServerApp.root_dir=" + srv.notebookDir, "--allow-root"}
+			})
+			srv.readyWithin = 90 * time.Second
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+		defer cancel()
+		srv.waitReady(ctx, t)
 
-	cmd := exec.CommandContext(ctx, node, "client.mjs")
-	cmd.Dir = jupyterlabClientDir
-	cmd.Env = append(os.Environ(),
-		fmt.Sprintf("JUPYTER_BASE_URL=http://127.0.0.1:%d/", srv.port),
-		"JUPYTER_TOKEN="+srv.token)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	err = cmd.Run()
-	t.Logf("client.mjs (%v):\n%s", time.Since(start).Round(time.Millisecond), out.String())
-	if err != nil {
-		t.Fatalf("JupyterLab's client failed (see the FAIL line above): %v", err)
-	}
+		cmd := exec.CommandContext(ctx, node, "client.mjs")
+		cmd.Dir = jupyterlabClientDir
+		cmd.Env = append(os.Environ(),
+			fmt.Sprintf("JUPYTER_BASE_URL=http://127.0.0.1:%d/", srv.port),
+			"JUPYTER_TOKEN="+srv.token)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		err := cmd.Run()
+		t.Logf("client.mjs (%v):\n%s", time.Since(start).Round(time.Millisecond), out.String())
+		if err != nil {
+			t.Fatalf("JupyterLab's client failed (see the FAIL line above): %v", err)
+		}
+	})
 }

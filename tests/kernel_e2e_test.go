@@ -10,15 +10,11 @@ import (
 	"time"
 )
 
+// systemPython is Debian's interpreter, with Debian's Jupyter packages.
 const systemPython = "/usr/bin/python3"
 
-// requireJupyterClient skips the test when Debian's python3 lacks jupyter_client.
-func requireJupyterClient(t *testing.T) {
-	t.Helper()
-	if err := exec.Command(systemPython, "-c", "import jupyter_client, zmq").Run(); err != nil {
-		t.Skipf("skipping: %s cannot import jupyter_client (install jupyter-client: scripts/deps.sh): %v", systemPython, err)
-	}
-}
+// clientModules are what a jupyter_client test imports.
+var clientModules = []string{"jupyter_client", "zmq"}
 
 // e2eKernel builds goaccel into a temporary directory and installs its
 // kernelspec into a temporary JUPYTER_DATA_DIR, which it returns.
@@ -40,52 +36,55 @@ func e2eKernel(t *testing.T) (dataDir string) {
 }
 
 // TestKernelSpeaksJupyterProtocolWithJupyterClient drives the installed kernel
-// with jupyter_client (tests/kernel_e2e.py): every message type, bad
-// signatures and garbage frames, interrupts, crashes, stdin, restart.
+// with jupyter_client (tests/kernel_e2e.py) of each stack: every message
+// type, bad signatures and garbage frames, interrupts, crashes, stdin,
+// restart.
 func TestKernelSpeaksJupyterProtocolWithJupyterClient(t *testing.T) {
-	requireJupyterClient(t)
 	dataDir := e2eKernel(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, systemPython, "kernel_e2e.py")
-	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	t.Logf("kernel_e2e.py output:\n%s", out.String())
-	if err != nil {
-		t.Fatalf("kernel_e2e.py failed (see FAIL lines above): %v", err)
-	}
+	forEachStack(t, clientModules, func(t *testing.T, s jupyterStack) {
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, s.python, "kernel_e2e.py")
+		cmd.Env = s.env(append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1"))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		t.Logf("kernel_e2e.py output:\n%s", out.String())
+		if err != nil {
+			t.Fatalf("kernel_e2e.py failed (see FAIL lines above): %v", err)
+		}
+	})
 }
 
 // TestKernelExitsWhenItsFrontEndExits runs a file with `jupyter run`, which
 // exits without shutting its kernel down: the kernel must notice its parent
 // is gone (JPY_PARENT_PID) and exit, leaving no process behind.
 func TestKernelExitsWhenItsFrontEndExits(t *testing.T) {
-	requireJupyterClient(t)
 	dataDir := e2eKernel(t)
 	src := filepath.Join(t.TempDir(), "cell.go")
 	if err := os.WriteFile(src, []byte("x := 6\nx * 7\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, systemPython, "-m", "jupyter_client.runapp", "--kernel=goaccel", src)
-	cmd.Env = append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || !bytes.Contains(out, []byte("42")) {
-		t.Fatalf("jupyter run: %v\n%s", err, out)
-	}
-	bin := filepath.Join(filepath.Dir(dataDir), "goaccel")
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		left, _ := exec.Command("pgrep", "-f", bin).Output()
-		if len(bytes.TrimSpace(left)) == 0 {
-			return
+	forEachStack(t, clientModules, func(t *testing.T, s jupyterStack) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, s.python, "-m", "jupyter_client.runapp", "--kernel=goaccel", src)
+		cmd.Env = s.env(append(os.Environ(), "JUPYTER_DATA_DIR="+dataDir, "PYDEVD_DISABLE_FILE_VALIDATION=1"))
+		out, err := cmd.CombinedOutput()
+		if err != nil || !bytes.Contains(out, []byte("42")) {
+			t.Fatalf("jupyter run: %v\n%s", err, out)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("kernel processes still running 5 s after jupyter run exited: %s", left)
+		bin := filepath.Join(filepath.Dir(dataDir), "goaccel")
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			left, _ := exec.Command("pgrep", "-f", bin).Output()
+			if len(bytes.TrimSpace(left)) == 0 {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("kernel processes still running 5 s after jupyter run exited: %s", left)
+			}
+			time.Sleep(200 * time.Millisecond)
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	})
 }

@@ -18,6 +18,7 @@ var layers = [][]string{
 	{"cuda", "tensors"},                    // a device (registers itself); the front users call
 	{"nn", "optim", "data", "dist"},        // layers, optimizers, datasets, the process group
 	{"cuda/nccl", "display"},               // NCCL collectives for dist; rich output
+	{"widgets"},                            // Jupyter widgets (over internal/comm)
 	{"plots", "progress"},                  // figures and progress bars
 	{"accelerate"},                         // the Accelerator
 	{"notebook_launcher"},                  // starting workers, from programs and from cells

@@ -15,22 +15,19 @@ import (
 )
 
 // exampleNotebooks must exist; each is executed and its outputs checked.
-var exampleNotebooks = []string{"quickstart", "mnist", "mnist_ddp", "accumulation_mixed_precision", "checkpoint_resume", "char_gpt"}
+var exampleNotebooks = []string{"quickstart", "mnist", "mnist_ddp", "accumulation_mixed_precision", "checkpoint_resume", "char_gpt", "mnist_cnn"}
 
 // maxNotebookBytes bounds an executed notebook: progress bars and live plots
 // update their output in place, so outputs must not pile up.
 const maxNotebookBytes = 2 << 20
 
 // TestEveryNotebookExecutesWithNbconvert runs
-// `jupyter nbconvert --to notebook --execute` on each notebooks/*.ipynb with
-// the freshly built kernel. Cells tagged raises-exception may fail; any other
-// error (the notebooks end with Go checks that panic) fails the test. The
-// executed notebooks are then checked for what a reader should see.
+// `jupyter nbconvert --to notebook --execute` of each stack on each
+// notebooks/*.ipynb with the freshly built kernel. Cells tagged
+// raises-exception may fail; any other error (the notebooks end with Go
+// checks that panic) fails the test. The executed notebooks are then checked
+// for what a reader should see.
 func TestEveryNotebookExecutesWithNbconvert(t *testing.T) {
-	requireJupyterClient(t)
-	if err := exec.Command(systemPython, "-c", "import nbconvert, nbclient").Run(); err != nil {
-		t.Skipf("skipping: %s cannot import nbconvert/nbclient (install jupyter-nbconvert: scripts/deps.sh): %v", systemPython, err)
-	}
 	notebooks, err := filepath.Glob("../notebooks/*.ipynb")
 	if err != nil {
 		t.Fatal(err)
@@ -41,29 +38,32 @@ func TestEveryNotebookExecutesWithNbconvert(t *testing.T) {
 		}
 	}
 	dataDir := e2eKernel(t)
-	outDir := t.TempDir()
-	for _, nb := range notebooks {
-		name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
-		t.Run(name, func(t *testing.T) {
-			start := time.Now()
-			out := executeNotebook(t, dataDir, nb, outDir)
-			t.Logf("%s executed in %v (%d bytes)", name, time.Since(start).Round(time.Millisecond), len(out))
-			if len(out) > maxNotebookBytes {
-				t.Errorf("the executed notebook is %d bytes, want ≤ %d: outputs pile up instead of updating in place", len(out), maxNotebookBytes)
-			}
-			var doc executedNotebook
-			if err := json.Unmarshal(out, &doc); err != nil {
-				t.Fatalf("executed notebook is not JSON: %v", err)
-			}
-			if check := notebookChecks[name]; check != nil {
-				check(t, doc)
-			}
-		})
-	}
+	forEachStack(t, nbconvertModules, func(t *testing.T, s jupyterStack) {
+		outDir := t.TempDir()
+		for _, nb := range notebooks {
+			name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
+			t.Run(name, func(t *testing.T) {
+				start := time.Now()
+				out := executeNotebook(t, s, dataDir, nb, outDir)
+				t.Logf("%s executed in %v (%d bytes)", name, time.Since(start).Round(time.Millisecond), len(out))
+				if len(out) > maxNotebookBytes {
+					t.Errorf("the executed notebook is %d bytes, want ≤ %d: outputs pile up instead of updating in place", len(out), maxNotebookBytes)
+				}
+				var doc executedNotebook
+				if err := json.Unmarshal(out, &doc); err != nil {
+					t.Fatalf("executed notebook is not JSON: %v", err)
+				}
+				if check := notebookChecks[name]; check != nil {
+					check(t, doc)
+				}
+			})
+		}
+	})
 }
 
-// executeNotebook runs nbconvert on nb and returns the executed notebook.
-func executeNotebook(t *testing.T, dataDir, nb, outDir string) []byte {
+// executeNotebook runs the stack's nbconvert on nb and returns the executed
+// notebook.
+func executeNotebook(t *testing.T, s jupyterStack, dataDir, nb, outDir string) []byte {
 	t.Helper()
 	name := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -71,11 +71,11 @@ func executeNotebook(t *testing.T, dataDir, nb, outDir string) []byte {
 	args := []string{"nbconvert", "--to", "notebook", "--execute",
 		"--ExecutePreprocessor.timeout=600", "--ExecutePreprocessor.kernel_name=goaccel",
 		"--output-dir", outDir, "--output", name, nb}
-	cmd := exec.CommandContext(ctx, "/usr/bin/jupyter", args...)
-	if _, err := os.Stat("/usr/bin/jupyter"); err != nil {
-		cmd = exec.CommandContext(ctx, systemPython, append([]string{"-m"}, args...)...)
+	cmd := exec.CommandContext(ctx, s.command("jupyter"), args...)
+	if _, err := os.Stat(s.command("jupyter")); err != nil {
+		cmd = exec.CommandContext(ctx, s.python, append([]string{"-m"}, args...)...)
 	}
-	cmd.Env = launchEnv(t, dataDir) // launches keep their config and builds in temporary folders
+	cmd.Env = s.env(launchEnv(t, dataDir)) // launches keep their config and builds in temporary folders
 	log, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("nbconvert --execute %s: %v\n%s", nb, err, log)
@@ -178,6 +178,24 @@ var notebookChecks = map[string]func(t *testing.T, nb executedNotebook){
 		}
 	},
 	"mnist_ddp": checkMNISTDDP,
+	"mnist_cnn": func(t *testing.T, nb executedNotebook) {
+		c := nb.cellWith(t, `progress.Over(trainLoader, "epoch 1")`)
+		if n := nb.outputs(c, "text/html", `value="938" max="938"`); n != 1 {
+			t.Errorf("the epoch's progress bar did not end at 938/938 steps (%d bars do)", n)
+		}
+		epoch := regexp.MustCompile(`epoch 1: 938 steps in ([\d.]+) s, test loss [\d.]+, accuracy (9\d\.\d\d)%`)
+		out := nb.stream(c, "stdout")
+		if m := epoch.FindStringSubmatch(out); m == nil {
+			t.Errorf("the training cell printed %q, want the epoch's steps, time and accuracy", out)
+		} else {
+			t.Logf("PyTorch's MNIST example in the notebook: one epoch in %s s, test accuracy %s%%", m[1], m[2])
+		}
+		launch := nb.stream(nb.cellWith(t, "%accelerate launch --num_processes 2 -o d trainDDP"), "stdout")
+		if !strings.Contains(launch, "trainDDP ran on 2 workers") || !strings.Contains(launch, "2 processes, 235 steps each") {
+			t.Errorf("the data-parallel launch printed:\n%s", launch)
+		}
+		t.Log(strings.TrimSpace(nb.stream(nb.cellWith(t, "var resnet nn.Module"), "stdout")))
+	},
 	"char_gpt": func(t *testing.T, nb executedNotebook) {
 		c := nb.cellWith(t, "bar := progress.Range(steps")
 		if n := nb.outputs(c, "text/html", `value="1000" max="1000"`); n != 1 {

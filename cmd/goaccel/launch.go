@@ -6,17 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/goaccel/goaccel/notebook_launcher/cli"
 )
 
-// runLaunch is `goaccel launch [flags] ./pkg-or-binary [args]`; it returns the exit status.
+// runLaunch is `goaccel launch [flags] ./pkg-or-binary [args]`; it returns
+// the exit status. LaunchCommand handles SIGINT and SIGTERM itself: the
+// first stops the workers gracefully, the next at once.
 func runLaunch(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return exitStatus(cli.LaunchCommand(ctx, args, os.Stdout, os.Stderr))
+	return exitStatus(cli.LaunchCommand(context.Background(), args, os.Stdout, os.Stderr))
 }
 
 // exitStatus prints err for the user and maps it to a process exit status.

@@ -5,7 +5,9 @@
 // package accelerate imports it and picks it when every process has a GPU of its own.
 //
 // Rank 0 creates NCCL's unique id and shares it through the rendezvous store. The all-reduce of
-// gradient buckets runs on a stream of its own, alongside the backward pass. When a peer is lost
+// gradient buckets runs on a stream of its own, alongside the backward pass: its wait keeps the
+// bucket alive, and the caching allocator is told the stream uses the bucket's block, so no
+// tensor gets that memory before the all-reduce is done. When a peer is lost
 // the communicator is aborted (ncclCommAbort), so a dead rank never leaves the others waiting in
 // NCCL.
 //

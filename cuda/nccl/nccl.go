@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/goaccel/goaccel/cuda/internal/device"
@@ -224,6 +225,11 @@ func (b *backend) StartAllReduce(ctx context.Context, t *tensors.Tensor, op dist
 		if err := b.comm.AllReduce(p, p, t.Numel(), dt, ro, b.side); err != nil {
 			return err
 		}
+		// Until the side stream is done with it, t's block must not be reused by the device's
+		// stream, whatever happens to t.
+		if err := b.d.RecordUse(p, b.side); err != nil {
+			return err
+		}
 		if done, err = drv.EventCreate(false); err != nil {
 			return err
 		}
@@ -237,6 +243,7 @@ func (b *backend) StartAllReduce(ctx context.Context, t *tensors.Tensor, op dist
 			defer drv.EventDestroy(done)
 			return drv.StreamWaitEvent(b.d.Stream(), done)
 		})
+		runtime.KeepAlive(t) // t lives while its all-reduce may run: until the caller waits
 		if err != nil {
 			return fmt.Errorf("nccl: all-reduce: %w", err)
 		}

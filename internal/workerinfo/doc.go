@@ -1,13 +1,39 @@
 // Package workerinfo carries facts about a worker process from the packages
-// that learn them (accelerate picks the device and joins the process group)
-// to the worker's harness (notebook_launcher/job), which reports the device to
-// its launcher and leaves the group cleanly before the process ends.
+// that learn them (accelerate picks the device, joins the process group and
+// counts steps; dist enters collectives; data loads batches) to the
+// worker's harness (notebook_launcher/job) and to its launcher
+// (notebook_launcher/workers), which shows what every rank is doing.
 //
 //	workerinfo.SetDevice("cuda:1")       // accelerate, once it chose
 //	workerinfo.SetLeave(leaveAtExit)     // accelerate: a barrier, then closing the group
 //	rep.Device = workerinfo.Device()     // the harness, in the worker's report
 //	err := workerinfo.Leave()            // the harness, before the worker exits
 //
+// A launcher gives each worker two pipes: a status pipe (worker →
+// launcher, fd EnvStatusFD, 3 under notebook_launcher/workers) and a
+// control pipe (launcher → worker, fd EnvControlFD, 4). Once
+// StartReporting ran, the worker sends a Status line a few times a second:
+// its step, samples, phase, the collective in progress and for how long,
+// its memory. The launcher sends ControlMessages, one JSON object a line:
+// a stop request with its StopMode (RequestedStop, which accelerate agrees
+// on with the other ranks at a step boundary), a request for the goroutine
+// stacks (answered on the status pipe), and the front end's comm messages
+// to the worker's widgets (handed to what HandleComm installed). The
+// counters are process-wide atomics, as runtime metrics are: every
+// collective and batch updates them, so they cost nanoseconds and need no
+// plumbing through the training loop's calls.
+//
+//	c := workerinfo.EnterCollective("all-reduce(Sum)")
+//	defer c.Leave()
+//	if workerinfo.RequestedStop() != workerinfo.NoStop { … } // accelerate, at a step boundary
+//
 // Files:
 //   - workerinfo.go: SetDevice, Device, SetLeave and Leave.
+//   - status.go: Status, the phases, and the counters and setters behind it
+//     (SetPhase, SetSteps, AddSamples, EnterCollective, SetStoppable,
+//     SetCheckpoint, SetPosition).
+//   - report.go: the pipes' environment, StartReporting, Controlled and
+//     Stopped, and the stacks and memory a status carries.
+//   - control.go: the control pipe: StopMode, ControlMessage, RequestStop,
+//     RequestedStop, HandleComm and the reader that serves them.
 package workerinfo

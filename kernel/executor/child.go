@@ -8,11 +8,14 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/comm"
 )
 
 // Child is the executor side: it serves a Session to the parent kernel.
 // It also implements internal/displaysink.Sink (Send), so display calls in
-// cells reach the parent in order with printed output.
+// cells reach the parent in order with printed output, and comm.Transport
+// (SendComm), which carries the session's comm messages the same way.
 type Child struct {
 	in             io.Reader
 	out            io.Writer
@@ -68,6 +71,18 @@ func (c *Child) Send(msgType string, content map[string]any) {
 	}
 }
 
+// SendComm sends a comm message to the front end (comm.Transport), in order
+// with printed output: an Output widget's capture starts and ends around
+// exactly what was printed in between.
+func (c *Child) SendComm(m comm.Message) {
+	c.mu.Lock()
+	id := c.curID
+	c.mu.Unlock()
+	if err := c.send(event{ID: id, Kind: evComm, Comm: &m}, true); err != nil {
+		fmt.Fprintln(c.stderr, err)
+	}
+}
+
 // Serve answers requests until the parent closes the request pipe (then it
 // returns nil) or ctx ends. Cells run one at a time; interrupts and input
 // replies are handled while a cell runs.
@@ -102,11 +117,24 @@ func (c *Child) Serve(ctx context.Context, s Session) error {
 			}
 			switch r.Op {
 			case opInterrupt:
+				if st, ok := s.(Stopper); ok && st.Interrupt() {
+					if err := c.send(event{ID: r.ID, Kind: evStopping}, false); err != nil {
+						fmt.Fprintln(c.stderr, err)
+					}
+					continue
+				}
 				c.interrupt()
 			case opInputReply:
 				select {
 				case c.inputs <- r:
 				default: // nobody is waiting (the read was interrupted)
+				}
+			case opComm, opCommInfo:
+				// At once, even while a cell runs: a running cell reads a
+				// widget's new value, a Stop button stops a launch.
+				if err := c.serveComm(s, r); err != nil {
+					readErr <- err
+					return
 				}
 			default:
 				work <- r
@@ -187,6 +215,8 @@ func (c *Child) serveOne(ctx context.Context, s Session, r request) error {
 	case opInspect:
 		found, data := s.Inspect(r.Code, r.Cursor, r.Detail)
 		return c.send(event{ID: r.ID, Kind: evDone, Found: found, Data: data}, false)
+	case opDeferred:
+		return c.runDeferred(ctx, s, r)
 	}
 	return c.send(event{ID: r.ID, Kind: evDone, Result: &Result{Error: &Error{
 		Ename: "ExecutorError", Evalue: "unknown request " + r.Op, Traceback: []string{"unknown request " + r.Op},
@@ -217,6 +247,9 @@ func (c *Child) execute(ctx context.Context, s Session, r request) error {
 	if counter, ok := s.(Counter); ok && r.Count > 0 {
 		counter.SetExecutionCount(r.Count)
 	}
+	if p, ok := s.(Parenter); ok {
+		p.SetParent(r.Parent)
+	}
 	res := s.Execute(cctx, r.Code)
 	if cctx.Err() != nil && ctx.Err() == nil && !res.Interrupted && res.Error == nil {
 		res.Interrupted = true
@@ -226,6 +259,62 @@ func (c *Child) execute(ctx context.Context, s Session, r request) error {
 		ev.UserExpressions = s.UserExpressions(cctx, r.Exprs)
 	}
 	return c.send(ev, true)
+}
+
+// serveComm answers a comm message or a comm_info request, on the request
+// reader's goroutine. A session without comms closes every comm the front
+// end opens and lists none.
+func (c *Child) serveComm(s Session, r request) error {
+	host, ok := s.(CommHost)
+	ev := event{ID: r.ID, Kind: evDone}
+	switch {
+	case r.Op == opCommInfo && ok:
+		ev.Comms = host.CommInfo(r.Code)
+	case r.Op == opCommInfo:
+	case r.Comm == nil:
+		ev.Err = "a comm request without its message"
+	case ok:
+		n, err := host.DeliverComm(*r.Comm)
+		ev.Deferred = n
+		if err != nil {
+			ev.Err = err.Error()
+		}
+	case r.Comm.Type == "comm_open":
+		c.SendComm(comm.Message{Type: "comm_close", CommID: r.Comm.CommID, Parent: r.Comm.Parent})
+		ev.Err = "this executor has no comm targets"
+	}
+	return c.send(ev, false)
+}
+
+// runDeferred runs the work a comm message deferred, interruptible as a cell.
+func (c *Child) runDeferred(ctx context.Context, s Session, r request) error {
+	host, ok := s.(CommHost)
+	if !ok {
+		return c.send(event{ID: r.ID, Kind: evDone, Result: &Result{}}, true)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.curID, c.cancel = r.ID, cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.cancel = nil
+		c.mu.Unlock()
+	}()
+	s.SetStdin(nil)
+	if p, ok := s.(Parenter); ok {
+		p.SetParent(r.Parent)
+	}
+	key := r.Deferred
+	if key == "" {
+		key = r.Parent
+	}
+	res := host.RunDeferred(cctx, key)
+	if cctx.Err() != nil && ctx.Err() == nil && !res.Interrupted && res.Error == nil {
+		res.Interrupted = true
+	}
+	return c.send(event{ID: r.ID, Kind: evDone, Result: &res}, true)
 }
 
 // ask sends an input request to the parent and waits for the reply.

@@ -21,6 +21,15 @@
 // cell's error or onto stderr. After a switch the cell runs again in the new
 // child, and later restarts start that binary.
 //
+// Comms (Jupyter widgets) cross the same pipes: the kernel hands a front
+// end's comm message to the child (DeliverComm), which delivers it to the
+// session at once, even while a cell runs, on the goroutine that reads
+// requests; what the message's handlers defer (widget callbacks, which run
+// cell code) runs later as an interruptible request (RunDeferred), when the
+// kernel asks: at the end of the running cell, as part of it, or as the
+// message's own request. comm_info is answered at once too. The
+// session's comm messages come back as events, in order with output.
+//
 // Kernel side:
 //
 //	sup := executor.NewSupervisor(executor.Config{
@@ -39,10 +48,20 @@
 // kernel.RunExecutor is that hidden subcommand in the goaccel binary, with a
 // kernel/internal/session Session.
 //
+// An interrupt cancels the running cell, and a child still busy after
+// InterruptGrace is killed; a Session that is a Stopper may instead answer
+// it gracefully (a launch whose workers finish their step and save their
+// state first: the session's stop of its launches), and the child is then
+// left to finish until the next interrupt. This is the one stop path on
+// the wire: a widget's stop (a Stop button) arrives as a comm message and
+// is served inside the child.
+//
 // Files:
 //   - child.go: Child, the executor side: NewChild and Serve answer the
-//     parent's requests one cell at a time, relay interrupts and stdin, and
-//     Send carries display messages (it is the displaysink.Sink of cells).
+//     parent's requests one cell at a time, relay interrupts and stdin,
+//     deliver comm messages at once and run deferred work, Send carries
+//     display messages (it is the displaysink.Sink of cells) and SendComm
+//     comm messages (the comm.Transport of the session's comms).
 //   - exit.go: why a child process ended, in words for the user, and the
 //     tail of its stderr kept for that.
 //   - frame.go: length-prefixed JSON frames on the two pipes.
@@ -53,9 +72,10 @@
 //   - process.go: one child process: starting it (Supervisor.spawn),
 //     calls and their events, killing its process group and reaping it.
 //   - protocol.go: the interfaces a child serves (Session, Restorer,
-//     Counter), Result and Error, EnvState, and the requests, events and
-//     sync markers on the wire.
+//     Stopper, Counter, Parenter, CommHost), Result and Error, EnvState, and
+//     the requests, events and sync markers on the wire.
 //   - supervisor.go: Config, ExecRequest, Outcome and Supervisor: starting,
 //     restarting and switching the child, restoring the session, Execute,
-//     Interrupt, IsComplete, Complete, Inspect and Close.
+//     Interrupt, DeliverComm, CommInfo, RunDeferred, IsComplete, Complete,
+//     Inspect and Close.
 package executor

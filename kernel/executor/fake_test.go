@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/comm"
 )
 
 // TestMain doubles as the executor child: with GOACCEL_FAKE_CHILD=1 the test
@@ -41,6 +43,10 @@ type fakeSession struct {
 	stdin io.Reader
 	vars  map[string]string
 	decls []string
+
+	comms  *comm.Manager
+	parent string
+	runCtx context.Context // the context of RunDeferred, for the jobs it runs
 }
 
 // save writes the state file (EnvState): "decl NAME" and "var NAME" lines.
@@ -142,6 +148,8 @@ func (f *fakeSession) Execute(ctx context.Context, code string) Result {
 			return Result{Error: &Error{Ename: "ShellError", Evalue: err.Error(), Traceback: []string{string(out)}}}
 		}
 		return Result{Data: map[string]any{"text/plain": string(out)}}
+	case "open": // a comm whose messages say what to do: echo, defer, loop, block, panic
+		return Result{Data: map[string]any{"text/plain": f.openComm()}}
 	case "slow":
 		for i := range 6 {
 			fmt.Printf("tick %d\n", i)
@@ -150,6 +158,68 @@ func (f *fakeSession) Execute(ctx context.Context, code string) Result {
 	}
 	return Result{}
 }
+
+// openComm opens a comm to the target "test" and returns its id. Its
+// handler answers {"do": "echo", "text": T} with {"echo": T} at once and
+// defers the other actions to RunDeferred.
+func (f *fakeSession) openComm() string {
+	if f.comms == nil {
+		f.comms = comm.NewManager(f.child)
+	}
+	return f.comms.Open("test", map[string]any{"state": "new"}, nil, nil, commFunc(func(m comm.Message) {
+		text, _ := m.Data["text"].(string)
+		switch m.Data["do"] {
+		case "echo":
+			f.comms.Lookup(m.CommID).Reply(m, map[string]any{"echo": text}, nil)
+		case "defer":
+			f.comms.Defer(m, comm.Job{Run: func() { fmt.Println("deferred " + text + " under " + f.parent) }})
+		case "loop":
+			f.comms.Defer(m, comm.Job{Run: func() { fmt.Println("deferred looping"); <-f.runCtx.Done() }})
+		case "block":
+			f.comms.Defer(m, comm.Job{Run: func() { fmt.Println("deferred blocking"); time.Sleep(time.Hour) }})
+		case "panic":
+			f.comms.Defer(m, comm.Job{Run: func() { panic("callback boom") }})
+		}
+	})).ID()
+}
+
+// commFunc is a comm.Handler of comm_msg messages.
+type commFunc func(comm.Message)
+
+func (h commFunc) HandleMsg(m comm.Message) { h(m) }
+func (commFunc) HandleClose(comm.Message)   {}
+
+func (f *fakeSession) DeliverComm(m comm.Message) (int, error) {
+	if f.comms == nil {
+		f.comms = comm.NewManager(f.child)
+	}
+	return f.comms.Deliver(m)
+}
+
+func (f *fakeSession) CommInfo(target string) map[string]string {
+	if f.comms == nil {
+		return map[string]string{}
+	}
+	return f.comms.Info(target)
+}
+
+func (f *fakeSession) RunDeferred(ctx context.Context, msgID string) (res Result) {
+	f.runCtx = ctx
+	defer func() {
+		if r := recover(); r != nil {
+			res = Result{Error: &Error{Ename: "Panic", Evalue: fmt.Sprint(r), Traceback: []string{fmt.Sprint(r)}}}
+		}
+	}()
+	for _, job := range f.comms.Take(msgID) {
+		job.Run()
+		if ctx.Err() != nil {
+			return Result{Interrupted: true, Error: &Error{Ename: "Interrupted", Evalue: "interrupted", Traceback: []string{"interrupted"}}}
+		}
+	}
+	return Result{}
+}
+
+func (f *fakeSession) SetParent(id string) { f.parent = id }
 
 func (f *fakeSession) UserExpressions(ctx context.Context, exprs map[string]string) map[string]any {
 	out := map[string]any{}
@@ -183,6 +253,7 @@ func newFake(t *testing.T) (*Supervisor, *recorder) {
 		Env:            append(os.Environ(), "GOACCEL_FAKE_CHILD=1"),
 		Output:         rec.output,
 		Display:        rec.display,
+		Comm:           rec.comm,
 		InterruptGrace: 1500 * time.Millisecond,
 	})
 	if err := s.Start(); err != nil {

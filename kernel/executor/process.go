@@ -223,8 +223,18 @@ func (c *child) dispatch(s *Supervisor, ev event) {
 	switch ev.Kind {
 	case evDisplay:
 		s.cfg.Display(ev.MsgType, ev.Content)
+	case evComm:
+		if ev.Comm != nil {
+			s.cfg.Comm(*ev.Comm)
+		}
 	case evInput:
 		go s.answerInput(c, ev)
+	case evStopping:
+		s.mu.Lock()
+		if r := s.running; r != nil && r.c == c {
+			r.graceful = true
+		}
+		s.mu.Unlock()
 	case evDone:
 		c.mu.Lock()
 		ch := c.pending[ev.ID]

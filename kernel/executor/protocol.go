@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/goaccel/goaccel/internal/comm"
 )
 
 // Session is what the child serves: one interpreter whose state persists
@@ -42,10 +44,44 @@ type Restorer interface {
 // long as the supervisor.
 const EnvState = "GOACCEL_SESSION_STATE"
 
+// Stopper is a Session that may answer an interrupt without cancelling the
+// cell: Interrupt returns true when it stops the cell's work gracefully (a
+// launch whose workers finish their step, save their state and leave), and
+// the supervisor then lets the cell run past InterruptGrace. A second
+// interrupt cancels the cell.
+type Stopper interface {
+	Interrupt() bool
+}
+
 // Counter is a Session that wants each cell's execution count (the N of
 // In [N]) before the cell runs.
 type Counter interface {
 	SetExecutionCount(n int)
+}
+
+// Parenter is a Session that wants the id of the Jupyter request each cell
+// or deferred work answers (the execute_request, or the comm message whose
+// work runs) before it runs: an Output widget captures what has that parent.
+type Parenter interface {
+	SetParent(msgID string)
+}
+
+// CommHost is a Session that serves Jupyter comms (package widgets in
+// cells). The child hands it comm messages and comm_info requests at once,
+// even while a cell runs, and runs the work a message deferred between
+// cells, when the kernel asks (RunDeferred). The child is its
+// comm.Transport: what the session's comms send goes to the kernel.
+type CommHost interface {
+	// DeliverComm hands one comm message from the front end to the
+	// session's comms; it returns how many pieces of work the message
+	// deferred. It must not block.
+	DeliverComm(m comm.Message) (deferred int, err error)
+	// CommInfo returns the open comms, id → target name, of target ("": all).
+	CommInfo(target string) map[string]string
+	// RunDeferred runs the work the message msgID deferred (widget
+	// callbacks: cell code), as a cell runs: ctx cancellation interrupts it,
+	// and a panic is reported in the Result, the session kept.
+	RunDeferred(ctx context.Context, msgID string) Result
 }
 
 // Result is the outcome of one cell (the shape of kernel/internal/session.Result).
@@ -79,9 +115,14 @@ const (
 	opInterrupt   = "interrupt"
 	opInputReply  = "input_reply"
 	opRestore     = "restore"
+	opComm        = "comm"      // a comm message from the front end, delivered at once
+	opCommInfo    = "comm_info" // the open comms, answered at once
+	opDeferred    = "deferred"  // run the work a comm message deferred, between cells
 	evDone        = "done"
 	evDisplay     = "display"
 	evInput       = "input"
+	evComm        = "comm"     // a comm message for the front end
+	evStopping    = "stopping" // an interrupt is being answered gracefully: do not kill the child
 	syncMarkerPfx = "\x00\x1bGOACCEL-SYNC:"
 )
 
@@ -97,6 +138,13 @@ type request struct {
 	Exprs      map[string]string `json:"exprs,omitempty"`
 	Value      string            `json:"value,omitempty"`
 	Err        string            `json:"err,omitempty"`
+	// Parent is the id of the Jupyter request an execute or deferred work
+	// answers (Parenter).
+	Parent string `json:"parent,omitempty"`
+	// Deferred is the id of the comm message whose deferred work to run,
+	// when it is not Parent (its callbacks end the request Parent names).
+	Deferred string        `json:"deferred,omitempty"`
+	Comm     *comm.Message `json:"comm,omitempty"`
 }
 
 // event is one frame from the child to the parent. Sync, when non-zero,
@@ -122,6 +170,11 @@ type event struct {
 	Content  map[string]any `json:"content,omitempty"`
 	Prompt   string         `json:"prompt,omitempty"`
 	Password bool           `json:"password,omitempty"`
+
+	Comm     *comm.Message     `json:"comm,omitempty"`
+	Comms    map[string]string `json:"comms,omitempty"`
+	Deferred int               `json:"deferred,omitempty"`
+	Err      string            `json:"err,omitempty"`
 }
 
 // syncPrefix is what every sync marker of a child starts with: a fixed part

@@ -1,9 +1,12 @@
 package executor
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/comm"
 )
 
 // recorder collects what the supervisor hands on, in order.
@@ -24,6 +27,13 @@ func (r *recorder) display(msgType string, content map[string]any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, "display:"+msgType)
+	r.times = append(r.times, time.Now())
+}
+
+func (r *recorder) comm(m comm.Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, fmt.Sprintf("comm:%s:%v:parent=%s", m.Type, m.Data, m.Parent))
 	r.times = append(r.times, time.Now())
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/comm"
 )
 
 // RestartedNote starts what a cell's error says when the executor had to be
@@ -30,6 +32,9 @@ type Config struct {
 	// Display receives display_data, update_display_data and clear_output
 	// messages from cells, in order with Output.
 	Display func(msgType string, content map[string]any)
+	// Comm receives the comm messages the session sends (widgets), in
+	// order with Output and Display.
+	Comm func(m comm.Message)
 	// InterruptGrace is how long an interrupted cell may take to stop before
 	// the child is killed and restarted (default 2 s).
 	InterruptGrace time.Duration
@@ -45,6 +50,9 @@ type ExecRequest struct {
 	// ExecutionCount is the number the client shows for the cell (In [N]);
 	// the session names cells by it in errors (0: unknown).
 	ExecutionCount int
+	// Parent is the msg_id of the execute_request: what an Output widget
+	// the cell captures into shows.
+	Parent string
 	// Input asks the client for one line of stdin (an input_request); ctx
 	// ends when the cell is interrupted. Used only when AllowStdin is set.
 	Input func(ctx context.Context, prompt string, password bool) (string, error)
@@ -81,6 +89,7 @@ type running struct {
 	ctx         context.Context
 	cancel      context.CancelFunc
 	interrupted bool
+	graceful    bool // the child answers the last interrupt gracefully (Stopper)
 }
 
 // NewSupervisor returns a Supervisor; the child starts on Start or the first request.
@@ -96,6 +105,9 @@ func NewSupervisor(cfg Config) *Supervisor {
 	}
 	if cfg.Display == nil {
 		cfg.Display = func(string, map[string]any) {}
+	}
+	if cfg.Comm == nil {
+		cfg.Comm = func(comm.Message) {}
 	}
 	return &Supervisor{cfg: cfg}
 }
@@ -223,10 +235,18 @@ func (s *Supervisor) Execute(ctx context.Context, req ExecRequest) Outcome {
 
 // execute runs one cell in c.
 func (s *Supervisor) execute(ctx context.Context, c *child, req ExecRequest) Outcome {
+	return s.runInterruptible(ctx, c, request{Op: opExecute, Code: req.Code, AllowStdin: req.AllowStdin && req.Input != nil,
+		Exprs: req.UserExpressions, Count: req.ExecutionCount, Parent: req.Parent}, req.Input)
+}
+
+// runInterruptible runs r in c as the request in flight, which Interrupt
+// stops: a cell, or the work a comm message deferred.
+func (s *Supervisor) runInterruptible(ctx context.Context, c *child, req request, input func(ctx context.Context, prompt string, password bool) (string, error)) Outcome {
 	id := s.nextID.Add(1)
+	req.ID = id
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &running{id: id, c: c, input: req.Input, ctx: rctx, cancel: cancel}
+	r := &running{id: id, c: c, input: input, ctx: rctx, cancel: cancel}
 	s.mu.Lock()
 	s.running = r
 	s.mu.Unlock()
@@ -237,7 +257,7 @@ func (s *Supervisor) execute(ctx context.Context, c *child, req ExecRequest) Out
 		}
 		s.mu.Unlock()
 	}()
-	ev, err := c.call(ctx, request{ID: id, Op: opExecute, Code: req.Code, AllowStdin: req.AllowStdin && req.Input != nil, Exprs: req.UserExpressions, Count: req.ExecutionCount})
+	ev, err := c.call(ctx, req)
 	if err != nil {
 		return s.lost(c, err)
 	}
@@ -281,13 +301,15 @@ func failed(ename, evalue string, restarted bool) Outcome {
 
 // Interrupt stops the cell in flight: the child cancels the cell's context;
 // if the cell has not finished after InterruptGrace (it is blocked in
-// compiled code), the child is killed and restarted. Without a cell in
-// flight Interrupt does nothing.
+// compiled code), the child is killed and restarted. A child whose session
+// answers gracefully (a launch whose workers save their state first; see
+// Stopper) says so and is left to finish; the next Interrupt cancels the
+// cell. Without a cell in flight Interrupt does nothing.
 func (s *Supervisor) Interrupt() {
 	s.mu.Lock()
 	r := s.running
 	if r != nil {
-		r.interrupted = true
+		r.interrupted, r.graceful = true, false
 	}
 	s.mu.Unlock()
 	if r == nil {
@@ -306,12 +328,47 @@ func (s *Supervisor) Interrupt() {
 		case <-t.C:
 		}
 		s.mu.Lock()
-		still := s.running == r
+		still := s.running == r && !r.graceful
 		s.mu.Unlock()
 		if still {
 			r.c.kill(fmt.Sprintf("the cell did not stop within %v of the interrupt (probably blocked in compiled code), so the executor was killed", s.cfg.InterruptGrace))
 		}
 	}()
+}
+
+// DeliverComm hands a comm message from the front end to the session at
+// once, even while a cell runs, and returns how many pieces of work it
+// deferred for RunDeferred. The message's handling error (an unknown comm, a
+// malformed message) is err; the session is never affected.
+func (s *Supervisor) DeliverComm(ctx context.Context, m comm.Message) (deferred int, err error) {
+	ev, err := s.ask(ctx, request{Op: opComm, Comm: &m})
+	if err != nil {
+		return 0, err
+	}
+	if ev.Err != "" {
+		return ev.Deferred, errors.New(ev.Err)
+	}
+	return ev.Deferred, nil
+}
+
+// CommInfo returns the session's open comms (id → target name), of target
+// only unless it is "".
+func (s *Supervisor) CommInfo(ctx context.Context, target string) (map[string]string, error) {
+	ev, err := s.ask(ctx, request{Op: opCommInfo, Code: target})
+	return ev.Comms, err
+}
+
+// RunDeferred runs the work the comm message msgID deferred (widget
+// callbacks) in the session, between cells, as part of the request parent
+// (the id an Output widget captures: msgID itself, or the cell whose end the
+// callbacks join); Interrupt stops it as it stops a cell. A child that
+// crashes meanwhile is restarted, as during a cell.
+func (s *Supervisor) RunDeferred(ctx context.Context, msgID, parent string) Outcome {
+	c, err := s.current()
+	if err != nil {
+		return failed("ExecutorError", err.Error(), false)
+	}
+	return s.runInterruptible(ctx, c, request{Op: opDeferred, Parent: parent, Deferred: msgID}, nil)
 }
 
 // IsComplete asks the child whether code is a complete cell.

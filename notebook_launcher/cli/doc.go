@@ -14,7 +14,16 @@
 //
 //	goaccel config default --mixed_precision bf16
 //	goaccel launch --num_processes 2 ./cmd/train --epochs 3
+//	goaccel launch --num_processes 2 --resume ./cmd/train --epochs 3
 //	goaccel env
+//
+// Besides accelerate launch's flags, --resume continues from the latest
+// automatic checkpoint and --stall_threshold sets when a collective some
+// ranks have not joined is reported (a minute). The first SIGINT or
+// SIGTERM asks the workers to finish their step, save their state and
+// leave, and says how to resume; the next stops them at once. Under srun
+// with several machines, each node's --machine_rank defaults to
+// SLURM_NODEID (scripts/slurm/submit_multinode.sh).
 //
 // From Go, each subcommand is one call (cmd/goaccel's are these):
 //
@@ -29,9 +38,10 @@
 //     ConfigKeys.
 //   - env.go: EnvCommand, `goaccel env` (versions, OS, CPU, memory, GPUs,
 //     the configuration), and FindGPUs.
-//   - launch.go: Flags (Register, Options), the flags of `accelerate launch`,
-//     and LaunchCommand, which builds a package when given one and runs it on
-//     this machine's processes (notebook_launcher.Run).
+//   - launch.go: Flags (Register, Options), the flags of `accelerate launch`
+//     and goaccel's own, and LaunchCommand, which builds a package when given
+//     one, runs it on this machine's processes (notebook_launcher.Run) and
+//     turns interrupts into graceful stops.
 //   - limits.go: refusing a launch this machine cannot carry (open files,
 //     cores).
 package cli

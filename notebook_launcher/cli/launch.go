@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	nl "github.com/goaccel/goaccel/notebook_launcher"
 	"github.com/goaccel/goaccel/notebook_launcher/workers"
@@ -22,7 +24,8 @@ type Flags struct {
 	configFile, mixedPrecision, mainIP, gpuIDs string
 	numProcesses, numMachines, machineRank     int
 	mainPort, maxRestarts, threads, gradAccum  int
-	cpu, multiGPU                              bool
+	cpu, multiGPU, resume                      bool
+	stallThreshold                             time.Duration
 }
 
 // Register adds the flags to fs, each under its accelerate name and with
@@ -48,19 +51,28 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	str(&f.gpuIDs, "gpu_ids", "comma-separated GPU ids for this machine, or all")
 	count(&f.numProcesses, "num_processes", "total number of processes across all machines")
 	count(&f.numMachines, "num_machines", "number of machines")
-	num(&f.machineRank, "machine_rank", "rank of this machine")
+	num(&f.machineRank, "machine_rank", "rank of this machine (default under srun: SLURM_NODEID)")
 	num(&f.mainPort, "main_process_port", "rendezvous port (0: a free port on one machine)")
 	num(&f.maxRestarts, "max_restarts", "restarts of the whole group after a failure")
 	num(&f.threads, "num_cpu_threads_per_process", "GOMAXPROCS of each process (default: cores / local processes)")
 	count(&f.gradAccum, "gradient_accumulation_steps", "steps whose gradients add up before each optimizer step")
 	fs.BoolVar(&f.cpu, "cpu", false, "force training on the CPU")
 	fs.BoolVar(&f.multiGPU, "multi_gpu", false, "one process per GPU (distributed_type MULTI_GPU)")
+	fs.BoolVar(&f.resume, "resume", false, "continue from the latest automatic checkpoint (where a stopped run saved), mid-epoch included")
+	fs.DurationVar(&f.stallThreshold, "stall_threshold", 0, "report the ranks a collective waits for once it has waited this `long` (default 1m; negative: never)")
+	fs.DurationVar(&f.stallThreshold, "stall-threshold", 0, "same as --stall_threshold")
 }
 
 // LaunchCommand runs `goaccel launch [flags] ./pkg-or-binary [args]`: it merges
 // the config file with the flags, builds a Go package when given one, and runs
-// the processes of this machine with the torchrun environment.
+// the processes of this machine with the torchrun environment. The first
+// SIGINT or SIGTERM asks the workers to finish their step, save their state
+// and leave (the error is then a *workers.StoppedError); the next stops them
+// at once.
 func LaunchCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	ctl := &workers.Control{}
+	ctx, stop := workers.InterruptOnSignals(ctx, ctl)
+	defer stop()
 	fs := flag.NewFlagSet("goaccel launch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -86,7 +98,27 @@ func LaunchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("goaccel launch: %w", err)
 	}
 	defer cleanup()
-	return nl.Run(ctx, bin, fs.Args()[1:], nil, opts)
+	err = nl.Run(ctx, bin, fs.Args()[1:], nil, opts, ctl)
+	var stopped *workers.StoppedError
+	if errors.As(err, &stopped) {
+		return fmt.Errorf("goaccel launch: stopped on request: every worker finished its step and saved its state in %s (after %d optimizer steps); continue with: goaccel launch --resume %s",
+			stopped.Checkpoint, stopped.Step, strings.Join(withoutResume(args), " "))
+	}
+	if errors.Is(err, workers.ErrInterrupted) {
+		return errors.New("goaccel launch: interrupted: every worker was stopped")
+	}
+	return err
+}
+
+// withoutResume is args less a --resume flag (the hint adds its own).
+func withoutResume(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if a != "--resume" && a != "-resume" && a != "--resume=true" {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Options merges the config file (when present) with the flags; flags win.
@@ -114,6 +146,11 @@ func (f *Flags) Options() (nl.Options, error) {
 	override(&c.NumProcesses, f.numProcesses)
 	override(&c.NumMachines, f.numMachines)
 	override(&c.MachineRank, f.machineRank)
+	if id, err := strconv.Atoi(os.Getenv("SLURM_NODEID")); err == nil && f.machineRank < 0 && c.NumMachines > 1 {
+		// Under srun, one goaccel launch per node: Slurm numbers the
+		// nodes, as torchrun's c10d rendezvous does for accelerate launch.
+		c.MachineRank = id
+	}
 	override(&c.MainProcessPort, f.mainPort)
 	override(&c.MaxRestarts, f.maxRestarts)
 	if f.mixedPrecision != "" {
@@ -155,6 +192,7 @@ func (f *Flags) Options() (nl.Options, error) {
 		MasterAddr: c.MainProcessIP, Port: c.MainProcessPort, MaxRestarts: c.MaxRestarts,
 		MixedPrecision: c.MixedPrecision, GradientAccumulationSteps: max(f.gradAccum, 0),
 		CPU: c.UseCPU, ThreadsPerProcess: max(f.threads, 0),
+		Resume: f.resume, StallThreshold: f.stallThreshold,
 	}
 	if c.GPUIDs != "all" {
 		opts.GPUIDs = c.GPUIDs

@@ -5,38 +5,55 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
 
-// displayFrame is a display message in transit from a worker to its launcher.
-type displayFrame struct {
+// outFrame is a message in transit from a worker to its launcher: a display
+// message, or a comm message of one of its widgets.
+type outFrame struct {
 	Type    string         `json:"type"`
-	Content map[string]any `json:"content"`
+	Content map[string]any `json:"content,omitempty"`
+	Comm    *comm.Message  `json:"comm,omitempty"`
 }
 
-// frameSink is a worker's display sink: each message becomes a frame on
-// stdout, in order with what the worker prints.
+// frameSink is a worker's display sink and comm transport: each message
+// becomes a frame on stdout, in order with what the worker prints.
 type frameSink struct{}
 
 func (frameSink) Send(msgType string, content map[string]any) {
-	b, err := json.Marshal(displayFrame{Type: msgType, Content: content})
+	write(outFrame{Type: msgType, Content: content})
+}
+
+// SendComm sends a comm message of the worker's widgets (comm.Transport).
+func (frameSink) SendComm(m comm.Message) { write(outFrame{Type: "comm", Comm: &m}) }
+
+func write(f outFrame) {
+	b, err := json.Marshal(f)
 	if err == nil {
 		err = workers.WriteFrame(os.Stdout, b)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "goaccel worker: send a %s message: %v\n", msgType, err)
+		fmt.Fprintf(os.Stderr, "goaccel worker: send a %s message: %v\n", f.Type, err)
 	}
 }
 
-// ParseDisplay reads a display message from a frame's payload.
-func ParseDisplay(payload []byte) (msgType string, content map[string]any, err error) {
-	var f displayFrame
+// ParseFrame reads a worker's frame: a display message (msgType
+// "display_data", "update_display_data" or "clear_output", with its
+// content), or a comm message (msgType "comm", with m).
+func ParseFrame(payload []byte) (msgType string, content map[string]any, m *comm.Message, err error) {
+	var f outFrame
 	if err := json.Unmarshal(payload, &f); err != nil {
-		return "", nil, fmt.Errorf("a worker sent a bad display frame: %w", err)
+		return "", nil, nil, fmt.Errorf("a worker sent a bad frame: %w", err)
 	}
 	switch f.Type {
 	case "display_data", "update_display_data", "clear_output":
-		return f.Type, f.Content, nil
+		return f.Type, f.Content, nil, nil
+	case "comm":
+		if f.Comm == nil || f.Comm.CommID == "" {
+			return "", nil, nil, fmt.Errorf("a worker sent a comm frame without its message")
+		}
+		return f.Type, nil, f.Comm, nil
 	}
-	return "", nil, fmt.Errorf("a worker sent a display frame of unknown type %q", f.Type)
+	return "", nil, nil, fmt.Errorf("a worker sent a frame of unknown type %q", f.Type)
 }

@@ -2,8 +2,11 @@
 // exchange what is not output: the launched function's arguments going in,
 // rank 0's result coming back, and each worker's report (its device; a panic
 // with its message and stack frames, or an error the function returned).
-// Display messages travel the other way as frames on the worker's stdout
-// (workers.WriteFrame), so they stay in order with printed text.
+// Display and widget messages travel the other way as frames on the
+// worker's stdout (workers.WriteFrame), so they stay in order with printed
+// text; the front end's widget messages come in on the worker's control
+// pipe (workerinfo.ControlMessage), with the launcher's stop and stacks
+// requests.
 //
 // Launcher side:
 //
@@ -22,8 +25,12 @@
 // (notebook_launcher/transfer messages), rank-N.json (Reports).
 //
 // Files:
-//   - display.go: a worker's display sink, which writes each display
-//     message as a frame on stdout, and ParseDisplay, which reads one back.
+//   - comms.go: CommFrame, the control message a launcher sends a worker's
+//     widget, and the worker's side: widget messages delivered, their
+//     callbacks run on a goroutine.
+//   - display.go: a worker's display sink and comm transport, which write
+//     each display or widget message as a frame on stdout, and ParseFrame,
+//     which reads one back.
 //   - job.go: EnvDir, Spec, Job (Create, Open, FromEnv, Env, Remove, Args,
 //     Result, Report), CheckFunc and ResultType, Frame and Report.
 //   - serve.go: the worker side: Serve, Fail and Panicked, ArgLabels and

@@ -32,6 +32,10 @@ type Spec struct {
 	Display bool `json:"display,omitempty"`
 	// Result makes rank 0 send back the function's result.
 	Result bool `json:"result,omitempty"`
+	// Parent is the id of the request that launched the job (the cell's
+	// execute_request): an Output widget a worker captures into shows what
+	// has that parent.
+	Parent string `json:"parent,omitempty"`
 }
 
 // Job is a job folder.

@@ -87,11 +87,17 @@ func TestDisplayFramesRoundTrip(t *testing.T) {
 	if err := workers.WriteFrame(&b, []byte(payload)); err != nil {
 		t.Fatal(err)
 	}
-	typ, content, err := ParseDisplay([]byte(payload))
+	typ, content, _, err := ParseFrame([]byte(payload))
 	if err != nil || typ != "update_display_data" || content["transient"].(map[string]any)["display_id"] != "x" {
-		t.Errorf("ParseDisplay = %q, %v, %v", typ, content, err)
+		t.Errorf("ParseFrame = %q, %v, %v", typ, content, err)
 	}
-	if _, _, err := ParseDisplay([]byte(`{"type":"execute_reply"}`)); err == nil {
-		t.Error("ParseDisplay of a non-display message: want an error")
+	for _, bad := range []string{`{"type":"execute_reply"}`, `{"type":"comm"}`, `not json`} {
+		if _, _, _, err := ParseFrame([]byte(bad)); err == nil {
+			t.Errorf("ParseFrame(%s): want an error", bad)
+		}
+	}
+	typ, _, m, err := ParseFrame([]byte(`{"type":"comm","comm":{"type":"comm_msg","comm_id":"c1","data":{"method":"update"}}}`))
+	if err != nil || typ != "comm" || m.CommID != "c1" || m.Data["method"] != "update" {
+		t.Errorf("ParseFrame of a comm frame = %q, %+v, %v", typ, m, err)
 	}
 }

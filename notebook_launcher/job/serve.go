@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/workerinfo"
 )
@@ -26,14 +27,24 @@ func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
 	ExitOnInterrupt()
 	rank, _ := strconv.Atoi(os.Getenv("RANK"))
 	var rep Report
+	var comms *comm.Manager
 	if j.Spec.Display {
 		displaysink.Set(frameSink{})
+		comms = comm.NewManager(frameSink{})
+		comms.SetParent(j.Spec.Parent) // an Output a worker captures into shows the launching cell's output
+		comm.Install(comms)
+		serveComms(comms) // before the control pipe is read
 	}
+	workerinfo.StartReporting()
 	args, err := j.decodeArgs(fn.Type())
 	if err != nil {
 		return j.Fail(err)
 	}
+	workerinfo.SetPhase(workerinfo.PhaseComputing)
 	out, p := call(fn, args)
+	if comms != nil {
+		comms.Finish() // a callback output area the function made is shown
+	}
 	if p != nil {
 		frames := p.frames
 		if interpreted != nil {
@@ -86,6 +97,7 @@ func (j *Job) Panicked(msg string, frames []Frame, stack string, interpreted boo
 func (j *Job) finish(rep Report, status int) int {
 	rep.Rank, _ = strconv.Atoi(os.Getenv("RANK"))
 	rep.Device = workerinfo.Device()
+	workerinfo.Flush()
 	if err := j.writeReport(rep); err != nil {
 		fmt.Fprintf(os.Stderr, "goaccel worker: write the report: %v\n", err)
 	}

@@ -42,3 +42,28 @@ func InstalledCellLauncher() CellLauncher {
 	}
 	return nil
 }
+
+// CellStop stops every launch the process's cells started, in mode, as
+// Control.Stop does, and returns how many launches it asked.
+type CellStop func(mode StopMode) int
+
+var cellStop atomic.Pointer[CellStop]
+
+// SetCellStop installs f as the process's stop of cell launches (the
+// session installs its own with its cell launcher); nil removes it.
+func SetCellStop(f CellStop) {
+	if f == nil {
+		cellStop.Store(nil)
+		return
+	}
+	cellStop.Store(&f)
+}
+
+// InstalledCellStop returns the process's stop of cell launches, or nil
+// outside a kernel.
+func InstalledCellStop() CellStop {
+	if f := cellStop.Load(); f != nil {
+		return *f
+	}
+	return nil
+}

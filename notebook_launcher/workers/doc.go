@@ -9,7 +9,32 @@
 // and `%accelerate launch`. Options are the settings users give (they are
 // notebook_launcher.Options); Config adds what a launcher sets itself: extra
 // environment, the grace period, a receiver of frames and of the workers'
-// pids.
+// pids, of the status table and of stall reports, and a Control.
+//
+// Each worker gets two pipes (internal/workerinfo): a status pipe (fd 3,
+// workerinfo.EnvStatusFD), on which it reports a few times a second what it
+// is doing — its step, samples, phase, the collective in progress and for
+// how long, its memory — and a control pipe (fd 4,
+// workerinfo.EnvControlFD), which carries every message of the launcher to
+// the worker, one workerinfo.ControlMessage a line: a stop request with its
+// mode, a request for the goroutine stacks, and a notebook front end's comm
+// messages to the worker's widgets (Control.Send). The launcher never
+// blocks on a worker that does not read: what overflows is dropped. From
+// the statuses the launcher keeps GroupStatus (Config.Status gets it when
+// it changes) and reports a collective that waited longer than
+// Options.StallThreshold (a minute), naming the ranks that have not joined
+// it, each with its stacks and, in a notebook, its cell line (Stall,
+// Places).
+//
+// A stop is one request in one of two modes (Control.Stop). StopSave is an
+// interrupt (Control.Interrupt): the first asks every worker to finish its
+// step, save its state and leave (Run then returns a *StoppedError), the
+// next stops them at once; InterruptOnSignals wires SIGINT and SIGTERM to
+// it. StopFinish (a notebook's Stop button) asks every worker to end its
+// training pass and return, and the launch ends as after a normal end; it
+// never kills. StopAll stops every launch of the process. After a failure
+// Run restarts the whole group (MaxRestarts), saying why, and the
+// restarted workers resume from the last checkpoint (workerinfo.EnvResume).
 //
 //	cfg := workers.Config{Options: workers.Options{NumProcesses: 2, MixedPrecision: "bf16"}}
 //	if err := cfg.Normalize(); err != nil { … }
@@ -31,20 +56,35 @@
 //
 // A process that runs notebook cells installs a CellLauncher
 // (SetCellLauncher), to which notebook_launcher.Launch in a cell hands its
-// call (package kernel/internal/launch is that launcher).
+// call (package kernel/internal/launch is that launcher), and a CellStop
+// (SetCellStop), through which notebook_launcher.Stop and StopButton stop
+// the cells' launches (the session's stop of its launches).
 //
 // Files:
 //   - cell.go: CellRequest, CellLauncher, SetCellLauncher and
-//     InstalledCellLauncher: Launch in a notebook cell routed to the kernel.
+//     InstalledCellLauncher: Launch in a notebook cell routed to the kernel;
+//     CellStop, SetCellStop and InstalledCellStop: its stop.
+//   - control.go: Control, StopMode and Interruption (Interrupt and Stop:
+//     a graceful stop, then a kill; Send), StoppedError and ErrStopped,
+//     StopAll and InterruptOnSignals.
 //   - gpus.go: VisibleGPUs, from /proc/driver/nvidia and
 //     CUDA_VISIBLE_DEVICES.
 //   - group.go: GroupSpec, RunGroup, ExitError and ErrInterrupted: starting,
-//     waiting for and stopping a group of local processes.
+//     waiting for and stopping a group of local processes, with their status
+//     and control pipes.
 //   - launch.go: EnvRestart, EnvToken, Options, Config (Normalize), Run
-//     with the torchrun environment, the rendezvous store and restarts, and
-//     Token.
+//     with the torchrun environment, the rendezvous store, restarts that
+//     resume, and Token.
+//   - monitor.go: RankStatus, GroupStatus and Stall, and the monitor that
+//     reads the status pipes, keeps the table, finds stalls and writes the
+//     control pipes.
+//   - pipe.go: the launcher's end of a control pipe, a queue that never
+//     blocks the sender.
 //   - relay.go: FramePrefix and WriteFrame, relaying output line by line
 //     with rank prefixes, and the stderr tail an ExitError quotes.
+//   - report.go: Places, the stall report's text (Stall.Text) with the
+//     stacks trimmed to the user's frames, GroupStatus.Text, StopNote
+//     and Ended, and Bytes.
 //   - sys_linux.go: the workers' process group and Pdeathsig.
 //   - sys_other.go: the workers' process group elsewhere.
 package workers

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/goaccel/goaccel/internal/workerinfo"
 )
 
 // GroupSpec describes one group of local worker processes.
@@ -36,6 +38,14 @@ type GroupSpec struct {
 	// Frame, when set, receives the frames (see WriteFrame) that a worker
 	// writes to its stdout, instead of printing them.
 	Frame func(rank int, payload []byte)
+	// Pipes, when set, gives each worker a status pipe and a control pipe
+	// (workerinfo.EnvStatusFD, EnvControlFD) and hands the launcher's ends
+	// to Pipes once the worker started; RunGroup closes them when the
+	// worker ends.
+	Pipes func(local int, status io.ReadCloser, control io.Writer)
+	// Exited, when set, is told how each worker ended ("exit status 0",
+	// "signal: killed").
+	Exited func(local int, status string)
 }
 
 // ExitError reports the first worker that failed.
@@ -62,12 +72,13 @@ func (e *ExitError) Error() string {
 var ErrInterrupted = errors.New("workers interrupted")
 
 type worker struct {
-	rank int
-	cmd  *exec.Cmd
-	tail *tailBuffer
-	done chan struct{}
-	err  error
-	outs sync.WaitGroup
+	local, rank int
+	cmd         *exec.Cmd
+	tail        *tailBuffer
+	done        chan struct{}
+	err         error
+	outs        sync.WaitGroup
+	ends        []*os.File // the launcher's ends of the status and control pipes
 }
 
 // RunGroup starts the workers and waits for all of them. The first worker to fail
@@ -114,6 +125,16 @@ func RunGroup(ctx context.Context, s GroupSpec) error {
 		go func(w *worker) {
 			w.outs.Wait() // drain output first so the error carries the last lines
 			w.err = w.cmd.Wait()
+			if len(w.ends) > 1 {
+				w.ends[1].Close() // the status pipe's reader closes its end once it read everything
+			}
+			if s.Exited != nil {
+				how := "exit status 0"
+				if w.err != nil {
+					how = status(w.err)
+				}
+				s.Exited(w.local, how)
+			}
 			close(w.done)
 			exited <- w
 		}(w)
@@ -158,7 +179,16 @@ func start(s GroupSpec, i int, mu *sync.Mutex) (*worker, error) {
 		cmd.Env = append(cmd.Env, s.Env(i)...)
 	}
 	cmd.SysProcAttr = sysProcAttr()
-	w := &worker{rank: rank, cmd: cmd, tail: newTail(12), done: make(chan struct{})}
+	w := &worker{local: i, rank: rank, cmd: cmd, tail: newTail(12), done: make(chan struct{})}
+	var theirs []*os.File
+	if s.Pipes != nil {
+		var err error
+		if theirs, w.ends, err = pipes(); err != nil {
+			return nil, fmt.Errorf("workers: status pipes for rank %d: %w", rank, err)
+		}
+		cmd.ExtraFiles = theirs // fds 3 and 4
+		cmd.Env = append(cmd.Env, workerinfo.EnvStatusFD+"=3", workerinfo.EnvControlFD+"=4")
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("workers: stdout pipe for rank %d: %w", rank, err)
@@ -167,8 +197,18 @@ func start(s GroupSpec, i int, mu *sync.Mutex) (*worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workers: stderr pipe for rank %d: %w", rank, err)
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	for _, f := range theirs {
+		f.Close() // the worker holds them now
+	}
+	if err != nil {
+		for _, f := range w.ends {
+			f.Close()
+		}
 		return nil, fmt.Errorf("workers: start rank %d (%s): %w", rank, s.Path, err)
+	}
+	if s.Pipes != nil {
+		s.Pipes(i, w.ends[0], w.ends[1])
 	}
 	prefix := ""
 	if rank > 0 {
@@ -182,6 +222,22 @@ func start(s GroupSpec, i int, mu *sync.Mutex) (*worker, error) {
 	go relay(stdout, s.Stdout, prefix, mu, nil, frame, &w.outs)
 	go relay(stderr, s.Stderr, prefix, mu, w.tail, nil, &w.outs)
 	return w, nil
+}
+
+// pipes makes a worker's status pipe (it writes, the launcher reads) and
+// control pipe (the other way): the worker's ends and the launcher's.
+func pipes() (theirs, ours []*os.File, err error) {
+	sr, sw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, cw, err := os.Pipe()
+	if err != nil {
+		sr.Close()
+		sw.Close()
+		return nil, nil, err
+	}
+	return []*os.File{sw, cr}, []*os.File{sr, cw}, nil
 }
 
 func status(err error) string {

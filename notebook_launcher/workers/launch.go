@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/dist"
+	"github.com/goaccel/goaccel/internal/workerinfo"
 )
 
 // Environment variables of a worker besides the torchrun ones.
@@ -57,8 +58,20 @@ type Options struct {
 	Port int
 	// NumNodes and NodeRank place this launcher in a multi-node job (0: 1 and 0).
 	NumNodes, NodeRank int
-	// MaxRestarts is how many times the whole group is restarted after a failure.
+	// MaxRestarts is how many times the whole group is restarted after a
+	// failure (torchrun's --max_restarts). Every worker is stopped and the
+	// group starts again; an Accelerator in the restarted workers resumes
+	// from the latest automatic checkpoint (SaveState("") under its
+	// ProjectDir), if the training saved one.
 	MaxRestarts int
+	// Resume makes the workers' Accelerator continue from the latest
+	// automatic checkpoint (the one a stop on request saved, or SaveState("")),
+	// mid-epoch included; without one the launch fails.
+	Resume bool
+	// StallThreshold is how long a collective may wait before the launcher
+	// reports which ranks have not joined it and where they are (0: a
+	// minute; negative: never).
+	StallThreshold time.Duration
 	// Args are the arguments a re-executed program gets (nil: the launching
 	// process's own). Tests pass []string{"-test.run=^" + t.Name() + "$"}.
 	Args []string
@@ -80,6 +93,17 @@ type Config struct {
 	Frame func(rank int, payload []byte)
 	// Started, when set, is called with the workers' pids once they run.
 	Started func(pids []int)
+	// Control, when set, lets the caller interrupt the launch gracefully
+	// (Control.Interrupt); Run makes one otherwise.
+	Control *Control
+	// Status, when set, receives the status of every rank a few times a
+	// second while it changes, and once more at the end.
+	Status func(GroupStatus)
+	// Stall, when set, receives a collective that waited longer than
+	// StallThreshold (nil: the report is written to Stderr, Places maps
+	// its positions).
+	Stall  func(Stall)
+	Places Places
 }
 
 // Normalize applies the defaults and reports the first invalid field, named
@@ -120,19 +144,53 @@ func (c *Config) Normalize() error {
 
 // Run starts c.NumProcesses copies of the program at path with args and
 // waits for them; after a failure it restarts the whole group up to
-// c.MaxRestarts times. c must be normalized. Cancelling ctx stops every
-// worker (the error wraps ErrInterrupted).
+// c.MaxRestarts times, saying why on c.Stderr. c must be normalized.
+// Cancelling ctx stops every worker (the error wraps ErrInterrupted);
+// c.Control (or a signal through InterruptOnSignals) can also ask them to
+// save and stop (the error is then a *StoppedError).
 func Run(ctx context.Context, path string, args []string, c Config) error {
+	ctl := c.Control
+	if ctl == nil {
+		ctl = &Control{}
+	}
+	ctx, kill := context.WithCancelCause(ctx)
+	defer kill(nil)
+	m := newMonitor(c)
+	if c.Stall == nil && m.threshold > 0 {
+		out, places := stderr(c), c.Places
+		m.onStall = func(s Stall) { fmt.Fprint(out, s.Text(places)) }
+	}
+	ctl.attach(m, kill, stderr(c))
+	defer ctl.detach()
+	done := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		m.watch(done)
+		close(watched)
+	}()
+	defer func() {
+		close(done)
+		<-watched
+	}()
 	var err error
-	for attempt := 0; attempt <= c.MaxRestarts; attempt++ {
-		err = runOnce(ctx, path, args, c, attempt)
-		if err == nil || errors.Is(err, ErrInterrupted) || ctx.Err() != nil {
+	for attempt := 0; ; attempt++ {
+		err = runOnce(ctx, path, args, c, attempt, m)
+		if dir := m.stoppedAt(); dir != "" && (err == nil || ctl.stopAsked()) {
+			_, step := m.lastCheckpoint()
+			return &StoppedError{Checkpoint: dir, Step: step}
+		}
+		if err == nil || errors.Is(err, ErrInterrupted) || ctx.Err() != nil || ctl.stopAsked() {
 			return err
 		}
-		if attempt < c.MaxRestarts {
-			fmt.Fprintf(stderr(c), "notebook_launcher: %v\nnotebook_launcher: restarting all workers (%d of %d)\n",
-				err, attempt+1, c.MaxRestarts)
+		if attempt == c.MaxRestarts {
+			break
 		}
+		from := "from the beginning (no checkpoint was saved yet)"
+		if dir, step := m.lastCheckpoint(); dir != "" {
+			from = fmt.Sprintf("from %s (saved after %d optimizer steps)", dir, step)
+		}
+		fmt.Fprintf(stderr(c), "goaccel: %v\ngoaccel: restart %d of %d: every worker was stopped; the group starts again and resumes %s\n",
+			err, attempt+1, c.MaxRestarts, from)
 	}
 	if c.MaxRestarts > 0 {
 		return fmt.Errorf("gave up after %d restarts: %w", c.MaxRestarts, err)
@@ -140,7 +198,7 @@ func Run(ctx context.Context, path string, args []string, c Config) error {
 	return err
 }
 
-func runOnce(ctx context.Context, path string, args []string, c Config, attempt int) error {
+func runOnce(ctx context.Context, path string, args []string, c Config, attempt int, m *monitor) error {
 	token := Token(c.NumNodes)
 	port := c.Port
 	var extraStore []string
@@ -170,6 +228,12 @@ func runOnce(ctx context.Context, path string, args []string, c Config, attempt 
 			"MASTER_PORT=" + strconv.Itoa(port),
 			EnvRestart + "=" + strconv.Itoa(attempt),
 		}
+		switch {
+		case attempt > 0:
+			e = append(e, workerinfo.EnvResume+"="+workerinfo.ResumeRestart)
+		case c.Resume:
+			e = append(e, workerinfo.EnvResume+"="+workerinfo.ResumeLatest)
+		}
 		if token != "" {
 			e = append(e, EnvToken+"="+token)
 		}
@@ -193,11 +257,15 @@ func runOnce(ctx context.Context, path string, args []string, c Config, attempt 
 		e = append(e, extraStore...)
 		return append(e, c.Env...) // last, so the caller's values win (os/exec keeps the last duplicate)
 	}
-	return RunGroup(ctx, GroupSpec{
+	m.begin(attempt, c.NumProcesses, rank)
+	err := RunGroup(ctx, GroupSpec{
 		Path: path, Args: args, NumProcs: c.NumProcesses,
 		Env: env, Rank: rank, Stdout: c.Stdout, Stderr: c.Stderr,
 		Grace: c.Grace, Frame: c.Frame, Started: c.Started,
+		Pipes: m.attach, Exited: m.exited,
 	})
+	m.drain(2 * time.Second) // the last status lines (a stop's checkpoint) first
+	return err
 }
 
 func stderr(c Config) io.Writer {

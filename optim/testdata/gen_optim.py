@@ -32,6 +32,8 @@ def optimizer_case(name, kind, cfg, lrs=None):
         opt = torch.optim.SGD(params, lr=cfg["lr"], momentum=cfg.get("momentum", 0),
                               dampening=cfg.get("dampening", 0), nesterov=cfg.get("nesterov", False),
                               weight_decay=cfg.get("weight_decay", 0))
+    elif kind in ("Adadelta", "RMSprop", "Adagrad"):
+        opt = getattr(torch.optim, kind)(params, **cfg)
     elif kind == "Adam":
         opt = torch.optim.Adam(params, lr=cfg["lr"], betas=tuple(cfg.get("betas", (0.9, 0.999))),
                                eps=cfg.get("eps", 1e-8), weight_decay=cfg.get("weight_decay", 0))
@@ -208,6 +210,31 @@ group_cases = [
     group_case("sgd_groups_steplr", "SGD", [[1], [0, 2]],
                [{"weight_decay": 0.0}, {"weight_decay": 0.01, "lr": 0.02}], {"lr": 0.1, "momentum": 0.5},
                sched=lambda o: torch.optim.lr_scheduler.StepLR(o, step_size=2, gamma=0.5)),
+]
+
+# Cases added later, drawn after the ones above so that those keep their values: the optimizers
+# with per-element rates (Adadelta with lr 1.0 and StepLR γ 0.7 is PyTorch's MNIST example).
+optimizers += [
+    optimizer_case("adadelta", "Adadelta", {"lr": 1.0}),
+    optimizer_case("adadelta_rho_eps_wd", "Adadelta", {"lr": 0.5, "rho": 0.8, "eps": 1e-4, "weight_decay": 0.05}),
+    optimizer_case("rmsprop", "RMSprop", {"lr": 0.01}),
+    optimizer_case("rmsprop_centered_momentum_wd", "RMSprop",
+                   {"lr": 0.005, "alpha": 0.9, "eps": 1e-6, "weight_decay": 0.02, "momentum": 0.8, "centered": True}),
+    optimizer_case("rmsprop_momentum", "RMSprop", {"lr": 0.01, "momentum": 0.5}),
+    optimizer_case("adagrad", "Adagrad", {"lr": 0.1}),
+    optimizer_case("adagrad_decay_init_wd", "Adagrad",
+                   {"lr": 0.05, "lr_decay": 0.1, "weight_decay": 0.03, "initial_accumulator_value": 0.2, "eps": 1e-6}),
+]
+group_cases += [
+    group_case("adadelta_groups_steplr", "Adadelta", [[0, 2], [1]],
+               [{"weight_decay": 0.0}, {"weight_decay": 0.01, "lr": 0.5}], {"lr": 1.0},
+               sched=lambda o: torch.optim.lr_scheduler.StepLR(o, step_size=1, gamma=0.7)),
+    group_case("rmsprop_centered_groups", "RMSprop", [[1], [0, 2]],
+               [{"weight_decay": 0.01}, {"weight_decay": 0.0, "lr": 0.02}],
+               {"lr": 0.01, "momentum": 0.9, "centered": True}),
+    group_case("adagrad_groups", "Adagrad", [[0], [1, 2]],
+               [{"weight_decay": 0.0}, {"weight_decay": 0.02, "lr": 0.2}],
+               {"lr": 0.1, "lr_decay": 0.05, "initial_accumulator_value": 0.1}),
 ]
 
 out = {"torch": torch.__version__, "steps": STEPS, "optimizers": optimizers, "schedules": schedules,

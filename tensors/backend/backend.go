@@ -1,5 +1,7 @@
 package backend
 
+import "runtime"
+
 // DType numbers the element types; the values match tensors.DType.
 type DType uint8
 
@@ -50,6 +52,12 @@ type Buffer struct {
 	I64   []int64
 	U16   []uint16
 	Ptr   uintptr
+	// Cold is a host device's hint to its kernels: the memory has likely left the caches (fresh,
+	// or reclaimed from a dropped tensor, where a released buffer was in use just before), so a
+	// kernel writing all of it may store around them.
+	Cold bool
+
+	reclaim runtime.Cleanup // set by Reclaim
 }
 
 // UnaryOp names an elementwise function of one tensor and up to two scalar parameters.

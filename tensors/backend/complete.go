@@ -17,7 +17,9 @@ func Complete(c Core) Backend {
 	x.cv, _ = c.(ConvOps)
 	x.c2, _ = c.(Conv2dOps)
 	x.pl, _ = c.(PoolOps)
+	x.ap, _ = c.(AvgPoolOps)
 	x.op, _ = c.(OptimizerOps)
+	x.ao, _ = c.(AdaptiveOptimizerOps)
 	x.fe, _ = c.(ForeachOps)
 	x.at, _ = c.(AttentionOps)
 	x.sa, _ = c.(SamplingOps)
@@ -38,7 +40,9 @@ type completed struct {
 	cv ConvOps
 	c2 Conv2dOps
 	pl PoolOps
+	ap AvgPoolOps
 	op OptimizerOps
+	ao AdaptiveOptimizerOps
 	fe ForeachOps
 	at AttentionOps
 	sa SamplingOps
@@ -194,6 +198,24 @@ func (x *completed) MaxPool2dGrad(dx, gy, arg *Buffer, planes, h, w, k, stride, 
 	x.maxPool2dGrad(dx, gy, arg, planes, h, w, k, stride, oh, ow)
 }
 
+// AvgPool2d implements AvgPoolOps.
+func (x *completed) AvgPool2d(y, in *Buffer, p AvgPoolParams) {
+	if x.ap != nil {
+		x.ap.AvgPool2d(y, in, p)
+		return
+	}
+	x.avgPool2d(y, in, p)
+}
+
+// AvgPool2dGrad implements AvgPoolOps.
+func (x *completed) AvgPool2dGrad(dx, gy *Buffer, p AvgPoolParams) {
+	if x.ap != nil {
+		x.ap.AvgPool2dGrad(dx, gy, p)
+		return
+	}
+	x.avgPool2dGrad(dx, gy, p)
+}
+
 // AdamStep implements OptimizerOps.
 func (x *completed) AdamStep(w, g, m, v []Vec, s []AdamScalars) {
 	if x.op != nil {
@@ -213,6 +235,39 @@ func (x *completed) SGDStep(w, g, buf []Vec, s []SGDScalars) {
 	}
 	for i := range w {
 		x.sgdStep(w[i], g[i], buf[i], s[i])
+	}
+}
+
+// AdadeltaStep implements AdaptiveOptimizerOps.
+func (x *completed) AdadeltaStep(w, g, sq, acc []Vec, s []AdadeltaScalars) {
+	if x.ao != nil {
+		x.ao.AdadeltaStep(w, g, sq, acc, s)
+		return
+	}
+	for i := range w {
+		x.adadeltaStep(w[i], g[i], sq[i], acc[i], s[i])
+	}
+}
+
+// RMSpropStep implements AdaptiveOptimizerOps.
+func (x *completed) RMSpropStep(w, g, sq, mom, avg []Vec, s []RMSpropScalars) {
+	if x.ao != nil {
+		x.ao.RMSpropStep(w, g, sq, mom, avg, s)
+		return
+	}
+	for i := range w {
+		x.rmspropStep(w[i], g[i], sq[i], mom[i], avg[i], s[i])
+	}
+}
+
+// AdagradStep implements AdaptiveOptimizerOps.
+func (x *completed) AdagradStep(w, g, sum []Vec, s []AdagradScalars) {
+	if x.ao != nil {
+		x.ao.AdagradStep(w, g, sum, s)
+		return
+	}
+	for i := range w {
+		x.adagradStep(w[i], g[i], sum[i], s[i])
 	}
 }
 

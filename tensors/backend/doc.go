@@ -20,6 +20,11 @@
 //	}
 //	be, err := backend.Open("cuda", 0) // the completed Backend, cached
 //
+// Memory: a device hands its buffers' memory back to its pool when they are released, and
+// when a buffer that was never released becomes unreachable (Reclaim); it charges what it hands
+// out to its Pacer, which says when a collection is due. A buffer reaching a kernel is reachable
+// until the kernel returns: package tensors keeps its tensors so.
+//
 // Conventions: every kernel writes a contiguous destination; "outer, n, inner" describe a
 // contiguous tensor viewed as [outer, n, inner] with the operated axis in the middle. A
 // destination may be the same buffer as an operand that is read at the same positions (in-place
@@ -29,6 +34,8 @@
 //   - attention.go: AttentionParams, AttentionOps and SamplingOps, the counter-based dropout draw
 //     (DropoutUniform, DropoutKeep) and the sampling rows every device shares (MultinomialRow,
 //     TopKRow).
+//   - avgpool.go: AvgPoolParams (its windows: Rows, Cols, Scale) and average pooling composed from
+//     two products.
 //   - backend.go: DType, Buffer, the op names (UnaryOp, BinaryOp, ReduceOp), Strided, Core and
 //     Transfer.
 //   - complete.go: Complete, the wrapper that fills in the fused ops a device lacks.
@@ -40,12 +47,15 @@
 //     pooling composed from Core ops.
 //   - fallback_nn.go: softmax, layer norm and cross entropy (and their gradients) composed from
 //     Core ops.
-//   - fallback_optim.go: Adam and SGD steps, sums of squares and scale-and-check composed from
-//     Core ops.
+//   - fallback_optim.go: Adam, SGD, Adadelta, RMSprop and Adagrad steps, sums of squares and
+//     scale-and-check composed from Core ops.
 //   - fused.go: the optional fused-op interfaces (SoftmaxOps, LayerNormOps, CrossEntropyOps,
-//     IndexOps, ConvOps, Conv2dOps, PoolOps, OptimizerOps, ForeachOps), Vec, AdamScalars,
-//     SGDScalars and Backend.
+//     IndexOps, ConvOps, Conv2dOps, PoolOps, AvgPoolOps, OptimizerOps, AdaptiveOptimizerOps,
+//     ForeachOps), Vec, AdamScalars, SGDScalars, AdadeltaScalars, RMSpropScalars,
+//     AdagradScalars and Backend.
 //   - host.go: NewHost, ContiguousStrides, Coalesce and SizeClass, shared by host devices and
 //     pools.
+//   - reclaim.go: Reclaim and Escape (memory of unreachable buffers back to a device's pool),
+//     Pacer (when to collect), CollectIfDue, Collect and Collections.
 //   - registry.go: Opener, Register, Count and Open, the device types of this program.
 package backend

@@ -141,17 +141,38 @@ func (x *completed) poolTables(w, k, stride, oh, ow int) (base, disp *Buffer) {
 // maxPool2d copies the windows out side by side, takes the max and argmax of each, and records
 // the argmax as a plane position (what the CPU kernel records).
 func (x *completed) maxPool2d(y, arg, in *Buffer, planes, h, w, k, stride, oh, ow int) {
-	outs := planes * oh * ow
-	win := x.tmp(in.DType, outs*k*k)
+	outs, kk := planes*oh*ow, k*k
+	win := x.tmp(in.DType, outs*kk)
 	x.Copy(whole(win, planes, oh, ow, k, k), at(in, 0, h*w, stride*w, stride, w, 1), []int{planes, oh, ow, k, k})
-	x.Reduce(Max, y, win, outs, k*k, 1)
+	x.Reduce(Max, y, win, outs, kk, 1)
 	a := x.tmp(I64, outs)
-	x.Reduce(ArgMax, a, win, outs, k*k, 1)
+	x.Reduce(ArgMax, a, win, outs, kk, 1)
+	x.lastNaN(a, win, outs, kk)
 	base, disp := x.poolTables(w, k, stride, oh, ow)
 	d := x.tmp(I64, outs)
 	x.Gather(d, disp, a, 1, k*k, outs, 1)
 	x.Binary(Add, arg, at(d, 0, oh*ow, 1), at(base, 0, 0, 1), []int{planes, oh * ow})
 	x.release(win, a, base, disp, d)
+}
+
+// lastNaN replaces a's argmax of each row of win [outs, kk] that holds a NaN by the position of
+// its last NaN: the CPU kernel's scan (and PyTorch's) lets each NaN replace the one before,
+// where ArgMax keeps the first.
+func (x *completed) lastNaN(a, win *Buffer, outs, kk int) {
+	shape := []int{outs, kk}
+	isNaN := x.tmp(win.DType, outs*kk)
+	x.Binary(Ne, isNaN, whole(win, shape...), whole(win, shape...), shape)
+	pos := x.tmp(I64, outs*kk) // 1 + the position of each NaN, else 0
+	x.Copy(whole(pos, shape...), whole(isNaN, shape...), shape)
+	iota, one := x.iota(kk), x.scalar(I64, 1)
+	x.Binary(Add, iota, at(iota, 0, 1), at(one, 0, 0), []int{kk})
+	x.Binary(Mul, pos, whole(pos, shape...), at(iota, 0, 0, 1), shape)
+	last := x.tmp(I64, outs)
+	x.Reduce(Max, last, pos, outs, kk, 1)
+	lastPos := x.tmp(I64, outs)
+	x.Binary(Sub, lastPos, at(last, 0, 1), at(one, 0, 0), []int{outs})
+	x.Where(a, at(last, 0, 1), at(lastPos, 0, 1), at(a, 0, 1), []int{outs})
+	x.release(isNaN, pos, iota, one, last, lastPos)
 }
 
 // maxPool2dGrad turns each recorded position back into a one-hot over its window and adds each

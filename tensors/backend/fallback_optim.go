@@ -130,3 +130,112 @@ func (x *completed) scaleCheck(xs []Vec, s float64, found *Buffer) {
 	}
 	x.release(r, nan)
 }
+
+// scaleAdd computes dst ← dst·a + t over n elements: PyTorch's dst.mul_(a).add_(…) and
+// dst.mul_(a).addcmul_(…) round in this order, t holding the added term.
+func (x *completed) scaleAdd(dst *Buffer, a float32, t *Buffer, n int) {
+	x.Unary(MulScalar, dst, dst, float64(a), 0)
+	x.binaryFlat(Add, dst, dst, t, n, false)
+}
+
+func (x *completed) adadeltaStep(wv, gv, sv, av Vec, s AdadeltaScalars) {
+	n := wv.Len
+	w, ow := x.load(wv)
+	g, og := x.load(gv)
+	sq, osq := x.load(sv)
+	a, oa := x.load(av)
+	if s.WeightDecay != 0 {
+		g, og = x.plusScaled(g, og, w, s.WeightDecay, n), true
+	}
+	t := x.mulScalar(g, s.OneMinusRho) // square_avg·ρ + (1−ρ)·g·g
+	x.binaryFlat(Mul, t, t, g, n, false)
+	x.scaleAdd(sq, s.Rho, t, n)
+	std := x.tmp(F32, n) // √(square_avg + ε)
+	x.Unary(AddScalar, std, sq, float64(s.Eps), 0)
+	x.Unary(Sqrt, std, std, 0, 0)
+	d := x.tmp(F32, n) // √(acc_delta + ε) / std · g
+	x.Unary(AddScalar, d, a, float64(s.Eps), 0)
+	x.Unary(Sqrt, d, d, 0, 0)
+	x.binaryFlat(Div, d, d, std, n, false)
+	x.binaryFlat(Mul, d, d, g, n, false)
+	x.Unary(MulScalar, t, d, float64(s.OneMinusRho), 0) // acc_delta·ρ + (1−ρ)·d·d
+	x.binaryFlat(Mul, t, t, d, n, false)
+	x.scaleAdd(a, s.Rho, t, n)
+	x.Unary(MulScalar, t, d, float64(s.LR), 0)
+	x.binaryFlat(Sub, w, w, t, n, false)
+	x.release(t, std, d)
+	x.store(wv, w, ow)
+	x.store(sv, sq, osq)
+	x.store(av, a, oa)
+	if og {
+		x.Release(g)
+	}
+}
+
+func (x *completed) rmspropStep(wv, gv, sv, mv, av Vec, s RMSpropScalars) {
+	n := wv.Len
+	w, ow := x.load(wv)
+	g, og := x.load(gv)
+	sq, osq := x.load(sv)
+	if s.WeightDecay != 0 {
+		g, og = x.plusScaled(g, og, w, s.WeightDecay, n), true
+	}
+	t := x.mulScalar(g, s.OneMinusAlpha) // square_avg·α + (1−α)·g·g
+	x.binaryFlat(Mul, t, t, g, n, false)
+	x.scaleAdd(sq, s.Alpha, t, n)
+	r := x.tmp(F32, n)
+	if s.Centered {
+		m, om := x.load(av) // grad_avg·α + (1−α)·g
+		x.Unary(MulScalar, t, g, float64(s.OneMinusAlpha), 0)
+		x.scaleAdd(m, s.Alpha, t, n)
+		x.Unary(MulScalar, t, m, -1, 0) // √(square_avg − grad_avg·grad_avg)
+		x.binaryFlat(Mul, t, t, m, n, false)
+		x.binaryFlat(Add, r, sq, t, n, false)
+		x.Unary(Sqrt, r, r, 0, 0)
+		x.store(av, m, om)
+	} else {
+		x.Unary(Sqrt, r, sq, 0, 0)
+	}
+	x.Unary(AddScalar, r, r, float64(s.Eps), 0)
+	x.binaryFlat(Div, t, g, r, n, false) // g / r
+	if s.Momentum > 0 {
+		b, ob := x.load(mv)
+		x.scaleAdd(b, s.Momentum, t, n)
+		x.Unary(MulScalar, t, b, float64(s.LR), 0)
+		x.store(mv, b, ob)
+	} else {
+		x.Unary(MulScalar, t, t, float64(s.LR), 0)
+	}
+	x.binaryFlat(Sub, w, w, t, n, false)
+	x.release(t, r)
+	x.store(wv, w, ow)
+	x.store(sv, sq, osq)
+	if og {
+		x.Release(g)
+	}
+}
+
+func (x *completed) adagradStep(wv, gv, sv Vec, s AdagradScalars) {
+	n := wv.Len
+	w, ow := x.load(wv)
+	g, og := x.load(gv)
+	sum, os := x.load(sv)
+	if s.WeightDecay != 0 {
+		g, og = x.plusScaled(g, og, w, s.WeightDecay, n), true
+	}
+	t := x.tmp(F32, n) // sum + g·g
+	x.binaryFlat(Mul, t, g, g, n, false)
+	x.binaryFlat(Add, sum, sum, t, n, false)
+	r := x.tmp(F32, n) // √sum + ε
+	x.Unary(Sqrt, r, sum, 0, 0)
+	x.Unary(AddScalar, r, r, float64(s.Eps), 0)
+	x.binaryFlat(Div, t, g, r, n, false) // w − clr·(g/r)
+	x.Unary(MulScalar, t, t, float64(s.CLR), 0)
+	x.binaryFlat(Sub, w, w, t, n, false)
+	x.release(t, r)
+	x.store(wv, w, ow)
+	x.store(sv, sum, os)
+	if og {
+		x.Release(g)
+	}
+}

@@ -75,6 +75,14 @@ type PoolOps interface {
 	MaxPool2dGrad(dx, gy, arg *Buffer, planes, h, w, k, stride, oh, ow int)
 }
 
+// AvgPoolOps is 2-D average pooling, with fixed windows (AvgPool2d) or adaptive ones
+// (AdaptiveAvgPool2d), over NCHW planes (avgpool.go describes the windows).
+type AvgPoolOps interface {
+	AvgPool2d(y, x *Buffer, p AvgPoolParams)
+	// AvgPool2dGrad overwrites dx with the input gradient given the output gradient gy.
+	AvgPool2dGrad(dx, gy *Buffer, p AvgPoolParams)
+}
+
 // Vec is a contiguous run of Len elements of a buffer starting at Off.
 type Vec struct {
 	Buf      *Buffer
@@ -114,6 +122,47 @@ type OptimizerOps interface {
 	SGDStep(w, g, buf []Vec, s []SGDScalars)
 }
 
+// AdadeltaScalars are one parameter's constants for an Adadelta step (torch.optim.Adadelta), in
+// float32 and PyTorch's order of operations:
+//
+//	g ← g + WeightDecay·w                        (only when WeightDecay ≠ 0)
+//	s ← Rho·s + OneMinusRho·g·g                   (square_avg)
+//	d ← √(a + Eps) / √(s + Eps) · g               (a: acc_delta)
+//	a ← Rho·a + OneMinusRho·d·d
+//	w ← w − LR·d
+type AdadeltaScalars struct{ LR, Rho, OneMinusRho, Eps, WeightDecay float32 }
+
+// RMSpropScalars are one parameter's constants for an RMSprop step (torch.optim.RMSprop):
+//
+//	g ← g + WeightDecay·w                        (only when WeightDecay ≠ 0)
+//	s ← Alpha·s + OneMinusAlpha·g·g               (square_avg)
+//	m ← Alpha·m + OneMinusAlpha·g,  r ← √(s − m·m) + Eps   (Centered: m is grad_avg)
+//	r ← √s + Eps                                  (otherwise)
+//	b ← Momentum·b + g/r,  w ← w − LR·b           (Momentum > 0: b is momentum_buffer)
+//	w ← w − LR·(g/r)                              (otherwise)
+type RMSpropScalars struct {
+	LR, Alpha, OneMinusAlpha, Eps, WeightDecay, Momentum float32
+	Centered                                             bool
+}
+
+// AdagradScalars are one parameter's constants for an Adagrad step (torch.optim.Adagrad), CLR
+// being the step's decayed rate lr/(1 + (step−1)·lr_decay):
+//
+//	g ← g + WeightDecay·w                        (only when WeightDecay ≠ 0)
+//	s ← s + g·g                                   (sum)
+//	w ← w − CLR·(g / (√s + Eps))
+type AdagradScalars struct{ CLR, Eps, WeightDecay float32 }
+
+// AdaptiveOptimizerOps are the fused multi-tensor updates of the optimizers with per-element
+// rates, over float32 vectors; the i-th entries of each slice belong together, and w and the
+// state vectors are updated in place.
+type AdaptiveOptimizerOps interface {
+	AdadeltaStep(w, g, sq, acc []Vec, s []AdadeltaScalars)
+	// RMSpropStep's mom entries have a nil Buf without momentum, and avg's without centering.
+	RMSpropStep(w, g, sq, mom, avg []Vec, s []RMSpropScalars)
+	AdagradStep(w, g, sum []Vec, s []AdagradScalars)
+}
+
 // ForeachOps are the multi-tensor reductions and updates of gradient clipping and loss scaling,
 // over float32 vectors.
 type ForeachOps interface {
@@ -135,7 +184,9 @@ type Backend interface {
 	ConvOps
 	Conv2dOps
 	PoolOps
+	AvgPoolOps
 	OptimizerOps
+	AdaptiveOptimizerOps
 	ForeachOps
 	AttentionOps
 	SamplingOps

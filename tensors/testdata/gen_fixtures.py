@@ -98,6 +98,44 @@ CASES = [
     ("ReshapeView", [u(-1, 1, 2, 3, 8)], lambda a: a[:, :, 2:6].reshape(2, 3, 2, 2).exp()),
 ]
 
+# Cases added later draw their inputs from a generator of their own, so the earlier cases (and the
+# upstream weights main draws for them) keep their values.
+G2 = torch.Generator().manual_seed(24)
+
+
+def u2(lo, hi, *shape):
+    return (torch.rand(*shape, generator=G2) * (hi - lo) + lo).float()
+
+
+def batch_norm_train(x, w, b):
+    c = x.shape[1]
+    return F.batch_norm(x, torch.zeros(c), torch.ones(c), w, b, training=True, momentum=0.1, eps=1e-5)
+
+
+def rms_norm(x, w, eps):
+    """PyTorch 2.4's F.rms_norm (torch 1.13 has none): x · rsqrt(mean(x²) + ε) · w."""
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * w
+
+
+BN_MEAN = torch.tensor([0.3, -0.2, 0.1])
+BN_VAR = torch.tensor([0.5, 1.5, 0.8])
+
+CASES += [
+    ("AvgPool2d", [u2(-1, 1, 2, 3, 7, 7)], lambda x: F.avg_pool2d(x, 3, stride=2, padding=1)),
+    ("AvgPool2dExcludePadCeil", [u2(-1, 1, 2, 2, 8, 8)],
+     lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)),
+    ("AvgPool2dDivisor", [u2(-1, 1, 1, 2, 6, 6)], lambda x: F.avg_pool2d(x, 2, divisor_override=3)),
+    ("AdaptiveAvgPool2d", [u2(-1, 1, 2, 3, 7, 5)], lambda x: F.adaptive_avg_pool2d(x, (3, 2))),
+    ("AdaptiveAvgPool2dUp", [u2(-1, 1, 1, 2, 3, 3)], lambda x: F.adaptive_avg_pool2d(x, (5, 4))),
+    ("BatchNorm2d", [u2(-1, 2, 4, 3, 5, 5), u2(0.5, 1.5, 3), u2(-1, 1, 3)], batch_norm_train),
+    ("BatchNorm1d", [u2(-1, 2, 8, 5), u2(0.5, 1.5, 5), u2(-1, 1, 5)], batch_norm_train),
+    ("BatchNorm1d3d", [u2(-1, 2, 4, 3, 6), u2(0.5, 1.5, 3), u2(-1, 1, 3)], batch_norm_train),
+    ("BatchNormEval", [u2(-1, 2, 4, 3, 2, 2), u2(0.5, 1.5, 3), u2(-1, 1, 3)],
+     lambda x, w, b: F.batch_norm(x, BN_MEAN, BN_VAR, w, b, training=False, eps=1e-5)),
+    ("GroupNorm", [u2(-1, 2, 2, 4, 3, 3), u2(0.5, 1.5, 4), u2(-1, 1, 4)], lambda x, w, b: F.group_norm(x, 2, w, b, 1e-5)),
+    ("RMSNorm", [u2(-1, 1, 3, 8), u2(0.5, 1.5, 8)], lambda x, w: rms_norm(x, w, 1e-6)),
+]
+
 
 def attention(q, k, v, causal):
     """softmax(q·kᵀ/√d + mask)·v with the causal mask torch.tril(ones(Tq, Tk))."""

@@ -72,8 +72,12 @@ func (d *Device) AttentionGrad(dq, dk, dv, gout, out backend.Strided, lse *backe
 	})
 }
 
-// TopK implements backend.SamplingOps: a thread per row keeps its sorted prefix in vals and idx.
+// TopK implements backend.SamplingOps: a thread per row keeps its sorted prefix in vals and idx
+// (nothing to do for k = 0).
 func (d *Device) TopK(vals, idx, src *backend.Buffer, outer, n, inner, k int, largest bool) {
+	if k == 0 {
+		return
+	}
 	l := int32(0)
 	if largest {
 		l = 1

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/goaccel/goaccel/cuda/internal/alloc"
@@ -25,11 +24,16 @@ type Device struct {
 	module uintptr
 	blas   *cublas.Handle
 	cache  *alloc.Cache
+	pacer  *backend.Pacer
 	errBuf uintptr // four int64 on the device: a kernel's report of a bad input
 	tf32   bool    // the math mode set on blas
 
 	mu  sync.Mutex // serialises the device's calls
 	fns map[string]uintptr
+
+	// onLaunch, when set (by this package's tests), sees every launch's parameters as
+	// marshalled and where they lie.
+	onLaunch func(kernel string, args []arg, at []unsafe.Pointer)
 
 	blocksMu sync.Mutex
 	blocks   map[uintptr]block // live buffers' blocks
@@ -39,6 +43,10 @@ type Device struct {
 type block struct {
 	size    int
 	cleanup runtime.Cleanup
+	// uses are events recorded after work queued on other streams (NCCL's) that reads or
+	// writes the block, by stream: before the block goes back to the cache, the device's
+	// stream waits for them, so work that reuses it runs after them.
+	uses map[uintptr]uintptr
 }
 
 // rawMem adapts the driver to alloc.Raw (called with the context current).
@@ -64,6 +72,8 @@ func newDevice(l libs, index int) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{index: index, drv: l.drv, ctx: ctx, fns: map[string]uintptr{}, blocks: map[uintptr]block{}}
+	total, _ := l.drv.TotalMem(dev)
+	d.pacer = newPacer(index, int64(total))
 	d.cache = alloc.New(rawMem{l.drv})
 	d.cache.Reclaim = reclaim
 	err = ctx.Do(func() error {
@@ -91,21 +101,27 @@ func newDevice(l libs, index int) (*Device, error) {
 	return d, nil
 }
 
-// reclaim runs the garbage collector so that device buffers no longer referenced return their
-// blocks (their cleanups run on another goroutine), and waits for those cleanups.
-func reclaim() {
-	done := make(chan struct{})
-	sentinel := new(int)
-	runtime.AddCleanup(sentinel, func(ch chan struct{}) { close(ch) }, done)
-	sentinel = nil
-	runtime.GC()
-	select {
-	case <-done:
-	case <-time.After(time.Second):
+// Bounds of the pacer's budget for device memory: buffers dropped without Release may take up
+// to the budget between two collections. A GPU runs an op on megabytes in microseconds, so the
+// budget starts larger than the host's and may grow to a quarter of the device's memory (at most
+// 4 GiB) when collections are costly against the work between them.
+const (
+	minDeviceBudget = 256 << 20
+	maxDeviceBudget = 4 << 30
+)
+
+func newPacer(index int, total int64) *backend.Pacer {
+	hi := int64(maxDeviceBudget)
+	if total > 0 {
+		hi = min(hi, total/4)
 	}
-	runtime.GC()
-	time.Sleep(10 * time.Millisecond)
+	lo := min(int64(minDeviceBudget), hi)
+	return backend.NewPacer(fmt.Sprintf("cuda:%d", index), lo, hi)
 }
+
+// reclaim runs the garbage collector so that device buffers no longer referenced return their
+// blocks (their cleanups run on other goroutines), and waits for those cleanups.
+func reclaim() { backend.Collect() }
 
 // Name implements backend.Core.
 func (d *Device) Name() string { return "cuda" }
@@ -153,19 +169,22 @@ func (d *Device) launch(name string, grid uint32, params ...any) error {
 		return err
 	}
 	// One arena for all values, each 8-aligned, with slack at the end.
-	arena := make([]byte, 0, 128*len(params)+128)
-	offs := make([]int, len(params))
+	args := make([]arg, len(params))
+	size := 128
 	for i, p := range params {
-		for len(arena)%8 != 0 {
-			arena = append(arena, 0)
-		}
-		offs[i] = len(arena)
-		arena = appendArg(arena, p)
+		args[i] = marshal(p)
+		size += (len(args[i].bytes) + 7) &^ 7
 	}
-	arena = arena[:cap(arena)]
+	arena := make([]byte, size)
 	ptrs := make([]unsafe.Pointer, len(params))
-	for i := range params {
-		ptrs[i] = unsafe.Pointer(&arena[offs[i]])
+	off := 0
+	for i, a := range args {
+		copy(arena[off:], a.bytes)
+		ptrs[i] = unsafe.Pointer(&arena[off])
+		off += (len(a.bytes) + 7) &^ 7
+	}
+	if d.onLaunch != nil {
+		d.onLaunch(name, args, ptrs)
 	}
 	err = d.drv.Launch(f, [3]uint32{grid, 1, 1}, [3]uint32{threads, 1, 1}, 0, d.stream, ptrs)
 	runtime.KeepAlive(arena)
@@ -175,36 +194,58 @@ func (d *Device) launch(name string, grid uint32, params ...any) error {
 	return nil
 }
 
-func bytesOf[T any](v *T) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(v)), unsafe.Sizeof(*v)) }
+// arg is one kernel parameter as launch marshals it: its bytes, the C type they stand for
+// ("int32", "int64", "float32", "float64" or "struct") and the Go type's alignment.
+type arg struct {
+	bytes []byte
+	kind  string
+	align int
+}
 
-func appendArg(b []byte, p any) []byte {
+func bytesOf[T any](v T) []byte {
+	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v))...)
+}
+
+func argOf[T any](v T, kind string) arg {
+	return arg{bytes: bytesOf(v), kind: kind, align: int(unsafe.Alignof(v))}
+}
+
+func marshal(p any) arg {
 	switch v := p.(type) {
 	case uintptr:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
 	case int64:
-		return append(b, bytesOf(&v)...)
-	case int32:
-		return append(b, bytesOf(&v)...)
-	case float32:
-		return append(b, bytesOf(&v)...)
-	case float64:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
 	case uint64:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "int64")
+	case int32:
+		return argOf(v, "int32")
+	case float32:
+		return argOf(v, "float32")
+	case float64:
+		return argOf(v, "float64")
 	case shapeArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case viewArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case convArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case backend.AdamScalars:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case sgdArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
+	case avgPoolArg:
+		return argOf(v, "struct")
+	case adadeltaArg:
+		return argOf(v, "struct")
+	case rmspropArg:
+		return argOf(v, "struct")
+	case adagradArg:
+		return argOf(v, "struct")
 	case attnArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	case attnGradArg:
-		return append(b, bytesOf(&v)...)
+		return argOf(v, "struct")
 	}
 	panic(fmt.Sprintf("cuda: kernel parameter of type %T", p))
 }
@@ -230,6 +271,7 @@ func (d *Device) alloc(dt backend.DType, n int, zero bool) (*backend.Buffer, err
 			return nil, err
 		}
 	}
+	d.pacer.Charge(size)
 	b := &backend.Buffer{DType: dt, Len: n, Ptr: p}
 	c := runtime.AddCleanup(b, d.dropBlock, p)
 	d.blocksMu.Lock()
@@ -245,8 +287,64 @@ func (d *Device) dropBlock(p uintptr) {
 	delete(d.blocks, p)
 	d.blocksMu.Unlock()
 	if ok {
-		d.cache.Free(p, blk.size)
+		d.free(p, blk)
 	}
+}
+
+// free hands a block back to the cache, once the device's stream is ordered after the other
+// streams' work on it (a failure to order them is the context's sticky error, which the next
+// call reports).
+func (d *Device) free(p uintptr, blk block) {
+	if len(blk.uses) > 0 {
+		_ = d.ctx.Do(func() error {
+			for _, ev := range blk.uses {
+				_ = d.drv.StreamWaitEvent(d.stream, ev)
+				_ = d.drv.EventDestroy(ev)
+			}
+			return nil
+		})
+	}
+	d.cache.Free(p, blk.size)
+}
+
+// RecordUse tells the allocator that work just queued on stream (another than the device's)
+// uses the memory at ptr: the block holding it is not reused by the device's stream before that
+// work is done, even if the buffer is released or collected first. It needs the device's context
+// current (inside Do).
+func (d *Device) RecordUse(ptr, stream uintptr) error {
+	ev, err := d.drv.EventCreate(false)
+	if err != nil {
+		return err
+	}
+	if err := d.drv.EventRecord(ev, stream); err != nil {
+		d.drv.EventDestroy(ev)
+		return err
+	}
+	d.blocksMu.Lock()
+	defer d.blocksMu.Unlock()
+	base, found := ptr, false
+	if _, found = d.blocks[ptr]; !found { // a view into a buffer: find the block holding it
+		for p, blk := range d.blocks {
+			if ptr >= p && ptr < p+uintptr(blk.size) {
+				base, found = p, true
+				break
+			}
+		}
+	}
+	if !found {
+		d.drv.EventDestroy(ev)
+		return fmt.Errorf("cuda:%d: no live buffer holds %#x", d.index, ptr)
+	}
+	blk := d.blocks[base]
+	if blk.uses == nil {
+		blk.uses = map[uintptr]uintptr{}
+	}
+	if old, ok := blk.uses[stream]; ok {
+		d.drv.EventDestroy(old) // a stream runs in order: the newer event covers the older
+	}
+	blk.uses[stream] = ev
+	d.blocks[base] = blk
+	return nil
 }
 
 // Alloc implements backend.Core.
@@ -274,7 +372,8 @@ func (d *Device) Release(b *backend.Buffer) {
 	d.blocksMu.Unlock()
 	if ok {
 		blk.cleanup.Stop()
-		d.cache.Free(b.Ptr, blk.size)
+		d.pacer.Credit(blk.size)
+		d.free(b.Ptr, blk)
 	}
 }
 
@@ -367,6 +466,9 @@ func (d *Device) Driver() *driver.Driver { return d.drv }
 
 // CacheStats returns the caching allocator's counters.
 func (d *Device) CacheStats() alloc.Stats { return d.cache.Stats() }
+
+// Pacer returns the pacer that counts the device's memory.
+func (d *Device) Pacer() *backend.Pacer { return d.pacer }
 
 var (
 	_ backend.Backend  = (*Device)(nil)

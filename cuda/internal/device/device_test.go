@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,10 +19,10 @@ import (
 	"github.com/goaccel/goaccel/tensors/backend/cpu"
 )
 
-// These tests run the backend on the fake driver, cuBLAS and NCCL of package fakelib (device
-// memory is host memory, products are naive loops, kernels are logged, not run), so they check
-// everything but the kernels' arithmetic: library loading, contexts, the allocator, transfers,
-// the cuBLAS call mapping and the kernels' parameters.
+// These tests run the backend on the emulated GPUs of package fakelib: the real kernels on the
+// CPU, real cuBLAS products, device memory of the fake's own and every call logged. They check
+// library loading, contexts, the allocator, transfers, the cuBLAS call mapping, the kernels'
+// parameters as launched, and (kernels_test.go) every kernel's results against the CPU backend.
 
 var ctl *fakelib.Control
 
@@ -230,7 +231,7 @@ func TestEveryKernelTheBackendLaunchesIsInThePTX(t *testing.T) {
 	ptx := string(kernels.PTX)
 	var names []string
 	for _, base := range []string{"unary", "unary_grad", "binary_flat", "softmax", "softmax_grad", "layernorm", "layernorm_grad_dx", "layernorm_grad_wb",
-		"xent", "xent_grad", "index_add", "scatter_add", "im2col", "col2im", "maxpool", "maxpool_grad"} {
+		"xent", "xent_grad", "index_add", "scatter_add", "im2col", "col2im", "maxpool", "maxpool_grad", "avgpool", "avgpool_grad"} {
 		names = append(names, base+"_f32", base+"_f64")
 	}
 	for _, base := range []string{"binary", "where", "reduce"} {
@@ -242,7 +243,7 @@ func TestEveryKernelTheBackendLaunchesIsInThePTX(t *testing.T) {
 	for _, base := range []string{"attn_fwd", "attn_grad_q", "attn_grad_kv", "topk", "multinomial"} {
 		names = append(names, base+"_f32", base+"_f64")
 	}
-	names = append(names, "copy_convert", "fill_8", "adam_f32", "sgd_f32", "sumsq_f32", "scale_check_f32")
+	names = append(names, "copy_convert", "fill_8", "adam_f32", "sgd_f32", "sumsq_f32", "scale_check_f32", "adadelta_f32", "rmsprop_f32", "adagrad_f32")
 	for _, n := range names {
 		if !strings.Contains(ptx, ".entry "+n+"(") {
 			t.Errorf("kernel %s is not in the PTX", n)
@@ -296,6 +297,64 @@ func TestAttentionPassesHeadViewsAndParameters(t *testing.T) {
 	}
 }
 
+// TestPoolingAndAdaptiveStepsPassTheirStructs checks the AvgPool struct (14 words) of the
+// average-pooling kernels and the scalars of the Adadelta, RMSprop and Adagrad kernels, as the
+// CUDA side lays them out.
+func TestPoolingAndAdaptiveStepsPassTheirStructs(t *testing.T) {
+	d := open(t)
+	x, y := d.Alloc(backend.F32, 2*3*7*7), d.Alloc(backend.F32, 2*3*4*4)
+	p := backend.AvgPoolParams{Planes: 6, H: 7, W: 7, OH: 4, OW: 4, KH: 3, KW: 3, SH: 2, SW: 2, PH: 1, PW: 1, CountIncludePad: true, Divisor: 5}
+	ctl.Reset()
+	ctl.SetLaunchParams(3)
+	ctl.SetParamBytes(112)
+	defer ctl.SetLaunchParams(0)
+	d.AvgPool2d(y, x, p)
+	name, ps := lastLaunch(t)
+	want := []int64{6, 7, 7, 4, 4, 3, 3, 2, 2, 1, 1, 1, 5, 0}
+	if name != "avgpool_f32" || !slices.Equal(ps[2][:len(want)], want) {
+		t.Fatalf("launched %s with %v, want avgpool_f32 with %v", name, ps[2], want)
+	}
+	ctl.Reset()
+	d.AvgPool2dGrad(x, y, p)
+	if name, _ := lastLaunch(t); name != "avgpool_grad_f32" || !strings.Contains(ctl.Log(), "grid=2,1,1") {
+		t.Fatalf("gradient launch %s:\n%s", name, ctl.Log())
+	}
+	w, g, s, a := d.Alloc(backend.F32, 10), d.Alloc(backend.F32, 10), d.Alloc(backend.F32, 10), d.Alloc(backend.F32, 10)
+	vec := func(b *backend.Buffer) []backend.Vec { return []backend.Vec{{Buf: b, Len: 10}} }
+	words := func(fs ...float32) []int64 { // float32 pairs per 8-byte word, as the fake prints them
+		var out []int64
+		for i := 0; i < len(fs); i += 2 {
+			lo, hi := math.Float32bits(fs[i]), uint32(0)
+			if i+1 < len(fs) {
+				hi = math.Float32bits(fs[i+1])
+			}
+			out = append(out, int64(uint64(hi)<<32|uint64(lo)))
+		}
+		return out
+	}
+	ctl.Reset()
+	ctl.SetLaunchParams(6)
+	ctl.SetParamBytes(24)
+	d.AdadeltaStep(vec(w), vec(g), vec(s), vec(a), []backend.AdadeltaScalars{{LR: 1, Rho: 0.9, OneMinusRho: 0.1, Eps: 1e-6, WeightDecay: 0.5}})
+	if name, ps := lastLaunch(t); name != "adadelta_f32" || ps[4][0] != 10 || !slices.Equal(ps[5][:3], words(1, 0.9, 0.1, 1e-6, 0.5)) {
+		t.Fatalf("Adadelta launch %s %v", name, ps)
+	}
+	ctl.Reset()
+	ctl.SetLaunchParams(7)
+	ctl.SetParamBytes(32)
+	d.RMSpropStep(vec(w), vec(g), vec(s), []backend.Vec{{}}, vec(a), []backend.RMSpropScalars{{LR: 0.01, Alpha: 0.99, OneMinusAlpha: 0.01, Eps: 1e-8, Centered: true}})
+	if name, ps := lastLaunch(t); name != "rmsprop_f32" || ps[3][0] != 0 || ps[4][0] == 0 || ps[6][3] != 1 {
+		t.Fatalf("RMSprop launch %s %v: want no momentum buffer, a gradient average, centered", name, ps)
+	}
+	ctl.Reset()
+	ctl.SetLaunchParams(5)
+	ctl.SetParamBytes(16)
+	d.AdagradStep(vec(w), vec(g), vec(s), []backend.AdagradScalars{{CLR: 0.01, Eps: 1e-10, WeightDecay: 0}})
+	if name, ps := lastLaunch(t); name != "adagrad_f32" || !slices.Equal(ps[4][:2], words(0.01, 1e-10, 0)) {
+		t.Fatalf("Adagrad launch %s %v", name, ps)
+	}
+}
+
 func TestABadIndexFoundOnTheDevicePanicsAtTheNextReadBack(t *testing.T) {
 	d := open(t)
 	x := d.Alloc(backend.F32, 4)
@@ -337,4 +396,66 @@ func TestReleasedAndUnreachableBuffersReturnToTheCache(t *testing.T) {
 		t.Fatalf("%d bytes still live after the buffers became unreachable (was %d)", got, live)
 	}
 	runtime.KeepAlive(c)
+}
+
+// TestDroppedBuffersKeepDeviceMemoryBounded: 10,000 buffers of 4 MB, each dropped without
+// Release (as a temporary a program never releases), with the pacer's collections between
+// allocations (package tensors runs CollectIfDue before each): the caching allocator sees them
+// come back, so the device's memory in use stays within the pacer's budget and the cache serves
+// almost every request.
+func TestDroppedBuffersKeepDeviceMemoryBounded(t *testing.T) {
+	d := open(t)
+	backend.Collect()
+	before := d.CacheStats()
+	most := before.LiveBytes
+	for range 10000 {
+		backend.CollectIfDue()
+		d.AllocUninit(backend.F32, 1<<20)
+		most = max(most, d.CacheStats().LiveBytes)
+	}
+	after := d.CacheStats()
+	_, budget := d.Pacer().Bounds()
+	if grew := most - before.LiveBytes; grew > budget+64<<20 {
+		t.Fatalf("device memory in use peaked %d MB above the start (the pacer's largest budget %d MB)", grew>>20, budget>>20)
+	}
+	if raw := after.RawAllocs - before.RawAllocs; raw > int(budget>>22)+32 {
+		t.Fatalf("%d raw device allocations for 10,000 dropped 4 MB buffers: the cache did not see them come back", raw)
+	}
+	t.Logf("peak %d MB above the start, %d raw allocations, %d collections", (most-before.LiveBytes)>>20, after.RawAllocs-before.RawAllocs, d.Pacer().Collections())
+}
+
+// TestHalfProductsReadOnlyTheElementsTheyNeed multiplies, under bfloat16, the last four
+// columns of an [8, 64] float32 matrix that fills its allocation exactly: the rounded copy must
+// read those 8×4 elements only (reading whole rows from the slice's start would run 60 elements
+// past the allocation, which the emulated device reports as an illegal address), and the product
+// must match the CPU's.
+func TestHalfProductsReadOnlyTheElementsTheyNeed(t *testing.T) {
+	d := open(t)
+	c := cpu.New()
+	r := rand.New(rand.NewPCG(5, 5))
+	vals := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(r.IntN(9) - 4)
+		}
+		return v
+	}
+	av, bv := vals(8*64), vals(2*4*3)
+	for _, transB := range []bool{false, true} {
+		ha, hb, hc := host(backend.F32, av), host(backend.F32, bv), host(backend.F32, make([]float64, 2*8*3))
+		da, db, dc := upload(d, backend.F32, av), upload(d, backend.F32, bv), upload(d, backend.F32, make([]float64, 2*8*3))
+		ldb := 3
+		if transB {
+			ldb = 4
+		}
+		// A: columns 60..63 of the matrix, broadcast over a batch of 2; B: two 4×3 (or 3×4) matrices.
+		c.Gemm(backend.BF16, false, transB, 2, 8, 3, 4, 1, ha, 60, 64, 0, hb, 0, ldb, 12, 0, hc, 0, 3, 24)
+		d.Gemm(backend.BF16, false, transB, 2, 8, 3, 4, 1, da, 60, 64, 0, db, 0, ldb, 12, 0, dc, 0, 3, 24)
+		got, want := asF64(d.Download(dc)), asF64(hc)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("transB=%v: C[%d] = %v, CPU %v", transB, i, got[i], want[i])
+			}
+		}
+	}
 }

@@ -10,13 +10,17 @@
 //   - attention.go: Attention and AttentionGrad (a warp per query row, an online softmax), TopK
 //     and Multinomial.
 //   - copy.go: Copy (a memcpy or the strided, converting kernel) and Fill.
-//   - device.go: Device: its lock, context and stream, kernel launches, the caching allocator
-//     (Alloc, AllocUninit, Release), Upload, Download and Synchronize, and the accessors
-//     collectives use (Stream, Index, Do, Driver, CacheStats).
+//   - device.go: Device: its lock, context and stream, kernel launches (each parameter
+//     marshalled as its C type), the caching allocator (Alloc, AllocUninit, Release, and
+//     RecordUse, which keeps a block another stream uses from reuse until that work is done;
+//     blocks of unreachable buffers come back to it, and the device's Pacer counts what is
+//     handed out), Upload, Download and Synchronize, and the accessors collectives use (Stream,
+//     Index, Do, Driver, CacheStats, Pacer).
 //   - elementwise.go: Unary, UnaryGrad, Binary, Where, Reduce, Softmax and SoftmaxGrad.
 //   - fused.go: LayerNorm, CrossEntropy, the index ops, Im2col, Col2im, Conv2d (im2col and
-//     cuBLAS), MaxPool2d, the optimizer updates, SumSquares and ScaleCheck.
+//     cuBLAS), MaxPool2d, AvgPool2d, the optimizer updates (Adam, SGD, Adadelta, RMSprop,
+//     Adagrad), SumSquares and ScaleCheck.
 //   - gemm.go: Gemm through cuBLAS (row-major as a transposed column-major product), with
-//     rounded copies for autocast's 16-bit operands.
+//     packed rounded copies of autocast's 16-bit operands (only the matrices' elements).
 //   - state.go: loading the driver and cuBLAS once: Count, Err, Driver, SetTF32 and Open.
 package device

@@ -85,8 +85,11 @@ func (d *Device) Reduce(op backend.ReduceOp, dst, src *backend.Buffer, outer, n,
 	})
 }
 
-// Softmax implements backend.SoftmaxOps.
+// Softmax implements backend.SoftmaxOps (nothing to do when the axis is empty).
 func (d *Device) Softmax(dst, src *backend.Buffer, outer, n, inner int, log bool) {
+	if n == 0 {
+		return
+	}
 	d.run("softmax", func() error {
 		return d.launch("softmax"+suffix(src.DType), rowsGrid(int64(outer*inner)), dst.Ptr, src.Ptr, int64(outer), int64(n), int64(inner), b2i(log))
 	})
@@ -94,6 +97,9 @@ func (d *Device) Softmax(dst, src *backend.Buffer, outer, n, inner int, log bool
 
 // SoftmaxGrad implements backend.SoftmaxOps.
 func (d *Device) SoftmaxGrad(dx, gy, y *backend.Buffer, outer, n, inner int, log bool) {
+	if n == 0 {
+		return
+	}
 	d.run("softmax gradient", func() error {
 		return d.launch("softmax_grad"+suffix(y.DType), rowsGrid(int64(outer*inner)), dx.Ptr, gy.Ptr, y.Ptr, int64(outer), int64(n), int64(inner), b2i(log))
 	})

@@ -7,6 +7,27 @@ import (
 // convArg is the kernels' Conv struct.
 type convArg struct{ C, H, W, KH, KW, Stride, Pad, OH, OW int64 }
 
+// avgPoolArg is the kernels' AvgPool struct.
+type avgPoolArg struct {
+	Planes, H, W, OH, OW, KH, KW, SH, SW, PH, PW, IncludePad, Divisor, Adaptive int64
+}
+
+func poolArg(p backend.AvgPoolParams) avgPoolArg {
+	return avgPoolArg{int64(p.Planes), int64(p.H), int64(p.W), int64(p.OH), int64(p.OW), int64(p.KH), int64(p.KW),
+		int64(p.SH), int64(p.SW), int64(p.PH), int64(p.PW), int64(u8(p.CountIncludePad)), int64(p.Divisor), int64(u8(p.Adaptive))}
+}
+
+// adadeltaArg, rmspropArg and adagradArg are the kernels' AdadeltaScalars, RMSpropScalars and
+// AdagradScalars structs.
+type adadeltaArg struct{ LR, Rho, ORho, Eps, WD float32 }
+
+type rmspropArg struct {
+	LR, Alpha, OAlpha, Eps, WD, Mom float32
+	Centered                        uint8
+}
+
+type adagradArg struct{ CLR, Eps, WD float32 }
+
 // sgdArg is the kernels' SGDScalars struct.
 type sgdArg struct {
 	LR, WD, Mom, Damp float32
@@ -141,6 +162,20 @@ func (d *Device) MaxPool2dGrad(dx, gy, arg *backend.Buffer, planes, h, w, k, str
 	})
 }
 
+// AvgPool2d implements backend.AvgPoolOps.
+func (d *Device) AvgPool2d(y, x *backend.Buffer, p backend.AvgPoolParams) {
+	d.run("average pool", func() error {
+		return d.launch("avgpool"+suffix(x.DType), blocksFor(int64(p.Planes*p.OH*p.OW)), y.Ptr, x.Ptr, poolArg(p))
+	})
+}
+
+// AvgPool2dGrad implements backend.AvgPoolOps.
+func (d *Device) AvgPool2dGrad(dx, gy *backend.Buffer, p backend.AvgPoolParams) {
+	d.run("average pool gradient", func() error {
+		return d.launch("avgpool_grad"+suffix(gy.DType), blocksFor(int64(p.Planes*p.H*p.W)), dx.Ptr, gy.Ptr, poolArg(p))
+	})
+}
+
 // AdamStep implements backend.OptimizerOps: one launch per parameter.
 func (d *Device) AdamStep(w, g, m, v []backend.Vec, s []backend.AdamScalars) {
 	d.run("Adam step", func() error {
@@ -162,6 +197,50 @@ func (d *Device) SGDStep(w, g, buf []backend.Vec, s []backend.SGDScalars) {
 			c := s[i]
 			a := sgdArg{LR: c.LR, WD: c.WeightDecay, Mom: c.Momentum, Damp: c.OneMinusDampening, Nesterov: u8(c.Nesterov), First: u8(c.First)}
 			if err := d.launch("sgd_f32", blocksFor(n), vaddr(w[i]), vaddr(g[i]), vaddr(buf[i]), n, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// AdadeltaStep implements backend.AdaptiveOptimizerOps: one launch per parameter.
+func (d *Device) AdadeltaStep(w, g, sq, acc []backend.Vec, s []backend.AdadeltaScalars) {
+	d.run("Adadelta step", func() error {
+		for i := range w {
+			n := int64(w[i].Len)
+			c := s[i]
+			a := adadeltaArg{c.LR, c.Rho, c.OneMinusRho, c.Eps, c.WeightDecay}
+			if err := d.launch("adadelta_f32", blocksFor(n), vaddr(w[i]), vaddr(g[i]), vaddr(sq[i]), vaddr(acc[i]), n, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// RMSpropStep implements backend.AdaptiveOptimizerOps.
+func (d *Device) RMSpropStep(w, g, sq, mom, avg []backend.Vec, s []backend.RMSpropScalars) {
+	d.run("RMSprop step", func() error {
+		for i := range w {
+			n := int64(w[i].Len)
+			c := s[i]
+			a := rmspropArg{c.LR, c.Alpha, c.OneMinusAlpha, c.Eps, c.WeightDecay, c.Momentum, u8(c.Centered)}
+			if err := d.launch("rmsprop_f32", blocksFor(n), vaddr(w[i]), vaddr(g[i]), vaddr(sq[i]), vaddr(mom[i]), vaddr(avg[i]), n, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// AdagradStep implements backend.AdaptiveOptimizerOps.
+func (d *Device) AdagradStep(w, g, sum []backend.Vec, s []backend.AdagradScalars) {
+	d.run("Adagrad step", func() error {
+		for i := range w {
+			n := int64(w[i].Len)
+			c := s[i]
+			if err := d.launch("adagrad_f32", blocksFor(n), vaddr(w[i]), vaddr(g[i]), vaddr(sum[i]), n, adagradArg{c.CLR, c.Eps, c.WeightDecay}); err != nil {
 				return err
 			}
 		}

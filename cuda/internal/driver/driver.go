@@ -324,20 +324,27 @@ const (
 	jitErrorLogBufferSizeBytes = 6
 )
 
+// jitLogSize is the size of the buffer the JIT writes its error log into.
+const jitLogSize = 8192
+
 // ModuleLoad loads a PTX (NUL-terminated) or cubin image, JIT-compiling PTX for the device; a
 // compile error carries the JIT's log.
 func (d *Driver) ModuleLoad(image []byte) (uintptr, error) {
 	if len(image) == 0 || image[len(image)-1] != 0 {
 		image = append(append([]byte(nil), image...), 0)
 	}
-	logBuf := make([]byte, 8192)
+	// The driver gets the log buffer's address inside the option values, where Go cannot see
+	// it: the buffer is pinned heap memory (a Pinner moves it off the stack and keeps it put).
+	logBuf := make([]byte, jitLogSize)
+	var pin runtime.Pinner
+	pin.Pin(&logBuf[0])
+	defer pin.Unpin()
 	opts := []int32{jitErrorLogBuffer, jitErrorLogBufferSizeBytes}
 	vals := []uintptr{uintptr(unsafe.Pointer(&logBuf[0])), uintptr(len(logBuf))}
 	var m uintptr
 	err := d.call("cuModuleLoadDataEx", d.f.ModuleLoadDataEx, uintptr(unsafe.Pointer(&m)), uintptr(unsafe.Pointer(&image[0])),
 		uintptr(len(opts)), uintptr(unsafe.Pointer(&opts[0])), uintptr(unsafe.Pointer(&vals[0])))
 	runtime.KeepAlive(image)
-	runtime.KeepAlive(logBuf)
 	if err != nil {
 		if log := lib.CString(&logBuf[0], len(logBuf)); log != "" {
 			return 0, fmt.Errorf("%w: %s", err, log)

@@ -4,8 +4,13 @@
 //
 //	mod, err := drv.ModuleLoad(kernels.PTX)
 //
+// The tests' emulated device (cuda/internal/fakelib) compiles Sources for the CPU and runs every
+// entry the PTX declares (Entries).
+//
 // Files:
-//   - kernels.go: PTX (the embedded kernels.ptx) and SourcesHash, the hash of src/ the PTX was
-//     compiled from (a test checks it against the sources).
+//   - kernels.go: PTX (the embedded kernels.ptx), Sources (src/) and SourcesHash, the hash of
+//     src/ the PTX was compiled from (a test checks it against the sources).
+//   - entries.go: Entry, Param, Entries and ParseEntries: the PTX's kernels and their .param
+//     lists.
 //   - kernels.ptx: the generated PTX (genptx.sh; do not edit).
 package kernels

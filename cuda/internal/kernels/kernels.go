@@ -1,7 +1,7 @@
 package kernels
 
 import (
-	_ "embed"
+	"embed"
 	"strings"
 )
 
@@ -9,6 +9,12 @@ import (
 //
 //go:embed kernels.ptx
 var PTX []byte
+
+// Sources holds the CUDA C sources the PTX is compiled from (src/), for the emulated device of
+// the tests, which compiles them for the CPU; programs that never read it do not carry it.
+//
+//go:embed src
+var Sources embed.FS
 
 // SourcesHash returns the sources hash recorded on the PTX's first line.
 func SourcesHash() string {

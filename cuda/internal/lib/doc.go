@@ -4,8 +4,10 @@
 //
 // Each library is tried through the system loader first, then in each folder of Finder.Dirs:
 // GOACCEL_CUDA_LIBRARY_PATH (EnvPath, which also skips the system loader), LD_LIBRARY_PATH,
-// /usr/local/cuda*/lib64, the driver's folders and the nvidia/*/lib folders of pip-installed
-// CUDA wheels (PyTorch's).
+// /usr/local/cuda*/lib64 (newest version first, by number), the driver's folders and the
+// nvidia/*/lib folders of pip-installed CUDA wheels (PyTorch's) in the Python environments
+// around: $VIRTUAL_ENV, $CONDA_PREFIX, the sys.prefix of the python3 on PATH (run only when the
+// other folders lack the library), ~/.local and the system's.
 //
 //	l, err := lib.Open(lib.CUBLAS) // cuBLASLt first, from the same folder
 //	err = l.Bind(&fns)              // struct fields tagged with symbol names

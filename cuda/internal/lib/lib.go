@@ -1,14 +1,19 @@
 package lib
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ebitengine/purego"
 )
@@ -47,6 +52,9 @@ type Finder struct {
 	Glob   func(pattern string) ([]string, error)
 	// Dlopen opens a path or soname; nil uses purego.Dlopen (RTLD_NOW|RTLD_GLOBAL).
 	Dlopen func(path string) (uintptr, error)
+
+	prefixOnce sync.Once
+	prefix     string // the python3 on PATH's sys.prefix
 }
 
 func (f *Finder) getenv(k string) string {
@@ -73,28 +81,37 @@ func (f *Finder) dlopen(path string) (uintptr, error) {
 }
 
 // Dirs returns the folders searched, in order: GOACCEL_CUDA_LIBRARY_PATH, LD_LIBRARY_PATH,
-// /usr/local/cuda*/lib64 (newest version first), the driver's folders, then the nvidia/*/lib
-// folders of pip-installed CUDA wheels (PyTorch's cuBLAS and NCCL: nvidia/cu13/lib,
-// nvidia/cublas/lib, nvidia/nccl/lib, …) in virtual environments, conda and the Python
-// installation folders.
+// /usr/local/cuda*/lib64 (the /usr/local/cuda link, then by version, newest first), the
+// driver's folders, then the nvidia/*/lib folders of pip-installed CUDA wheels (PyTorch's cuBLAS
+// and NCCL: nvidia/cu13/lib, nvidia/cublas/lib, nvidia/nccl/lib, …) in $VIRTUAL_ENV,
+// $CONDA_PREFIX, the sys.prefix of the python3 on PATH, ~/.local and the Python installation
+// folders.
 func (f *Finder) Dirs() []string {
+	fixed := f.fixedDirs()
+	return append(fixed, f.pipDirs(fixed)...)
+}
+
+// fixedDirs are the folders of Dirs that the environment and the toolkits name.
+func (f *Finder) fixedDirs() []string {
 	var dirs []string
-	add := func(ds ...string) {
+	for _, ds := range [][]string{filepath.SplitList(f.getenv(EnvPath)), filepath.SplitList(f.getenv("LD_LIBRARY_PATH")),
+		newestFirst(f.glob("/usr/local/cuda*/lib64")),
+		{"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib/wsl/lib", "/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu/nvidia/current"}} {
 		for _, d := range ds {
 			if d != "" && !contains(dirs, d) {
 				dirs = append(dirs, d)
 			}
 		}
 	}
-	add(filepath.SplitList(f.getenv(EnvPath))...)
-	add(filepath.SplitList(f.getenv("LD_LIBRARY_PATH"))...)
-	cuda := f.glob("/usr/local/cuda*/lib64")
-	sort.Sort(sort.Reverse(sort.StringSlice(cuda))) // cuda-13.0 before cuda-12.4; "cuda" (the link) after
-	add(cuda...)
-	add("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib/wsl/lib", "/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu/nvidia/current")
-	var roots []string
-	for _, env := range []string{"VIRTUAL_ENV", "CONDA_PREFIX"} {
-		if p := f.getenv(env); p != "" {
+	return dirs
+}
+
+// pipDirs are the nvidia/*/lib folders of Python environments that are not in seen; finding
+// them may run the python3 on PATH, so Open looks there last.
+func (f *Finder) pipDirs(seen []string) []string {
+	var roots, dirs []string
+	for _, p := range []string{f.getenv("VIRTUAL_ENV"), f.getenv("CONDA_PREFIX"), f.pythonPrefix()} {
+		if p != "" && !contains(roots, p+"/lib/python3*/site-packages") {
 			roots = append(roots, p+"/lib/python3*/site-packages")
 		}
 	}
@@ -108,10 +125,70 @@ func (f *Finder) Dirs() []string {
 			// CUDA 13 wheels share nvidia/cu13/lib; CUDA 12 wheels have one folder per library.
 			libs := f.glob(sp + "/nvidia/*/lib")
 			sort.Strings(libs)
-			add(libs...)
+			for _, d := range libs {
+				if !contains(seen, d) && !contains(dirs, d) {
+					dirs = append(dirs, d)
+				}
+			}
 		}
 	}
 	return dirs
+}
+
+// newestFirst orders toolkit folders (/usr/local/cuda-13.0/lib64, …) by version, newest first,
+// comparing the numbers (13.0 after 9.2); the unversioned /usr/local/cuda, the link a machine's
+// administrator points at the toolkit to use, comes first.
+func newestFirst(dirs []string) []string {
+	version := func(d string) []int {
+		_, v, ok := strings.Cut(d, "/cuda-")
+		if !ok {
+			return nil
+		}
+		v, _, _ = strings.Cut(v, "/")
+		var out []int
+		for _, p := range strings.Split(v, ".") {
+			n, err := strconv.Atoi(p)
+			if err != nil {
+				break
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	out := append([]string(nil), dirs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := version(out[i]), version(out[j])
+		if (a == nil) != (b == nil) {
+			return a == nil
+		}
+		if c := slices.Compare(a, b); c != 0 {
+			return c > 0
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// pythonPrefix returns sys.prefix of the python3 on the Finder's PATH (a virtual environment's
+// folder when one is active or first on PATH, as on machines whose PyTorch came from pip), or
+// "" when there is none. It runs once per Finder.
+func (f *Finder) pythonPrefix() string {
+	f.prefixOnce.Do(func() {
+		for _, dir := range filepath.SplitList(f.getenv("PATH")) {
+			py := filepath.Join(dir, "python3")
+			if st, err := os.Stat(py); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			out, err := exec.CommandContext(ctx, py, "-c", "import sys; print(sys.prefix)").Output()
+			cancel()
+			if err == nil {
+				f.prefix = strings.TrimSpace(string(out))
+			}
+			return
+		}
+	})
+	return f.prefix
 }
 
 func contains(s []string, v string) bool {
@@ -156,8 +233,12 @@ func (f *Finder) Open(spec Spec) (*Library, error) {
 		}
 		tried = append(tried, "the system loader")
 	}
+	dirs, pipDone := f.fixedDirs(), false
 	for _, so := range spec.Sonames {
-		for _, d := range f.Dirs() {
+		if !pipDone && !f.holds(dirs, so) {
+			dirs, pipDone = append(dirs, f.pipDirs(dirs)...), true
+		}
+		for _, d := range dirs {
 			p := filepath.Join(d, so)
 			if _, err := os.Stat(p); err != nil {
 				continue
@@ -172,10 +253,23 @@ func (f *Finder) Open(spec Spec) (*Library, error) {
 		}
 	}
 	if len(tried) < 8 {
-		tried = append(tried, f.Dirs()...)
+		if !pipDone {
+			dirs = append(dirs, f.pipDirs(dirs)...)
+		}
+		tried = append(tried, dirs...)
 	}
 	return nil, fmt.Errorf("%s (%s): %w; searched %s. Set %s to the folder that holds it", spec.Name,
 		strings.Join(spec.Sonames, " or "), ErrNotFound, strings.Join(tried, ", "), EnvPath)
+}
+
+// holds reports whether one of dirs has a file named so.
+func (f *Finder) holds(dirs []string, so string) bool {
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, so)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // openNeeds opens spec's dependencies that dir holds, so that spec's library resolves them there

@@ -12,6 +12,43 @@ import (
 	"github.com/goaccel/goaccel/cuda/internal/lib"
 )
 
+// TestToolkitFoldersAreSortedByVersionNumber: cuda-13.0 before cuda-12.10 before cuda-12.4
+// before cuda-9.2 (not in the order of their names), the unversioned link first.
+func TestToolkitFoldersAreSortedByVersionNumber(t *testing.T) {
+	globs := map[string][]string{"/usr/local/cuda*/lib64": {"/usr/local/cuda-9.2/lib64", "/usr/local/cuda-12.4/lib64", "/usr/local/cuda/lib64",
+		"/usr/local/cuda-13.0/lib64", "/usr/local/cuda-12.10/lib64"}}
+	f := &lib.Finder{Getenv: func(string) string { return "" }, Glob: func(p string) ([]string, error) { return globs[p], nil }}
+	got := f.Dirs()[:5]
+	want := []string{"/usr/local/cuda/lib64", "/usr/local/cuda-13.0/lib64", "/usr/local/cuda-12.10/lib64", "/usr/local/cuda-12.4/lib64", "/usr/local/cuda-9.2/lib64"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("toolkit folders\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestDirsSearchTheSitePackagesOfThePython3OnPATH: a virtual environment that is first on PATH
+// but not activated (no $VIRTUAL_ENV, as when a job runs its venv's python3) still has its
+// pip-installed CUDA libraries found, through the python3's sys.prefix.
+func TestDirsSearchTheSitePackagesOfThePython3OnPATH(t *testing.T) {
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho /opt/venvs/gpu\n"
+	if err := os.WriteFile(filepath.Join(bin, "python3"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	globs := map[string][]string{
+		"/opt/venvs/gpu/lib/python3*/site-packages":                {"/opt/venvs/gpu/lib/python3.12/site-packages"},
+		"/opt/venvs/gpu/lib/python3.12/site-packages/nvidia/*/lib": {"/opt/venvs/gpu/lib/python3.12/site-packages/nvidia/cu13/lib"},
+	}
+	f := &lib.Finder{Getenv: func(k string) string {
+		if k == "PATH" {
+			return "/nonexistent:" + bin
+		}
+		return ""
+	}, Glob: func(p string) ([]string, error) { return globs[p], nil }}
+	if got := f.Dirs(); !slices.Contains(got, "/opt/venvs/gpu/lib/python3.12/site-packages/nvidia/cu13/lib") {
+		t.Fatalf("Dirs = %q: the python3 on PATH's site-packages is not searched", got)
+	}
+}
+
 func TestDirsSearchOverridesToolkitsDriverThenPipWheels(t *testing.T) {
 	env := map[string]string{
 		lib.EnvPath:       "/opt/mine",

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter"
 	"github.com/goaccel/goaccel/kernel/internal/program"
@@ -35,11 +36,17 @@ type Request struct {
 	// Cell is the launching cell's execution count.
 	Cell int
 	// Stdout and Stderr receive the workers' output, Display their display
-	// messages (nil: dropped).
+	// messages (nil: dropped), Comms their widgets' messages (nil: the
+	// workers' widgets show nothing).
 	Stdout, Stderr io.Writer
 	Display        displaysink.Sink
+	Comms          *comm.Manager
 	// Exe is the goaccel binary interpreted workers run (""; this one).
 	Exe string
+	// Control, when set, is how the session stops the launch (its stop of
+	// its launches: the first interrupt saves, the Stop button finishes) and
+	// what carries the front end's messages to the workers' widgets.
+	Control *workers.Control
 }
 
 // Outcome is what a successful launch produced.
@@ -62,8 +69,10 @@ var (
 
 // Run checks and writes the program, starts the workers, relays their
 // output and waits. The error is a *CompileError (the worker program does not compile),
-// a *WorkerError, a *transfer.Error about an argument, ctx's error after an
-// interrupt, or a plain error saying what to fix.
+// a *WorkerError, a *transfer.Error about an argument, a
+// *workers.StoppedError when the workers stopped on request after saving
+// their state, ctx's error after an interrupt, or a plain error saying what
+// to fix.
 func Run(ctx context.Context, r Request) (*Outcome, error) {
 	what := fmt.Sprintf("%s, started by cell [%d] at %s", r.Name, r.Cell, time.Now().Format("15:04:05"))
 	runningMu.Lock()
@@ -91,7 +100,11 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 	}
 	resType := job.ResultType(r.Fn.Type())
 	names := job.ArgLabels(r.Name, len(r.Args), r.ArgNames)
-	j, err := job.Create(job.Spec{Func: r.Name, Display: r.Display != nil, Result: resType != nil}, r.Args, names)
+	spec := job.Spec{Func: r.Name, Display: r.Display != nil, Result: resType != nil}
+	if r.Comms != nil {
+		spec.Parent = r.Comms.Parent()
+	}
+	j, err := job.Create(spec, r.Args, names)
 	if err != nil {
 		return nil, err
 	}
@@ -125,18 +138,34 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 	cfg.Env = append(append([]string(nil), cfg.Env...), extra...)
 	cfg.Stdout, cfg.Stderr = translating{r.Stdout, prog.Map}, translating{r.Stderr, prog.Map}
 	cfg.Grace = time.Second // well inside the kernel's 2 s before it kills the executor
+	ctl := r.Control
+	if ctl == nil {
+		ctl = &workers.Control{}
+	}
+	cfg.Control = ctl
+	rel := newRelay(r.Comms, r.Stderr, ctl)
+	defer rel.detach()
+	cfg.Places = placesOf(prog)
+	if r.Display != nil {
+		cfg.Status = newStatusTable(r.Display, cfg.Places).show
+	}
 	if r.Display != nil {
 		cfg.Frame = func(rank int, payload []byte) {
-			typ, content, err := job.ParseDisplay(payload)
-			if err != nil {
+			typ, content, m, err := job.ParseFrame(payload)
+			switch {
+			case err != nil:
 				fmt.Fprintf(r.Stderr, "[rank %d] %v\n", rank, err)
-				return
+			case m != nil:
+				rel.fromWorker(rank, *m)
+			default:
+				r.Display.Send(typ, content)
 			}
-			r.Display.Send(typ, content)
 		}
 	}
 	err = workers.Run(ctx, exe, args, cfg)
 	switch {
+	case errors.Is(err, workers.ErrStopped):
+		return nil, err
 	case errors.Is(err, workers.ErrInterrupted) || ctx.Err() != nil && err != nil:
 		return nil, fmt.Errorf("%w: every worker was stopped", context.Canceled)
 	case err != nil:

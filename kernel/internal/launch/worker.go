@@ -14,6 +14,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter"
 	"github.com/goaccel/goaccel/kernel/internal/launch/gcheadroom"
 	"github.com/goaccel/goaccel/kernel/internal/program"
@@ -52,6 +53,7 @@ func WorkerMain() int {
 		return j.Fail(fmt.Errorf("load the worker program: %w", err))
 	}
 	frames.program.Store(p)
+	workerinfo.SetPosition(p.PanicLine) // where the launcher's status table says the rank is
 	if err := p.Run(context.Background()); err != nil {
 		var pe interp.Panic
 		if errors.As(err, &pe) {

@@ -26,6 +26,17 @@
 // variables, sets the carried ones and names the rest, which is also what
 // an executor restarted after a crash does.
 //
+// The session serves the comms of package widgets (Options.Comms: the
+// process's comm.Manager) to the kernel (executor.CommHost): the front end's
+// messages reach the widgets at once, even while a cell runs, and the
+// callbacks they defer, which are cell code, run between cells in
+// RunDeferred, each through an evaluated call (so an interrupt stops it as it
+// stops a cell), a panic reported with its cell line in the callback's
+// output. StopLaunches is the one stop of the launches in progress: the
+// first interrupt of a cell (Interrupt, executor.Stopper) and
+// notebook_launcher.Stop save and leave, the Stop button finishes and
+// returns the result.
+//
 // goaccel carries a patched yaegi v0.16 (third_party/yaegi, README.goaccel.md
 // there): generic calls at a cell's top level, type inference by parameter
 // name and through core types, and a hook for go statements. With it:
@@ -56,6 +67,8 @@
 //     goes through the generated wrappers.
 //
 // Files:
+//   - callbacks.go: the session's comms (DeliverComm, CommInfo, SetParent)
+//     and RunDeferred, running widget callbacks in the interpreter.
 //   - complete.go: Complete, completion of package members, fields and
 //     methods (through go/types where it knows the type) and session names.
 //   - complete_stub.go: IsComplete, is_complete for a cell that line magics
@@ -73,7 +86,8 @@
 //   - launch.go: the declaration record that launches and exports build
 //     programs from, the cell launcher behind notebook_launcher.Launch
 //     (workers.SetCellLauncher), %accelerate launch and export, and the
-//     launches in progress that an interrupt stops.
+//     launches in progress, which StopLaunches (workers.SetCellStop) and an
+//     interrupt (Interrupt: the first gracefully, executor.Stopper) stop.
 //   - magicenv.go: the session as package magics sees it (magics.Env), and
 //     Who.
 //   - overrides.go: the symbols the session sets beyond

@@ -74,25 +74,35 @@ func anyIn(list []string, set map[string]bool) bool {
 
 // runningLaunches are the launches in progress in the session: the
 // launching cell's own, and those its goroutines started, which outlive it.
+// Each can be cancelled (every worker is stopped now) or stopped through its
+// workers.Control (at a step boundary the ranks agree on).
 type runningLaunches struct {
-	mu     sync.Mutex
-	next   int
-	cancel map[int]context.CancelFunc
+	mu       sync.Mutex
+	next     int
+	launches map[int]runningLaunch
 }
 
-// add registers a launch's cancel and returns what unregisters it.
-func (l *runningLaunches) add(cancel context.CancelFunc) (remove func()) {
+// runningLaunch is one launch in progress: the cell context it started in,
+// what kills it, and what stops it gracefully.
+type runningLaunch struct {
+	cell   context.Context
+	cancel context.CancelFunc
+	ctl    *workers.Control
+}
+
+// add registers a launch and returns what unregisters it.
+func (l *runningLaunches) add(r runningLaunch) (remove func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.cancel == nil {
-		l.cancel = map[int]context.CancelFunc{}
+	if l.launches == nil {
+		l.launches = map[int]runningLaunch{}
 	}
 	id := l.next
 	l.next++
-	l.cancel[id] = cancel
+	l.launches[id] = r
 	return func() {
 		l.mu.Lock()
-		delete(l.cancel, id)
+		delete(l.launches, id)
 		l.mu.Unlock()
 	}
 }
@@ -101,9 +111,66 @@ func (l *runningLaunches) add(cancel context.CancelFunc) (remove func()) {
 func (l *runningLaunches) stopAll() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, cancel := range l.cancel {
-		cancel()
+	for _, r := range l.launches {
+		r.cancel()
 	}
+}
+
+// stop stops the launches in progress in mode (workers.Control.Stop): those
+// started in cell, or every one when cell is nil. A launch whose workers do
+// not run yet has nothing to save: a save cancels it (a finish reaches its
+// workers once they start). It returns how many launches it asked and
+// whether any of them now stops gracefully.
+func (l *runningLaunches) stop(mode workers.StopMode, cell context.Context) (asked int, graceful bool) {
+	l.mu.Lock()
+	var rs []runningLaunch
+	for _, r := range l.launches {
+		if cell == nil || r.cell == cell {
+			rs = append(rs, r)
+		}
+	}
+	l.mu.Unlock()
+	for _, r := range rs {
+		switch r.ctl.Stop(mode) {
+		case workers.Stopping:
+			graceful = true
+		case workers.NotRunning:
+			r.cancel()
+		}
+	}
+	return len(rs), graceful
+}
+
+// StopLaunches is the session's stop of its launches in progress, all of
+// them, in mode; it returns how many it asked. It is the process's
+// workers.CellStop: notebook_launcher.Stop saves (workers.StopSave: every
+// worker finishes its step, saves its state and leaves, and the launch
+// fails with a Stopped error naming the folder; a second call kills), and a
+// StopButton click finishes (workers.StopFinish: the training pass ends at
+// the step the ranks agree on and the launch returns what rank 0's
+// function returns, as after a normal end). Interrupt, the first interrupt
+// of a cell, is the same stop of the cell's own launches.
+func (s *Session) StopLaunches(mode workers.StopMode) int {
+	n, _ := s.launches.stop(mode, nil)
+	return n
+}
+
+// Interrupt is the first thing an interrupt of the running cell does
+// (executor.Stopper): the launches the cell waits for are stopped as
+// StopLaunches(workers.StopSave) does — every worker finishes its step,
+// saves its state and leaves — and Interrupt reports true, for the cell to
+// go on until they have. It reports false when no launch of the cell can
+// stop so (or one already was asked: a second interrupt), for the caller to
+// cancel the cell, which stops every launch at once.
+func (s *Session) Interrupt() bool {
+	s.mu.Lock()
+	cell := s.cellCtx
+	s.mu.Unlock()
+	if cell == nil {
+		return false
+	}
+	_, graceful := s.launches.stop(workers.StopSave, cell)
+	return graceful
 }
 
 // launchFromCell is the process's cell launcher (workers.SetCellLauncher):
@@ -121,13 +188,15 @@ func (s *Session) launchCell(ctx context.Context, r workers.CellRequest, argName
 	s.mu.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	defer s.launches.add(cancel)()
+	ctl := &workers.Control{}
+	defer s.launches.add(runningLaunch{cell: cellCtx, cancel: cancel, ctl: ctl})()
 	if cellCtx != nil && cellCtx.Err() != nil {
 		return nil, fmt.Errorf("%w: the cell was interrupted before its launch started", context.Canceled)
 	}
 	out, err := launch.Run(ctx, launch.Request{
 		CellRequest: r, ArgNames: argNames, Record: rec, Cell: cell,
 		Stdout: s.opts.Stdout, Stderr: s.opts.Stderr, Display: displaysink.Get(),
+		Comms: s.opts.Comms, Control: ctl,
 	})
 	if err != nil {
 		s.mu.Lock()
@@ -171,7 +240,14 @@ func (s *Session) launchFailure(err error) Result {
 	var ce *launch.CompileError
 	var te *transfer.Error
 	var sv *program.StatementVarError
+	var st *workers.StoppedError
 	switch {
+	case errors.As(err, &st):
+		msg := fmt.Sprintf("stopped on request after %d optimizer steps: every worker finished its step and saved its state in %s", st.Step, st.Checkpoint)
+		return Result{Error: &Error{Ename: "Stopped", Evalue: msg, Traceback: []string{
+			"Stopped: " + msg,
+			"Continue from there with the same launch and --resume (%accelerate launch --resume …, or notebook_launcher.Options{Resume: true}).",
+		}}}
 	case errors.As(err, &we):
 		tb := []string{"WorkerError: " + we.Error()}
 		tb = append(tb, indent(we.Trace)...)
@@ -391,5 +467,6 @@ func optionsLiteral(o nl.Options) string {
 	add(o.CPU, "CPU: true")
 	add(o.GPUIDs != "", "GPUIDs: %q", o.GPUIDs)
 	add(o.ThreadsPerProcess > 0, "ThreadsPerProcess: %d", o.ThreadsPerProcess)
+	add(o.MaxRestarts > 0, "MaxRestarts: %d", o.MaxRestarts)
 	return strings.Join(f, ", ")
 }

@@ -54,6 +54,8 @@ func (s *Session) overrides() interp.Exports {
 			"TimerStop":  reflect.ValueOf(s.timer.Stop),
 			"Captured":   reflect.ValueOf(s.lastCaptured),
 			"Capture":    reflect.ValueOf(capture),
+			// RunCallback runs the widget callback of RunDeferred (callbacks.go).
+			"RunCallback": reflect.ValueOf(s.runRegisteredCallback),
 		},
 	}
 }

@@ -56,10 +56,10 @@ func (s *Session) evalExpr(ctx context.Context, run int, u cells.Unit) Result {
 	return s.show(v)
 }
 
-// runQuiet runs u for its effect only.
+// runQuiet runs u for its effect only. It stays an expression unit, so
+// that it sets the cell line first (a panic("…") ending a cell is reported
+// at its own line, not at the statement before it).
 func (s *Session) runQuiet(ctx context.Context, run int, u cells.Unit) Result {
-	u = u.Wrap(fmt.Sprintf("%s = %d; ", lineVar, u.Line), "") // as compiled marks an expression's line
-	u.Kind = cells.KindStmt
 	if _, err := s.run(ctx, run, u); err != nil {
 		return s.failure(ctx, err, run)
 	}

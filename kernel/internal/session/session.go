@@ -12,6 +12,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/goaccel/goaccel/internal/comm"
 	"github.com/goaccel/goaccel/kernel/executor"
 	"github.com/goaccel/goaccel/kernel/internal/cells"
 	"github.com/goaccel/goaccel/kernel/internal/cells/celltypes"
@@ -41,6 +42,9 @@ type Options struct {
 	// executor that replaces this one, and restores them from (Restore);
 	// "" keeps nothing.
 	StateFile string
+	// Comms are the process's comms (comm.Install'ed for package widgets),
+	// which the session serves to the kernel (nil: none).
+	Comms *comm.Manager
 }
 
 // Result is the outcome of executing one cell: the executor protocol's own
@@ -97,6 +101,9 @@ type Session struct {
 	launching launchState     // a launch started by the running cell
 	launches  runningLaunches // every launch in progress, stopped by an interrupt
 	capturing func(...any)    // receives __goaccel.Capture's values
+
+	callback      func() // the widget callback runCallback runs
+	callbackReady bool   // the interpreter's default file imports the runtime helpers
 }
 
 // New starts an interpreter with the standard library and goaccel's packages.
@@ -123,6 +130,7 @@ func New(opts Options) (*Session, error) {
 	// The newest session of the process launches the workers of its cells'
 	// notebook_launcher.Launch calls (one session per executor process).
 	workers.SetCellLauncher(s.launchFromCell)
+	workers.SetCellStop(s.StopLaunches)
 	return s, nil
 }
 
@@ -148,6 +156,7 @@ func (s *Session) start() error {
 	s.types = celltypes.NewScope(imp, s.typeSession)
 	s.sources, s.files = map[int]*cellSource{}, map[string]*cellFile{}
 	s.pendingRenames, s.undefined, s.typeErrors, s.reset, s.captured, s.genericsLoaded = nil, nil, nil, false, nil, false
+	s.callbackReady = false
 	return nil
 }
 
@@ -181,6 +190,9 @@ func (s *Session) Execute(ctx context.Context, code string) Result {
 		}
 	})
 	r := s.execute(ctx, code)
+	if s.opts.Comms != nil {
+		s.opts.Comms.Finish() // a widget callback area the cell made goes under its output
+	}
 	ended.Store(true)
 	if !watch() {
 		s.launches.stopAll() // interrupted: watch's func may not have run yet

@@ -258,6 +258,22 @@ func TestErrorsPointAtCellLines(t *testing.T) {
 	if r.Error == nil || r.Error.Ename != "Panic" {
 		t.Fatalf("closure panic %+v", r.Error)
 	}
+	// A cell ending in a call with no value (panic, a func() call) runs it
+	// as a statement: it must still set its line before it runs.
+	r = s.Execute(ctx, "w := 1\n_ = w\npanic(\"on line three\")")
+	if r.Error == nil || r.Error.Ename != "Panic" || !strings.Contains(r.Error.Evalue, "(line 3)") {
+		t.Fatalf("final panic %+v", r.Error)
+	}
+	if tb := strings.Join(r.Error.Traceback, "\n"); !strings.Contains(tb, "in cell, line 3: panic(\"on line three\")") {
+		t.Errorf("final panic's traceback does not point at line 3:\n%s", tb)
+	}
+	r = s.Execute(ctx, "w = 2\nboom(\"last\")")
+	if r.Error == nil {
+		t.Fatal("boom(\"last\") did not fail")
+	}
+	if tb := strings.Join(r.Error.Traceback, "\n"); !strings.Contains(tb, "in cell, line 2: boom(\"last\")") {
+		t.Errorf("a final call that panics: traceback does not point at line 2:\n%s", tb)
+	}
 	if r = s.Execute(ctx, "v + 10"); r.Error != nil || r.Data["text/plain"] != "11" {
 		t.Fatalf("after panics: %+v %v", r.Error, r.Data)
 	}

@@ -10,8 +10,10 @@ import (
 )
 
 // panicLine matches what yaegi writes to the interpreter's stderr for each
-// interpreted frame a panic unwinds: "cell3.go:4:2: panic: main.f(...)".
-var panicLine = regexp.MustCompile(`^(cell\d+\.go):(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
+// interpreted frame a panic unwinds: "cell3.go:4:2: panic: main.f(...)", or
+// "1:28: panic: main(...)" for code the session evaluates without a file
+// (the call that runs a widget callback).
+var panicLine = regexp.MustCompile(`^(?:(cell\d+\.go):)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
 
 // panicFilter passes the interpreter's stderr through, except yaegi's panic
 // frame lines, which it keeps for the cell's traceback.

@@ -26,6 +26,15 @@ func (c *CPU) Binary(op backend.BinaryOp, dst *backend.Buffer, a, b backend.Stri
 	}
 	switch a.Buf.DType {
 	case backend.F32:
+		if len(shp) == 1 && streams(dst, n) {
+			d, x, y, sa, sb := dst.F32, a.Buf.F32, b.Buf.F32, sts[1][0], sts[2][0]
+			parallelFor(n, work, func(lo, hi int) {
+				streamF32(d[lo:hi], func(t []float32, off int) {
+					binaryRow(op, t, x, a.Offset+(lo+off)*sa, sa, y, b.Offset+(lo+off)*sb, sb)
+				})
+			})
+			return
+		}
 		binaryPar(op, dst.F32, a.Buf.F32, a.Offset, b.Buf.F32, b.Offset, shp, sts, work)
 	case backend.F64:
 		binaryPar(op, dst.F64, a.Buf.F64, a.Offset, b.Buf.F64, b.Offset, shp, sts, work)

@@ -140,3 +140,41 @@ func TestBinaryVectorPathsMatchScalar(t *testing.T) {
 		}
 	}
 }
+
+// TestDroppedBuffersComeBackAfterACollection: a buffer no one references is reclaimed into its
+// free list by the next collection and serves the next request of its class; an escaped one is
+// never reclaimed.
+func TestDroppedBuffersComeBackAfterACollection(t *testing.T) {
+	c := New()
+	c.AllocUninit(backend.F32, 5000) // dropped at once
+	kept := c.AllocUninit(backend.F32, 5000)
+	kept.Escape()
+	kept = nil
+	backend.Collect()
+	if st := c.PoolStats(); st.Reclaimed != 1 {
+		t.Fatalf("%d buffers reclaimed, want the dropped one only (the escaped one is not)", st.Reclaimed)
+	}
+	if c.Pooled() != classOf(backend.F32, 5000)*4 {
+		t.Fatalf("pool holds %d bytes, want one buffer of the class", c.Pooled())
+	}
+	before := c.PoolStats().Fresh
+	c.AllocUninit(backend.F32, 5100)
+	if c.PoolStats().Fresh != before {
+		t.Fatal("a request of the class was not served by the reclaimed buffer")
+	}
+}
+
+// TestPoolLetsGoOfBuffersIdleForThreeCollections: free buffers nobody asks for are dropped once
+// three collections have passed, so the pool shrinks with the working set.
+func TestPoolLetsGoOfBuffersIdleForThreeCollections(t *testing.T) {
+	c := New()
+	b := c.AllocUninit(backend.F32, 5000)
+	c.Release(b)
+	for range idleCollections + 1 {
+		backend.Collect()
+	}
+	c.Release(c.AllocUninit(backend.F32, 300)) // a put, which trims
+	if st := c.PoolStats(); st.Trimmed != 1 || c.Pooled() != classOf(backend.F32, 300)*4 {
+		t.Fatalf("trimmed %d, pool %d bytes; want the idle buffer gone and only the new one kept", st.Trimmed, c.Pooled())
+	}
+}

@@ -9,6 +9,11 @@
 //	c.Unary(backend.Exp, x, x, 0, 0) // in place, on every core: x.F32 is e² throughout
 //	c.Release(x)                      // kept in the free list of its size class
 //
+// A buffer that is never released comes back to the pool too, once the garbage collector finds
+// it unreachable; the pool's pacer makes it look when the bytes handed out since the last
+// collection, less those released, exceed a budget, and the pool lets go of buffers nobody
+// reused through three collections.
+//
 // Work above a size threshold is split into chunks that run on one shared pool of worker
 // goroutines (tensors/backend/cpu/internal/parallel): idle workers keep looking for the next op
 // for about 100 µs before they park, as OpenMP's threads do, and the calling goroutine takes
@@ -26,10 +31,12 @@
 //
 // Files:
 //   - adam.go: the per-step scalars of an Adam update and its scalar loop.
+//   - adaptive.go: AdadeltaStep, RMSpropStep and AdagradStep, chunked over every core.
 //   - adam_amd64.go, adam_other.go: the AVX kernels of the Adam and SGD updates (adam_amd64.s,
 //     sgd_amd64.s), or their absence.
 //   - attention.go: Attention and AttentionGrad, fused attention in the manner of
 //     FlashAttention-2 (blocks of queries and keys, a running softmax).
+//   - avgpool.go: AvgPool2d and AvgPool2dGrad (fixed and adaptive windows).
 //   - binary.go: Binary and Where, broadcast elementwise ops of two operands.
 //   - binary_amd64.go, binary_other.go: the AVX2 (and AVX-512) float32 kernels of Binary
 //     (binary_amd64.s), with non-temporal stores for large adds.
@@ -37,7 +44,7 @@
 //     weight gradient summed in a fixed order.
 //   - conv_direct.go: the convolutions that run the direct or Winograd kernels instead.
 //   - copy.go: Copy, strided copies with element-type conversion, and filling by doubling.
-//   - cpu.go: CPU, New, Name, the buffer pool (Alloc, AllocUninit, Release, Pooled) and Fill.
+//   - cpu.go: CPU, New, Name and Fill.
 //   - exp_amd64.go, exp_other.go: e^(x−shift) with its sum and the maximum of a row, with AVX2
 //     (exp_amd64.s) or in Go.
 //   - expf.go: expf, a float32 e^x, and the softmax row helpers built on it.
@@ -50,10 +57,14 @@
 //     its gradient).
 //   - optim.go: AdamStep, SGDStep, SumSquares and ScaleCheck, chunked over every core.
 //   - parallel.go: parallelFor, the chunked loop every kernel splits its work with.
+//   - pool.go: the buffer pool (Alloc, AllocUninit, Release, Pooled, Pacer): free lists by size
+//     class, reclaimed buffers, the pacer's budget.
 //   - reduce.go: Reduce (sums, extremes, arg-extremes), Softmax and SoftmaxGrad, and the
 //     fixed-order float64 sums.
 //   - rowvec.go: row helpers of the softmax-shaped kernels.
 //   - sampling.go: TopK and Multinomial.
+//   - stream.go, stream_amd64.go, stream_other.go: non-temporal stores for kernels that write all
+//     of a large cold buffer (streamF32, with copyNTF32 in stream_amd64.s).
 //   - sum_amd64.go, sum_other.go: the AVX and AVX-512 float32 sums (sum_amd64.s), or their
 //     absence.
 //   - unary.go: Unary and UnaryGrad, elementwise functions and their gradients.

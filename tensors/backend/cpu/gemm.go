@@ -10,14 +10,14 @@ import (
 func (c *CPU) Gemm(lowp backend.DType, transA, transB bool, batch, m, n, k int, alpha float64,
 	a *backend.Buffer, aOff, lda, strideA int, b *backend.Buffer, bOff, ldb, strideB int,
 	beta float64, cb *backend.Buffer, cOff, ldc, strideC int) {
-	rowsA, rowsB := m, k
+	rowsA, colsA, rowsB, colsB := m, k, k, n
 	if transA {
-		rowsA = k
+		rowsA, colsA = k, m
 	}
 	if transB {
-		rowsB = n
+		rowsB, colsB = n, k
 	}
-	lenA, lenB := (batch-1)*strideA+rowsA*lda, (batch-1)*strideB+rowsB*ldb
+	lenA, lenB := matrixSpan(batch, rowsA, colsA, lda, strideA), matrixSpan(batch, rowsB, colsB, ldb, strideB)
 	switch {
 	case lowp == backend.BF16 || lowp == backend.F16 || a.DType == backend.BF16 || a.DType == backend.F16:
 		dt := lowp
@@ -51,6 +51,15 @@ func (c *CPU) Gemm(lowp backend.DType, transA, transB bool, batch, m, n, k int, 
 			gemm.Sgemm(transA, transB, m, n, k, float32(alpha), a.F32[aOff+i*strideA:], lda, b.F32[bOff+i*strideB:], ldb, float32(beta), cb.F32[cOff+i*strideC:], ldc)
 		}
 	}
+}
+
+// matrixSpan is the elements from a batch of rows×cols matrices' first element to their last: a
+// column slice's last row ends at its last column, not at the row stride.
+func matrixSpan(batch, rows, cols, ld, stride int) int {
+	if rows == 0 || cols == 0 {
+		return 0
+	}
+	return (batch-1)*stride + (rows-1)*ld + cols
 }
 
 // toHalf returns n elements from off rounded to dt: bfloat16 bits in U16, or float16-rounded

@@ -22,9 +22,12 @@ type step struct {
 	spans []span
 	fn    func(k int)
 
-	w, g, m, v []backend.Vec
-	adam       []backend.AdamScalars
-	sgd        []backend.SGDScalars
+	w, g, m, v, x []backend.Vec
+	adam          []backend.AdamScalars
+	sgd           []backend.SGDScalars
+	adadelta      []backend.AdadeltaScalars
+	rmsprop       []backend.RMSpropScalars
+	adagrad       []backend.AdagradScalars
 }
 
 var steps = sync.Pool{New: func() any {
@@ -45,11 +48,29 @@ func (s *step) split(w []backend.Vec) {
 
 func (s *step) chunk(k int) {
 	sp := s.spans[k]
-	if s.adam != nil {
+	switch {
+	case s.adam != nil:
 		adamChunk(s, sp)
-		return
+	case s.adadelta != nil:
+		adadeltaChunk(s, sp)
+	case s.rmsprop != nil:
+		rmspropChunk(s, sp)
+	case s.adagrad != nil:
+		adagradChunk(s, sp)
+	default:
+		sgdChunk(s, sp)
 	}
-	sgdChunk(s, sp)
+}
+
+// runStep runs one multi-tensor update whose lists set has filled, and clears them.
+func runStep(set func(s *step)) {
+	s := steps.Get().(*step)
+	set(s)
+	s.split(s.w)
+	s.run.Run(len(s.spans), s.fn)
+	s.w, s.g, s.m, s.v, s.x = nil, nil, nil, nil, nil
+	s.adam, s.sgd, s.adadelta, s.rmsprop, s.adagrad = nil, nil, nil, nil, nil
+	steps.Put(s)
 }
 
 func f32(v backend.Vec, lo, hi int) []float32 { return v.Buf.F32[v.Off+lo : v.Off+hi] }

@@ -24,19 +24,24 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 		parallelFor(n, n*cost(op), func(lo, hi int) { unary(op, dst.F64[lo:hi], x.F64[lo:hi], p, q) })
 		return
 	}
+	row := func(d, s []float32) { unary(op, d, s, p, q) }
 	switch op {
 	case backend.ReLU:
-		parallelFor(n, n, func(lo, hi int) { reluF32(dst.F32[lo:hi], x.F32[lo:hi]) })
-		return
+		row = reluF32
 	case backend.GELU, backend.GELUTanh:
-		parallelFor(n, n*cost(op), func(lo, hi int) {
-			d, s := dst.F32[lo:hi], x.F32[lo:hi]
+		row = func(d, s []float32) {
 			done := geluF32(d, s, op == backend.GELUTanh)
 			unary(op, d[done:], s[done:], p, q)
+		}
+	}
+	if streams(dst, n) {
+		parallelFor(n, n*cost(op), func(lo, hi int) {
+			s := x.F32[lo:hi]
+			streamF32(dst.F32[lo:hi], func(t []float32, off int) { row(t, s[off:off+len(t)]) })
 		})
 		return
 	}
-	parallelFor(n, n*cost(op), func(lo, hi int) { unary(op, dst.F32[lo:hi], x.F32[lo:hi], p, q) })
+	parallelFor(n, n*cost(op), func(lo, hi int) { row(dst.F32[lo:hi], x.F32[lo:hi]) })
 }
 
 // UnaryGrad implements backend.Backend.

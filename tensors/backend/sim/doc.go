@@ -2,7 +2,10 @@
 // machines without a GPU. Its buffers are opaque handles (the host slices of backend.Buffer are
 // nil, so any host access panics); kernels run on hidden host copies through the CPU backend;
 // every transfer between host and device is counted; a buffer used after Release, or a host
-// buffer handed to a kernel, panics with a message saying so.
+// buffer handed to a kernel, panics with a message saying so. A buffer no tensor references is
+// reclaimed, as a GPU's caching allocator gets its blocks back, and its memory counted (Stats:
+// Live, LiveBytes, MaxLiveBytes, Reclaimed); CollectEachKernel runs a collection inside kernels
+// to prove that no op lets go of what a kernel reads.
 //
 // Importing the package registers two device types with package tensors: "sim" implements only
 // the required Core (so every fused op runs through its composed fallback) and "simfused"
@@ -17,6 +20,7 @@
 // Files:
 //   - fused.go: the "simfused" device, every fused op run by the CPU kernels on the hidden
 //     buffers.
-//   - sim.go: Stats, Device (New, NewFused, Lookup), the registration of "sim" and "simfused",
-//     and the Core and Transfer methods that check every handle.
+//   - sim.go: Stats, Device (New, NewFused, Lookup, Pacer), the registration of "sim" and
+//     "simfused", reclaimed handles, CollectEachKernel, and the Core and Transfer methods that
+//     check every handle.
 package sim

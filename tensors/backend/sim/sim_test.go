@@ -96,3 +96,20 @@ func TestRegisteredTypesAreCoreOnlyAndFused(t *testing.T) {
 		t.Fatalf("Lookup returned %s", Lookup("simfused", 1).Name())
 	}
 }
+
+// TestUnreachableHandlesAreReclaimed: a handle no one references gives its memory back, as a GPU's
+// caching allocator gets its blocks back, and the device counts it.
+func TestUnreachableHandlesAreReclaimed(t *testing.T) {
+	d := New("t")
+	d.Alloc(backend.F32, 1000) // dropped at once
+	kept := d.Alloc(backend.F32, 10)
+	backend.Collect()
+	st := d.Stats()
+	if st.Reclaimed != 1 || st.Live != 1 || st.LiveBytes != 40 || st.MaxLiveBytes != 4040 {
+		t.Fatalf("stats %+v; want the dropped buffer reclaimed and the kept one live", st)
+	}
+	d.Release(kept)
+	if st := d.Stats(); st.Live != 0 || st.LiveBytes != 0 {
+		t.Fatalf("stats %+v after releasing the kept buffer", st)
+	}
+}

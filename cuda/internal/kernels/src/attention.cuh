@@ -190,6 +190,7 @@ template <typename T> __device__ __forceinline__ bool ranks_before(T x, i64 a, T
 
 // topk: one thread per (outer, inner) row, insertion into the sorted prefix written in place.
 template <typename T> __device__ void topk(T *vals, i64 *idx, const T *src, i64 outer, i64 n, i64 inner, i64 k, int largest) {
+	if (k == 0) return; // nothing to keep (the prefix's last entry, k-1, does not exist)
 	GRID_STRIDE(t, outer * inner) {
 		i64 o = t / inner, in = t % inner;
 		i64 m = 0;

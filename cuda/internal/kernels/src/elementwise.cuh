@@ -73,7 +73,10 @@ template <typename T> __device__ __forceinline__ T unary_one(int op, T v, T p, T
 	case GELU: return (T)0.5 * v * ((T)1 + ef(v * (T)0.7071067811865476));
 	case SILU: return v / ((T)1 + ex(-v));
 	case POW: return p == (T)2 ? v * v : pw(v, p);
-	case CLAMP: return v < p ? p : (v > q ? q : v);
+	case CLAMP: { // max first, then min: with p > q every element is q, as in PyTorch
+		T lo = v < p ? p : v;
+		return lo > q ? q : lo;
+	}
 	case ADDS: return v + p;
 	case MULS: return v * p;
 	case AFFINE: return v * p + q;

@@ -90,7 +90,7 @@ template <typename T> __device__ void xent(T *loss, T *prob, T *count, const T *
 	for (i64 r = blockIdx.x; r < rows; r += gridDim.x) {
 		const T *row = logits + r * classes;
 		T *p = prob + r * classes;
-		T m = row[0];
+		T m = classes > 0 ? row[0] : (T)0; // no classes: every target is out of range, reported below
 		for (i64 j = threadIdx.x; j < classes; j += BLOCK) m = row[j] > m ? row[j] : m;
 		m = block_reduce(m, MaxNaN());
 		double sum = 0, sumLogit = 0;
@@ -295,3 +295,75 @@ extern "C" __global__ void maxpool_grad_f32(float *dx, const float *gy, const i6
 extern "C" __global__ void maxpool_grad_f64(double *dx, const double *gy, const i64 *arg, i64 planes, i64 h, i64 w, i64 k, i64 stride, i64 oh, i64 ow) {
 	maxpool_grad(dx, gy, arg, planes, h, w, k, stride, oh, ow);
 }
+
+// AvgPool is package backend's AvgPoolParams (64-bit fields, bools as 0/1).
+struct AvgPool {
+	i64 planes, h, w, oh, ow, kh, kw, sh, sw, ph, pw, include_pad, divisor, adaptive;
+};
+
+// pool_window is one axis of a window, as backend's window: [lo, hi) and its divisor factor.
+__device__ __forceinline__ void pool_window(i64 i, i64 n, i64 on, i64 k, i64 s, i64 pad, i64 include_pad, i64 adaptive, i64 *lo, i64 *hi, i64 *div) {
+	if (adaptive) {
+		*lo = i * n / on;
+		*hi = ((i + 1) * n + on - 1) / on;
+		*div = *hi - *lo;
+		return;
+	}
+	i64 a = i * s - pad, b = min(a + k, n + pad);
+	i64 padded = b - a;
+	*lo = max(a, (i64)0);
+	*hi = min(b, n);
+	*div = include_pad ? padded : *hi - *lo;
+}
+
+// avgpool: each output sums its window in order and divides by the window's divisor.
+template <typename T> __device__ void avgpool(T *y, const T *x, AvgPool p) {
+	GRID_STRIDE(o, p.planes * p.oh * p.ow) {
+		i64 j = o % p.ow, i = (o / p.ow) % p.oh, pl = o / (p.ow * p.oh);
+		i64 r0, r1, dr, c0, c1, dc;
+		pool_window(i, p.h, p.oh, p.kh, p.sh, p.ph, p.include_pad, p.adaptive, &r0, &r1, &dr);
+		pool_window(j, p.w, p.ow, p.kw, p.sw, p.pw, p.include_pad, p.adaptive, &c0, &c1, &dc);
+		const T *plane = x + pl * p.h * p.w;
+		T s = 0;
+		for (i64 r = r0; r < r1; r++)
+			for (i64 c = c0; c < c1; c++) s += plane[r * p.w + c];
+		y[o] = s / (T)(p.divisor > 0 ? p.divisor : dr * dc);
+	}
+}
+extern "C" __global__ void avgpool_f32(float *y, const float *x, AvgPool p) { avgpool(y, x, p); }
+extern "C" __global__ void avgpool_f64(double *y, const double *x, AvgPool p) { avgpool(y, x, p); }
+
+// avgpool_grad: each input gathers, in output order, the gradients of the windows that cover it
+// (no atomics: the sum is the same on every run).
+template <typename T> __device__ void avgpool_grad(T *dx, const T *gy, AvgPool p) {
+	GRID_STRIDE(e, p.planes * p.h * p.w) {
+		i64 c = e % p.w, r = (e / p.w) % p.h, pl = e / (p.w * p.h);
+		// Candidate output rows and columns: a window of stride s and size k covers r from
+		// ⌈(r+pad−k+1)/s⌉ to ⌊(r+pad)/s⌋; adaptive windows overlap their neighbours by one.
+		i64 i0, i1, j0, j1;
+		if (p.adaptive) {
+			i0 = max(r * p.oh / p.h - 1, (i64)0), i1 = min((r + 1) * p.oh / p.h + 1, p.oh - 1);
+			j0 = max(c * p.ow / p.w - 1, (i64)0), j1 = min((c + 1) * p.ow / p.w + 1, p.ow - 1);
+		} else {
+			i64 ar = r + p.ph - p.kh + 1, ac = c + p.pw - p.kw + 1;
+			i0 = ar > 0 ? (ar + p.sh - 1) / p.sh : 0, i1 = min((r + p.ph) / p.sh, p.oh - 1);
+			j0 = ac > 0 ? (ac + p.sw - 1) / p.sw : 0, j1 = min((c + p.pw) / p.sw, p.ow - 1);
+		}
+		const T *g = gy + pl * p.oh * p.ow;
+		T s = 0;
+		for (i64 i = i0; i <= i1; i++) {
+			i64 r0, r1, dr;
+			pool_window(i, p.h, p.oh, p.kh, p.sh, p.ph, p.include_pad, p.adaptive, &r0, &r1, &dr);
+			if (r < r0 || r >= r1) continue;
+			for (i64 j = j0; j <= j1; j++) {
+				i64 c0, c1, dc;
+				pool_window(j, p.w, p.ow, p.kw, p.sw, p.pw, p.include_pad, p.adaptive, &c0, &c1, &dc);
+				if (c < c0 || c >= c1) continue;
+				s += g[i * p.ow + j] / (T)(p.divisor > 0 ? p.divisor : dr * dc);
+			}
+		}
+		dx[e] = s;
+	}
+}
+extern "C" __global__ void avgpool_grad_f32(float *dx, const float *gy, AvgPool p) { avgpool_grad(dx, gy, p); }
+extern "C" __global__ void avgpool_grad_f64(double *dx, const double *gy, AvgPool p) { avgpool_grad(dx, gy, p); }

@@ -58,3 +58,67 @@ extern "C" __global__ void scale_check_f32(float *x, i64 n, float s, float *foun
 		x[i] = v * s;
 	}
 }
+
+// AdadeltaScalars, RMSpropScalars and AdagradScalars are laid out as the device package's
+// argument structs of the same names (package backend's, with bools as bytes).
+struct AdadeltaScalars {
+	float lr, rho, orho, eps, wd;
+};
+struct RMSpropScalars {
+	float lr, alpha, oalpha, eps, wd, mom;
+	unsigned char centered;
+};
+struct AdagradScalars {
+	float clr, eps, wd;
+};
+
+// adadelta_f32: torch.optim.Adadelta's step, in its order of operations.
+extern "C" __global__ void adadelta_f32(float *w, const float *g, float *sq, float *acc, i64 n, AdadeltaScalars c) {
+	GRID_STRIDE(i, n) {
+		float gi = g[i];
+		if (c.wd != 0) gi = gi + c.wd * w[i];
+		float s = sq[i] * c.rho + (c.orho * gi) * gi;
+		sq[i] = s;
+		float std = sqrtf(s + c.eps);
+		float d = (sqrtf(acc[i] + c.eps) / std) * gi;
+		acc[i] = acc[i] * c.rho + (c.orho * d) * d;
+		w[i] = w[i] - c.lr * d;
+	}
+}
+
+// rmsprop_f32: torch.optim.RMSprop's step; mom is null without momentum, avg without centering.
+extern "C" __global__ void rmsprop_f32(float *w, const float *g, float *sq, float *mom, float *avg, i64 n, RMSpropScalars c) {
+	GRID_STRIDE(i, n) {
+		float gi = g[i];
+		if (c.wd != 0) gi = gi + c.wd * w[i];
+		float s = sq[i] * c.alpha + (c.oalpha * gi) * gi;
+		sq[i] = s;
+		float r;
+		if (c.centered) {
+			float m = avg[i] * c.alpha + c.oalpha * gi;
+			avg[i] = m;
+			r = sqrtf(s + (-m) * m);
+		} else {
+			r = sqrtf(s);
+		}
+		r = r + c.eps;
+		float q = gi / r;
+		if (c.mom > 0) {
+			q = mom[i] * c.mom + q;
+			mom[i] = q;
+		}
+		w[i] = w[i] - c.lr * q;
+	}
+}
+
+// adagrad_f32: torch.optim.Adagrad's step (clr is the step's decayed rate).
+extern "C" __global__ void adagrad_f32(float *w, const float *g, float *sum, i64 n, AdagradScalars c) {
+	GRID_STRIDE(i, n) {
+		float gi = g[i];
+		if (c.wd != 0) gi = gi + c.wd * w[i];
+		float s = sum[i] + gi * gi;
+		sum[i] = s;
+		float r = sqrtf(s) + c.eps;
+		w[i] = w[i] - c.clr * (gi / r);
+	}
+}

@@ -38,7 +38,7 @@ template <typename T> __device__ void reduce(int op, void *dst, const T *src, i6
 			s = block_reduce(s, Plus());
 			if (threadIdx.x == 0) ((T *)dst)[o] = (T)s;
 		} else if (op == R_MAX || op == R_MIN) {
-			T m = src[base];
+			T m = n > 0 ? src[base] : (T)0; // an empty axis has no element to read (tensors refuses it)
 			for (i64 j = threadIdx.x; j < n; j += BLOCK) {
 				T v = src[base + j * inner];
 				m = op == R_MAX ? MaxNaN()(m, v) : MinNaN()(m, v);
@@ -60,6 +60,7 @@ extern "C" __global__ void reduce_i64(int op, void *dst, const i64 *src, i64 out
 
 // softmax (or log-softmax) of each row; the exponential sums accumulate in double.
 template <typename T> __device__ void softmax(T *d, const T *s, i64 outer, i64 n, i64 inner, int log_) {
+	if (n == 0) return; // an empty axis: nothing to read or write
 	for (i64 o = blockIdx.x; o < outer * inner; o += gridDim.x) {
 		i64 base = (o / inner) * n * inner + o % inner;
 		T m = s[base];

@@ -31,6 +31,7 @@ func init() {
 		"Dataset":           reflect.ValueOf((*data.Dataset)(nil)),
 		"Loader":            reflect.ValueOf((*data.Loader)(nil)),
 		"LoaderConfig":      reflect.ValueOf((*data.LoaderConfig)(nil)),
+		"PassStopper":       reflect.ValueOf((*data.PassStopper)(nil)),
 		"SequentialSampler": reflect.ValueOf((*data.SequentialSampler)(nil)),
 		"Subset":            reflect.ValueOf((*data.Subset)(nil)),
 		"TensorDataset":     reflect.ValueOf((*data.TensorDataset)(nil)),
@@ -40,6 +41,7 @@ func init() {
 		"_BatchGetter":  reflect.ValueOf((*_github_com_goaccel_goaccel_data_BatchGetter)(nil)),
 		"_BatchSampler": reflect.ValueOf((*_github_com_goaccel_goaccel_data_BatchSampler)(nil)),
 		"_Dataset":      reflect.ValueOf((*_github_com_goaccel_goaccel_data_Dataset)(nil)),
+		"_PassStopper":  reflect.ValueOf((*_github_com_goaccel_goaccel_data_PassStopper)(nil)),
 	}
 }
 
@@ -79,4 +81,14 @@ func (W _github_com_goaccel_goaccel_data_Dataset) Get(i int) (x *tensors.Tensor,
 }
 func (W _github_com_goaccel_goaccel_data_Dataset) Len() int {
 	return W.WLen()
+}
+
+// _github_com_goaccel_goaccel_data_PassStopper is an interface wrapper for PassStopper type
+type _github_com_goaccel_goaccel_data_PassStopper struct {
+	IValue    interface{}
+	WStopPass func() bool
+}
+
+func (W _github_com_goaccel_goaccel_data_PassStopper) StopPass() bool {
+	return W.WStopPass()
 }

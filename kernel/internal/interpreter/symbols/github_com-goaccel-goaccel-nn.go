@@ -13,6 +13,7 @@ func init() {
 		// function, constant and variable definitions
 		"ClipGradNorm":            reflect.ValueOf(nn.ClipGradNorm),
 		"ClipGradValue":           reflect.ValueOf(nn.ClipGradValue),
+		"ConvertSyncBatchNorm":    reflect.ValueOf(nn.ConvertSyncBatchNorm),
 		"CrossEntropy":            reflect.ValueOf(nn.CrossEntropy),
 		"DecodeSafetensors":       reflect.ValueOf(nn.DecodeSafetensors),
 		"EncodeSafetensors":       reflect.ValueOf(nn.EncodeSafetensors),
@@ -24,29 +25,48 @@ func init() {
 		"LoadStateDictNonStrict":  reflect.ValueOf(nn.LoadStateDictNonStrict),
 		"MSE":                     reflect.ValueOf(nn.MSE),
 		"MoveTo":                  reflect.ValueOf(nn.MoveTo),
+		"NLLLoss":                 reflect.ValueOf(nn.NLLLoss),
+		"NLLLossSum":              reflect.ValueOf(nn.NLLLossSum),
+		"NamedBuffersOf":          reflect.ValueOf(nn.NamedBuffersOf),
+		"NewBatchNorm1d":          reflect.ValueOf(nn.NewBatchNorm1d),
+		"NewBatchNorm1dWith":      reflect.ValueOf(nn.NewBatchNorm1dWith),
+		"NewBatchNorm2d":          reflect.ValueOf(nn.NewBatchNorm2d),
+		"NewBatchNorm2dWith":      reflect.ValueOf(nn.NewBatchNorm2dWith),
 		"NewCausalSelfAttention":  reflect.ValueOf(nn.NewCausalSelfAttention),
 		"NewConv2d":               reflect.ValueOf(nn.NewConv2d),
 		"NewCrossEntropyLoss":     reflect.ValueOf(nn.NewCrossEntropyLoss),
 		"NewDropout":              reflect.ValueOf(nn.NewDropout),
 		"NewEmbedding":            reflect.ValueOf(nn.NewEmbedding),
 		"NewGPT":                  reflect.ValueOf(nn.NewGPT),
+		"NewGroupNorm":            reflect.ValueOf(nn.NewGroupNorm),
 		"NewLayerNorm":            reflect.ValueOf(nn.NewLayerNorm),
 		"NewLinear":               reflect.ValueOf(nn.NewLinear),
 		"NewLinearNoBias":         reflect.ValueOf(nn.NewLinearNoBias),
 		"NewMLP":                  reflect.ValueOf(nn.NewMLP),
 		"NewMaxPool2d":            reflect.ValueOf(nn.NewMaxPool2d),
+		"NewRMSNorm":              reflect.ValueOf(nn.NewRMSNorm),
 		"NewSequential":           reflect.ValueOf(nn.NewSequential),
+		"NewSyncBatchNorm":        reflect.ValueOf(nn.NewSyncBatchNorm),
+		"NewSyncBatchNormWith":    reflect.ValueOf(nn.NewSyncBatchNormWith),
 		"NewTransformerBlock":     reflect.ValueOf(nn.NewTransformerBlock),
 		"NumParameters":           reflect.ValueOf(nn.NumParameters),
 		"ParametersOf":            reflect.ValueOf(nn.ParametersOf),
 		"Prefixed":                reflect.ValueOf(nn.Prefixed),
+		"PrefixedBuffers":         reflect.ValueOf(nn.PrefixedBuffers),
 		"ReadSafetensors":         reflect.ValueOf(nn.ReadSafetensors),
 		"SaveSafetensors":         reflect.ValueOf(nn.SaveSafetensors),
+		"SetSyncGroup":            reflect.ValueOf(nn.SetSyncGroup),
 		"SetTraining":             reflect.ValueOf(nn.SetTraining),
 		"StateDict":               reflect.ValueOf(nn.StateDict),
 		"WriteSafetensors":        reflect.ValueOf(nn.WriteSafetensors),
 
 		// type definitions
+		"AdaptiveAvgPool2d":   reflect.ValueOf((*nn.AdaptiveAvgPool2d)(nil)),
+		"AvgPool2d":           reflect.ValueOf((*nn.AvgPool2d)(nil)),
+		"BatchNorm1d":         reflect.ValueOf((*nn.BatchNorm1d)(nil)),
+		"BatchNorm2d":         reflect.ValueOf((*nn.BatchNorm2d)(nil)),
+		"BatchNormConfig":     reflect.ValueOf((*nn.BatchNormConfig)(nil)),
+		"Buffered":            reflect.ValueOf((*nn.Buffered)(nil)),
 		"CausalSelfAttention": reflect.ValueOf((*nn.CausalSelfAttention)(nil)),
 		"Conv2d":              reflect.ValueOf((*nn.Conv2d)(nil)),
 		"CrossEntropyLoss":    reflect.ValueOf((*nn.CrossEntropyLoss)(nil)),
@@ -57,6 +77,8 @@ func init() {
 		"GPT":                 reflect.ValueOf((*nn.GPT)(nil)),
 		"GPTConfig":           reflect.ValueOf((*nn.GPTConfig)(nil)),
 		"GenerateOptions":     reflect.ValueOf((*nn.GenerateOptions)(nil)),
+		"Group":               reflect.ValueOf((*nn.Group)(nil)),
+		"GroupNorm":           reflect.ValueOf((*nn.GroupNorm)(nil)),
 		"LayerNorm":           reflect.ValueOf((*nn.LayerNorm)(nil)),
 		"Linear":              reflect.ValueOf((*nn.Linear)(nil)),
 		"MLP":                 reflect.ValueOf((*nn.MLP)(nil)),
@@ -64,16 +86,44 @@ func init() {
 		"MaxPool2d":           reflect.ValueOf((*nn.MaxPool2d)(nil)),
 		"Module":              reflect.ValueOf((*nn.Module)(nil)),
 		"NamedParameter":      reflect.ValueOf((*nn.NamedParameter)(nil)),
+		"RMSNorm":             reflect.ValueOf((*nn.RMSNorm)(nil)),
 		"ReLU":                reflect.ValueOf((*nn.ReLU)(nil)),
 		"Sequential":          reflect.ValueOf((*nn.Sequential)(nil)),
+		"SyncBatchNorm":       reflect.ValueOf((*nn.SyncBatchNorm)(nil)),
 		"Tanh":                reflect.ValueOf((*nn.Tanh)(nil)),
 		"Trainer":             reflect.ValueOf((*nn.Trainer)(nil)),
 		"TransformerBlock":    reflect.ValueOf((*nn.TransformerBlock)(nil)),
 
 		// interface wrapper definitions
-		"_Module":  reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Module)(nil)),
-		"_Trainer": reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Trainer)(nil)),
+		"_Buffered": reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Buffered)(nil)),
+		"_Group":    reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Group)(nil)),
+		"_Module":   reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Module)(nil)),
+		"_Trainer":  reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Trainer)(nil)),
 	}
+}
+
+// _github_com_goaccel_goaccel_nn_Buffered is an interface wrapper for Buffered type
+type _github_com_goaccel_goaccel_nn_Buffered struct {
+	IValue        interface{}
+	WNamedBuffers func() []nn.NamedParameter
+}
+
+func (W _github_com_goaccel_goaccel_nn_Buffered) NamedBuffers() []nn.NamedParameter {
+	return W.WNamedBuffers()
+}
+
+// _github_com_goaccel_goaccel_nn_Group is an interface wrapper for Group type
+type _github_com_goaccel_goaccel_nn_Group struct {
+	IValue        interface{}
+	WAllReduceSum func(t *tensors.Tensor)
+	WSize         func() int
+}
+
+func (W _github_com_goaccel_goaccel_nn_Group) AllReduceSum(t *tensors.Tensor) {
+	W.WAllReduceSum(t)
+}
+func (W _github_com_goaccel_goaccel_nn_Group) Size() int {
+	return W.WSize()
 }
 
 // _github_com_goaccel_goaccel_nn_Module is an interface wrapper for Module type

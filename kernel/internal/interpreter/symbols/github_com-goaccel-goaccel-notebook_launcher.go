@@ -19,8 +19,11 @@ func init() {
 		"Launch":        reflect.ValueOf(notebook_launcher.Launch),
 		"LaunchContext": reflect.ValueOf(notebook_launcher.LaunchContext),
 		"Run":           reflect.ValueOf(notebook_launcher.Run),
+		"Stop":          reflect.ValueOf(notebook_launcher.Stop),
+		"StopButton":    reflect.ValueOf(notebook_launcher.StopButton),
 
 		// type definitions
-		"Options": reflect.ValueOf((*notebook_launcher.Options)(nil)),
+		"Options":      reflect.ValueOf((*notebook_launcher.Options)(nil)),
+		"StoppedError": reflect.ValueOf((*notebook_launcher.StoppedError)(nil)),
 	}
 }

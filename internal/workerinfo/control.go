@@ -1,0 +1,132 @@
+package workerinfo
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync/atomic"
+)
+
+// StopMode is what a launcher's stop request asks of a worker. Its
+// Accelerator acts on it at a step boundary every rank agrees on.
+type StopMode int32
+
+const (
+	// NoStop: no stop was asked.
+	NoStop StopMode = iota
+	// StopFinish (a notebook's Stop button): the training pass ends at the
+	// boundary, evaluation runs in full and the launched function returns
+	// what it has; with a project folder the state is saved first.
+	StopFinish
+	// StopSave (an interrupt: the ■ button, Ctrl-C, notebook_launcher.Stop):
+	// every worker saves the next automatic checkpoint at the boundary and
+	// leaves; a launch with --resume continues from there.
+	StopSave
+)
+
+// The larger mode wins: a save asked after a finish (■ after the Stop
+// button) saves and leaves.
+
+var stopNames = [...]string{"none", "finish", "save"}
+
+func (m StopMode) String() string {
+	if m >= 0 && int(m) < len(stopNames) {
+		return stopNames[m]
+	}
+	return fmt.Sprintf("StopMode(%d)", int32(m))
+}
+
+// MarshalText writes the mode by name ("finish", "save").
+func (m StopMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a mode by name.
+func (m *StopMode) UnmarshalText(b []byte) error {
+	for i, n := range stopNames {
+		if string(b) == n {
+			*m = StopMode(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("workerinfo: unknown stop mode %q", b)
+}
+
+// ControlMessage is one message from a launcher on a worker's control pipe
+// (EnvControlFD): one JSON object a line.
+type ControlMessage struct {
+	Type string `json:"type"` // ControlStop, ControlStacks or ControlComm
+	// Mode is what a stop asks for.
+	Mode StopMode `json:"mode,omitempty"`
+	// Comm is a comm message (package internal/comm's Message) from the
+	// front end to one of the worker's widgets.
+	Comm json.RawMessage `json:"comm,omitempty"`
+}
+
+// The types of control messages.
+const (
+	ControlStop   = "stop"
+	ControlStacks = "stacks"
+	ControlComm   = "comm"
+)
+
+// Encode returns m as it travels, without the newline that ends it.
+func (m ControlMessage) Encode() []byte {
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(fmt.Sprintf("workerinfo: encode a control message: %v", err)) // only a bad RawMessage fails
+	}
+	return b
+}
+
+var (
+	stopMode    atomic.Int32 // a StopMode
+	commHandler atomic.Pointer[func(json.RawMessage)]
+)
+
+// RequestStop records that the launcher asked this worker to stop in mode
+// m (the control pipe's reader calls it; tests may); a lesser mode than
+// one asked before changes nothing.
+func RequestStop(m StopMode) {
+	for {
+		old := stopMode.Load()
+		if int32(m) <= old || stopMode.CompareAndSwap(old, int32(m)) {
+			return
+		}
+	}
+}
+
+// RequestedStop is the stop the launcher asked this worker for (NoStop
+// when none).
+func RequestedStop() StopMode { return StopMode(stopMode.Load()) }
+
+// HandleComm installs f as the receiver of the comm messages the launcher
+// relays to this worker's widgets (the worker harness, before
+// StartReporting); f runs on the control pipe's reader and must not block.
+// Without one they are dropped.
+func HandleComm(f func(msg json.RawMessage)) { commHandler.Store(&f) }
+
+// serveControl reads the launcher's messages until it closes the pipe.
+func (r *reporter) serveControl(in *os.File) {
+	defer in.Close()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), 256<<20) // a widget's state may carry images
+	for sc.Scan() {
+		var m ControlMessage
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			fmt.Fprintf(os.Stderr, "goaccel worker: a bad message from the launcher: %v\n", err)
+			continue
+		}
+		switch m.Type {
+		case ControlStop:
+			RequestStop(max(m.Mode, StopFinish))
+		case ControlStacks:
+			s := snapshot(r.rank)
+			s.Stacks = stacks()
+			r.send(s)
+		case ControlComm:
+			if f := commHandler.Load(); f != nil && len(m.Comm) > 0 {
+				(*f)(m.Comm)
+			}
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package workerinfo
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+)
+
+// The control pipe carries every message of the launcher: stops with their
+// mode (a save asked after a finish wins, a finish after a save changes
+// nothing), comm messages for the worker's widgets, and stacks requests,
+// answered on the status pipe.
+func TestTheControlPipeServesStopsCommsAndStacks(t *testing.T) {
+	stopMode.Store(int32(NoStop))
+	defer stopMode.Store(int32(NoStop))
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer statusR.Close()
+	defer statusW.Close()
+	controlR, controlW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	comms := make(chan string, 1)
+	HandleComm(func(m json.RawMessage) { comms <- string(m) })
+	defer commHandler.Store(nil)
+	r := &reporter{out: statusW, rank: 1}
+	done := make(chan struct{})
+	go func() {
+		r.serveControl(controlR)
+		close(done)
+	}()
+	send := func(m ControlMessage) {
+		t.Helper()
+		if _, err := controlW.Write(append(m.Encode(), '\n')); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wait := func(want StopMode) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for RequestedStop() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("RequestedStop() = %v; want %v", RequestedStop(), want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	send(ControlMessage{Type: ControlStop, Mode: StopFinish})
+	wait(StopFinish)
+	send(ControlMessage{Type: ControlComm, Comm: json.RawMessage(`{"comm_id":"w1"}`)})
+	select {
+	case m := <-comms:
+		if m != `{"comm_id":"w1"}` {
+			t.Fatalf("the widgets got %s", m)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the comm message did not reach the handler")
+	}
+	send(ControlMessage{Type: ControlStop, Mode: StopSave})
+	wait(StopSave)
+	send(ControlMessage{Type: ControlStop, Mode: StopFinish})
+	send(ControlMessage{Type: ControlStacks})
+	sc := bufio.NewScanner(statusR)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	if !sc.Scan() {
+		t.Fatal("no answer to the stacks request")
+	}
+	var s Status
+	if err := json.Unmarshal(sc.Bytes(), &s); err != nil || s.Rank != 1 || s.Stacks == "" {
+		t.Fatalf("the stacks answer %q: %v", sc.Text(), err)
+	}
+	if RequestedStop() != StopSave {
+		t.Fatalf("a finish after a save made it %v", RequestedStop())
+	}
+	controlW.Close()
+	<-done
+}
+
+func TestStopModesTravelByName(t *testing.T) {
+	b := ControlMessage{Type: ControlStop, Mode: StopSave}.Encode()
+	if string(b) != `{"type":"stop","mode":"save"}` {
+		t.Fatalf("encoded %s", b)
+	}
+	var m ControlMessage
+	if err := json.Unmarshal([]byte(`{"type":"stop","mode":"finish"}`), &m); err != nil || m.Mode != StopFinish {
+		t.Fatalf("decoded %+v, %v", m, err)
+	}
+	if err := json.Unmarshal([]byte(`{"type":"stop","mode":"later"}`), &m); err == nil {
+		t.Fatal("an unknown mode was accepted")
+	}
+	if b := (ControlMessage{Type: ControlStacks}).Encode(); string(b) != `{"type":"stacks"}` {
+		t.Fatalf("a stacks request is %s", b)
+	}
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The GPU path on an emulated CUDA machine: `make test-cuda-emulated` (which `make test` runs).
+#
+# It builds the fake libcuda, cuBLAS and NCCL of cuda/internal/fakelib (goaccel's kernel sources
+# compiled for the CPU with g++, device memory of its own, asynchronous streams, real products
+# and collectives), points the library search at it (GOACCEL_CUDA_LIBRARY_PATH) and runs, on
+# device "cuda" through cuda/'s purego bindings:
+#   - every kernel against the CPU backend in every element type, and every PTX entry's
+#     parameters against what Go marshals (cuda/...);
+#   - the tensors op suite against the PyTorch fixtures, with autocast, attention, top-k,
+#     multinomial and the edge cases (GOACCEL_TEST_DEVICES=cuda: the GPU only);
+#   - optimizer parity with PyTorch (optim), and the normalisation and pooling layers trained
+#     against PyTorch's fixtures (nn);
+#   - MNIST through the Accelerator (fp32, bf16, fp16), mixed precision and loss scaling, and a
+#     two-process data-parallel run over NCCL on two emulated GPUs (accelerate);
+#   - the GPU benchmark's checks (tests/gpu/bench).
+# It ends with the kernel coverage: emulated kernels launched: N distinct of M.
+#
+# With --tsan (`make test-cuda-tsan`) it runs the kernel suites with FAKE_CUDA_CAPTURE and
+# replays every captured launch under ThreadSanitizer instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+start=$SECONDS
+work=$(mktemp -d "${TMPDIR:-/tmp}/goaccel-cuda-emulated.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+echo "== building the emulated CUDA machine (cached after the first build)"
+$GO run ./cuda/internal/fakelib/cmd/fakecuda build "$work/lib"
+export GOACCEL_CUDA_LIBRARY_PATH="$work/lib"
+run() {
+	echo "== go test $*"
+	$GO test -count=1 "$@"
+}
+
+if [ "${1:-}" = --tsan ]; then
+	mkdir "$work/capture"
+	export FAKE_CUDA_CAPTURE="$work/capture"
+	run -run 'TestEveryKernelAgreesWithTheCPUBackend|TestEmptyAxes' ./cuda/internal/device/
+	GOACCEL_TEST_DEVICES=cuda run -run 'TestOpsMatchPyTorchFixtures|TestAutocastOpsMatchPyTorchFP32|TestGradientsMatchFiniteDifferences' ./tensors/
+	unset FAKE_CUDA_CAPTURE
+	echo "== replaying $(ls "$work/capture" | wc -l) captured launches under ThreadSanitizer"
+	FAKE_CUDA_THREADS=${FAKE_CUDA_THREADS:-4} $GO run ./cuda/internal/fakelib/cmd/fakecuda replay "$work/capture"
+	echo "test-cuda-tsan: $((SECONDS - start)) s"
+	exit 0
+fi
+
+export FAKE_CUDA_COVERAGE="$work/coverage"
+run ./cuda/ ./cuda/internal/device/ ./cuda/nccl/
+GOACCEL_TEST_DEVICES=cuda run ./tensors/
+run -run 'TestOptimizersMatchPyTorch|TestParamGroupsMatchPyTorch|TestLoadingPyTorchStateDictContinuesTheRun' ./optim/
+GOACCEL_TEST_DEVICES=cuda run -run 'TestNormAndPoolLayersTrainAsPyTorch' ./nn/
+run -run 'TestMNISTTrainsThroughTheAcceleratorOnCUDA|TestTrainingOnTwoGPUsOverNCCLMatchesOneCPUProcess|TestFP16|TestMixedPrecision|TestLossScaler|TestGradScaler|TestClipGrad|TestAutocast|TestSaveModel|TestLoadState|TestAutomaticCheckpoints' ./accelerate/
+run ./tests/gpu/bench/
+$GO run ./cuda/internal/fakelib/cmd/fakecuda coverage "$FAKE_CUDA_COVERAGE"
+echo "test-cuda-emulated: $((SECONDS - start)) s"
