@@ -42,13 +42,19 @@
 //     and Parse, ParseMarked and ParseProgram.
 //   - rename.go: new interpreter names for types a cell redefines, and the
 //     edits that use them.
+//   - retype.go: SplitError, the cells that run as two evaluations (a
+//     variable given another type after a use, a pulled iterator called in
+//     its cell), and the retyping that cannot split, refused.
 //   - rewrite.go: the rewrites of range over an int or a function and of
 //     min, max, clear and new(expr).
 //   - scope.go: what Parse knows while it walks a cell: declared names,
 //     automatic imports, merging units, unresolved names, closures around
-//     compound statements, and LineVar for panic lines.
+//     compound statements, var declarations with a generic call, generic
+//     type aliases refused, and LineVar for panic lines.
 //   - split.go: cutting a cell into its top-level statements and
 //     declarations.
+//   - tail.go: a top-level return or goto: the cell from there on in a
+//     function, its variables declared before it.
 //   - typeof.go: types of expressions from go/types, and writing a type as
 //     source for the cell.
 package cells

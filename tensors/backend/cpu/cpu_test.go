@@ -1,8 +1,10 @@
 package cpu
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/goaccel/goaccel/tensors/backend"
 )
@@ -176,5 +178,25 @@ func TestPoolLetsGoOfBuffersIdleForThreeCollections(t *testing.T) {
 	c.Release(c.AllocUninit(backend.F32, 300)) // a put, which trims
 	if st := c.PoolStats(); st.Trimmed != 1 || c.Pooled() != classOf(backend.F32, 300)*4 {
 		t.Fatalf("trimmed %d, pool %d bytes; want the idle buffer gone and only the new one kept", st.Trimmed, c.Pooled())
+	}
+}
+
+// A pool left idle gives its free buffers back after a few collections,
+// also when nothing is allocated or released meanwhile.
+func TestAnIdlePoolIsTrimmedByCollectionsAlone(t *testing.T) {
+	c := New()
+	for range 8 {
+		c.Release(c.AllocUninit(backend.F32, 1<<20))
+	}
+	if c.Pooled() == 0 {
+		t.Fatal("nothing pooled to begin with")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for c.Pooled() != 0 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if c.Pooled() != 0 {
+		t.Fatalf("the pool still holds %d bytes after 5 s of collections with nothing allocated", c.Pooled())
 	}
 }

@@ -312,6 +312,7 @@ func im2colStride2[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, pad, oh
 					for i := range dst[:lo] {
 						dst[i] = 0
 					}
+					//lint:ignore S1001 rows are short (image width): an inline loop beats the call of memmove
 					for i, v := range s {
 						d[i] = v
 					}
@@ -402,6 +403,7 @@ func im2colRows[T float](col []T, ldCol int, x []T, ch, h, w, kh, kw, stride, pa
 						}
 						if stride == 1 {
 							s := plane[base : base+n]
+							//lint:ignore S1001 rows are short (image width): an inline loop beats the call of memmove
 							for i, v := range s {
 								d[i] = v
 							}

@@ -2,7 +2,9 @@ package cpu
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
+	"weak"
 
 	"github.com/goaccel/goaccel/tensors/backend"
 )
@@ -65,6 +67,29 @@ func (p *pool) init() {
 	p.free = map[poolKey][]pooled{}
 	p.pacer = backend.NewPacer("cpu", minBudget, maxBudget)
 	p.epoch = backend.Collections()
+	armTrim(weak.Make(p))
+}
+
+// trimTick is garbage whose cleanup trims a pool and makes the next tick. The pointer keeps it
+// out of the tiny allocator, whose blocks are freed together.
+type trimTick struct{ _ *byte }
+
+// armTrim trims the pool at every garbage collection, also while the program allocates nothing
+// (put trims only when a buffer comes back): a notebook left idle after a loop of temporaries
+// gives their memory back after idleCollections collections. It stops with the pool.
+func armTrim(w weak.Pointer[pool]) {
+	runtime.AddCleanup(&trimTick{}, func(w weak.Pointer[pool]) {
+		p := w.Value()
+		if p == nil {
+			return
+		}
+		p.mu.Lock()
+		if e := backend.Collections(); e != p.epoch {
+			p.trim(e)
+		}
+		p.mu.Unlock()
+		armTrim(w)
+	}, w)
 }
 
 // Pacer returns the pacer of the pool's buffers, for tests and benchmarks.
@@ -195,21 +220,21 @@ const idleCollections = 3
 
 // trim drops the free buffers put back idleCollections or more collections before e (called
 // with mu held). The oldest of a list are at its front.
-func (c *CPU) trim(e uint64) {
-	c.epoch = e
-	for k, l := range c.free {
+func (p *pool) trim(e uint64) {
+	p.epoch = e
+	for k, l := range p.free {
 		i := 0
 		for i < len(l) && l[i].epoch+idleCollections <= e {
-			c.stats.Trimmed++
+			p.stats.Trimmed++
 			l[i].b.Escape() // the collector frees it; it must not come back through reclaim
 			l[i] = pooled{}
-			c.pooled -= k.class * k.dt.Size()
+			p.pooled -= k.class * k.dt.Size()
 			i++
 		}
 		if i == len(l) {
-			delete(c.free, k)
+			delete(p.free, k)
 		} else if i > 0 {
-			c.free[k] = append(l[:0], l[i:]...)
+			p.free[k] = append(l[:0], l[i:]...)
 		}
 	}
 }
