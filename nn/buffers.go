@@ -74,9 +74,31 @@ func prefixIn(params []NamedParameter, sub Module) string {
 
 var moduleType = reflect.TypeOf((*Module)(nil)).Elem()
 
+// interpretedBox is the interpreter's box of a value of a type the interpreted code declares,
+// which its interface wrappers hold (in their IValue field).
+type interpretedBox interface{ InterpretedValue() any }
+
+// unbox returns what v holds when it is the interpreter's box of a value (or an interface
+// holding one), else v.
+func unbox(v reflect.Value) reflect.Value {
+	for v.IsValid() && v.CanInterface() {
+		if v.Kind() == reflect.Interface && !v.IsNil() {
+			v = v.Elem()
+			continue
+		}
+		b, ok := v.Interface().(interpretedBox)
+		if !ok || v.Kind() != reflect.Struct {
+			return v
+		}
+		v = reflect.ValueOf(b.InterpretedValue())
+	}
+	return v
+}
+
 // forFieldModules calls fn for each module among v's exported fields (not v itself), with its
 // path of field names, without descending into the modules it reports (each reports its own).
 func forFieldModules(v reflect.Value, path []string, seen map[uintptr]bool, fn func(path []string, m Module)) {
+	v = unbox(v)
 	if !v.IsValid() {
 		return
 	}

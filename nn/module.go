@@ -82,6 +82,7 @@ func mayHoldModules(t reflect.Type) bool {
 // values that reach compiled code inside an interface wrapper are found through the wrapper's
 // fields the same way.
 func forTrainers(v reflect.Value, seen map[uintptr]bool, fn func(Trainer) bool) bool {
+	v = unbox(v)
 	if !v.IsValid() {
 		return true
 	}

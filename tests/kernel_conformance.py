@@ -32,7 +32,7 @@ class GoaccelKernelTests(jkt.KernelTests):
     # with the members after the dot (cursor_start there), as ipykernel does.
     completion_samples = [
         {"text": "strings.ToUpp", "matches": {"ToUpper", "ToUpperSpecial"}},
-        {"text": "strings.Split", "matches": {"Split", "SplitAfter", "SplitAfterN", "SplitN"}},
+        {"text": "strings.Split", "matches": {"Split", "SplitAfter", "SplitAfterN", "SplitAfterSeq", "SplitN", "SplitSeq"}},  # Go 1.26
         {"text": "fmt.Sprintl", "matches": {"Sprintln"}},
         {"text": "zzNothingStartsSo", "matches": set()},
     ]

@@ -310,3 +310,34 @@ func TestGoaccelRedefinedTopLevelValuesAreFreed(t *testing.T) {
 		}
 	}
 }
+
+// Compiled code that walks an interface wrapper by reflection gets past the
+// box its IValue holds (change 36).
+func TestGoaccelWrapperBoxOpensToCompiledCode(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval("import \"fmt\"\ntype T struct{ N int }\nfunc (T) String() string { return \"t\" }\nvar s fmt.Stringer = T{3}"); err != nil {
+		t.Fatal(err)
+	}
+	v, err := i.Eval("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := v
+	for w.Kind() == reflect.Interface || w.Kind() == reflect.Pointer {
+		w = w.Elem()
+	}
+	if w.Kind() != reflect.Struct || w.Type().Field(0).Name != "IValue" {
+		t.Fatalf("s is a %v, not a wrapper", w.Type())
+	}
+	box, ok := w.Field(0).Interface().(interface{ InterpretedValue() any })
+	if !ok {
+		t.Fatalf("the wrapper's IValue holds a %T without InterpretedValue", w.Field(0).Interface())
+	}
+	held := reflect.ValueOf(box.InterpretedValue())
+	if held.Kind() != reflect.Struct || held.Field(0).Int() != 3 {
+		t.Fatalf("the box holds %v, want T{3}", held)
+	}
+}

@@ -89,6 +89,17 @@ type valueInterface struct {
 	value reflect.Value
 }
 
+// InterpretedValue returns the value the box holds (goaccel): compiled code
+// that walks an interface wrapper by reflection (a model's submodules, found
+// through the IValue field of the wrapper the model reached it in) gets past
+// the box, whose fields are unexported.
+func (v valueInterface) InterpretedValue() any {
+	if !v.value.IsValid() || !v.value.CanInterface() {
+		return nil
+	}
+	return v.value.Interface()
+}
+
 var floatType, complexType reflect.Type
 
 func init() {
