@@ -24,6 +24,7 @@ type pool struct {
 	free   map[poolKey][]pooled
 	pooled int    // bytes currently held in free lists
 	epoch  uint64 // the collection the free lists were last trimmed at
+	used   uint64 // the collection of the last pooled-size allocation
 
 	pacer *backend.Pacer
 	stats PoolStats
@@ -74,9 +75,11 @@ func (p *pool) init() {
 // out of the tiny allocator, whose blocks are freed together.
 type trimTick struct{ _ *byte }
 
-// armTrim trims the pool at every garbage collection, also while the program allocates nothing
-// (put trims only when a buffer comes back): a notebook left idle after a loop of temporaries
-// gives their memory back after idleCollections collections. It stops with the pool.
+// armTrim trims the pool at the garbage collections that find it idle (no allocation through
+// idleCollections collections), which put, trimming only when a buffer comes back, never sees:
+// a notebook left idle after a loop of temporaries gives their memory back. (A busy pool is
+// trimmed by put; trimming it here too would leave let-go buffers counted in the heap between
+// two collections.) It stops with the pool.
 func armTrim(w weak.Pointer[pool]) {
 	runtime.AddCleanup(&trimTick{}, func(w weak.Pointer[pool]) {
 		p := w.Value()
@@ -84,7 +87,7 @@ func armTrim(w weak.Pointer[pool]) {
 			return
 		}
 		p.mu.Lock()
-		if e := backend.Collections(); e != p.epoch {
+		if e := backend.Collections(); e != p.epoch && e >= p.used+idleCollections {
 			p.trim(e)
 		}
 		p.mu.Unlock()
@@ -127,6 +130,7 @@ func (c *CPU) alloc(dt backend.DType, n int) (b *backend.Buffer, fresh bool) {
 	}
 	c.mu.Lock()
 	c.stats.Fresh++
+	c.used = backend.Collections()
 	c.mu.Unlock()
 	// A class-sized buffer, so that it can serve any request of its class once it comes back.
 	b = newBuffer(dt, n, classOf(dt, n))
@@ -148,6 +152,7 @@ func (c *CPU) reuse(dt backend.DType, n int) *backend.Buffer {
 	c.free[k] = l[:len(l)-1]
 	c.pooled -= k.class * dt.Size()
 	c.stats.Reused++
+	c.used = backend.Collections()
 	c.mu.Unlock()
 	resize(b, n)
 	return b
