@@ -71,7 +71,8 @@
 //     CUDA_VISIBLE_DEVICES.
 //   - group.go: GroupSpec, RunGroup, ExitError and ErrInterrupted: starting,
 //     waiting for and stopping a group of local processes, with their status
-//     and control pipes.
+//     and control pipes; the failure reported is the first that is not a
+//     rank telling of a lost peer.
 //   - launch.go: EnvRestart, EnvToken, Options, Config (Normalize), Run
 //     with the torchrun environment, the rendezvous store, restarts that
 //     resume, and Token.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -139,19 +140,21 @@ func RunGroup(ctx context.Context, s GroupSpec) error {
 			exited <- w
 		}(w)
 	}
-	var first *ExitError
+	var fails []*ExitError
 	var cause error
 	interrupted := false
 	for remaining := len(workers); remaining > 0; {
 		select {
 		case w := <-exited:
 			remaining--
-			if w.err != nil && first == nil && !interrupted {
-				first = &ExitError{Rank: w.rank, Status: status(w.err), Panic: w.tail.panicLine(), StderrTail: w.tail.lines()}
-				go killAll(workers, s.Grace)
+			if w.err != nil && !interrupted {
+				fails = append(fails, &ExitError{Rank: w.rank, Status: status(w.err), Panic: w.tail.panicLine(), StderrTail: w.tail.lines()})
+				if len(fails) == 1 {
+					go killAll(workers, s.Grace)
+				}
 			}
 		case <-ctx.Done():
-			if !interrupted && first == nil {
+			if !interrupted && len(fails) == 0 {
 				interrupted = true
 				cause = context.Cause(ctx)
 				go interruptAll(workers, s.Grace)
@@ -162,11 +165,27 @@ func RunGroup(ctx context.Context, s GroupSpec) error {
 	if interrupted {
 		return fmt.Errorf("workers: %w (%v)", ErrInterrupted, cause)
 	}
-	if first != nil {
-		return first
-	}
-	return nil
+	return rootCause(fails)
 }
+
+// rootCause picks, among the failures in the order the workers ended, the first that is not a
+// rank reporting that a peer was lost (dist's "rank 1 lost (host …)"), else the first: when a worker
+// is killed, the others may see it gone and end before the launcher has seen it die, and the
+// killed worker is the one to report.
+func rootCause(fails []*ExitError) error {
+	if len(fails) == 0 {
+		return nil
+	}
+	for _, f := range fails {
+		if !peerLost.MatchString(f.Panic + "\n" + strings.Join(f.StderrTail, "\n")) {
+			return f
+		}
+	}
+	return fails[0]
+}
+
+// peerLost matches dist's report of a lost peer: "rank 1 lost (host …): …" or "rank 1 lost: …".
+var peerLost = regexp.MustCompile(`\brank \d+ lost[ :]`)
 
 func start(s GroupSpec, i int, mu *sync.Mutex) (*worker, error) {
 	rank := i
