@@ -191,12 +191,15 @@ func rawOf(b *backend.Buffer) raw { return raw{b.DType, b.F32, b.F64, b.I64, b.U
 func (c *CPU) reclaim(r raw) {
 	b := &backend.Buffer{DType: r.dt, F32: r.f32, F64: r.f64, I64: r.i64, U16: r.u16, Cold: true}
 	resize(b, capacity(b))
-	if c.put(b) {
-		backend.Reclaim(b, c.reclaim, rawOf(b))
-		c.mu.Lock()
-		c.stats.Reclaimed++
-		c.mu.Unlock()
+	// Armed before put makes b visible: from then on another goroutine may take it and resize it.
+	backend.Reclaim(b, c.reclaim, rawOf(b))
+	if !c.put(b) {
+		b.Escape() // the lists are full: the garbage collector frees it
+		return
 	}
+	c.mu.Lock()
+	c.stats.Reclaimed++
+	c.mu.Unlock()
 }
 
 // put adds a pooled-class buffer to its free list unless the lists are full, and first lets go
