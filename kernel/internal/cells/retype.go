@@ -133,12 +133,10 @@ func (cx *cellScope) genericResultsUsed(pieces []*piece) error {
 			if id := calleeIdent(call.Fun); id != nil && fromGeneric[id.Name] && splittable(pieces, p) {
 				return &SplitError{Offset: p.span.start, Name: id.Name}
 			}
-			if id := calleeIdent(call.Fun); id != nil {
-				if fn, ok := cx.info.Uses[id].(*types.Func); ok && fn.Type().(*types.Signature).TypeParams().Len() > 0 {
-					for _, l := range as.Lhs {
-						if lid, ok := l.(*ast.Ident); ok && lid.Name != "_" {
-							fromGeneric[lid.Name] = true
-						}
+			if cx.callsGenericFunc(call) {
+				for _, l := range as.Lhs {
+					if lid, ok := l.(*ast.Ident); ok && lid.Name != "_" {
+						fromGeneric[lid.Name] = true
 					}
 				}
 			}
@@ -161,4 +159,15 @@ func calleeIdent(fun ast.Expr) *ast.Ident {
 		return calleeIdent(f.X)
 	}
 	return nil
+}
+
+// callsGenericFunc reports whether call calls a generic function (the type
+// check's view).
+func (cx *cellScope) callsGenericFunc(call *ast.CallExpr) bool {
+	id := calleeIdent(call.Fun)
+	if id == nil {
+		return false
+	}
+	fn, ok := cx.info.Uses[id].(*types.Func)
+	return ok && fn.Type().(*types.Signature).TypeParams().Len() > 0
 }

@@ -512,12 +512,8 @@ func (cx *cellScope) callsGeneric(g *ast.GenDecl) bool {
 	for _, sp := range g.Specs {
 		for _, v := range sp.(*ast.ValueSpec).Values {
 			ast.Inspect(v, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok {
-					if id := calleeIdent(call.Fun); id != nil {
-						if fn, ok := cx.info.Uses[id].(*types.Func); ok && fn.Type().(*types.Signature).TypeParams().Len() > 0 {
-							found = true
-						}
-					}
+				if call, ok := n.(*ast.CallExpr); ok && cx.callsGenericFunc(call) {
+					found = true
 				}
 				_, lit := n.(*ast.FuncLit)
 				return !found && !lit
