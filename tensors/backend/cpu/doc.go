@@ -65,7 +65,11 @@
 //   - sampling.go: TopK and Multinomial.
 //   - stream.go, stream_amd64.go, stream_other.go: non-temporal stores for kernels that write all
 //     of a large cold buffer (streamF32, with copyNTF32 in stream_amd64.s).
+//   - streamops_amd64.go, streamops_other.go: one-pass non-temporal kernels (streamops_amd64.s)
+//     for the commonest streamed ops (add, subtract, multiply, a scalar add or product, a square),
+//     which skip streamF32's scratch tile.
 //   - sum_amd64.go, sum_other.go: the AVX and AVX-512 float32 sums (sum_amd64.s), or their
 //     absence.
-//   - unary.go: Unary and UnaryGrad, elementwise functions and their gradients.
+//   - unary.go: Unary and UnaryGrad, elementwise functions and their gradients (the scalar add
+//     and product and the square through Binary's vector kernels).
 package cpu

@@ -17,6 +17,34 @@ func cost(op backend.UnaryOp) int {
 	return 1
 }
 
+// scalarVec reports which vector-scalar kernel computes the float32 unary op with parameter p
+// exactly as unary's loop does (x op v elementwise, or x*x when square): AddScalar, MulScalar
+// and Pow 2. (Neg stays a loop: x·-1 keeps a NaN's sign, which -x flips.)
+func scalarVec(op backend.UnaryOp, p float64) (vop backend.BinaryOp, v float32, square, ok bool) {
+	switch op {
+	case backend.AddScalar:
+		return backend.Add, float32(p), false, true
+	case backend.MulScalar:
+		return backend.Mul, float32(p), false, true
+	case backend.Pow:
+		return backend.Mul, 0, true, p == 2
+	}
+	return 0, 0, false, false
+}
+
+// streamUnary computes d[head:head+n] = op(x) with non-temporal stores where op has such a kernel
+// (the ops of scalarVec), as streamVV does.
+func streamUnary(op backend.UnaryOp, p float64, d, x []float32) (head, n int) {
+	vop, v, square, ok := scalarVec(op, p)
+	switch {
+	case !ok:
+		return 0, 0
+	case square:
+		return streamVV(backend.Mul, d, x, x)
+	}
+	return streamVS(vop, d, x, v)
+}
+
 // Unary implements backend.Backend.
 func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 	n := x.Len
@@ -25,6 +53,18 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 		return
 	}
 	row := func(d, s []float32) { unary(op, d, s, p, q) }
+	if vop, v, square, ok := scalarVec(op, p); ok {
+		// The cheap ops are memory-bound only when vectorised: one scalar loop is 4× an add.
+		row = func(d, s []float32) {
+			var done int
+			if square {
+				done = vecF32(backend.Mul, d, s, s, 0)
+			} else {
+				done = vecF32(vop, d, s, nil, v)
+			}
+			unary(op, d[done:], s[done:], p, q)
+		}
+	}
 	switch op {
 	case backend.ReLU:
 		row = reluF32
@@ -37,6 +77,11 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 	if streams(dst, n) {
 		parallelFor(n, n*cost(op), func(lo, hi int) {
 			s := x.F32[lo:hi]
+			if h, m := streamUnary(op, p, dst.F32[lo:hi], s); m > 0 {
+				row(dst.F32[lo:lo+h], s[:h])
+				row(dst.F32[lo+h+m:hi], s[h+m:])
+				return
+			}
 			streamF32(dst.F32[lo:hi], func(t []float32, off int) { row(t, s[off:off+len(t)]) })
 		})
 		return
