@@ -65,6 +65,37 @@ func TestPoolIgnoresBuffersItDidNotMake(t *testing.T) {
 	}
 }
 
+// TestFullPoolMakesRoomForTheBufferComingBack: once the lists are full of one workload's large
+// buffers, a smaller buffer coming back is kept (the oldest large one is let go), so the next
+// workload's allocations are served from the pool rather than from fresh memory.
+func TestFullPoolMakesRoomForTheBufferComingBack(t *testing.T) {
+	c := New()
+	large := maxPooled / 4 / 8 // eight of these fill the lists
+	var bufs []*backend.Buffer
+	for range 8 {
+		bufs = append(bufs, c.AllocUninit(backend.F32, large))
+	}
+	for _, b := range bufs {
+		c.Release(b)
+	}
+	if c.Pooled() != 8*classOf(backend.F32, large)*4 {
+		t.Fatalf("pool holds %d bytes, want the eight large buffers", c.Pooled())
+	}
+	small := c.AllocUninit(backend.F32, 1000)
+	c.Release(small)
+	st := c.PoolStats()
+	if st.Evicted != 1 {
+		t.Fatalf("evicted %d buffers, want 1 (the oldest large one)", st.Evicted)
+	}
+	fresh := st.Fresh
+	if again := c.AllocUninit(backend.F32, 1000); again != small || c.PoolStats().Fresh != fresh {
+		t.Fatal("the small buffer was not kept for the next allocation of its class")
+	}
+	if c.Pooled() > maxPooled {
+		t.Fatalf("pool holds %d bytes, bound %d", c.Pooled(), maxPooled)
+	}
+}
+
 func TestPoolStopsGrowingAtItsBound(t *testing.T) {
 	c := New()
 	n := maxPooled/4/8 + 1

@@ -36,6 +36,7 @@ type PoolStats struct {
 	Reused    int // allocations served from the free lists
 	Reclaimed int // buffers back from the garbage collector (dropped without Release)
 	Trimmed   int // free buffers let go after waiting through three collections
+	Evicted   int // free buffers let go, the oldest first, to make room in full lists
 }
 
 type poolKey struct {
@@ -202,8 +203,9 @@ func (c *CPU) reclaim(r raw) {
 	c.mu.Unlock()
 }
 
-// put adds a pooled-class buffer to its free list unless the lists are full, and first lets go
-// of the buffers that have waited through idleCollections collections.
+// put adds a pooled-class buffer to its free list (unless it alone is larger than the lists'
+// bound), first letting go of the buffers that have waited through idleCollections collections
+// and then of the oldest until it fits.
 func (c *CPU) put(b *backend.Buffer) bool {
 	k := poolKey{b.DType, capacity(b)}
 	sz := k.class * b.DType.Size()
@@ -213,8 +215,11 @@ func (c *CPU) put(b *backend.Buffer) bool {
 	if e != c.epoch {
 		c.trim(e)
 	}
-	if c.pooled+sz > maxPooled {
+	if sz > maxPooled {
 		return false
+	}
+	for c.pooled+sz > maxPooled {
+		c.evictOldest()
 	}
 	c.free[k] = append(c.free[k], pooled{b, e})
 	c.pooled += sz
@@ -244,6 +249,30 @@ func (p *pool) trim(e uint64) {
 		} else if i > 0 {
 			p.free[k] = append(l[:0], l[i:]...)
 		}
+	}
+}
+
+// evictOldest lets go of the free buffer put back longest ago (called with mu held, the lists
+// not empty): full lists make room for the buffer coming back, which the program is using now,
+// rather than keep what an earlier workload left (4 MB temporaries filling the lists would
+// otherwise turn every later small buffer into fresh memory).
+func (p *pool) evictOldest() {
+	var oldest poolKey
+	found := false
+	for k, l := range p.free {
+		if !found || l[0].epoch < p.free[oldest][0].epoch {
+			oldest, found = k, true
+		}
+	}
+	l := p.free[oldest]
+	p.stats.Evicted++
+	l[0].b.Escape()
+	l[0] = pooled{}
+	p.pooled -= oldest.class * oldest.dt.Size()
+	if len(l) == 1 {
+		delete(p.free, oldest)
+	} else {
+		p.free[oldest] = l[1:]
 	}
 }
 
