@@ -252,15 +252,15 @@ func (p *pool) trim(e uint64) {
 	}
 }
 
-// evictOldest lets go of the free buffer put back longest ago (called with mu held, the lists
-// not empty): full lists make room for the buffer coming back, which the program is using now,
-// rather than keep what an earlier workload left (4 MB temporaries filling the lists would
-// otherwise turn every later small buffer into fresh memory).
+// evictOldest lets go of the free buffer put back longest ago (called with mu held, some list
+// not empty; reuse leaves emptied lists in the map): full lists make room for the buffer coming
+// back, which the program is using now, rather than keep what an earlier workload left (4 MB
+// temporaries filling the lists would otherwise turn every later small buffer into fresh memory).
 func (p *pool) evictOldest() {
 	var oldest poolKey
 	found := false
 	for k, l := range p.free {
-		if !found || l[0].epoch < p.free[oldest][0].epoch {
+		if len(l) > 0 && (!found || l[0].epoch < p.free[oldest][0].epoch) {
 			oldest, found = k, true
 		}
 	}
