@@ -285,7 +285,9 @@ func TestSteadyTrainingStepDoesNotGrowHeap(t *testing.T) {
 	// The least of three readings: buffers whose reclaim is still on its way to the pool, and
 	// garbage of earlier tests, only add.
 	after := min(live(), live(), live())
-	if after > before+256<<10 {
+	// A leaked graph would grow it by megabytes (each step's holds over 100 KB); the runtime's
+	// own structures (cleanup records, stacks) move it by a few hundred KB on a loaded machine.
+	if after > before+1<<20 {
 		t.Fatalf("live heap (less the pool) grew from %d to %d bytes over 200 steps", before, after)
 	}
 	if p := cpuBackend.Pooled(); p > 64<<20 {
