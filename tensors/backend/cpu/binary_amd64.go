@@ -2,11 +2,7 @@
 
 package cpu
 
-import (
-	"unsafe"
-
-	"github.com/goaccel/goaccel/tensors/backend"
-)
+import "github.com/goaccel/goaccel/tensors/backend"
 
 //go:noescape
 func addVVF32(d, a, b *float32, n int)
@@ -101,7 +97,7 @@ const streamBytes = 8 << 20
 // addStreaming adds with non-temporal stores: a scalar head up to d's first 32-byte boundary,
 // then 32 lanes a round. It reports how many leading elements it handled.
 func addStreaming(d, x, y []float32) int {
-	head := int((32 - uintptr(unsafe.Pointer(&d[0]))&31) & 31 / 4)
+	head := streamHead(d)
 	for i := range head {
 		d[i] = x[i] + y[i]
 	}

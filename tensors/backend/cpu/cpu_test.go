@@ -139,16 +139,19 @@ func TestCoalesceMergesContiguousAndBroadcastDims(t *testing.T) {
 	}
 }
 
+// arithmeticOps are Binary's four arithmetic ops as float32 arithmetic: what every kernel path
+// must compute exactly.
+var arithmeticOps = map[backend.BinaryOp]func(x, y float32) float32{
+	backend.Add: func(x, y float32) float32 { return x + y },
+	backend.Sub: func(x, y float32) float32 { return x - y },
+	backend.Mul: func(x, y float32) float32 { return x * y },
+	backend.Div: func(x, y float32) float32 { return x / y },
+}
+
 // TestBinaryVectorPathsMatchScalar covers the AVX2 float32 loops and their scalar tails: every
 // length from 1 to 40, same-shape and scalar-broadcast operands, all four arithmetic ops.
 func TestBinaryVectorPathsMatchScalar(t *testing.T) {
 	c := New()
-	ops := map[backend.BinaryOp]func(x, y float32) float32{
-		backend.Add: func(x, y float32) float32 { return x + y },
-		backend.Sub: func(x, y float32) float32 { return x - y },
-		backend.Mul: func(x, y float32) float32 { return x * y },
-		backend.Div: func(x, y float32) float32 { return x / y },
-	}
 	// Lengths past 64 and 128 reach the 64-lane add and its 8-lane and scalar tails.
 	for _, n := range []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 40, 63, 64, 65, 72, 127, 128, 129, 200} {
 		a, b := newBuffer(backend.F32, n, n), newBuffer(backend.F32, n, n)
@@ -156,7 +159,7 @@ func TestBinaryVectorPathsMatchScalar(t *testing.T) {
 			a.F32[i] = float32(i)*0.37 - 3
 			b.F32[i] = float32(i%7) + 0.5
 		}
-		for op, f := range ops {
+		for op, f := range arithmeticOps {
 			for _, bcast := range []bool{false, true} {
 				d := newBuffer(backend.F32, n, n)
 				bs := backend.Strided{Buf: b, Strides: []int{1}}

@@ -27,6 +27,12 @@ func streams(dst *backend.Buffer, n int) bool {
 // streamTile is the length of the scratch rows streamF32 computes into (8 KB: in the L1 cache).
 const streamTile = 2048
 
+// streamHead is how many leading elements of d (not empty) come before its first 32-byte boundary:
+// the non-temporal stores write whole aligned lines from there.
+func streamHead(d []float32) int {
+	return min(len(d), int((32-uintptr(unsafe.Pointer(&d[0]))&31)&31/4))
+}
+
 // streamF32 writes d with non-temporal stores: fill(t, off) computes the elements d[off:off+len(t)]
 // into t, which is d itself for the unaligned head and tail and a scratch row in the L1 cache for
 // the rest, copied out with non-temporal stores.
@@ -35,7 +41,7 @@ func streamF32(d []float32, fill func(t []float32, off int)) {
 	if n == 0 {
 		return
 	}
-	head := min(n, int((32-uintptr(unsafe.Pointer(&d[0]))&31)&31/4))
+	head := streamHead(d)
 	if head > 0 {
 		fill(d[:head], 0)
 	}

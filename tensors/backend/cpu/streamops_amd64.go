@@ -2,11 +2,7 @@
 
 package cpu
 
-import (
-	"unsafe"
-
-	"github.com/goaccel/goaccel/tensors/backend"
-)
+import "github.com/goaccel/goaccel/tensors/backend"
 
 //go:noescape
 func subVVF32NT(d, a, b *float32, n int)
@@ -19,12 +15,6 @@ func addVSF32NT(d, a *float32, s float32, n int)
 
 //go:noescape
 func mulVSF32NT(d, a *float32, s float32, n int)
-
-// streamHead is how many leading elements of d come before its first 32-byte boundary (the
-// non-temporal kernels store whole aligned lines from there).
-func streamHead(d []float32) int {
-	return min(len(d), int((32-uintptr(unsafe.Pointer(&d[0]))&31)&31/4))
-}
 
 // streamVV computes d[head:head+n] = x op y (Add, Sub or Mul) with non-temporal stores, from d's
 // first 32-byte boundary, 32 lanes a round, and reports which part it computed (n 0 when op has

@@ -19,19 +19,13 @@ func coldF32(n, off int) *backend.Buffer {
 // streamed, at every alignment, with operands read from an offset.
 func TestStreamedBinaryOpsMatchScalar(t *testing.T) {
 	c := New()
-	ops := map[backend.BinaryOp]func(x, y float32) float32{
-		backend.Add: func(x, y float32) float32 { return x + y },
-		backend.Sub: func(x, y float32) float32 { return x - y },
-		backend.Mul: func(x, y float32) float32 { return x * y },
-		backend.Div: func(x, y float32) float32 { return x / y },
-	}
 	const n = streamMin + 45
 	a, b := newBuffer(backend.F32, n+5, n+5), newBuffer(backend.F32, n+5, n+5)
 	for i := range n + 5 {
 		a.F32[i] = float32(i%1000)*0.37 - 3
 		b.F32[i] = float32(i%7) + 0.5
 	}
-	for op, f := range ops {
+	for op, f := range arithmeticOps {
 		for off := range 8 {
 			d := coldF32(n, off)
 			c.Binary(op, d, backend.Strided{Buf: a, Offset: 5, Strides: []int{1}}, backend.Strided{Buf: b, Offset: off % 3, Strides: []int{1}}, []int{n})

@@ -32,19 +32,6 @@ func scalarVec(op backend.UnaryOp, p float64) (vop backend.BinaryOp, v float32, 
 	return 0, 0, false, false
 }
 
-// streamUnary computes d[head:head+n] = op(x) with non-temporal stores where op has such a kernel
-// (the ops of scalarVec), as streamVV does.
-func streamUnary(op backend.UnaryOp, p float64, d, x []float32) (head, n int) {
-	vop, v, square, ok := scalarVec(op, p)
-	switch {
-	case !ok:
-		return 0, 0
-	case square:
-		return streamVV(backend.Mul, d, x, x)
-	}
-	return streamVS(vop, d, x, v)
-}
-
 // Unary implements backend.Backend.
 func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 	n := x.Len
@@ -53,6 +40,9 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 		return
 	}
 	row := func(d, s []float32) { unary(op, d, s, p, q) }
+	// stream computes d[head:head+n] with non-temporal stores where op has such a kernel (n 0
+	// where it has none), as streamVV does.
+	stream := func(d, s []float32) (head, n int) { return 0, 0 }
 	if vop, v, square, ok := scalarVec(op, p); ok {
 		// The cheap ops are memory-bound only when vectorised: one scalar loop is 4× an add.
 		row = func(d, s []float32) {
@@ -63,6 +53,12 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 				done = vecF32(vop, d, s, nil, v)
 			}
 			unary(op, d[done:], s[done:], p, q)
+		}
+		stream = func(d, s []float32) (head, n int) {
+			if square {
+				return streamVV(backend.Mul, d, s, s)
+			}
+			return streamVS(vop, d, s, v)
 		}
 	}
 	switch op {
@@ -77,7 +73,7 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 	if streams(dst, n) {
 		parallelFor(n, n*cost(op), func(lo, hi int) {
 			s := x.F32[lo:hi]
-			if h, m := streamUnary(op, p, dst.F32[lo:hi], s); m > 0 {
+			if h, m := stream(dst.F32[lo:hi], s); m > 0 {
 				row(dst.F32[lo:lo+h], s[:h])
 				row(dst.F32[lo+h+m:hi], s[h+m:])
 				return
