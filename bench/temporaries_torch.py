@@ -47,7 +47,7 @@ def main():
         torch.manual_seed(0)
         x, y = torch.randn(1024, 1024), torch.randn(1024, 1024)
         for _ in range(n):
-            _ = x + y
+            _ = (x + y)[0, 0].item()
         print(f"torch rss iterations={n} rss_start_mib={start:.1f} peak_rss_mib={status('VmHWM'):.1f}")
         return
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
@@ -60,20 +60,21 @@ def main():
         if device != "cpu":
             torch.cuda.synchronize()
 
+    # Each line reads one element of its result, as goaccel's side does (At, Item).
     def add():
-        _ = x + y
+        _ = (x + y)[0, 0].item()
 
     def chain():
-        _ = (x + y) * 0.5
+        _ = ((x + y) * 0.5)[0, 0].item()
 
     def mse():
-        _ = (x - y).pow(2).mean()
+        _ = (x - y).pow(2).mean().item()
 
     def sumdim():
-        _ = x.sum(1)
+        _ = x.sum(1)[0].item()
 
     def matmul():
-        _ = (a @ w).relu()
+        _ = (a @ w).relu()[0, 0].item()
 
     work = [("Add", add), ("Chain", chain), ("MSE", mse), ("SumDim", sumdim), ("MatMul", matmul)]
     for threads in (1, 2) if device == "cpu" else (torch.get_num_threads(),):

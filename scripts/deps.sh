@@ -19,7 +19,8 @@
 #                  client tests run against beside Debian's packages and the UI tests use.
 # The virtual environment is made with Debian's /usr/bin/python3 (python3-venv) and never
 # touches the system Python; it is made anew when its requirements file changed.
-# Set GOACCEL_BENCH_DEPS=1 to also install python3-torch (reference numerics and benchmarks).
+# Set GOACCEL_BENCH_DEPS=1 to also install python3-torch and OpenBLAS (reference numerics and
+# benchmarks).
 # It prints what it installs, and nothing else when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,7 +54,13 @@ if [ "$job" = test ]; then
 	if ! command -v node >/dev/null || ! command -v npm >/dev/null; then need_test+=(nodejs npm); fi
 	have nvidia-cuda-toolkit || cuda=1
 fi
-if [ "${GOACCEL_BENCH_DEPS:-0}" = 1 ]; then have python3-torch || need_test+=(python3-torch); fi
+# OpenBLAS with it: the baselines' fastest BLAS here (Debian's default, the reference BLAS, makes
+# PyTorch's products some 30× slower).
+if [ "${GOACCEL_BENCH_DEPS:-0}" = 1 ]; then
+	for p in python3-torch libopenblas0-pthread; do
+		have "$p" || need_test+=("$p")
+	done
+fi
 
 if [ ${#need_run[@]} -gt 0 ] || [ ${#need_test[@]} -gt 0 ] || [ $cuda = 1 ]; then
 	sudo=""

@@ -63,6 +63,16 @@
 // released one has not: kernels that write all of a large cold buffer store around the cache,
 // yet memory-bound loops over large tensors still run faster with Release.
 //
+// Deferred results. On the CPU, a large float32 elementwise op (65,536 elements or more) of
+// contiguous tensors that need no gradient returns at once, its elements computed on their first
+// read: any op that reads them, Float32s, At, Data32. A chain of such ops is computed in one pass
+// with its intermediates in the cache, and a Sum or Mean of one computes it without writing it:
+// x.Add(y).MulScalar(0.5) writes one result instead of two, x.Sub(y).Pow(2).Mean() none, and a
+// temporary nobody reads is never made. Every element has the bits of the ops run one at a time.
+// An operand is read when the result is computed, so any op that takes an operand's buffer (an
+// in-place update, CopyFrom, Fill, Data32, Release) first computes the results still reading it;
+// ops on tensors exposed by Data32 (which the package cannot see being written) run at once.
+//
 // NoGrad and Autocast are process-wide switches (Go has no goroutine-local state).
 //
 // # Devices
@@ -90,6 +100,8 @@
 //   - conv.go: Conv2d.
 //   - create.go: New, NewFloat64, FromInt64, Scalar, Zeros, Ones, Full, Arange and the *Like
 //     forms.
+//   - deferred.go: deferred elementwise results: their recipes, the lists of results that read a
+//     storage, and computing them (in one fused pass, or as a sum).
 //   - dtype.go: DType, Device, CPU, CUDA, DeviceCount, the backend of a device, and
 //     RoundBFloat16 and RoundFloat16.
 //   - elementwise.go: the arithmetic and elementwise functions (Add … Div, the *Scalar forms,
@@ -114,7 +126,7 @@
 //     Slice.
 //   - storage.go: refcounted storage, Release, and the lifetime rule of dropped tensors.
 //   - tensor.go: Tensor: Shape, DType, Device, Contiguous, To, MoveTo, the read-backs (Data32,
-//     Float32s, Item, …), CopyFrom and Fill.
+//     Float32s, Item, At, …), CopyFrom and Fill.
 //   - update.go: the fused multi-tensor updates: AdamStep, SGDStep, SumSquares, ScaleInPlace and
 //     ScaleCheckFinite.
 //   - update_adaptive.go: AdadeltaStep, RMSpropStep and AdagradStep.

@@ -22,6 +22,9 @@ func releaseIfNot(x, orig *Tensor) {
 
 // Add returns t + o with NumPy broadcasting.
 func (t *Tensor) Add(o *Tensor) *Tensor {
+	if out := deferBinary(backend.Add, t, o); out != nil {
+		return out
+	}
 	out := binary(backend.Add, "Add", t, o)
 	record(out, "Add", []*Tensor{t, o}, func(g *Tensor) []*Tensor {
 		return []*Tensor{sumTo(g, t.shape), sumTo(g, o.shape)}
@@ -31,6 +34,9 @@ func (t *Tensor) Add(o *Tensor) *Tensor {
 
 // Sub returns t - o with NumPy broadcasting.
 func (t *Tensor) Sub(o *Tensor) *Tensor {
+	if out := deferBinary(backend.Sub, t, o); out != nil {
+		return out
+	}
 	out := binary(backend.Sub, "Sub", t, o)
 	record(out, "Sub", []*Tensor{t, o}, func(g *Tensor) []*Tensor {
 		var gb *Tensor
@@ -44,6 +50,9 @@ func (t *Tensor) Sub(o *Tensor) *Tensor {
 
 // Mul returns t * o elementwise with NumPy broadcasting.
 func (t *Tensor) Mul(o *Tensor) *Tensor {
+	if out := deferBinary(backend.Mul, t, o); out != nil {
+		return out
+	}
 	out := binary(backend.Mul, "Mul", t, o)
 	record(out, "Mul", []*Tensor{t, o}, func(g *Tensor) []*Tensor {
 		var ga, gb *Tensor
@@ -62,6 +71,9 @@ func (t *Tensor) Mul(o *Tensor) *Tensor {
 func (t *Tensor) Div(o *Tensor) *Tensor {
 	if t.dtype == Int64 && o.dtype == Int64 {
 		t, o = t.AsType(Float32), o.AsType(Float32)
+	}
+	if out := deferBinary(backend.Div, t, o); out != nil {
+		return out
 	}
 	out := binary(backend.Div, "Div", t, o)
 	record(out, "Div", []*Tensor{t, o}, func(g *Tensor) []*Tensor {
@@ -83,6 +95,9 @@ func (t *Tensor) Div(o *Tensor) *Tensor {
 
 // unary runs an elementwise kernel and records its derivative.
 func (t *Tensor) unary(op backend.UnaryOp, name string, p, q float64) *Tensor {
+	if out := deferUnary(op, t, p, q); out != nil {
+		return out
+	}
 	x := t.dense()
 	out := empty(x.dtype, x.dev, x.shape...)
 	x.be().Unary(op, out.buf(), x.buf(), p, q)

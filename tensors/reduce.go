@@ -125,6 +125,17 @@ func (t *Tensor) Sum() *Tensor { return t.SumDims(false) }
 // SumDims sums over dims (all when none given), keeping them as size 1 when keepdim is set.
 func (t *Tensor) SumDims(keepdim bool, dims ...int) *Tensor {
 	ds := t.normDims("SumDims", dims)
+	if len(ds) == len(t.shape) {
+		if v, ok := deferredSum(t); ok {
+			shape := []int{}
+			if keepdim {
+				shape = keepShape(t.shape, ds)
+			}
+			out := empty(Float32, t.dev, shape...)
+			out.buf().F32[0] = v
+			return out
+		}
+	}
 	r := sumRaw(t, ds)
 	out := r
 	if !keepdim {

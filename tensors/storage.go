@@ -27,6 +27,9 @@ type storage struct {
 	be       backend.Backend
 	refs     atomic.Int32
 	exported atomic.Bool // host slices of buf were handed out (Data32): never recycled
+
+	lazy atomic.Uint32 // lazyPending, lazyReaders: settle before using buf (deferred.go)
+	lazyState
 }
 
 // newStorage wraps a fresh buffer with one reference (its first handle's).
@@ -48,6 +51,12 @@ func (s *storage) drop() {
 	case n < 0:
 		panic("tensors: internal error: storage released more often than it was held")
 	}
+	if s.lazy.Load() != 0 {
+		s.mu.Lock()
+		s.pending = nil // a released deferred is never computed
+		s.mu.Unlock()
+		s.settle() // the deferreds reading s, before its buffer is reused
+	}
 	b := s.buf
 	s.buf = nil
 	if b != nil && !s.exported.Load() {
@@ -55,8 +64,12 @@ func (s *storage) drop() {
 	}
 }
 
-// buf returns t's buffer, panicking when the storage was recycled after t was released.
+// buf returns t's buffer, computing it first when it is deferred and the deferreds that read it
+// (deferred.go), panicking when the storage was recycled after t was released.
 func (t *Tensor) buf() *backend.Buffer {
+	if t.st.lazy.Load() != 0 {
+		t.st.settle()
+	}
 	b := t.st.buf
 	if b == nil {
 		panic(fmt.Sprintf("tensors: use of a released tensor (%s %v); Release ends a tensor's life, keep it until you are done with it", t.dtype, t.shape))

@@ -309,6 +309,27 @@ func (t *Tensor) Int64s() []int64 {
 	return out
 }
 
+// At returns the element at index, one per dimension (negative counts from the end), as
+// PyTorch's t[i, j].item(): from a device, a download of that element.
+func (t *Tensor) At(index ...int) float64 {
+	if len(index) != len(t.shape) {
+		panic(fmt.Sprintf("tensors: At: %d indices for a tensor of shape %v, need one per dimension", len(index), t.shape))
+	}
+	off := t.offset
+	for d, i := range index {
+		if i < -t.shape[d] || i >= t.shape[d] {
+			panic(fmt.Sprintf("tensors: At: index %d out of range for dimension %d of shape %v", i, d, t.shape))
+		}
+		if i < 0 {
+			i += t.shape[d]
+		}
+		off += i * t.strides[d]
+	}
+	e := t.view([]int{}, []int{}, off)
+	defer e.release()
+	return e.Float64s()[0]
+}
+
 // Item returns the value of a one-element tensor.
 func (t *Tensor) Item() float64 {
 	if t.Numel() != 1 {

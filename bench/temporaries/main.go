@@ -42,30 +42,46 @@ func main() {
 	if *rssIters > 0 {
 		start := status("VmRSS")
 		for range *rssIters {
-			_ = x.Add(y)
+			_ = x.Add(y).At(0, 0)
 		}
 		sync(x.Sum())
 		fmt.Printf("goaccel rss iterations=%d rss_start_mib=%.1f peak_rss_mib=%.1f\n", *rssIters, start, status("VmHWM"))
 		return
 	}
+	// A result nobody reads is never computed (a deferred elementwise result, tensors/doc.go),
+	// so each line reads one element of its result, as PyTorch's side does with .item().
 	work := []workload{
-		{"Add", func() { _ = x.Add(y) }, func() { x.Add(y).Release() }},
-		{"Chain", func() { _ = x.Add(y).MulScalar(0.5) }, func() {
+		{"Add", func() { _ = x.Add(y).At(0, 0) }, func() {
+			z := x.Add(y)
+			_ = z.At(0, 0)
+			z.Release()
+		}},
+		{"Chain", func() { _ = x.Add(y).MulScalar(0.5).At(0, 0) }, func() {
 			s := x.Add(y)
-			s.MulScalar(0.5).Release()
+			z := s.MulScalar(0.5)
+			_ = z.At(0, 0)
+			z.Release()
 			s.Release()
 		}},
-		{"MSE", func() { _ = x.Sub(y).Pow(2).Mean() }, func() {
+		{"MSE", func() { _ = x.Sub(y).Pow(2).Mean().Item() }, func() {
 			d := x.Sub(y)
 			p := d.Pow(2)
-			p.Mean().Release()
+			m := p.Mean()
+			_ = m.Item()
+			m.Release()
 			d.Release()
 			p.Release()
 		}},
-		{"SumDim", func() { _ = x.SumDims(false, 1) }, func() { x.SumDims(false, 1).Release() }},
-		{"MatMul", func() { _ = a.MatMul(w).ReLU() }, func() {
+		{"SumDim", func() { _ = x.SumDims(false, 1).At(0) }, func() {
+			s := x.SumDims(false, 1)
+			_ = s.At(0)
+			s.Release()
+		}},
+		{"MatMul", func() { _ = a.MatMul(w).ReLU().At(0, 0) }, func() {
 			p := a.MatMul(w)
-			p.ReLU().Release()
+			r := p.ReLU()
+			_ = r.At(0, 0)
+			r.Release()
 			p.Release()
 		}},
 	}

@@ -51,8 +51,8 @@
 //     scale-and-check composed from Core ops.
 //   - fused.go: the optional fused-op interfaces (SoftmaxOps, LayerNormOps, CrossEntropyOps,
 //     IndexOps, ConvOps, Conv2dOps, PoolOps, AvgPoolOps, OptimizerOps, AdaptiveOptimizerOps,
-//     ForeachOps), Vec, AdamScalars, SGDScalars, AdadeltaScalars, RMSpropScalars,
-//     AdagradScalars and Backend.
+//     ForeachOps, ElementwiseOps), Elementwise (with ElementwiseStep and ElementwiseInput), Vec,
+//     AdamScalars, SGDScalars, AdadeltaScalars, RMSpropScalars, AdagradScalars and Backend.
 //   - host.go: NewHost, ContiguousStrides, Coalesce and SizeClass, shared by host devices and
 //     pools.
 //   - reclaim.go: Reclaim and Escape (memory of unreachable buffers back to a device's pool),

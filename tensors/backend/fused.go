@@ -191,3 +191,41 @@ type Backend interface {
 	AttentionOps
 	SamplingOps
 }
+
+// ElementwiseStep is one op of an Elementwise program: Unary of operand A with parameters P and
+// Q, or, when Binary is set, BinaryOp of operands A and B (both of one length: no broadcasting).
+// An operand a ≥ 0 names the result of step a (an earlier one); a < 0 names the program's input
+// -1-a.
+type ElementwiseStep struct {
+	Binary   bool
+	BinaryOp BinaryOp
+	Unary    UnaryOp
+	P, Q     float64
+	A, B     int
+}
+
+// ElementwiseInput is an input of an Elementwise program: the n contiguous float32 elements of
+// Buf from Offset.
+type ElementwiseInput struct {
+	Buf    *Buffer
+	Offset int
+}
+
+// Elementwise is a chain of float32 elementwise ops run as one kernel: its steps in order, the
+// last one's result the program's.
+type Elementwise struct {
+	Inputs []ElementwiseInput
+	Steps  []ElementwiseStep
+}
+
+// ElementwiseOps runs fused elementwise programs: a step's intermediate results stay in the
+// cache (a tile at a time) instead of making a round trip through memory. Each element gets the
+// same bits as the steps run one at a time by Unary and Binary would give it, and a sum the same
+// bits as Reduce's float32 sum of those elements.
+type ElementwiseOps interface {
+	// Elementwise writes the n elements of p's result into dst.
+	Elementwise(dst *Buffer, p *Elementwise, n int)
+	// ElementwiseSum returns the float64 sum of the n elements of p's result, added in the order
+	// Reduce adds a float32 row of n elements (which rounds it to float32).
+	ElementwiseSum(p *Elementwise, n int) float64
+}

@@ -45,6 +45,8 @@
 //   - conv_direct.go: the convolutions that run the direct or Winograd kernels instead.
 //   - copy.go: Copy, strided copies with element-type conversion, and filling by doubling.
 //   - cpu.go: CPU, New, Name and Fill.
+//   - elementwise.go: Elementwise and ElementwiseSum, fused chains of float32 elementwise ops a
+//     tile at a time (one step's kernels as Unary's and Binary's), summed in Reduce's runs.
 //   - exp_amd64.go, exp_other.go: e^(x−shift) with its sum and the maximum of a row, with AVX2
 //     (exp_amd64.s) or in Go.
 //   - expf.go: expf, a float32 e^x, and the softmax row helpers built on it.

@@ -39,10 +39,29 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 		parallelFor(n, n*cost(op), func(lo, hi int) { unary(op, dst.F64[lo:hi], x.F64[lo:hi], p, q) })
 		return
 	}
-	row := func(d, s []float32) { unary(op, d, s, p, q) }
-	// stream computes d[head:head+n] with non-temporal stores where op has such a kernel (n 0
-	// where it has none), as streamVV does.
-	stream := func(d, s []float32) (head, n int) { return 0, 0 }
+	row, stream := unaryF32(op, p, q)
+	if streams(dst, n) {
+		parallelFor(n, n*cost(op), func(lo, hi int) {
+			s := x.F32[lo:hi]
+			if h, m := stream(dst.F32[lo:hi], s); m > 0 {
+				row(dst.F32[lo:lo+h], s[:h])
+				row(dst.F32[lo+h+m:hi], s[h+m:])
+				return
+			}
+			streamF32(dst.F32[lo:hi], func(t []float32, off int) { row(t, s[off:off+len(t)]) })
+		})
+		return
+	}
+	parallelFor(n, n*cost(op), func(lo, hi int) { row(dst.F32[lo:hi], x.F32[lo:hi]) })
+}
+
+// unaryF32 returns the float32 kernels of op with parameters p and q: row computes d from s
+// through the cache; stream computes d[head:head+n] with non-temporal stores where op has such a
+// kernel (n 0 where it has none), as streamVV does. Unary and Elementwise both run these, so a
+// fused step gives the bits of the op run alone.
+func unaryF32(op backend.UnaryOp, p, q float64) (row func(d, s []float32), stream func(d, s []float32) (head, n int)) {
+	row = func(d, s []float32) { unary(op, d, s, p, q) }
+	stream = func(d, s []float32) (head, n int) { return 0, 0 }
 	if vop, v, square, ok := scalarVec(op, p); ok {
 		// The cheap ops are memory-bound only when vectorised: one scalar loop is 4× an add.
 		row = func(d, s []float32) {
@@ -70,19 +89,7 @@ func (c *CPU) Unary(op backend.UnaryOp, dst, x *backend.Buffer, p, q float64) {
 			unary(op, d[done:], s[done:], p, q)
 		}
 	}
-	if streams(dst, n) {
-		parallelFor(n, n*cost(op), func(lo, hi int) {
-			s := x.F32[lo:hi]
-			if h, m := stream(dst.F32[lo:hi], s); m > 0 {
-				row(dst.F32[lo:lo+h], s[:h])
-				row(dst.F32[lo+h+m:hi], s[h+m:])
-				return
-			}
-			streamF32(dst.F32[lo:hi], func(t []float32, off int) { row(t, s[off:off+len(t)]) })
-		})
-		return
-	}
-	parallelFor(n, n*cost(op), func(lo, hi int) { row(dst.F32[lo:hi], x.F32[lo:hi]) })
+	return row, stream
 }
 
 // UnaryGrad implements backend.Backend.
