@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -80,6 +81,47 @@ func TestMaxPoolNaNTiesRouteTheGradientAsPyTorch(t *testing.T) {
 		y.Sum().Backward()
 		if got := fmt.Sprint(y.Float32s(), x.Grad().Float32s()); got != "[NaN NaN NaN 8] [0 0 0 0 0 1 0 1 0 0 0 1 0 1 0 0]" {
 			t.Errorf("%s: max pool and gradient %s, want PyTorch's [NaN NaN NaN 8] [0 0 0 0 0 1 0 1 0 0 0 1 0 1 0 0]", d, got)
+		}
+	}
+}
+
+// TestAtChecksItsIndex: one index per dimension, each within its size (negative from the end),
+// on every device, views included.
+func TestAtChecksItsIndex(t *testing.T) {
+	for _, d := range testDevices {
+		x := New([]float32{1, 2, 3, 4, 5, 6}, 2, 3).To(d)
+		for _, c := range []struct {
+			index []int
+			want  float64
+			panic string
+		}{
+			{[]int{0, 0}, 1, ""},
+			{[]int{1, 2}, 6, ""},
+			{[]int{-1, -3}, 4, ""},
+			{[]int{2, 0}, 0, "index 2 out of range for dimension 0"},
+			{[]int{0, -4}, 0, "index -4 out of range for dimension 1"},
+			{[]int{1}, 0, "1 indices for a tensor of shape [2 3]"},
+		} {
+			got, msg := func() (v float64, msg string) {
+				defer func() {
+					if r := recover(); r != nil {
+						msg = fmt.Sprint(r)
+					}
+				}()
+				return x.At(c.index...), ""
+			}()
+			if c.panic != "" {
+				if !strings.Contains(msg, c.panic) {
+					t.Errorf("%s: At%v: panic %q, want one saying %q", d, c.index, msg, c.panic)
+				}
+				continue
+			}
+			if msg != "" || got != c.want {
+				t.Errorf("%s: At%v = %v (panic %q), want %v", d, c.index, got, msg, c.want)
+			}
+		}
+		if got := x.T().Slice(0, 1, 3).At(1, 1); got != 6 {
+			t.Errorf("%s: At of a transposed slice = %v, want 6", d, got)
 		}
 	}
 }

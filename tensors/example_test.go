@@ -126,17 +126,27 @@ func ExampleSumSquares() {
 	// 5 [0.6 0] [0 0.8]
 }
 
+// At reads one element, as PyTorch's x[i, j].item(); negative indices count from the end.
+func ExampleTensor_At() {
+	x := tensors.New([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	fmt.Println(x.At(0, 1), x.At(1, -1), x.T().At(2, 0))
+	// Output: 2 6 3
+}
+
 // Temporaries need no Release: a loop that drops its results keeps its memory bounded, each
-// dropped buffer coming back to the pool after the next collection the device's pacer runs.
+// dropped buffer coming back to the pool after the next collection the device's pacer runs. A
+// chain of elementwise ops on the CPU is computed when it is read, in one pass: here one 4 MB
+// result an iteration, not two.
 func Example_temporaries() {
 	x, y := tensors.Ones(1024, 1024), tensors.Ones(1024, 1024)
 	for range 1000 {
-		_ = x.Add(y).MulScalar(0.5) // two 4 MB temporaries, dropped
+		z := x.Add(y).MulScalar(0.5)
+		_ = z.At(0, 0) // read: computed now, then dropped
 	}
 	s := x.Add(y)
-	fmt.Println(s.Sum().Item())
-	s.Release() // the explicit path: the memory is reused at once, still in the cache
-	// Output: 2.097152e+06
+	fmt.Println(s.Sum().Item(), s.At(-1, -1)) // a sum of a deferred result writes nothing
+	s.Release()                               // the explicit path: the memory is reused at once
+	// Output: 2.097152e+06 2
 }
 
 func ExampleBatchNorm() {
