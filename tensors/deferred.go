@@ -214,10 +214,9 @@ func (c *chain) tensor(shape []int) *Tensor {
 	c.d.n = numel(shape)
 	st := &storage{be: c.be}
 	st.refs.Store(1)
-	d := c.d
-	st.pending = &d
+	st.pending = &c.d
 	st.lazy.Store(lazyPending)
-	for _, in := range d.inputs {
+	for _, in := range c.d.inputs {
 		in.st.addReader(st)
 	}
 	shape = slices.Clone(shape)
