@@ -41,6 +41,27 @@ func MemoryAllocated(index int) (int64, error) {
 	return d.CacheStats().LiveBytes, nil
 }
 
+// MaxMemoryAllocated returns the most bytes of GPU index's memory its live tensors have held
+// since the program began or since ResetPeakMemoryStats, as torch.cuda.max_memory_allocated.
+func MaxMemoryAllocated(index int) (int64, error) {
+	d, err := device.Open(index)
+	if err != nil {
+		return 0, err
+	}
+	return d.CacheStats().PeakLiveBytes, nil
+}
+
+// ResetPeakMemoryStats starts MaxMemoryAllocated of GPU index again from the bytes in use now,
+// as torch.cuda.reset_peak_memory_stats.
+func ResetPeakMemoryStats(index int) error {
+	d, err := device.Open(index)
+	if err != nil {
+		return err
+	}
+	d.ResetPeakMemory()
+	return nil
+}
+
 // MemoryReserved returns the bytes of GPU index's memory the caching allocator holds, in use
 // or cached for reuse, as torch.cuda.memory_reserved.
 func MemoryReserved(index int) (int64, error) {

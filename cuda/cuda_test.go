@@ -98,3 +98,30 @@ func TestMemoryAllocatedCountsLiveTensors(t *testing.T) {
 		t.Fatal("no error for cuda:7 on a two-GPU machine")
 	}
 }
+
+// TestMaxMemoryAllocatedIsThePeakSinceReset: the peak counts a tensor after its release, and a
+// reset starts it again from what is in use.
+func TestMaxMemoryAllocatedIsThePeakSinceReset(t *testing.T) {
+	if err := cuda.ResetPeakMemoryStats(0); err != nil {
+		t.Fatal(err)
+	}
+	start, _ := cuda.MemoryAllocated(0)
+	x := tensors.Zeros(1<<20).To(tensors.CUDA(0)) // 4 MiB
+	x.Release()
+	peak, err := cuda.MaxMemoryAllocated(0)
+	if err != nil || peak != start+4<<20 {
+		t.Fatalf("MaxMemoryAllocated = %d, %v; want %d (4 MiB over the start)", peak, err, start+4<<20)
+	}
+	if err := cuda.ResetPeakMemoryStats(0); err != nil {
+		t.Fatal(err)
+	}
+	if peak, _ := cuda.MaxMemoryAllocated(0); peak != start {
+		t.Fatalf("after the reset MaxMemoryAllocated = %d, want what is in use (%d)", peak, start)
+	}
+	if _, err := cuda.MaxMemoryAllocated(7); err == nil {
+		t.Fatal("no error for cuda:7 on a two-GPU machine")
+	}
+	if err := cuda.ResetPeakMemoryStats(7); err == nil {
+		t.Fatal("no error for cuda:7 on a two-GPU machine")
+	}
+}

@@ -28,5 +28,6 @@
 //
 // Files:
 //   - cuda.go: the registration of the "cuda" device type, DeviceCount, Err, SetAllowTF32,
-//     Synchronize, MemoryAllocated and MemoryReserved.
+//     Synchronize, MemoryAllocated, MaxMemoryAllocated, ResetPeakMemoryStats and
+//     MemoryReserved.
 package cuda

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/goaccel/goaccel/cuda" // the GPU device, for -device cuda
+	"github.com/goaccel/goaccel/cuda" // the GPU device, for -device cuda
 	"github.com/goaccel/goaccel/internal/cputime"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -41,11 +41,19 @@ func main() {
 	}
 	if *rssIters > 0 {
 		start := status("VmRSS")
+		if dev != tensors.CPU {
+			must(cuda.ResetPeakMemoryStats(0))
+		}
+		devStart := deviceMiB(cuda.MemoryAllocated, dev)
 		for range *rssIters {
 			_ = x.Add(y).At(0, 0)
 		}
 		sync(x.Sum())
-		fmt.Printf("goaccel rss iterations=%d rss_start_mib=%.1f peak_rss_mib=%.1f\n", *rssIters, start, status("VmHWM"))
+		fmt.Printf("goaccel rss iterations=%d rss_start_mib=%.1f peak_rss_mib=%.1f", *rssIters, start, status("VmHWM"))
+		if dev != tensors.CPU {
+			fmt.Printf(" device_start_mib=%.1f device_peak_mib=%.1f", devStart, deviceMiB(cuda.MaxMemoryAllocated, dev))
+		}
+		fmt.Println()
 		return
 	}
 	// A result nobody reads is never computed (a deferred elementwise result, tensors/doc.go),
@@ -119,6 +127,22 @@ func timeit(fn, wait func(), seconds float64) (wall, cpu float64) {
 		cpu = min(cpu, (cputime.Process()-c0).Seconds()/float64(n))
 	}
 	return wall, cpu
+}
+
+// deviceMiB returns what counter says of GPU 0 in MiB (0 on the CPU).
+func deviceMiB(counter func(int) (int64, error), dev tensors.Device) float64 {
+	if dev == tensors.CPU {
+		return 0
+	}
+	n, err := counter(0)
+	must(err)
+	return float64(n) / (1 << 20)
+}
+
+func must(err error) {
+	if err != nil {
+		log.Fatal(err)
+	}
 }
 
 // status returns a field of /proc/self/status in MiB.

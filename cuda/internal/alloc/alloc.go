@@ -22,6 +22,7 @@ type Stats struct {
 	RawAllocs, RawFrees int   // calls to Raw
 	Hits                int   // allocations served from the cache
 	LiveBytes           int64 // handed out and not yet freed
+	PeakLiveBytes       int64 // the most LiveBytes has been since New or ResetPeak
 	CachedBytes         int64 // held for reuse
 }
 
@@ -76,7 +77,7 @@ func (c *Cache) Alloc(bytes int) (uintptr, int, error) {
 	}
 	c.mu.Lock()
 	c.stats.RawAllocs++
-	c.stats.LiveBytes += int64(size)
+	c.addLive(int64(size))
 	c.mu.Unlock()
 	return p, size, nil
 }
@@ -93,8 +94,21 @@ func (c *Cache) fromCache(size int) (uintptr, int, error) {
 	c.free[size] = l[:len(l)-1]
 	c.stats.Hits++
 	c.stats.CachedBytes -= int64(size)
-	c.stats.LiveBytes += int64(size)
+	c.addLive(int64(size))
 	return p, size, nil
+}
+
+// addLive counts size more bytes in use and raises the peak; c.mu is held.
+func (c *Cache) addLive(size int64) {
+	c.stats.LiveBytes += size
+	c.stats.PeakLiveBytes = max(c.stats.PeakLiveBytes, c.stats.LiveBytes)
+}
+
+// ResetPeak starts PeakLiveBytes again from the bytes in use now.
+func (c *Cache) ResetPeak() {
+	c.mu.Lock()
+	c.stats.PeakLiveBytes = c.stats.LiveBytes
+	c.mu.Unlock()
 }
 
 // Free hands a block of the given class size back for reuse.

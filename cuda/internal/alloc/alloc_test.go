@@ -78,8 +78,34 @@ func TestFreedBlocksAreReusedWithoutTheDevice(t *testing.T) {
 		t.Fatal("a larger request reused a smaller block")
 	}
 	s := c.Stats()
-	if s.Hits != 1 || s.RawAllocs != 2 || s.LiveBytes != 1024+5120 || s.CachedBytes != 0 {
+	if s.Hits != 1 || s.RawAllocs != 2 || s.LiveBytes != 1024+5120 || s.CachedBytes != 0 || s.PeakLiveBytes != 1024+5120 {
 		t.Fatalf("stats %+v", s)
+	}
+}
+
+// TestPeakCountsTheMostInUseUntilReset: the peak is the largest LiveBytes has been, through
+// fresh blocks and cached ones, and ResetPeak starts it again from what is in use.
+func TestPeakCountsTheMostInUseUntilReset(t *testing.T) {
+	c := New(newFake(1 << 30))
+	a, sa, _ := c.Alloc(4096)
+	b, sb, _ := c.Alloc(4096)
+	c.Free(a, sa)
+	c.Free(b, sb)
+	if s := c.Stats(); s.PeakLiveBytes != 8192 || s.LiveBytes != 0 {
+		t.Fatalf("after two blocks freed: %+v, want peak 8192 and none in use", s)
+	}
+	c.ResetPeak()
+	if s := c.Stats(); s.PeakLiveBytes != 0 {
+		t.Fatalf("after ResetPeak with nothing in use: peak %d", s.PeakLiveBytes)
+	}
+	p, sp, _ := c.Alloc(4096) // from the cache
+	if s := c.Stats(); s.PeakLiveBytes != 4096 {
+		t.Fatalf("a cached block in use: peak %d, want 4096", s.PeakLiveBytes)
+	}
+	c.Free(p, sp)
+	c.ResetPeak()
+	if s := c.Stats(); s.PeakLiveBytes != 0 {
+		t.Fatalf("peak %d after the reset, want 0", s.PeakLiveBytes)
 	}
 }
 

@@ -8,5 +8,6 @@
 //	c.Free(p, size)                // kept for the next Alloc of that class
 //
 // Files:
-//   - alloc.go: Raw, ErrOutOfMemory, Stats, Cache (New, Alloc, Free, Trim, Stats) and Class.
+//   - alloc.go: Raw, ErrOutOfMemory, Stats, Cache (New, Alloc, Free, Trim, Stats,
+//     ResetPeak) and Class.
 package alloc

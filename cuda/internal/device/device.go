@@ -467,6 +467,9 @@ func (d *Device) Driver() *driver.Driver { return d.drv }
 // CacheStats returns the caching allocator's counters.
 func (d *Device) CacheStats() alloc.Stats { return d.cache.Stats() }
 
+// ResetPeakMemory starts the allocator's peak of memory in use again from what is in use now.
+func (d *Device) ResetPeakMemory() { d.cache.ResetPeak() }
+
 // Pacer returns the pacer that counts the device's memory.
 func (d *Device) Pacer() *backend.Pacer { return d.pacer }
 

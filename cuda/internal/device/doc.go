@@ -15,7 +15,7 @@
 //     RecordUse, which keeps a block another stream uses from reuse until that work is done;
 //     blocks of unreachable buffers come back to it, and the device's Pacer counts what is
 //     handed out), Upload, Download and Synchronize, and the accessors collectives use (Stream,
-//     Index, Do, Driver, CacheStats, Pacer).
+//     Index, Do, Driver, CacheStats, ResetPeakMemory, Pacer).
 //   - elementwise.go: Unary, UnaryGrad, Binary, Where, Reduce, Softmax and SoftmaxGrad.
 //   - fused.go: LayerNorm, CrossEntropy, the index ops, Im2col, Col2im, Conv2d (im2col and
 //     cuBLAS), MaxPool2d, AvgPool2d, the optimizer updates (Adam, SGD, Adadelta, RMSprop,

@@ -86,7 +86,7 @@ func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, 
 		case di == 1 && si == 1:
 			copy(d[dp:dp+inner], s[sp:sp+inner])
 		case di == 1 && si == 0: // broadcast: fill
-			fillDoubling(d[dp:dp+inner], s[sp])
+			fillRow(d[dp:dp+inner], s[sp])
 		default:
 			for j := 0; j < inner; j++ {
 				d[dp+j*di] = s[sp+j*si]
@@ -104,6 +104,22 @@ func copyStrided[T any](d []T, dOff int, dSt []int, s []T, sOff int, sSt []int, 
 			return
 		}
 	}
+}
+
+// fillRow sets every element of row to v: a float32 row of 64 or more with vector stores
+// through the cache (a scalar gradient expanded over a tensor, as a sum's backward does, is
+// read again at once), others with fillDoubling.
+func fillRow[T any](row []T, v T) {
+	if r, ok := any(row).([]float32); ok && haveFillF32 && len(r) >= 64 {
+		f := any(v).(float32)
+		n := len(r) &^ 31
+		fillF32(&r[0], f, n)
+		for i := n; i < len(r); i++ {
+			r[i] = f
+		}
+		return
+	}
+	fillDoubling(row, v)
 }
 
 // fillDoubling sets every element of row to v. Long rows fill a short head in a loop, then double it with

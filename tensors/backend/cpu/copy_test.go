@@ -19,3 +19,33 @@ func TestFillDoublingSetsEveryElement(t *testing.T) {
 		}
 	}
 }
+
+// TestFillRowSetsEveryElement covers float32 rows below fillF32's 64, at it, past it by less
+// than a 32-element step and by more, and a float64 row (filled by doubling), each ending
+// before a sentinel.
+func TestFillRowSetsEveryElement(t *testing.T) {
+	for _, n := range []int{0, 1, 63, 64, 65, 95, 96, 97, 1000, 1<<20 + 3} {
+		row := make([]float32, n+1)
+		row[n] = -1
+		fillRow(row[:n], -0.75)
+		for i, v := range row[:n] {
+			if v != -0.75 {
+				t.Fatalf("float32 n=%d: row[%d] = %v, want -0.75", n, i, v)
+			}
+		}
+		if row[n] != -1 {
+			t.Fatalf("float32 n=%d: wrote past the row", n)
+		}
+		row64 := make([]float64, n+1)
+		row64[n] = -1
+		fillRow(row64[:n], 3.25)
+		for i, v := range row64[:n] {
+			if v != 3.25 {
+				t.Fatalf("float64 n=%d: row[%d] = %v, want 3.25", n, i, v)
+			}
+		}
+		if row64[n] != -1 {
+			t.Fatalf("float64 n=%d: wrote past the row", n)
+		}
+	}
+}

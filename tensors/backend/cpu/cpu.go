@@ -50,7 +50,7 @@ func fill[T any](s []T, v T) {
 		clear(s)
 		return
 	}
-	fillDoubling(s, v)
+	fillRow(s, v)
 }
 
 var _ backend.Backend = (*CPU)(nil)

@@ -43,7 +43,8 @@
 //   - conv.go: Conv2d and Conv2dGrad: image groups unfolded and multiplied on every core, the
 //     weight gradient summed in a fixed order.
 //   - conv_direct.go: the convolutions that run the direct or Winograd kernels instead.
-//   - copy.go: Copy, strided copies with element-type conversion, and filling by doubling.
+//   - copy.go: Copy, strided copies with element-type conversion, and fills (fillRow: float32
+//     rows with fillF32's vector stores, others by doubling).
 //   - cpu.go: CPU, New, Name and Fill.
 //   - elementwise.go: Elementwise and ElementwiseSum, fused chains of float32 elementwise ops a
 //     tile at a time (one step's kernels as Unary's and Binary's), summed in Reduce's runs.
@@ -66,7 +67,8 @@
 //   - rowvec.go: row helpers of the softmax-shaped kernels.
 //   - sampling.go: TopK and Multinomial.
 //   - stream.go, stream_amd64.go, stream_other.go: non-temporal stores for kernels that write all
-//     of a large cold buffer (streamF32, with copyNTF32 in stream_amd64.s).
+//     of a large cold buffer (streamF32, with copyNTF32 in stream_amd64.s), and fillF32, a
+//     float32 fill through the cache.
 //   - streamops_amd64.go, streamops_other.go: one-pass non-temporal kernels (streamops_amd64.s)
 //     for the commonest streamed ops (add, subtract, multiply, a scalar add or product, a square),
 //     which skip streamF32's scratch tile.

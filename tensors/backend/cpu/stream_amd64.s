@@ -30,3 +30,22 @@ loop:
 TEXT ·sfence(SB), NOSPLIT, $0-0
 	SFENCE
 	RET
+
+// func fillF32(d *float32, v float32, n int): d[i] = v for i < n (n a positive multiple of 32),
+// through the cache: a filled gradient is read again at once.
+TEXT ·fillF32(SB), NOSPLIT, $0-24
+	MOVQ         d+0(FP), DI
+	VBROADCASTSS v+8(FP), Y0
+	MOVQ         n+16(FP), CX
+	PCALIGN      $32
+
+fill:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y0, 32(DI)
+	VMOVUPS Y0, 64(DI)
+	VMOVUPS Y0, 96(DI)
+	ADDQ    $128, DI
+	SUBQ    $32, CX
+	JNZ     fill
+	VZEROUPPER
+	RET

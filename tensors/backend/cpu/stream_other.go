@@ -7,6 +7,15 @@ import "unsafe"
 // haveStreamingStores is false: this platform stores every output through the cache.
 const haveStreamingStores = false
 
+// haveFillF32 is false: fillRow fills by doubling.
+const haveFillF32 = false
+
 func copyNTF32(d, s *float32, n int) { copy(unsafe.Slice(d, n), unsafe.Slice(s, n)) }
 
 func sfence() {}
+
+func fillF32(d *float32, v float32, n int) {
+	for i := range unsafe.Slice(d, n) {
+		unsafe.Slice(d, n)[i] = v
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 // BenchmarkImage measures one image of the convolution of tensors' BenchmarkConv2dForwardBackward
 // (16 channels of 28×28, 32 filters of 3×3, padding 1) on one core: forward, weight gradient and
-// input gradient, each direct and by Winograd, in GFLOP/s of the direct form's multiply-adds.
+// input gradient, each direct, by Winograd and planar, in GFLOP/s of the direct form's multiply-adds.
 func BenchmarkImage(b *testing.B) {
 	if !Available() {
 		b.Skip("no AVX-512 on this CPU")
@@ -41,10 +41,13 @@ func BenchmarkImage(b *testing.B) {
 	bias, y, gx := make([]float32, s.Out), make([]float32, len(gy)), make([]float32, len(x))
 	image("forward/direct", NewForward(s, w, bias), y, x)
 	image("forward/winograd", NewWinogradForward(s, w, bias), y, x)
+	image("forward/planar", NewPlanarForward(s, w, bias), y, x)
 	weights("weightgrad/direct", NewWeightGrad(s))
 	weights("weightgrad/winograd", NewWinogradWeightGrad(s))
+	weights("weightgrad/planar", NewPlanarWeightGrad(s))
 	image("inputgrad/direct", NewInputGrad(s, w), gx, gy)
 	image("inputgrad/winograd", NewWinogradInputGrad(s, w), gx, gy)
+	image("inputgrad/planar", NewPlanarInputGrad(s, w), gx, gy)
 }
 
 // BenchmarkImageParallel runs the forward of BenchmarkImage on every core at once, an image per

@@ -244,26 +244,36 @@ type WeightGradPlan interface {
 }
 
 // Forward plans the convolution of shape s with Winograd's F(2×2, 3×3) where it fits, else
-// with the direct kernels.
+// with the planar kernels where they fit, else with the direct kernels.
 func Forward(s Shape, w, bias []float32) ImagePlan {
-	if WinogradFits(s) {
+	switch {
+	case WinogradFits(s):
 		return NewWinogradForward(s, w, bias)
+	case PlanarFits(s):
+		return NewPlanarForward(s, w, bias)
 	}
 	return NewForward(s, w, bias)
 }
 
 // InputGrad plans the input gradient of s (see NewInputGrad) as Forward plans a convolution.
 func InputGrad(s Shape, w []float32) ImagePlan {
-	if t, _ := rotatedShape(s); WinogradFits(t) {
+	t, _ := rotatedShape(s)
+	switch {
+	case WinogradFits(t):
 		return NewWinogradInputGrad(s, w)
+	case PlanarFits(t):
+		return NewPlanarInputGrad(s, w)
 	}
 	return NewInputGrad(s, w)
 }
 
 // WeightGrad plans the weight gradient of s as Forward plans the convolution.
 func WeightGrad(s Shape) WeightGradPlan {
-	if WinogradFits(s) {
+	switch {
+	case WinogradFits(s):
 		return NewWinogradWeightGrad(s)
+	case PlanarFits(s):
+		return NewPlanarWeightGrad(s)
 	}
 	return NewWeightGrad(s)
 }

@@ -25,6 +25,13 @@ var shapes = []Shape{
 	{C: 9, H: 5, W: 4, Out: 8, KH: 3, KW: 3},
 	{C: 8, H: 6, W: 6, Out: 20, KH: 3, KW: 3, PadH: 2, PadW: 2},
 	{C: 12, H: 3, W: 3, Out: 40, KH: 3, KW: 3, PadH: 1, PadW: 1},
+	// The planar kernels' too: the MNIST example's first layer (26 positions to a row: a full
+	// vector and a masked one), rows of exactly one vector and of several with a tail, more
+	// filters than one forward kernel takes, and fewer than one weight-gradient kernel does.
+	{C: 1, H: 28, W: 28, Out: 32, KH: 3, KW: 3},
+	{C: 1, H: 4, W: 18, Out: 19, KH: 3, KW: 3},
+	{C: 3, H: 6, W: 38, Out: 20, KH: 3, KW: 3, PadH: 1, PadW: 1},
+	{C: 2, H: 5, W: 40, Out: 2, KH: 3, KW: 3, PadH: 2, PadW: 2},
 }
 
 // forwardPlans are the plans of s's convolution to check: the direct one, and Winograd's where
@@ -33,6 +40,9 @@ func forwardPlans(s Shape, w, bias []float32) map[string]ImagePlan {
 	plans := map[string]ImagePlan{"direct": NewForward(s, w, bias)}
 	if WinogradFits(s) {
 		plans["winograd"] = NewWinogradForward(s, w, bias)
+	}
+	if s.KH == 3 && s.KW == 3 { // every 3×3 shape, whether PlanarFits picks it or not
+		plans["planar"] = NewPlanarForward(s, w, bias)
 	}
 	return plans
 }
@@ -100,9 +110,18 @@ func TestImageMatchesDirectConvolution(t *testing.T) {
 		for _, bias := range [][]float32{nil, randoms(r, s.Out)} {
 			for kind, p := range forwardPlans(s, w, bias) {
 				scratch := randoms(r, p.ScratchLen()) // stale values must not leak into results
-				y := make([]float32, s.Out*s.OH()*s.OW())
-				p.Image(y, x, scratch)
-				near(t, fmt.Sprintf("%s forward of %+v", kind, s), y, reference(s, x, w, bias))
+				n := s.Out * s.OH() * s.OW()
+				y := make([]float32, n+16)
+				for i := n; i < len(y); i++ {
+					y[i] = 7 // past the output: must stay as it is
+				}
+				p.Image(y[:n:n], x, scratch)
+				near(t, fmt.Sprintf("%s forward of %+v", kind, s), y[:n], reference(s, x, w, bias))
+				for i, v := range y[n:] {
+					if v != 7 {
+						t.Fatalf("%s forward of %+v wrote %v at %d past the output", kind, s, v, i)
+					}
+				}
 			}
 		}
 	}
@@ -142,6 +161,9 @@ func TestInputGradIsTheTransposedConvolution(t *testing.T) {
 		if ts, _ := rotatedShape(s); WinogradFits(ts) {
 			plans["winograd"] = NewWinogradInputGrad(s, w)
 		}
+		if s.KH == 3 && s.KW == 3 {
+			plans["planar"] = NewPlanarInputGrad(s, w)
+		}
 		for kind, p := range plans {
 			gx := make([]float32, len(want))
 			p.Image(gx, gy, randoms(r, p.ScratchLen()))
@@ -180,6 +202,9 @@ func TestWeightGradSumsEveryImage(t *testing.T) {
 		plans := map[string]WeightGradPlan{"direct": NewWeightGrad(s)}
 		if WinogradFits(s) {
 			plans["winograd"] = NewWinogradWeightGrad(s)
+		}
+		if s.KH == 3 && s.KW == 3 {
+			plans["planar"] = NewPlanarWeightGrad(s)
 		}
 		for kind, p := range plans {
 			scratch := randoms(r, p.ScratchLen())

@@ -10,14 +10,23 @@
 // kernel sums 8 taps × 16 or 32 filters over an image's positions from the output gradient
 // laid out channels last.
 //
+// A Planar plan computes 3×3 convolutions in NCHW, 16 positions of an output row to a
+// vector (a masked one for a row's last positions): its forward kernel writes the output planes
+// and its weight-gradient kernel reads the output gradient's planes as they are, with the taps'
+// input rows one index register at scales 0, 1 and 2 and their columns displacements. Nothing
+// is transposed, and neither filters nor taps are padded to a vector, which is what an image
+// with few channels (a network's first layer) needs.
+//
 // A Winograd plan computes 3×3 convolutions by F(2×2, 3×3): 16 multiplies per 2×2 output tile,
 // channel and filter instead of 36. Its gemms over the transformed tiles are the same two
 // kernels, with tiles for positions and transformed planes for taps. Forward,
-// WeightGrad and InputGrad pick the plan for a shape.
+// WeightGrad and InputGrad pick the plan for a shape: Winograd's where it fits (8 channels and
+// 8 filters or more), else the planar one where its vectors are three quarters full, else
+// the direct one.
 //
 // The package serves one image at a time; callers share the images of a batch out to cores:
 //
-//	plan := direct.Forward(s, w, bias) // a Direct or a Winograd plan
+//	plan := direct.Forward(s, w, bias) // a Winograd, a Planar or a Direct plan
 //	scratch := make([]float32, plan.ScratchLen())
 //	plan.Image(y, x, scratch) // one image: y [Out][OH][OW] from x [C][H][W]
 //
@@ -25,14 +34,17 @@
 //   - direct.go: Available, Shape, the Direct plan (NewForward, NewInputGrad, NewWeightGrad,
 //     Image, AddWeightGrad, WeightGrad), ImagePlan, WeightGradPlan, and Forward, InputGrad and
 //     WeightGrad, which pick a plan.
-//   - gen_kernels.go, gen_winograd.go: the generator of kernels_amd64.s (build tag ignore; go
-//     generate runs them): the forward and weight-gradient kernels and Winograd's transforms.
+//   - gen_kernels.go, gen_winograd.go, gen_planar.go: the generator of kernels_amd64.s (build
+//     tag ignore; go generate runs them): the forward and weight-gradient kernels, Winograd's
+//     transforms and the planar kernels.
 //   - kernels_amd64.go: the assembly kernels' tables and declarations (kernels_amd64.s,
 //     generated) and the AVX-512 check.
 //   - kernels_other.go: no kernels off amd64 or with purego (Available is false).
+//   - planar.go: PlanarFits and the Planar plan (NewPlanarForward, NewPlanarInputGrad,
+//     NewPlanarWeightGrad, Image, AddWeightGrad, WeightGrad).
 //   - layout.go: filter panels, tap lists padded to eights and near-equal runs of tiles.
 //   - winograd.go: WinogradFits and the Winograd plan (NewWinogradForward,
 //     NewWinogradInputGrad, NewWinogradWeightGrad, Image, AddWeightGrad, WeightGrad).
 package direct
 
-//go:generate go run gen_kernels.go gen_winograd.go
+//go:generate go run gen_kernels.go gen_winograd.go gen_planar.go

@@ -11,8 +11,8 @@ import (
 )
 
 // available reports whether this CPU runs the kernels (x/sys/cpu also checks that the OS
-// saves the AVX-512 registers).
-var available = cpu.X86.HasAVX512F
+// saves the AVX-512 registers; the planar kernels' reductions use AVX-512 VL).
+var available = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 
 // forwardKernels[nv-1][rows-1] computes rows positions × 16·nv filters.
 var forwardKernels = [2][maxRows]forwardKernel{
@@ -121,3 +121,66 @@ func winoOutput(y *float32, yRow, yCol int, m *float32, mPlane, mTile, tiles int
 
 //go:noescape
 func winoGrad(dst *float32, dPlane, dTile int, gy *float32, gRow, gCol, tiles int)
+
+// planarForwardKernels[n-1] computes n filters (planarForward).
+var planarForwardKernels = [maxPlanarFilters]planarForwardKernel{planarForward1, planarForward2, planarForward3, planarForward4, planarForward5, planarForward6, planarForward7, planarForward8, planarForward9, planarForward10, planarForward11, planarForward12, planarForward13, planarForward14, planarForward15, planarForward16}
+
+// planarWeightGradKernels[n-1] sums for n filters (planarWeightGrad).
+var planarWeightGradKernels = [maxPlanarGradFilters]planarWeightGradKernel{planarWeightGrad1, planarWeightGrad2, planarWeightGrad3}
+
+//go:noescape
+func planarForward1(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward2(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward3(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward4(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward5(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward6(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward7(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward8(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward9(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward10(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward11(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward12(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward13(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward14(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward15(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarForward16(x unsafe.Pointer, xRow, xPlane, channels int, w, bias, y *float32, yPlane, rows, rowLen int)
+
+//go:noescape
+func planarWeightGrad1(x unsafe.Pointer, xRow int, gy unsafe.Pointer, gyPlane, rows, rowLen int, sums *float32)
+
+//go:noescape
+func planarWeightGrad2(x unsafe.Pointer, xRow int, gy unsafe.Pointer, gyPlane, rows, rowLen int, sums *float32)
+
+//go:noescape
+func planarWeightGrad3(x unsafe.Pointer, xRow int, gy unsafe.Pointer, gyPlane, rows, rowLen int, sums *float32)

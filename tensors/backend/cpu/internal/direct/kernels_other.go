@@ -5,8 +5,10 @@ package direct
 const available = false
 
 var (
-	forwardKernels    [2][maxRows]forwardKernel
-	weightGradKernels [2]weightGradKernel
+	forwardKernels          [2][maxRows]forwardKernel
+	weightGradKernels       [2]weightGradKernel
+	planarForwardKernels    [maxPlanarFilters]planarForwardKernel
+	planarWeightGradKernels [maxPlanarGradFilters]planarWeightGradKernel
 )
 
 // The Winograd transforms exist in assembly only; callers check Available first.
