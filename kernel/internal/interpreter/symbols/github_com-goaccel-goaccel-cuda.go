@@ -10,11 +10,13 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/cuda/cuda"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"DeviceCount":     reflect.ValueOf(cuda.DeviceCount),
-		"Err":             reflect.ValueOf(cuda.Err),
-		"MemoryAllocated": reflect.ValueOf(cuda.MemoryAllocated),
-		"MemoryReserved":  reflect.ValueOf(cuda.MemoryReserved),
-		"SetAllowTF32":    reflect.ValueOf(cuda.SetAllowTF32),
-		"Synchronize":     reflect.ValueOf(cuda.Synchronize),
+		"DeviceCount":          reflect.ValueOf(cuda.DeviceCount),
+		"Err":                  reflect.ValueOf(cuda.Err),
+		"MaxMemoryAllocated":   reflect.ValueOf(cuda.MaxMemoryAllocated),
+		"MemoryAllocated":      reflect.ValueOf(cuda.MemoryAllocated),
+		"MemoryReserved":       reflect.ValueOf(cuda.MemoryReserved),
+		"ResetPeakMemoryStats": reflect.ValueOf(cuda.ResetPeakMemoryStats),
+		"SetAllowTF32":         reflect.ValueOf(cuda.SetAllowTF32),
+		"Synchronize":          reflect.ValueOf(cuda.Synchronize),
 	}
 }
