@@ -51,7 +51,7 @@ PY
 import re, sys
 runs = {}
 for line in open(sys.argv[1]):
-    m = re.match(r"^(torch|goaccel|notebook) (.*)$", line.strip())
+    m = re.match(r"^(torch|goaccel|notebook) (\w+=.*)$", line.strip())  # not "notebook failed:"
     if not m:
         continue
     f = dict(kv.split("=", 1) for kv in m.group(2).split())

@@ -130,7 +130,7 @@ func TestMaxMemoryAllocatedIsThePeakSinceReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	start, _ := cuda.MemoryAllocated(0)
-	x := tensors.Zeros(1<<20).To(tensors.CUDA(0)) // 4 MiB
+	x := tensors.Zeros(1 << 20).To(tensors.CUDA(0)) // 4 MiB
 	x.Release()
 	peak, err := cuda.MaxMemoryAllocated(0)
 	if err != nil || peak != start+4<<20 {

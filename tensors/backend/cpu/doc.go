@@ -42,7 +42,7 @@
 //     (binary_amd64.s), with non-temporal stores for large adds.
 //   - conv.go: Conv2d and Conv2dGrad: image groups unfolded and multiplied on every core, the
 //     weight gradient summed in a fixed order.
-//   - conv_direct.go: the convolutions that run the direct or Winograd kernels instead.
+//   - conv_direct.go: the convolutions that run the direct, planar or Winograd kernels instead.
 //   - copy.go: Copy, strided copies with element-type conversion, and fills (fillRow: float32
 //     rows with fillF32's vector stores, others by doubling).
 //   - cpu.go: CPU, New, Name and Fill.
