@@ -53,7 +53,9 @@
 // The package has no code of its own; its files are tests:
 //   - browser_live_test.go: notebooks/mnist.ipynb and a two-process
 //     `%accelerate launch` cell in classic Notebook in headless Chromium,
-//     their live plots updated in place.
+//     their live plots updated in place (every image the cell showed is
+//     recorded by a MutationObserver in the page, so a short run's redraws
+//     are counted even between two samples).
 //   - browser_page_test.go, browser_server_test.go: the Chromium tab and the
 //     Notebook server the browser tests use (testdata/browser/page.js), and
 //     startJupyterServer, which starts any Jupyter server that way.

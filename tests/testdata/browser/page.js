@@ -58,6 +58,21 @@
         return h.length + ':' + x;
       }).get();
     },
+    // watchImages records the signature of every image cell i's outputs show
+    // from their next change on, however briefly (a MutationObserver sees each update,
+    // where polling can miss a redraw that a later one replaced); seenImages
+    // returns them.
+    watchImages: (i) => {
+      const t = window.goaccelTest;
+      const seen = new Set();
+      t.seen[i] = seen;
+      const record = () => { for (const s of t.images(i)) { seen.add(s); } };
+      new MutationObserver(record).observe(nb.get_cell(i).output_area.element[0],
+        {childList: true, subtree: true, characterData: true, attributes: true});
+      return true;
+    },
+    seenImages: (i) => Array.from(window.goaccelTest.seen[i] || []),
+    seen: {},
     appendAndRun: (src) => {
       const c = nb.insert_cell_at_bottom('code');
       c.set_text(src);
