@@ -36,6 +36,41 @@ func tapAddr(k int, reg string) string {
 	return fmt.Sprintf("%d(%s)(R13*2)", 4*dx, reg)
 }
 
+// tailMask sets K1 to the lanes of a row's masked last vector, rowLen mod 16 (rowLen the
+// frame argument named so; CX and AX are clobbered).
+func tailMask(rowLen string) {
+	p("MOVQ %s, CX", rowLen)
+	p("ANDQ $15, CX")
+	p("MOVL $1, AX")
+	p("SHLL CX, AX")
+	p("DECL AX")
+	p("KMOVW AX, K1")
+}
+
+// rowLoop writes a row's vectors (the full ones, then the masked tail), then the step to the
+// next row: x by R13, the output or gradient row at R9 by rowLen floats, AX rows counting down.
+// CX holds rowLen and BX the vector's byte offset in the row when vector(masked) is called.
+func rowLoop(name, rowLen string, vector func(masked bool)) {
+	p("CMPQ CX, $16")
+	p("JLT %s_tail", name)
+	label(name + "_loop")
+	vector(false)
+	p("ADDQ $64, BX")
+	p("SUBQ $16, CX")
+	p("CMPQ CX, $16")
+	p("JGE %s_loop", name)
+	label(name + "_tail")
+	p("TESTQ CX, CX")
+	p("JEQ %s_next", name)
+	vector(true)
+	label(name + "_next")
+	p("ADDQ R13, R8")
+	p("MOVQ %s, CX", rowLen)
+	p("LEAQ (R9)(CX*4), R9")
+	p("DECQ AX")
+	p("JNE %s_row", name)
+}
+
 // planarForward writes the kernel of nf filters: for each position of rows rows of rowLen,
 // y[f] = bias[f] + Σ_c Σ_k w[c][k][f] · x_c[position + tap k]. w is the plan's panel,
 // [channels][9][16] floats; x's channels are xPlane bytes apart, y's filters yPlane.
@@ -51,18 +86,16 @@ func planarForward(nf int) {
 	p("MOVQ bias+40(FP), R10")
 	p("MOVQ y+48(FP), R9")
 	p("MOVQ yPlane+56(FP), R12")
-	// K1: the lanes of the masked last vector of a row.
-	p("MOVQ rowLen+72(FP), CX")
-	p("ANDQ $15, CX")
-	p("MOVL $1, AX")
-	p("SHLL CX, AX")
-	p("DECL AX")
-	p("KMOVW AX, K1")
+	tailMask("rowLen+72(FP)")
 	p("MOVQ rows+64(FP), AX")
 	label(name + "_row")
 	p("XORQ BX, BX") // the byte offset of the vector in the row
 	p("MOVQ rowLen+72(FP), CX")
-	vector := func(masked bool, tag string) {
+	vector := func(masked bool) {
+		tag := "" // the channel loop's label, one per vector kind
+		if masked {
+			tag = "_masked"
+		}
 		for f := 0; f < nf; f++ {
 			p("VBROADCASTSS %d(R10), Z%d", 4*f, f)
 		}
@@ -98,24 +131,7 @@ func planarForward(nf int) {
 			}
 		}
 	}
-	p("CMPQ CX, $16")
-	p("JLT %s_tail", name)
-	label(name + "_loop")
-	vector(false, "")
-	p("ADDQ $64, BX")
-	p("SUBQ $16, CX")
-	p("CMPQ CX, $16")
-	p("JGE %s_loop", name)
-	label(name + "_tail")
-	p("TESTQ CX, CX")
-	p("JEQ %s_next", name)
-	vector(true, "_masked")
-	label(name + "_next")
-	p("ADDQ R13, R8")
-	p("MOVQ rowLen+72(FP), CX")
-	p("LEAQ (R9)(CX*4), R9")
-	p("DECQ AX")
-	p("JNE %s_row", name)
+	rowLoop(name, "rowLen+72(FP)", vector)
 	p("VZEROUPPER")
 	p("RET")
 }
@@ -132,12 +148,7 @@ func planarWeightGrad(nf int) {
 	p("MOVQ xRow+8(FP), R13")
 	p("MOVQ gy+16(FP), R9")
 	p("MOVQ gyPlane+24(FP), R10")
-	p("MOVQ rowLen+40(FP), CX")
-	p("ANDQ $15, CX")
-	p("MOVL $1, AX")
-	p("SHLL CX, AX")
-	p("DECL AX")
-	p("KMOVW AX, K1")
+	tailMask("rowLen+40(FP)")
 	for i := 0; i < 9*nf; i++ {
 		p("VPXORD Z%d, Z%d, Z%d", i, i, i)
 	}
@@ -170,24 +181,7 @@ func planarWeightGrad(nf int) {
 			}
 		}
 	}
-	p("CMPQ CX, $16")
-	p("JLT %s_tail", name)
-	label(name + "_loop")
-	vector(false)
-	p("ADDQ $64, BX")
-	p("SUBQ $16, CX")
-	p("CMPQ CX, $16")
-	p("JGE %s_loop", name)
-	label(name + "_tail")
-	p("TESTQ CX, CX")
-	p("JEQ %s_next", name)
-	vector(true)
-	label(name + "_next")
-	p("ADDQ R13, R8")
-	p("MOVQ rowLen+40(FP), CX")
-	p("LEAQ (R9)(CX*4), R9")
-	p("DECQ AX")
-	p("JNE %s_row", name)
+	rowLoop(name, "rowLen+40(FP)", vector)
 	// The lanes of each accumulator, added in a fixed order.
 	p("MOVQ sums+48(FP), DI")
 	for i := 0; i < 9*nf; i++ {
