@@ -15,7 +15,8 @@ func copyNTF32(d, s *float32, n int) { copy(unsafe.Slice(d, n), unsafe.Slice(s, 
 func sfence() {}
 
 func fillF32(d *float32, v float32, n int) {
-	for i := range unsafe.Slice(d, n) {
-		unsafe.Slice(d, n)[i] = v
+	s := unsafe.Slice(d, n)
+	for i := range s {
+		s[i] = v
 	}
 }
