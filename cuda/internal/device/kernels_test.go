@@ -388,6 +388,23 @@ func exercise(w *twin) {
 		w.same("AttentionGrad dq "+dt.String(), dq, 100*tol(dt))
 		w.same("AttentionGrad dk "+dt.String(), dk, 100*tol(dt))
 		w.same("AttentionGrad dv "+dt.String(), dv, 100*tol(dt))
+		// A key padding mask: row 0 is left and right padded (its first two queries see no key
+		// under the causal mask: zeros, +Inf log-sum-exp, no gradient), row 1 has holes.
+		mask := w.of(backend.I64, []float64{0, 0, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0, 0, 0})
+		p.KeyMask = mask.c
+		c.Attention(st(out.c, 0, so...), lse.c, st(q.c, 0, sq...), st(k.c, 0, sk...), st(v.c, 0, sv...), p)
+		c.AttentionGrad(st(dq.c, 0, sq...), st(dk.c, 0, sk...), st(dv.c, 0, sv...), st(gout.c, 0, so...), st(out.c, 0, so...), lse.c, st(q.c, 0, sq...), st(k.c, 0, sk...), st(v.c, 0, sv...), p)
+		p.KeyMask = mask.d
+		d.Attention(st(out.d, 0, so...), lse.d, st(q.d, 0, sq...), st(k.d, 0, sk...), st(v.d, 0, sv...), p)
+		d.AttentionGrad(st(dq.d, 0, sq...), st(dk.d, 0, sk...), st(dv.d, 0, sv...), st(gout.d, 0, so...), st(out.d, 0, so...), lse.d, st(q.d, 0, sq...), st(k.d, 0, sk...), st(v.d, 0, sv...), p)
+		w.same("Attention with a key mask "+dt.String(), out, 10*tol(dt))
+		w.same("Attention lse with a key mask "+dt.String(), lse, 10*tol(dt))
+		w.same("AttentionGrad dq with a key mask "+dt.String(), dq, 100*tol(dt))
+		w.same("AttentionGrad dk with a key mask "+dt.String(), dk, 100*tol(dt))
+		w.same("AttentionGrad dv with a key mask "+dt.String(), dv, 100*tol(dt))
+		if got := getHost(w.d.Download(lse.d), 0); !math.IsInf(got, 1) {
+			w.t.Errorf("Attention with a key mask %s: a query that sees no key has log-sum-exp %v, want +Inf", dt, got)
+		}
 		vals := w.rnd(3*20*2, -5, 5, true)
 		vals[4] = math.NaN()
 		src := w.of(dt, vals)
@@ -483,7 +500,8 @@ func TestEveryPTXEntryGetsTheParametersItDeclares(t *testing.T) {
 // reductions over n = 0 (with 200 rows beside it: reading a row's first element would run past
 // the empty buffer), top-k with k = 0 and attention with no keys. They must touch no memory
 // outside their buffers (the emulated device fails the next read back if they do), and give
-// zeros for the sum and the CPU's NaN and −Inf for attention.
+// zeros for the sum and, for attention, the CPU's zeros and +Inf log-sum-exp of a query that
+// sees no key.
 func TestEmptyAxesReadAndWriteNothing(t *testing.T) {
 	w := newTwin(t)
 	d := w.d

@@ -36,6 +36,8 @@
 //     sgd_amd64.s), or their absence.
 //   - attention.go: Attention and AttentionGrad, fused attention in the manner of
 //     FlashAttention-2 (blocks of queries and keys, a running softmax).
+//   - attnmask.go: the key padding mask as the attention kernels read it (each row's last
+//     visible key, the blocks with masked keys before it).
 //   - avgpool.go: AvgPool2d and AvgPool2dGrad (fixed and adaptive windows).
 //   - binary.go: Binary and Where, broadcast elementwise ops of two operands.
 //   - binary_amd64.go, binary_other.go: the AVX2 (and AVX-512) float32 kernels of Binary
