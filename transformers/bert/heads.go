@@ -1,8 +1,6 @@
 package bert
 
 import (
-	"fmt"
-
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 	"github.com/goaccel/goaccel/transformers"
@@ -63,7 +61,7 @@ func (m *ForSequenceClassification) Run(in transformers.Inputs) (out transformer
 	if pooled != out.PoolerOutput {
 		pooled.Release()
 	}
-	return withLoss(m.Architecture(), out, in.Labels, func(logits, labels *tensors.Tensor) (*tensors.Tensor, error) {
+	return modeling.WithLoss(m.Architecture(), out, in.Labels, func(logits, labels *tensors.Tensor) (*tensors.Tensor, error) {
 		return modeling.SequenceClassificationLoss(&m.Config.BaseConfig, logits, labels)
 	})
 }
@@ -71,22 +69,6 @@ func (m *ForSequenceClassification) Run(in transformers.Inputs) (out transformer
 // Forward returns the logits of ids [B, T] with every token attended.
 func (m *ForSequenceClassification) Forward(ids *tensors.Tensor) *tensors.Tensor {
 	return must(m.Run(transformers.Inputs{InputIDs: ids})).Logits
-}
-
-// withLoss adds the loss of out.Logits against labels (when given) to out.
-func withLoss(model string, out transformers.Output, labels *tensors.Tensor, loss func(logits, labels *tensors.Tensor) (*tensors.Tensor, error)) (transformers.Output, error) {
-	if labels == nil {
-		return out, nil
-	}
-	if labels.Device() != out.Logits.Device() {
-		return out, fmt.Errorf("%s: Inputs.Labels is on %s and the model on %s", model, labels.Device(), out.Logits.Device())
-	}
-	l, err := loss(out.Logits, labels)
-	if err != nil {
-		return out, fmt.Errorf("%s: %w", model, err)
-	}
-	out.Loss = l
-	return out, nil
 }
 
 // ForTokenClassification is BertForTokenClassification: dropout and a Linear classifier on
@@ -142,7 +124,7 @@ func (m *ForTokenClassification) Run(in transformers.Inputs) (out transformers.O
 	if h != out.LastHiddenState {
 		h.Release()
 	}
-	return withLoss(m.Architecture(), out, in.Labels, modeling.TokenLoss)
+	return modeling.WithLoss(m.Architecture(), out, in.Labels, modeling.TokenLoss)
 }
 
 // Forward returns the logits of ids [B, T] with every token attended.
@@ -219,7 +201,7 @@ func (m *ForMaskedLM) Run(in transformers.Inputs) (out transformers.Output, err 
 	h = modeling.Apply(h, m.LayerNorm.Forward)
 	out.Logits = m.Decoder.Forward(h)
 	h.Release()
-	return withLoss(m.Architecture(), out, in.Labels, modeling.TokenLoss)
+	return modeling.WithLoss(m.Architecture(), out, in.Labels, modeling.TokenLoss)
 }
 
 // Forward returns the logits of ids [B, T] with every token attended.

@@ -74,3 +74,19 @@ func TokenLoss(logits, labels *tensors.Tensor) (*tensors.Tensor, error) {
 	}
 	return tensors.CrossEntropyWith(logits.Reshape(b*t, c), labels.Reshape(b*t), tensors.DefaultCrossEntropyOptions()), nil
 }
+
+// WithLoss sets out.Loss to the loss of out.Logits against labels, when labels are given.
+func WithLoss(model string, out transformers.Output, labels *tensors.Tensor, loss func(logits, labels *tensors.Tensor) (*tensors.Tensor, error)) (transformers.Output, error) {
+	if labels == nil {
+		return out, nil
+	}
+	if labels.Device() != out.Logits.Device() {
+		return out, fmt.Errorf("%s: Inputs.Labels is on %s and the model on %s", model, labels.Device(), out.Logits.Device())
+	}
+	l, err := loss(out.Logits, labels)
+	if err != nil {
+		return out, fmt.Errorf("%s: %w", model, err)
+	}
+	out.Loss = l
+	return out, nil
+}

@@ -6,7 +6,7 @@
 //   - modeling.go: NewLinear, NewEmbedding, NewLayerNorm, Activation, Dropout, Positions.
 //   - inputs.go: CheckInputs, the checks of Inputs against a model, and Guard, which turns a
 //     panic of an op into Run's error.
-//   - loss.go: SequenceClassificationLoss and TokenLoss (transformers' problem types).
+//   - loss.go: SequenceClassificationLoss and TokenLoss (transformers' problem types), WithLoss.
 package modeling
 
 import (
