@@ -73,7 +73,7 @@ func (m *Model) Architecture() string { return m.Name }
 
 // limits are what Run accepts.
 func (m *Model) limits() modeling.Limits {
-	note := "max_position_embeddings"
+	note := fmt.Sprintf("max_position_embeddings %d", m.Config.MaxPositionEmbeddings)
 	if m.LengthOffset > 0 {
 		note = fmt.Sprintf("max_position_embeddings %d less the %d positions up to padding_idx", m.Config.MaxPositionEmbeddings, m.LengthOffset)
 	}

@@ -193,7 +193,7 @@ func (m *Model) Architecture() string { return "DistilBertModel" }
 // Run implements transformers.Model: the last hidden state and, with OutputHiddenStates, every
 // hidden state.
 func (m *Model) Run(in transformers.Inputs) (out transformers.Output, err error) {
-	lim := modeling.Limits{Model: m.Architecture(), MaxLength: m.Config.MaxPositionEmbeddings, MaxLengthNote: "max_position_embeddings"}
+	lim := modeling.Limits{Model: m.Architecture(), MaxLength: m.Config.MaxPositionEmbeddings, MaxLengthNote: fmt.Sprintf("max_position_embeddings %d", m.Config.MaxPositionEmbeddings)}
 	if err := modeling.CheckInputs(in, lim); err != nil {
 		return out, err
 	}
