@@ -132,16 +132,36 @@ func keyBlocks(p backend.AttentionParams, i0, nq, end int) int {
 }
 
 // dropRow applies dropout to the weights w of query i, keys j0.. in place (scaled by KeepScale).
+// It makes backend.DropoutKeep's decisions bit for bit, faster: the draw's counter advances by
+// φ per key instead of being multiplied out, and u ≥ p is compared as integers.
 func dropRow[T float](w []T, p backend.AttentionParams, b, h, i, j0 int) {
 	ks := T(p.KeepScale())
-	base := uint64(((b*p.Heads+h)*p.Tq+i)*p.Tk + j0)
+	thr := dropThreshold(p.Dropout)
+	z := p.Seed + (uint64(((b*p.Heads+h)*p.Tq+i)*p.Tk+j0)+1)*dropPhi
 	for j := range w {
-		if backend.DropoutKeep(p.Seed, base+uint64(j), p.Dropout) {
+		if splitMix(z)>>40 >= thr {
 			w[j] *= ks
 		} else {
 			w[j] = 0
 		}
+		z += dropPhi
 	}
+}
+
+// dropPhi is the increment of backend.DropoutUniform's counter.
+const dropPhi = 0x9E3779B97F4A7C15
+
+// splitMix is backend.DropoutUniform's finaliser before the top 24 bits become the float.
+func splitMix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// dropThreshold is the smallest 24-bit draw that is kept: DropoutUniform ≥ float32(p) exactly
+// when (draw >> 40) ≥ ceil(float32(p)·2²⁴) (both sides are exact multiples of 2⁻²⁴).
+func dropThreshold(p float64) uint64 {
+	return uint64(math.Ceil(float64(float32(p)) * (1 << 24)))
 }
 
 // Attention implements backend.AttentionOps.
@@ -332,13 +352,24 @@ func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[
 			attnGemm(false, true, nq, nk, p.Dv, 1, vs.g.at(b, h, i0), vs.g.st, vs.v.at(b, h, j0), vs.v.st, 0, dp, attnBlock)
 			for r := range nq {
 				row := dp[r*attnBlock : r*attnBlock+nk]
-				if p.Dropout > 0 {
-					dropRow(row, p, b, h, i0+r, j0)
-				}
 				w := s[r*attnBlock : r*attnBlock+nk]
 				d := di[i0+r]
+				if p.Dropout == 0 {
+					for j := range row {
+						row[j] = w[j] * (row[j] - d)
+					}
+					continue
+				}
+				// Dropout's factor Z is 0 where the dropped weight pd is 0 and 1/(1−p) where it
+				// is not; where the weight P itself is 0 the product is 0 whatever Z is, so pd
+				// gives the mask without drawing it again.
+				ks, pdr := T(p.KeepScale()), pd[r*attnBlock:r*attnBlock+nk]
 				for j := range row {
-					row[j] = w[j] * (row[j] - d)
+					z := ks
+					if pdr[j] == 0 {
+						z = 0
+					}
+					row[j] = w[j] * (row[j]*z - d)
 				}
 			}
 			// dQ_i += Scale·dS·K_j; dK_j += Scale·dSᵀ·Q_i
