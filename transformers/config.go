@@ -3,7 +3,6 @@ package transformers
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -170,23 +169,4 @@ func MarshalConfig(cfg Config) ([]byte, error) {
 	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
-}
-
-// errConfig is a configuration value a family cannot build.
-func errConfig(key string, format string, args ...any) error {
-	return fmt.Errorf("config key %s: %s", key, fmt.Sprintf(format, args...))
-}
-
-// CheckPositive returns an error naming the first key of keys whose value is not positive: the
-// shared check of the sizes in a family's Validate. keys and values alternate: "hidden_size",
-// 384, ….
-func CheckPositive(keysAndValues ...any) error {
-	var errs []error
-	for i := 0; i+1 < len(keysAndValues); i += 2 {
-		k, _ := keysAndValues[i].(string)
-		if v, _ := keysAndValues[i+1].(int); v <= 0 {
-			errs = append(errs, errConfig(k, "must be positive, have %v", keysAndValues[i+1]))
-		}
-	}
-	return errors.Join(errs...)
 }

@@ -49,7 +49,7 @@ func NewConfig() *Config {
 
 // Validate implements transformers.Config.
 func (c *Config) Validate() error {
-	errs := []error{transformers.CheckPositive("vocab_size", c.VocabSize, "hidden_size", c.HiddenSize,
+	errs := []error{modeling.CheckPositive("vocab_size", c.VocabSize, "hidden_size", c.HiddenSize,
 		"num_hidden_layers", c.NumHiddenLayers, "num_attention_heads", c.NumAttentionHeads,
 		"intermediate_size", c.IntermediateSize, "max_position_embeddings", c.MaxPositionEmbeddings,
 		"type_vocab_size", c.TypeVocabSize)}

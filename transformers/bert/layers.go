@@ -115,26 +115,11 @@ func (a *SelfAttention) NamedParameters() []nn.NamedParameter {
 // forward attends over x [B, T, C] with the key padding mask (nil: none); the result is
 // [B, T, C].
 func (a *SelfAttention) forward(x, mask *tensors.Tensor, training bool) *tensors.Tensor {
-	b, t, c := x.Size(0), x.Size(1), x.Size(2)
-	heads := func(l *nn.Linear) *tensors.Tensor {
-		y := l.Forward(x)
-		h := y.Reshape(b, t, a.Heads, c/a.Heads).Transpose(1, 2)
-		y.Release()
-		return h
-	}
-	q, k, v := heads(a.Query), heads(a.Key), heads(a.Value)
 	p := 0.0
 	if training {
 		p = a.Dropout
 	}
-	o := tensors.ScaledDotProductAttention(q, k, v, tensors.AttentionOptions{KeyMask: mask, Dropout: p})
-	q.Release()
-	k.Release()
-	v.Release()
-	// o is [B, H, T, D] laid out as [B, T, H, D]: merging the heads is a view.
-	merged := o.Transpose(1, 2).Reshape(b, t, c)
-	o.Release()
-	return merged
+	return modeling.SelfAttention(x, a.Query, a.Key, a.Value, a.Heads, tensors.AttentionOptions{KeyMask: mask, Dropout: p})
 }
 
 // SelfOutput is Dense, dropout, then LayerNorm of the sum with the block's input.

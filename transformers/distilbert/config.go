@@ -36,7 +36,7 @@ func NewConfig() *Config {
 
 // Validate implements transformers.Config.
 func (c *Config) Validate() error {
-	errs := []error{transformers.CheckPositive("vocab_size", c.VocabSize, "max_position_embeddings", c.MaxPositionEmbeddings,
+	errs := []error{modeling.CheckPositive("vocab_size", c.VocabSize, "max_position_embeddings", c.MaxPositionEmbeddings,
 		"n_layers", c.NLayers, "n_heads", c.NHeads, "dim", c.Dim, "hidden_dim", c.HiddenDim)}
 	if c.NHeads > 0 && c.Dim%c.NHeads != 0 {
 		errs = append(errs, fmt.Errorf("config key dim: %d is not a multiple of n_heads %d", c.Dim, c.NHeads))

@@ -44,25 +44,12 @@ func (a *MultiHeadSelfAttention) NamedParameters() []nn.NamedParameter {
 }
 
 func (a *MultiHeadSelfAttention) forward(x, mask *tensors.Tensor, training bool) *tensors.Tensor {
-	b, t, c := x.Size(0), x.Size(1), x.Size(2)
-	heads := func(l *nn.Linear) *tensors.Tensor {
-		y := l.Forward(x)
-		h := y.Reshape(b, t, a.Heads, c/a.Heads).Transpose(1, 2)
-		y.Release()
-		return h
-	}
-	q, k, v := heads(a.QLin), heads(a.KLin), heads(a.VLin)
 	p := 0.0
 	if training {
 		p = a.Dropout
 	}
-	o := tensors.ScaledDotProductAttention(q, k, v, tensors.AttentionOptions{KeyMask: mask, Dropout: p})
-	q.Release()
-	k.Release()
-	v.Release()
-	merged := o.Transpose(1, 2).Reshape(b, t, c)
-	o.Release()
-	return modeling.Apply(merged, a.OutLin.Forward)
+	y := modeling.SelfAttention(x, a.QLin, a.KLin, a.VLin, a.Heads, tensors.AttentionOptions{KeyMask: mask, Dropout: p})
+	return modeling.Apply(y, a.OutLin.Forward)
 }
 
 // FFN is lin1, the activation, lin2 and dropout.

@@ -42,6 +42,8 @@
 //   - binary.go: Binary and Where, broadcast elementwise ops of two operands.
 //   - binary_amd64.go, binary_other.go: the AVX2 (and AVX-512) float32 kernels of Binary
 //     (binary_amd64.s), with non-temporal stores for large adds.
+//   - bf16_amd64.go, bf16_other.go: f32ToBF16, float32 to bfloat16 sixteen lanes at a time
+//     (bf16_amd64.s, AVX-512) with the scalar rounding's bits, or the scalar loop.
 //   - conv.go: Conv2d and Conv2dGrad: image groups unfolded and multiplied on every core, the
 //     weight gradient summed in a fixed order.
 //   - conv_direct.go: the convolutions that run the direct, planar or Winograd kernels instead.

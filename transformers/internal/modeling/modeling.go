@@ -1,15 +1,7 @@
-// Package modeling holds what the transformers model families share: layers initialised as
-// transformers' _init_weights does, activations by config name, dropout in training mode, the
-// checks of a forward pass's inputs, the heads' losses and the default position ids.
-//
-// Files:
-//   - modeling.go: NewLinear, NewEmbedding, NewLayerNorm, Activation, Dropout, Positions.
-//   - inputs.go: CheckInputs, the checks of Inputs against a model, and Guard, which turns a
-//     panic of an op into Run's error.
-//   - loss.go: SequenceClassificationLoss and TokenLoss (transformers' problem types), WithLoss.
 package modeling
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/goaccel/goaccel/nn"
@@ -117,4 +109,38 @@ func Prefix(prefix string, ps []nn.NamedParameter) []nn.NamedParameter {
 		out[i] = nn.NamedParameter{Name: prefix + "." + p.Name, Param: p.Param}
 	}
 	return out
+}
+
+// CheckPositive returns an error naming each key whose value is not positive: the shared check
+// of the sizes in a family's Validate. Keys and values alternate: "hidden_size", 384, ….
+func CheckPositive(keysAndValues ...any) error {
+	var errs []error
+	for i := 0; i+1 < len(keysAndValues); i += 2 {
+		k, _ := keysAndValues[i].(string)
+		if v, _ := keysAndValues[i+1].(int); v <= 0 {
+			errs = append(errs, fmt.Errorf("config key %s: must be positive, have %v", k, keysAndValues[i+1]))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// SelfAttention is multi-head self-attention over x [B, T, C] from separate query, key and value
+// projections (transformers' three Linears, under their own names): their weights are
+// concatenated (a differentiable copy of a few hundred kilobytes) so that one matrix product
+// projects all three, and the fused tensors.MultiHeadAttention reads the heads in place. The
+// result is [B, T, C] with the heads merged.
+func SelfAttention(x *tensors.Tensor, q, k, v *nn.Linear, heads int, opts tensors.AttentionOptions) *tensors.Tensor {
+	w := tensors.Cat([]*tensors.Tensor{q.Weight, k.Weight, v.Weight}, 0)
+	var b *tensors.Tensor
+	if q.Bias != nil && k.Bias != nil && v.Bias != nil {
+		b = tensors.Cat([]*tensors.Tensor{q.Bias, k.Bias, v.Bias}, 0)
+	}
+	qkv := tensors.Linear(x, w, b)
+	w.Release()
+	if b != nil {
+		b.Release()
+	}
+	y := tensors.MultiHeadAttention(qkv, heads, opts)
+	qkv.Release()
+	return y
 }
