@@ -122,3 +122,17 @@ func TestGPT2GreedyGenerationMatchesTransformers(t *testing.T) {
 		testenv.Close(t, "scores", scores, fx["gpt2.gen.scores"], 1e-4)
 	}
 }
+
+// TestGPT2SequenceClassificationMatchesTransformers: the score reads each row's last token that
+// is not padding (right- and left-padded rows), as GPT2ForSequenceClassification does.
+func TestGPT2SequenceClassificationMatchesTransformers(t *testing.T) {
+	fx, _ := testenv.Fixture(t, "decoders.safetensors")
+	m := load(t, transformers.SequenceClassification, 3)
+	tensors.NoGrad(func() { nn.StateDict(m)["score.weight"].CopyFrom(fx["gpt2.cls.score"]) })
+	out, err := m.Run(transformers.Inputs{InputIDs: fx["ids"], AttentionMask: padMask(fx["ids"]), Labels: fx["cls.labels"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.Close(t, "logits", out.Logits, fx["gpt2.cls.logits"], 1e-4)
+	testenv.Close(t, "loss", out.Loss, fx["gpt2.cls.loss"], 1e-5)
+}

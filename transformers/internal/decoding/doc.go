@@ -8,4 +8,5 @@
 //   - heads.go: LastTokens and PoolLast (the last non-pad token of each row), CausalLMLoss and
 //     KeepLast (LogitsToKeep).
 //   - positions.go: Positions, the default position ids after a cache.
+//   - embedding.go: Embed, a lookup whose padding row passes no gradient (padding_idx).
 package decoding
