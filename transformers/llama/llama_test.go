@@ -9,8 +9,8 @@ import (
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 	"github.com/goaccel/goaccel/transformers"
-	_ "github.com/goaccel/goaccel/transformers/llama"
 	"github.com/goaccel/goaccel/transformers/internal/testenv"
+	_ "github.com/goaccel/goaccel/transformers/llama"
 )
 
 func load(t *testing.T, dir string, task transformers.Task, numLabels int) transformers.Model {
