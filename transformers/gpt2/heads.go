@@ -1,6 +1,8 @@
 package gpt2
 
 import (
+	"fmt"
+
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 	"github.com/goaccel/goaccel/transformers"
@@ -70,7 +72,7 @@ func (m *LMHeadModel) Run(in transformers.Inputs) (out transformers.Output, err 
 	}
 	defer modeling.Guard(m.Architecture(), &err)
 	if out.LastHiddenState, out.HiddenStates, err = m.Transformer.forward(in); err != nil {
-		return out, err
+		return out, fmt.Errorf("%s: %w", m.Architecture(), err)
 	}
 	out.Logits = m.LMHead.Forward(decoding.KeepLast(out.LastHiddenState, in.LogitsToKeep))
 	return modeling.WithLoss(m.Architecture(), out, in.Labels, decoding.CausalLMLoss)
@@ -139,7 +141,7 @@ func (m *ForSequenceClassification) Run(in transformers.Inputs) (out transformer
 		return out, errorf(m, "%v", err)
 	}
 	if out.LastHiddenState, out.HiddenStates, err = m.Transformer.forward(in); err != nil {
-		return out, err
+		return out, fmt.Errorf("%s: %w", m.Architecture(), err)
 	}
 	pooled := decoding.PoolLast(out.LastHiddenState, last)
 	out.Logits = m.Score.Forward(pooled)

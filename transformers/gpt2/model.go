@@ -88,8 +88,10 @@ func (m *Model) Run(in transformers.Inputs) (out transformers.Output, err error)
 		return out, err
 	}
 	defer modeling.Guard(m.Architecture(), &err)
-	out.LastHiddenState, out.HiddenStates, err = m.forward(in)
-	return out, err
+	if out.LastHiddenState, out.HiddenStates, err = m.forward(in); err != nil {
+		return out, fmt.Errorf("%s: %w", m.Architecture(), err)
+	}
+	return out, nil
 }
 
 // forward runs the model on checked inputs.

@@ -79,7 +79,7 @@ func (m *ForCausalLM) Run(in transformers.Inputs) (out transformers.Output, err 
 	}
 	defer modeling.Guard(m.Architecture(), &err)
 	if out.LastHiddenState, out.HiddenStates, err = m.Model.forward(in); err != nil {
-		return out, err
+		return out, fmt.Errorf("%s: %w", m.Architecture(), err)
 	}
 	out.Logits = m.LMHead.Forward(decoding.KeepLast(out.LastHiddenState, in.LogitsToKeep))
 	return modeling.WithLoss(m.Architecture(), out, in.Labels, decoding.CausalLMLoss)
@@ -150,7 +150,7 @@ func (m *ForSequenceClassification) Run(in transformers.Inputs) (out transformer
 	}
 	defer modeling.Guard(m.Architecture(), &err)
 	if out.LastHiddenState, out.HiddenStates, err = m.Model.forward(in); err != nil {
-		return out, err
+		return out, fmt.Errorf("%s: %w", m.Architecture(), err)
 	}
 	pooled := decoding.PoolLast(out.LastHiddenState, last)
 	out.Logits = m.Score.Forward(pooled)

@@ -1,0 +1,85 @@
+package llama_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/goaccel/goaccel/tensors"
+	"github.com/goaccel/goaccel/transformers"
+	"github.com/goaccel/goaccel/transformers/internal/testenv"
+)
+
+// TestCachedStepsMatchTheFullSequence runs a left-padded batch through the model once whole and
+// once as a prompt then token by token over the KV cache: every position's logits agree (the
+// cached path attends over the cache with the mask, the grouped heads read in place).
+func TestCachedStepsMatchTheFullSequence(t *testing.T) {
+	fx, _ := testenv.Fixture(t, "decoders.safetensors")
+	for _, c := range models {
+		t.Run(c.dir, func(t *testing.T) {
+			m := load(t, c.dir, transformers.CausalLM, 0)
+			ids := fx["prompts"]
+			b, n := ids.Size(0), ids.Size(1)
+			mask := padMask(ids)
+			tensors.NoGrad(func() {
+				full, err := m.Run(transformers.Inputs{InputIDs: ids, AttentionMask: mask})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cache := m.(transformers.GenerativeModel).NewKVCache(b, n)
+				const prompt = 3
+				out, err := m.Run(transformers.Inputs{InputIDs: ids.Slice(1, 0, prompt).Contiguous(), AttentionMask: mask.Slice(1, 0, prompt).Contiguous(), PastKeyValues: cache})
+				if err != nil {
+					t.Fatal(err)
+				}
+				steps := []*tensors.Tensor{out.Logits}
+				for j := prompt; j < n; j++ {
+					o, err := m.Run(transformers.Inputs{InputIDs: ids.Slice(1, j, j+1).Contiguous(), AttentionMask: mask.Slice(1, 0, j+1).Contiguous(),
+						PastKeyValues: cache, LogitsToKeep: 1})
+					if err != nil {
+						t.Fatal(err)
+					}
+					steps = append(steps, o.Logits)
+				}
+				if cache.Len() != n {
+					t.Fatalf("the cache holds %d tokens, want %d", cache.Len(), n)
+				}
+				got := tensors.Cat(steps, 1)
+				if !slices.Equal(got.Shape(), full.Logits.Shape()) {
+					t.Fatalf("cached logits %v, full %v", got.Shape(), full.Logits.Shape())
+				}
+				testenv.Close(t, "logits over the cache vs the full sequence", realRows(got, mask), realRows(full.Logits, mask), 1e-5)
+			})
+		})
+	}
+}
+
+// TestPaddedPromptsGenerateWhatTheyGenerateAlone: positions from the attention mask make a
+// left-padded prompt continue as it does alone.
+func TestPaddedPromptsGenerateWhatTheyGenerateAlone(t *testing.T) {
+	fx, _ := testenv.Fixture(t, "decoders.safetensors")
+	m := load(t, "tiny-llama", transformers.CausalLM, 0)
+	prompts := fx["prompts"]
+	opts := transformers.GenerateOptions{MaxNewTokens: 8, IgnoreEOS: true}
+	batch, err := transformers.Generate(m, transformers.Inputs{InputIDs: prompts, AttentionMask: padMask(prompts)}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := prompts.Size(1)
+	for r := range prompts.Size(0) {
+		var real []int64
+		for _, id := range prompts.Slice(0, r, r+1).Contiguous().Int64s() {
+			if id != 0 {
+				real = append(real, id)
+			}
+		}
+		alone, err := transformers.Generate(m, transformers.Inputs{InputIDs: tensors.FromInt64(real, 1, len(real))}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := batch.Sequences.Slice(0, r, r+1).Slice(1, n, n+8).Contiguous().Int64s()
+		want := alone.Sequences.Slice(1, len(real), len(real)+8).Contiguous().Int64s()
+		if !slices.Equal(got, want) {
+			t.Errorf("row %d: in the padded batch %v, alone %v", r, got, want)
+		}
+	}
+}
