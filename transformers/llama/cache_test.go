@@ -9,15 +9,16 @@ import (
 	"github.com/goaccel/goaccel/transformers/internal/testenv"
 )
 
-// TestCachedStepsMatchTheFullSequence runs a left-padded batch through the model once whole and
-// once as a prompt then token by token over the KV cache: every position's logits agree (the
-// cached path attends over the cache with the mask, the grouped heads read in place).
+// TestCachedStepsMatchTheFullSequence runs a padded batch (left and right) through the model once
+// whole and once as a prompt then token by token over the KV cache: every position's logits
+// agree (the cached path attends over the cache with the mask, the grouped heads read in place,
+// Mistral's window over the last keys).
 func TestCachedStepsMatchTheFullSequence(t *testing.T) {
 	fx, _ := testenv.Fixture(t, "decoders.safetensors")
 	for _, c := range models {
 		t.Run(c.dir, func(t *testing.T) {
 			m := load(t, c.dir, transformers.CausalLM, 0)
-			ids := fx["prompts"]
+			ids := fx["ids"] // 8 tokens: past Mistral's window of 6
 			b, n := ids.Size(0), ids.Size(1)
 			mask := padMask(ids)
 			tensors.NoGrad(func() {

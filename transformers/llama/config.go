@@ -39,8 +39,7 @@ type Config struct {
 	MLPBias          bool    `json:"mlp_bias,omitempty"`
 	AttentionDropout float64 `json:"attention_dropout"`
 	// SlidingWindow (Mistral) lets a token see only the SlidingWindow tokens up to itself; nil
-	// is no window. goaccel applies it when generating with the KV cache and refuses a longer
-	// input without one.
+	// is no window.
 	SlidingWindow *int                  `json:"sliding_window,omitempty"`
 	BOSTokenID    *int                  `json:"bos_token_id"`
 	EOSTokenID    transformers.TokenIDs `json:"eos_token_id"`

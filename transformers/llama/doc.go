@@ -23,8 +23,9 @@
 // key/value head in place. The padding token's embedding (pad_token_id) passes no gradient
 // back, as nn.Embedding's padding_idx.
 //
-// Mistral's sliding_window is applied when generating with the KV cache (the keys that slid out
-// are masked); an input longer than the window without the cache is refused by name.
+// Mistral's sliding_window lets a token see only the last sliding_window tokens up to itself: a
+// decoding step over the KV cache reads the last keys, and an input longer than the window is
+// attended one query at a time over its window (exact, and slower than one fused call).
 //
 // Files:
 //   - config.go: Config (LlamaConfig's and MistralConfig's keys and defaults) and its checks.

@@ -51,6 +51,7 @@ func padMask(ids *tensors.Tensor) *tensors.Tensor {
 var models = []struct{ dir, key string }{
 	{"tiny-llama", "llama"},               // grouped-query attention 4:2, untied head
 	{"tiny-llama-scaled", "llama_scaled"}, // llama3 rope scaling, tied head, head_dim 16, 4:1, biases
+	{"tiny-mistral", "mistral"},           // sliding window 6 over 8 tokens
 }
 
 // TestTinyLlamaMatchesTransformers compares, on a batch with a full, a right-padded and a
@@ -181,34 +182,26 @@ func TestLlamaGeneratesTheTokenizedPromptsAsTransformers(t *testing.T) {
 	}
 }
 
-// TestMistralMatchesTransformers: within the sliding window Mistral is Llama without biases
-// (logits of a padded batch); generating past the window with the cache masks the keys that
-// slid out, token for token as transformers; without the cache a sequence longer than the
-// window is refused by name.
-func TestMistralMatchesTransformers(t *testing.T) {
+// TestMistralGenerationMatchesTransformers: generating past Mistral's sliding window gives
+// transformers' tokens with the cache (the keys that slid out are left out) and without it (each
+// query attends over its window).
+func TestMistralGenerationMatchesTransformers(t *testing.T) {
 	fx, _ := testenv.Fixture(t, "decoders.safetensors")
 	m := load(t, "tiny-mistral", transformers.CausalLM, 0)
 	if m.Architecture() != "MistralForCausalLM" {
 		t.Fatalf("architecture %s", m.Architecture())
 	}
-	ids := fx["mistral.ids"]
-	out, err := m.Run(transformers.Inputs{InputIDs: ids, AttentionMask: padMask(ids)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testenv.Close(t, "logits at the real tokens", realRows(out.Logits, padMask(ids)), realRows(fx["mistral.logits"], padMask(ids)), 1e-4)
-
 	prompts := fx["prompts"]
 	want := fx["mistral.gen.sequences"]
-	g, err := transformers.Generate(m, transformers.Inputs{InputIDs: prompts, AttentionMask: padMask(prompts)}, transformers.GenerateOptions{MaxNewTokens: 12})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(g.Sequences.Int64s(), want.Int64s()) {
-		t.Fatalf("generated\n%v\ntransformers generated\n%v", g.Sequences, want)
-	}
-	_, err = transformers.Generate(m, transformers.Inputs{InputIDs: prompts, AttentionMask: padMask(prompts)}, transformers.GenerateOptions{MaxNewTokens: 12, NoCache: true})
-	if err == nil || !strings.Contains(err.Error(), "sliding window 6 (sliding_window)") {
-		t.Fatalf("generating past the window without the cache: %v", err)
+	for _, noCache := range []bool{false, true} {
+		g, err := transformers.Generate(m, transformers.Inputs{InputIDs: prompts, AttentionMask: padMask(prompts)},
+			transformers.GenerateOptions{MaxNewTokens: 12, NoCache: noCache, OutputScores: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(g.Sequences.Int64s(), want.Int64s()) {
+			t.Fatalf("NoCache %v: generated\n%v\ntransformers generated\n%v", noCache, g.Sequences, want)
+		}
+		testenv.Close(t, "scores", tensors.Stack(g.Scores, 0), fx["mistral.gen.scores"], 1e-4)
 	}
 }

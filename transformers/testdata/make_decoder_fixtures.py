@@ -13,7 +13,7 @@ It writes small random models (initializer_range 0.1, so that greedy decoding va
   tiny-llama-scaled/  LlamaForCausalLM with rope_type "llama3" scaling, tie_word_embeddings,
                       head_dim 16 given apart from hidden_size 32 / 4 heads, 1 key/value head,
                       attention and MLP biases, vocab 1200 (the Llama 2 tokenizer fixture's)
-  tiny-mistral/       MistralForCausalLM with sliding_window 6
+  tiny-mistral/       MistralForCausalLM with sliding_window 6 (the padded batch has 8 tokens)
 and decoders.safetensors with, per model, the padded batches (right and left padding), the
 logits, the causal LM loss and every gradient, a sequence classifier's logits and loss (its
 score weight stored here), greedy generation on a left-padded batch with and without the KV
@@ -192,15 +192,10 @@ def mistral(out):
                         sliding_window=6, initializer_range=0.1, bos_token_id=1, eos_token_id=2, pad_token_id=PAD)
     model = MistralForCausalLM(cfg).eval()
     model.save_pretrained(os.path.join(HERE, "tiny-mistral"))
-    # A batch no longer than the window: the window changes nothing.
-    short = IDS[:, 2:]
-    mask = (short != PAD).long()
-    with torch.no_grad():
-        out["mistral.ids"], out["mistral.logits"] = short.clone(), f32(model(input_ids=short, attention_mask=mask).logits)
-    # Generation past the window with the cache (the window then masks the oldest keys).
-    g = model.generate(input_ids=PROMPTS, attention_mask=(PROMPTS != PAD).long(), do_sample=False,
-                       max_new_tokens=NEW_TOKENS, eos_token_id=None, pad_token_id=PAD)
-    out["mistral.gen.sequences"] = g
+    # The batch is longer than the window: the window masks the oldest keys of the later tokens.
+    lm_checks(out, "mistral", model)
+    # Generation past the window, with and without the cache.
+    generation(out, "mistral", model, PROMPTS, NEW_TOKENS)
 
 
 def activations(out):

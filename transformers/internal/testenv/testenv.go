@@ -3,7 +3,10 @@
 // transformers. A test that cannot find one skips and says how to provide it.
 //
 // Files:
-//   - testenv.go: MiniLMDir, Python, Fixture and the comparison helpers the tests share.
+//   - testenv.go: MiniLMDir, Python, RunPython, Fixture and the comparison helpers the tests
+//     share.
+//   - python.go: LoadWithTransformers, transformers' from_pretrained on folders SavePretrained
+//     wrote (Saved, Loaded).
 package testenv
 
 import (
@@ -166,4 +169,20 @@ func CloseScaled(t testing.TB, what string, got, want *tensors.Tensor, tol float
 		t.Errorf("%s differs from transformers: max abs %.3g, %.3g of its largest element %.3g (tolerance %g)", what, d.Abs, rel, scale, tol)
 	}
 	return rel
+}
+
+// RunPython runs script (Python source) with $GOACCEL_TRANSFORMERS_PYTHON and args, offline
+// (HF_HUB_OFFLINE=1), and returns what it writes to standard output; it skips without that
+// Python and fails the test, with the script's standard error, when the script fails.
+func RunPython(t testing.TB, script string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(Python(t), append([]string{"-c", script}, args...)...)
+	cmd.Env = append(os.Environ(), "HF_HUB_OFFLINE=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the Python script failed: %v\n%s", err, stderr.String())
+	}
+	return out
 }
