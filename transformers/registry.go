@@ -55,16 +55,6 @@ func (f *Family) architecture(task Task) (Architecture, error) {
 	return Architecture{}, fmt.Errorf("model type %q has no %s head; it has: %s", f.ModelType, task, strings.Join(names, ", "))
 }
 
-// byName returns the family's architecture called name.
-func (f *Family) byName(name string) (Architecture, bool) {
-	for _, a := range f.Architectures {
-		if a.Name == name {
-			return a, true
-		}
-	}
-	return Architecture{}, false
-}
-
 // The registry is filled by the family packages' init functions (as database/sql drivers
 // register themselves) and only read afterwards.
 var (

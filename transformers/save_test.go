@@ -163,35 +163,46 @@ func TestMaskedLMTiesItsDecoderToTheWordEmbeddings(t *testing.T) {
 	testenv.Close(t, "masked LM logits after save and load", logits(t, back, in), logits(t, m, in), 0)
 }
 
-// TestDTypeOptionLoadsAndSavesBFloat16: DType "bfloat16" keeps the parameters in bfloat16, the
-// saved file stores BF16 and config.json says so, and "auto" loads it back in bfloat16.
-func TestDTypeOptionLoadsAndSavesBFloat16(t *testing.T) {
-	m, _ := load(t, testenv.TestData(t, "tiny-bert"), transformers.Options{Task: transformers.SequenceClassification, DType: "bfloat16"})
-	for _, p := range m.Parameters() {
-		if p.DType() != tensors.BFloat16 {
-			t.Fatalf("a parameter of type %s", p.DType())
-		}
-	}
+// TestDTypeOptionKeepsHalfPrecisionWeights: DType "bfloat16" or "float16" keeps the parameters
+// in that type, the saved file stores them so and config.json says so, and "auto" loads them
+// back in it; an unknown type is refused by name.
+func TestDTypeOptionKeepsHalfPrecisionWeights(t *testing.T) {
 	in := tinyInputs(t)
 	f32, _ := load(t, testenv.TestData(t, "tiny-bert"), transformers.Options{Task: transformers.SequenceClassification})
-	d, _ := testenv.Compare(logits(t, m, in), logits(t, f32, in), 1)
-	t.Logf("bfloat16 weights vs float32: %s", d)
-	if d.Abs > 0.02 {
-		t.Fatalf("bfloat16 weights change the logits by %g", d.Abs)
+	for _, c := range []struct {
+		name string
+		dt   tensors.DType
+		file string
+	}{{"bfloat16", tensors.BFloat16, "BF16"}, {"float16", tensors.Float16, "F16"}} {
+		m, _ := load(t, testenv.TestData(t, "tiny-bert"), transformers.Options{Task: transformers.SequenceClassification, DType: c.name})
+		for _, p := range m.Parameters() {
+			if p.DType() != c.dt {
+				t.Fatalf("%s: a parameter of type %s", c.name, p.DType())
+			}
+		}
+		d, _ := testenv.Compare(logits(t, m, in), logits(t, f32, in), 1)
+		t.Logf("%s weights vs float32: %s", c.name, d)
+		if d.Abs > 0.02 {
+			t.Fatalf("%s weights change the logits by %g", c.name, d.Abs)
+		}
+		dir := t.TempDir()
+		if err := transformers.SavePretrained(dir, m, transformers.SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "config.json"))
+		if !strings.Contains(string(b), `"dtype": "`+c.name+`"`) {
+			t.Fatalf("config.json:\n%s", b)
+		}
+		raw, _ := os.ReadFile(filepath.Join(dir, "model.safetensors"))
+		if !strings.Contains(string(raw[:4096]), `"dtype":"`+c.file+`"`) {
+			t.Fatalf("%s: the saved file's header does not store %s", c.name, c.file)
+		}
+		back, _ := load(t, dir, transformers.Options{Task: transformers.SequenceClassification})
+		if dt := back.Parameters()[0].DType(); dt != c.dt {
+			t.Fatalf("reloaded with dtype auto as %s, want %s", dt, c.dt)
+		}
 	}
-	dir := t.TempDir()
-	if err := transformers.SavePretrained(dir, m, transformers.SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := os.ReadFile(filepath.Join(dir, "config.json"))
-	if !strings.Contains(string(b), `"dtype": "bfloat16"`) {
-		t.Fatalf("config.json:\n%s", b)
-	}
-	back, _ := load(t, dir, transformers.Options{Task: transformers.SequenceClassification})
-	if dt := back.Parameters()[0].DType(); dt != tensors.BFloat16 {
-		t.Fatalf("reloaded with dtype auto as %s", dt)
-	}
-	if _, _, err := transformers.FromPretrained(dir, transformers.Options{DType: "int8", Log: io.Discard}); err == nil || !strings.Contains(err.Error(), `dtype "int8"`) {
+	if _, _, err := transformers.FromPretrained(testenv.TestData(t, "tiny-bert"), transformers.Options{DType: "int8", Log: io.Discard}); err == nil || !strings.Contains(err.Error(), `dtype "int8"`) {
 		t.Fatalf("dtype int8: %v", err)
 	}
 }

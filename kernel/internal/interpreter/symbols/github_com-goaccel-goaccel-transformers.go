@@ -16,7 +16,6 @@ func init() {
 		// function, constant and variable definitions
 		"BaseModel":              reflect.ValueOf(transformers.BaseModel),
 		"CausalLM":               reflect.ValueOf(transformers.CausalLM),
-		"CheckPositive":          reflect.ValueOf(transformers.CheckPositive),
 		"ConfigFile":             reflect.ValueOf(constant.MakeFromLiteral("\"config.json\"", token.STRING, 0)),
 		"FromPretrained":         reflect.ValueOf(transformers.FromPretrained),
 		"LoadConfig":             reflect.ValueOf(transformers.LoadConfig),
