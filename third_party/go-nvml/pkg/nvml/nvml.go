@@ -20,7 +20,7 @@ package nvml
 /*
 #cgo linux LDFLAGS: -Wl,--export-dynamic -Wl,--unresolved-symbols=ignore-in-object-files
 #cgo darwin LDFLAGS: -Wl,-undefined,dynamic_lookup
-#cgo CFLAGS: -DNVML_NO_UNVERSIONED_FUNC_DEFS=1
+#cgo CFLAGS: -DNVML_NO_UNVERSIONED_FUNC_DEFS=1 -Wno-deprecated-declarations
 #include "nvml.h"
 #include <stdlib.h>
 #include "cgo_helpers.h"
