@@ -31,6 +31,7 @@ require (
 )
 
 replace (
+	github.com/NVIDIA/go-nvml => ./third_party/go-nvml
 	github.com/go-zeromq/zmq4 => ./third_party/zmq4
 	github.com/traefik/yaegi => ./third_party/yaegi
 )

@@ -49,8 +49,12 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 	if err != nil {
 		return "", "", err
 	}
+	goMod, err := m.GoMod(modulePath, "A derived executor of a goaccel session", spec.Modules)
+	if err != nil {
+		return "", "", err
+	}
 	files := map[string][]byte{
-		"go.mod":     []byte(m.GoMod(modulePath, "A derived executor of a goaccel session", true, spec.Modules)),
+		"go.mod":     []byte(goMod),
 		"go.sum":     m.GoSum(),
 		"main.go":    []byte(mainSource(string(specJSON))),
 		"imports.go": []byte(importsSource(spec.Packages)),

@@ -89,17 +89,3 @@ func TestImportsAndMainSources(t *testing.T) {
 		t.Errorf("mainSource:\n%s", got)
 	}
 }
-
-func TestOlder(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want bool
-	}{
-		{"v1.3.0", "v1.6.0", true}, {"v1.6.0", "v1.3.0", false}, {"v1.6.0", "v1.6.0", false},
-		{"v1.10.0", "v1.9.0", false}, {"v0.9.9", "v1.0.0", true}, {"v1.6.0-rc1", "v1.6.0", true},
-	} {
-		if got := Older(tt.a, tt.b); got != tt.want {
-			t.Errorf("Older(%s, %s) = %v", tt.a, tt.b, got)
-		}
-	}
-}

@@ -25,6 +25,6 @@
 //   - extract.go: Extract, the symbol tables of a build's packages written
 //     as `yaegi extract` would.
 //   - spec.go: Spec (With, Has, Command), ExecutorCommand, EnvBase, the
-//     `%go mod use` and `%go get` arguments (LocalModule, ParsePin), Resolve
-//     and Older.
+//     `%go mod use` and `%go get` arguments (LocalModule, ParsePin) and
+//     Resolve.
 package derive

@@ -30,10 +30,14 @@ func build(ctx context.Context, p *program.Program, out io.Writer) (bin, how str
 	if err != nil {
 		return "", "", err
 	}
+	goMod, err := m.GoMod("goaccel.notebook/worker", "The compiled worker program of a notebook launch", nil)
+	if err != nil {
+		return "", "", err
+	}
 	files := map[string][]byte{
 		program.File: []byte(p.Source),
 		"main.go":    []byte(main),
-		"go.mod":     []byte(m.GoMod("goaccel.notebook/worker", "The compiled worker program of a notebook launch", true, nil)),
+		"go.mod":     []byte(goMod),
 		"go.sum":     m.GoSum(),
 	}
 	cache, err := gobuild.OpenCache("workers", keepBuilds)

@@ -366,7 +366,13 @@ func TestExportWritesAProgramThatRunsTheFunction(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "prog")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = dir
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	// As its README says: plain go build, with no network.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOFLAGS=") && !strings.HasPrefix(kv, "GOPROXY=") {
+			build.Env = append(build.Env, kv)
+		}
+	}
+	build.Env = append(build.Env, "GOFLAGS=", "GOPROXY=off")
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build of the exported program: %v\n%s", err, b)
 	}
