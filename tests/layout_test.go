@@ -17,7 +17,7 @@ var layers = [][]string{
 	{"tensors/backend"},                    // the device interface and the CPU and simulated devices
 	{"cuda", "tensors"},                    // a device (registers itself); the front users call
 	{"nn", "optim", "data", "dist"},        // layers, optimizers, datasets, the process group
-	{"cuda/nccl", "display"},               // NCCL collectives for dist; rich output
+	{"cuda/nccl", "display", "datasets"},   // NCCL collectives for dist; rich output; text datasets
 	{"widgets"},                            // Jupyter widgets (over internal/comm)
 	{"plots", "progress"},                  // figures and progress bars
 	{"accelerate"},                         // the Accelerator
