@@ -28,6 +28,7 @@ func ReadCSV(path string, opts Options) (*Dataset, error) {
 		return nil, fmt.Errorf("datasets: ReadCSV: %s %w", path, err)
 	}
 	r := csv.NewReader(strings.NewReader(text))
+	r.LazyQuotes = true // a quote inside an unquoted field is a character, as pandas reads it (12" screen)
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("datasets: ReadCSV: %s is empty; a CSV file starts with a header line naming its columns", path)

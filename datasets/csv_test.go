@@ -9,7 +9,8 @@ func TestReadCSVInfersColumnTypesAsPandas(t *testing.T) {
 	p := writeFile(t, "train.csv", "text,label,stars,score,flag,note\n"+
 		"\"Shares rose, again.\",business,4,0.5,true,\n"+
 		"\"A \"\"quoted\"\"\nline break\",sport,5,1,False,x\n"+
-		"123,business,,2,TRUE,y\n")
+		"123,business,,2,TRUE,y\n"+
+		"A 12\" screen,sport,1,3,false,\n")
 	ds, err := ReadCSV(p, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -24,6 +25,7 @@ func TestReadCSVInfersColumnTypesAsPandas(t *testing.T) {
 		{"text": "Shares rose, again.", "label": "business", "stars": int64(4), "score": 0.5, "flag": true, "note": nil},
 		{"text": "A \"quoted\"\nline break", "label": "sport", "stars": int64(5), "score": 1.0, "flag": false, "note": "x"},
 		{"text": "123", "label": "business", "stars": nil, "score": 2.0, "flag": true, "note": "y"},
+		{"text": "A 12\" screen", "label": "sport", "stars": int64(1), "score": 3.0, "flag": false, "note": nil},
 	}
 	for i, w := range want {
 		if got := ds.Row(i); !reflect.DeepEqual(got, w) {
@@ -34,7 +36,7 @@ func TestReadCSVInfersColumnTypesAsPandas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids, _ := enc.Ints("label"); !reflect.DeepEqual(ids, []int64{0, 1, 0}) || !reflect.DeepEqual(enc.Labels("label").Names(), []string{"business", "sport"}) {
+	if ids, _ := enc.Ints("label"); !reflect.DeepEqual(ids, []int64{0, 1, 0, 1}) || !reflect.DeepEqual(enc.Labels("label").Names(), []string{"business", "sport"}) {
 		t.Errorf("class-encoded labels %v with %v", ids, enc.Labels("label"))
 	}
 }

@@ -17,7 +17,7 @@ import (
 // every folder. Files directly under root and other extensions are ignored, sub-folders of a
 // label folder too. A file that is not UTF-8 is read as Windows-1252 (Options.Encoding), a
 // binary file, an empty text (unless AllowEmptyText), a folder missing from Options.Labels and a
-// root without label folders are errors naming the path.
+// root without label folders are errors naming the path. Options.Columns does not apply.
 func ReadFolder(root string, opts Options) (*Dataset, error) {
 	textCol, labelCol := opts.textColumn(), opts.labelColumn()
 	if textCol == "" || labelCol == "" {
