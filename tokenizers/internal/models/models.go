@@ -83,9 +83,11 @@ func Parse(raw json.RawMessage) (Model, error) {
 			if err := json.Unmarshal(v[0], &pieces[i]); err != nil {
 				return nil, o.Errorf("vocab entry %d: piece: %v", i, err)
 			}
-			if err := json.Unmarshal(v[1], &scores[i]); err != nil {
+			f, err := spec.ParseFloat(string(v[1]))
+			if err != nil {
 				return nil, o.Errorf("vocab entry %d: score: %v", i, err)
 			}
+			scores[i] = f
 		}
 		unkID := -1
 		if o.Has("unk_id") {

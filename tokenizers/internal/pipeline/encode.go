@@ -22,20 +22,20 @@ func (t *Tokenizer) Encode(seq string, pair *string, addSpecial bool, trunc *Tru
 			enc, err = nil, fmt.Errorf("tokenizers would abort here: %s", f.Msg)
 		}
 	}()
-	e, err := t.encodeOne(seq, 0, trunc)
+	e, err := t.encodeOne(seq, 0)
 	if err != nil {
 		return nil, err
 	}
 	var p *encoding.Encoding
 	if pair != nil {
-		if p, err = t.encodeOne(*pair, 1, trunc); err != nil {
+		if p, err = t.encodeOne(*pair, 1); err != nil {
 			return nil, err
 		}
 	}
 	return t.postProcess(e, p, addSpecial, trunc, pad)
 }
 
-func (t *Tokenizer) encodeOne(text string, typeID int, trunc *Truncation) (*encoding.Encoding, error) {
+func (t *Tokenizer) encodeOne(text string, typeID int) (*encoding.Encoding, error) {
 	if !utf8.ValidString(text) {
 		return nil, fmt.Errorf("the text is not valid UTF-8")
 	}
@@ -45,72 +45,18 @@ func (t *Tokenizer) encodeOne(text string, typeID int, trunc *Truncation) (*enco
 			return nil, err
 		}
 	}
-	limit := -1
-	dir := encoding.Right
-	if trunc != nil && (trunc.Strategy != OnlySecond || typeID != 0) {
-		limit, dir = trunc.MaxLength, trunc.Direction
-	}
-	if err := t.tokenize(pt, limit, dir); err != nil {
-		return nil, err
+	for i := range pt.Pieces {
+		pc := &pt.Pieces[i]
+		if pc.Done {
+			continue
+		}
+		toks, err := t.Model.Tokenize(pc.S.Normalized)
+		if err != nil {
+			return nil, err
+		}
+		pc.Tokens, pc.Done = toks, true
 	}
 	return intoEncoding(pt, typeID), nil
-}
-
-// tokenize runs the model over the pieces; with a limit it stops once
-// limit tokens exist from the kept side (tokenize_with_limit).
-func (t *Tokenizer) tokenize(pt *normstr.PreTokenized, limit int, dir encoding.Direction) error {
-	run := func(i int) (int, error) {
-		pc := &pt.Pieces[i]
-		if !pc.Done {
-			toks, err := t.Model.Tokenize(pc.S.Normalized)
-			if err != nil {
-				return 0, err
-			}
-			pc.Tokens, pc.Done = toks, true
-		}
-		return len(pc.Tokens), nil
-	}
-	if limit < 0 {
-		for i := range pt.Pieces {
-			if _, err := run(i); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	total := 0
-	if dir == encoding.Left {
-		first := len(pt.Pieces)
-		for i := len(pt.Pieces) - 1; i >= 0; i-- {
-			wasDone := pt.Pieces[i].Done
-			n, err := run(i)
-			if err != nil {
-				return err
-			}
-			total += n
-			first = i
-			if !wasDone && total >= limit {
-				break
-			}
-		}
-		pt.Pieces = pt.Pieces[first:]
-		return nil
-	}
-	last := 0
-	for i := range pt.Pieces {
-		wasDone := pt.Pieces[i].Done
-		n, err := run(i)
-		if err != nil {
-			return err
-		}
-		total += n
-		last = i + 1
-		if !wasDone && total >= limit {
-			break
-		}
-	}
-	pt.Pieces = pt.Pieces[:last]
-	return nil
 }
 
 // intoEncoding gathers the tokens of every piece with offsets in characters
