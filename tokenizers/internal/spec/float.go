@@ -36,7 +36,9 @@ func ParseFloat(s string) (float64, error) {
 	}
 	var sig uint64
 	exp := 0
-	overflow := func(d uint64) bool { return sig >= math.MaxUint64/10 && (sig > math.MaxUint64/10 || d > math.MaxUint64%10) }
+	overflow := func(d uint64) bool {
+		return sig >= math.MaxUint64/10 && (sig > math.MaxUint64/10 || d > math.MaxUint64%10)
+	}
 	if s[i] == '0' {
 		i++
 	} else {
