@@ -159,3 +159,15 @@ func (t *Tokenizer) Decode(ids []int, skipSpecial bool) (string, error) {
 	}
 	return decoders.Decode(t.Decoder, toks)
 }
+
+// IsBPE reports whether the model is BPE (transformers never cleans up
+// the spaces of decoded BPE text).
+func (t *Tokenizer) IsBPE() bool {
+	_, ok := t.Model.(*models.BPE)
+	return ok
+}
+
+// AddTokens adds tokens to the added vocabulary (add_tokens).
+func (t *Tokenizer) AddTokens(toks []AddedToken) error {
+	return t.added.add(toks, t.Model, t.Normalizer)
+}

@@ -151,29 +151,3 @@ func parseTemplate(o *spec.Object) (Processor, error) {
 	}
 	return t, nil
 }
-
-// NewBOSEOSTemplate is the template transformers' update_post_processor
-// builds from add_bos_token and add_eos_token.
-func NewBOSEOSTemplate(bos string, bosID int, addBOS bool, eos string, eosID int, addEOS bool) *Template {
-	var single, pair []piece
-	tokens := map[string]templateToken{}
-	if addBOS {
-		single = append(single, piece{seq: -1, special: bos})
-		tokens[bos] = templateToken{IDs: []int{bosID}, Tokens: []string{bos}}
-	}
-	single = append(single, piece{seq: 0})
-	if addEOS {
-		single = append(single, piece{seq: -1, special: eos})
-		tokens[eos] = templateToken{IDs: []int{eosID}, Tokens: []string{eos}}
-	}
-	pair = append(pair, single...)
-	if addBOS {
-		pair = append(pair, piece{seq: -1, special: bos, typeID: 1})
-	}
-	pair = append(pair, piece{seq: 1, typeID: 1})
-	if addEOS {
-		pair = append(pair, piece{seq: -1, special: eos, typeID: 1})
-	}
-	t, _ := NewTemplate(single, pair, tokens)
-	return t
-}
