@@ -26,7 +26,7 @@ pat = re.compile(r"^Benchmark(Encode|EncodeBatch)/(\w+)-\d+\s+\d+\s+\S+ ns/op\s+
 
 def go():
     out = subprocess.run([binary, "-test.run", "^$", "-test.bench", "^BenchmarkEncode", "-test.benchtime", "3x"],
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, cwd="tokenizers").stdout
     return {(m.group(1), m.group(2)): float(m.group(3)) for m in pat.finditer(out)}
 
 def py(kind):

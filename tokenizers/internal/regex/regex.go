@@ -25,7 +25,7 @@ type Regex struct {
 
 // Compile compiles an Oniguruma pattern.
 func Compile(pattern string) (*Regex, error) {
-	re, err := regexp2.Compile(pattern, regexp2.Multiline)
+	re, err := regexp2.Compile(rewrite(pattern), regexp2.Multiline)
 	if err != nil {
 		return nil, fmt.Errorf("regular expression %q: %w", pattern, err)
 	}

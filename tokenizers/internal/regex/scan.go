@@ -1,8 +1,9 @@
 package regex
 
 import (
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/goaccel/goaccel/tokenizers/internal/uprops"
 )
 
 // GPT2Pattern is the pre-tokenisation pattern of GPT-2 (tokenizers' ByteLevel).
@@ -11,27 +12,9 @@ const GPT2Pattern = `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]
 // Llama3Pattern is the pattern of Llama 3's Split pre-tokeniser (also GPT-4's cl100k).
 const Llama3Pattern = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
 
-func isL(r rune) bool {
-	if r < 0x80 {
-		return (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
-	}
-	return unicode.IsLetter(r)
-}
-
-func isN(r rune) bool {
-	if r < 0x80 {
-		return r >= '0' && r <= '9'
-	}
-	return unicode.IsNumber(r)
-}
-
-// isS is \s: the White_Space property.
-func isS(r rune) bool {
-	if r < 0x80 {
-		return r == ' ' || (r >= '\t' && r <= '\r')
-	}
-	return unicode.Is(unicode.White_Space, r)
-}
+func isL(r rune) bool { return uprops.OnigLetter(r) }
+func isN(r rune) bool { return uprops.OnigNumber(r) }
+func isS(r rune) bool { return uprops.OnigSpace(r) }
 
 func isOther(r rune) bool { return !isS(r) && !isL(r) && !isN(r) }
 

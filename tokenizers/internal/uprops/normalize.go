@@ -2,6 +2,7 @@ package uprops
 
 import (
 	"sort"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -29,7 +30,7 @@ const (
 // CCC is the canonical combining class as tokenizers' normaliser sees it
 // (Unicode 9.0 tables: characters assigned later have class 0).
 func CCC(r rune) uint8 {
-	if r < 0x300 || unicode9Unassigned(r) {
+	if r < 0x300 || unicode.Is(cccZero, r) {
 		return 0
 	}
 	var b [4]byte
@@ -50,7 +51,7 @@ func decompose(r rune, compat bool, out []rune) []rune {
 		}
 		return out
 	}
-	if unicode9Unassigned(r) {
+	if unicode.Is(decompNone, r) {
 		return append(out, r)
 	}
 	var b [4]byte
@@ -123,15 +124,13 @@ func compose(a, b rune) (rune, bool) {
 	if a >= hangulS && a < hangulS+countS && (a-hangulS)%countT == 0 && b > hangulT && b < hangulT+countT {
 		return a + (b - hangulT), true
 	}
-	if unicode9Unassigned(a) || unicode9Unassigned(b) {
-		return 0, false
-	}
+
 	var buf [8]byte
 	n := utf8.EncodeRune(buf[:], a)
 	n += utf8.EncodeRune(buf[n:], b)
 	out := norm.NFC.Bytes(buf[:n])
 	c, k := utf8.DecodeRune(out)
-	if k != len(out) || c == a {
+	if k != len(out) || c == a || unicode.Is(decompNone, c) {
 		return 0, false
 	}
 	return c, true

@@ -31,17 +31,7 @@ func IsBertControl(r rune) bool {
 }
 
 func isOther(r rune) bool {
-	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co) {
-		return !otherExceptions[r]
-	}
-	return !assigned(r) || otherExtra[r]
-}
-
-func assigned(r rune) bool {
-	if unicode9Unassigned(r) {
-		return false
-	}
-	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.C)
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co) != unicode.Is(otherFlip, r)
 }
 
 // IsChineseChar is BERT's "Chinese character": the CJK ideograph blocks.
@@ -57,17 +47,17 @@ func IsPunctuation(r rune) bool {
 	if r < 0x80 {
 		return (r >= '!' && r <= '/') || (r >= ':' && r <= '@') || (r >= '[' && r <= '`') || (r >= '{' && r <= '~')
 	}
-	return unicode.IsPunct(r) && !unicode9Unassigned(r)
+	return unicode.IsPunct(r) != unicode.Is(punctuationFlip, r)
 }
 
 // IsMarkNonspacing is the Mn category, which BERT's accent stripping drops.
 func IsMarkNonspacing(r rune) bool {
-	return r >= 0x300 && unicode.Is(unicode.Mn, r) && !unicode9Unassigned(r)
+	return r >= 0x300 && unicode.Is(unicode.Mn, r) != unicode.Is(mnFlip, r)
 }
 
 // IsCombiningMark is the M categories, which StripAccents drops.
 func IsCombiningMark(r rune) bool {
-	return r >= 0x300 && unicode.IsMark(r) && !unicode9Unassigned(r)
+	return r >= 0x300 && unicode.IsMark(r) != unicode.Is(combiningFlip, r)
 }
 
 // IsNumeric is Rust's char::is_numeric (Nd, Nl, No).
@@ -75,7 +65,7 @@ func IsNumeric(r rune) bool {
 	if r < 0x80 {
 		return r >= '0' && r <= '9'
 	}
-	return unicode.IsNumber(r)
+	return unicode.IsNumber(r) != unicode.Is(numericFlip, r)
 }
 
 // IsAlphabetic is Rust's char::is_alphabetic (the Alphabetic property).
@@ -92,6 +82,10 @@ func IsWordChar(r rune) bool {
 	if r < 0x80 {
 		return r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
 	}
+	return baseWordChar(r) != unicode.Is(rustWordFlip, r)
+}
+
+func baseWordChar(r rune) bool {
 	return IsAlphabetic(r) || unicode.IsMark(r) || unicode.Is(unicode.Nd, r) || unicode.Is(unicode.Pc, r) ||
 		unicode.Is(unicode.Join_Control, r)
 }
@@ -108,7 +102,7 @@ func ToLower(r rune, out []rune) []rune {
 	if r == 0x130 {
 		return append(out, 'i', 0x307)
 	}
-	if l, ok := lowerExceptions[r]; ok {
+	if l, ok := lowerFlip[r]; ok {
 		return append(out, l)
 	}
 	return append(out, unicode.ToLower(r))
