@@ -171,7 +171,7 @@ func (t *Tokenizer) strategies(o Options) (*pipeline.Truncation, *pipeline.Paddi
 		pad = &pipeline.Padding{Direction: dir, PadID: padID, PadTypeID: t.PadTokenTypeID, PadToken: t.PadToken,
 			PadToMultipleOf: o.PadToMultipleOf}
 		if padding == PadMaxLength {
-			pad.Length = maxLen
+			pad.Fixed, pad.Length = true, maxLen
 		}
 	}
 	return trunc, pad, nil

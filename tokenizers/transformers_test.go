@@ -69,7 +69,7 @@ func readRef(t *testing.T, kind string) *transformersRef {
 	return &r
 }
 
-func readSentences(t *testing.T) []string {
+func readSentences(t testing.TB) []string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "sentences.json"))
 	if err != nil {

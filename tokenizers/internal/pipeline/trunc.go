@@ -39,8 +39,10 @@ type Truncation struct {
 	Direction         encoding.Direction
 }
 
-// Padding is tokenizers' PaddingParams; Length 0 pads to the longest.
+// Padding is tokenizers' PaddingParams: to Length when Fixed, else to the
+// longest of the batch.
 type Padding struct {
+	Fixed                   bool
 	Length, PadToMultipleOf int
 	Direction               encoding.Direction
 	PadID, PadTypeID        int
@@ -119,7 +121,7 @@ func PadEncodings(encs []*encoding.Encoding, p *Padding) error {
 		return nil
 	}
 	n := p.Length
-	if n == 0 {
+	if !p.Fixed {
 		for _, e := range encs {
 			n = max(n, e.Len())
 		}
@@ -191,7 +193,7 @@ func parsePadding(raw json.RawMessage) (*Padding, error) {
 		if err := json.Unmarshal(j.Strategy, &fixed); err != nil || fixed.Fixed == nil {
 			return nil, fmt.Errorf("padding: unknown strategy %s (want BatchLongest or {\"Fixed\": n})", string(j.Strategy))
 		}
-		p.Length = *fixed.Fixed
+		p.Fixed, p.Length = true, *fixed.Fixed
 	}
 	var err error
 	if p.Direction, err = encoding.ParseDirection(j.Direction); err != nil {
