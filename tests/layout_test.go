@@ -13,18 +13,18 @@ import (
 // packages of its own layer or of a lower one, never of a higher one. The
 // folders of one layer do not import each other except as listed in sideways.
 var layers = [][]string{
-	{"internal"},                           // small leaves that import nothing of the project
-	{"tensors/backend"},                    // the device interface and the CPU and simulated devices
-	{"cuda", "tensors"},                    // a device (registers itself); the front users call
-	{"nn", "optim", "data", "dist"},        // layers, optimizers, datasets, the process group
-	{"cuda/nccl", "display"},               // NCCL collectives for dist; rich output
-	{"widgets"},                            // Jupyter widgets (over internal/comm)
-	{"plots", "progress"},                  // figures and progress bars
-	{"accelerate"},                         // the Accelerator
-	{"notebook_launcher"},                  // starting workers, from programs and from cells
-	{"magics"},                             // %… lines
-	{"kernel"},                             // the Jupyter side: protocol, sessions, cells, the interpreter
-	{"cmd", "tests", "bench", "notebooks"}, // the binary and what drives it
+	{"internal"},        // small leaves that import nothing of the project
+	{"tensors/backend"}, // the device interface and the CPU and simulated devices
+	{"cuda", "tensors"}, // a device (registers itself); the front users call
+	{"nn", "optim", "data", "dist", "tokenizers"}, // layers, optimizers, datasets, the process group, tokenizers
+	{"cuda/nccl", "display"},                      // NCCL collectives for dist; rich output
+	{"widgets"},                                   // Jupyter widgets (over internal/comm)
+	{"plots", "progress"},                         // figures and progress bars
+	{"accelerate"},                                // the Accelerator
+	{"notebook_launcher"},                         // starting workers, from programs and from cells
+	{"magics"},                                    // %… lines
+	{"kernel"},                                    // the Jupyter side: protocol, sessions, cells, the interpreter
+	{"cmd", "tests", "bench", "notebooks"},        // the binary and what drives it
 }
 
 // sideways are the imports allowed between folders of one layer (none today).
