@@ -14,7 +14,7 @@
 //	gotool, err := gobuild.GoTool()
 //	files := map[string][]byte{"go.mod": []byte(m.GoMod("example.com/w", "a worker", false, nil)), "go.sum": m.GoSum(), "main.go": src}
 //	c, err := gobuild.OpenCache("workers", 16)
-//	dir, err := c.Build(gobuild.Key(files), func(tmp string) error {
+//	dir, err := c.Build(gobuild.Key(identity, files), func(tmp string) error {
 //		if err := gobuild.WriteFiles(tmp, files); err != nil {
 //			return err
 //		}
@@ -24,7 +24,7 @@
 //
 // Files:
 //   - cache.go: EnvCache, Cache (OpenCache, Lookup, Build, pruning to the
-//     most recently used), Key, and Identity and SetIdentity.
+//     most recently used), Key and Identity.
 //   - module.go: EnvSource, Module (FindModule, GoMod, GoSum), Require,
 //     GoTool and Env, the environment of the go commands.
 //   - run.go: WriteFiles and Run, a build's commands in its folder.
