@@ -14,8 +14,11 @@ func (r *recorder) Send(msgType string, _ map[string]any) { r.sent = append(r.se
 // A process starts as a plain program; its entry point installs its host
 // once and a second installation is refused; a test may lend a host of its
 // own, which goes away with the test. Every host of the process shares the
-// one link to its launcher. (One test: Install cannot be undone.)
+// one link to its launcher. (One test: only this package's tests can undo
+// an Install, which they do to start from a plain process.)
 func TestInstallOnceCurrentAndForTest(t *testing.T) {
+	prev := installed.Swap(nil)
+	t.Cleanup(func() { installed.Store(prev) })
 	plain := Current()
 	if plain.Display != nil || plain.Comms != nil || plain.Cells != nil || plain.InNotebook() {
 		t.Fatalf("before Install, Current() = %+v; want a plain program's host", plain)
