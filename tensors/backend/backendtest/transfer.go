@@ -63,8 +63,8 @@ func checkElementwise(s *suite) {
 				s.be.Binary(st.BinaryOp, results[k], operand(st.A), operand(st.B), []int{n})
 				continue
 			}
-			x := results[0]
-			if st.A < 0 {
+			var x *backend.Buffer
+			if st.A < 0 { // Unary reads a whole buffer: copy the input out of its offset
 				x = s.be.AllocUninit(backend.F32, n)
 				s.be.Copy(view(x, 0, 1), input(st.A), []int{n})
 			} else {
