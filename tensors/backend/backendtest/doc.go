@@ -23,7 +23,8 @@
 // (tensors/backend/sim, with only Core and with every fused op), the composed fused ops on host
 // memory (tensors/backend) and the CUDA device (cuda/internal/device, on the emulated GPU of
 // `make test-cuda-emulated`, and on a real one through package tensors' tests with
-// GOACCEL_TEST_DEVICES=cuda). Only tests of devices import it.
+// GOACCEL_TEST_DEVICES=cuda). It is plumbing: only tests import it (tests/layout_test.go
+// checks).
 //
 // Files:
 //   - attention.go: Attention and AttentionGrad, TopK and Multinomial.
