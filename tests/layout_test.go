@@ -14,7 +14,7 @@ import (
 // folders of one layer do not import each other except as listed in sideways.
 var layers = [][]string{
 	{"internal"},        // small leaves that import nothing of the project (but the host, which gathers two)
-	{"tensors/backend"}, // the device interface and the CPU and simulated devices
+	{"tensors/backend"}, // the device interface, its devices (CPU, simulated), the default devices and the device suite
 	{"cuda", "tensors"}, // a device (registers itself); the front users call
 	{"nn", "optim", "data", "dist", "tokenizers"}, // layers, optimizers, datasets, the process group, tokenizers
 	{"cuda/nccl", "display"},                      // NCCL collectives for dist; rich output
@@ -138,5 +138,45 @@ func TestTopLevelInternalIsSmall(t *testing.T) {
 	}
 	if internal*10 > all {
 		t.Errorf("internal/ holds %d of %d hand-written lines, more than a tenth: move packages under the folders that own them", internal, all)
+	}
+}
+
+// TestImportsOfDevicesGoThroughTheRegistry: package tensors imports no device, only the device
+// interface and the one package that links in the default devices (every device, the CPU
+// included, registers itself by name); and the device conformance suite is plumbing that only
+// tests of devices import.
+func TestImportsOfDevicesGoThroughTheRegistry(t *testing.T) {
+	const module = "github.com/goaccel/goaccel"
+	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Imports", module+"/...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	allowed := map[string]bool{module + "/tensors/backend": true, module + "/tensors/backend/defaults": true}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	sawTensors := false
+	for {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range p.Imports {
+			if p.ImportPath == module+"/tensors" && strings.HasPrefix(imp, module+"/tensors/backend") && !allowed[imp] {
+				t.Errorf("package tensors imports %s: it opens devices by name (backend.Open); link a default device in through tensors/backend/defaults", imp)
+			}
+			if imp == module+"/tensors/backend/backendtest" {
+				t.Errorf("%s imports the device suite tensors/backend/backendtest, which only tests of devices may", p.ImportPath)
+			}
+		}
+		sawTensors = sawTensors || p.ImportPath == module+"/tensors"
+	}
+	if !sawTensors {
+		t.Fatal("go list did not list package tensors")
 	}
 }
