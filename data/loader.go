@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -101,7 +102,8 @@ func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
 // it returns false once; the following call starts the next epoch.
 func (l *Loader) Next() bool {
 	// What a launched worker is doing, for its launcher's status table.
-	defer workerinfo.SetPhase(workerinfo.SetPhase(workerinfo.PhaseLoading))
+	w := host.Current().Worker
+	defer w.SetPhase(w.SetPhase(workerinfo.PhaseLoading))
 	if !l.running {
 		// The batch sampler runs here, on the caller's goroutine: a prepared loader's sampler
 		// takes part in a collective, which every process must reach in the same order.
@@ -124,7 +126,7 @@ func (l *Loader) Next() bool {
 	}
 	l.cur = l.batches[l.pos]
 	l.pos++
-	workerinfo.AddSamples(len(l.cur))
+	w.AddSamples(len(l.cur))
 	var b prepared
 	if l.pf != nil {
 		b = l.nextPrefetched()

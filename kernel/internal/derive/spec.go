@@ -82,7 +82,7 @@ func ParsePin(arg string) (gobuild.Require, error) {
 }
 
 // ExecutorCommand is the command an executor binary serves a session with
-// (kernel.ExecutorCommand).
+// (kernel/process.ExecutorCommand).
 const ExecutorCommand = "__executor"
 
 // EnvBase names the goaccel binary a derived executor runs every command

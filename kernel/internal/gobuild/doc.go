@@ -18,7 +18,7 @@
 //	goMod, err := m.GoMod("example.com/w", "a worker", nil)
 //	files := map[string][]byte{"go.mod": []byte(goMod), "go.sum": m.GoSum(), "main.go": src}
 //	c, err := gobuild.OpenCache("workers", 16)
-//	dir, err := c.Build(gobuild.Key(files), func(tmp string) error {
+//	dir, err := c.Build(gobuild.Key(identity, files), func(tmp string) error {
 //		if err := gobuild.WriteFiles(tmp, files); err != nil {
 //			return err
 //		}
@@ -28,7 +28,7 @@
 //
 // Files:
 //   - cache.go: EnvCache, Cache (OpenCache, Lookup, Build, pruning to the
-//     most recently used), Key, and Identity and SetIdentity.
+//     most recently used), Key and Identity.
 //   - gomod.go: Module.GoMod and Module.GoSum (from goaccel's go.mod and
 //     go.sum and the running binary's build information), the go.mod
 //     reader, and Older, semantic versions compared.

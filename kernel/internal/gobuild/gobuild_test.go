@@ -23,9 +23,9 @@ func TestFindModuleUsesTheSourceThisBinaryWasBuiltFrom(t *testing.T) {
 }
 
 func TestCacheKeyFollowsTheProgram(t *testing.T) {
-	a := Key(map[string][]byte{"notebook.go": []byte("package main"), "go.mod": []byte("module m")})
-	b := Key(map[string][]byte{"notebook.go": []byte("package main "), "go.mod": []byte("module m")})
-	if a == b || a != Key(map[string][]byte{"go.mod": []byte("module m"), "notebook.go": []byte("package main")}) {
+	a := Key("", map[string][]byte{"notebook.go": []byte("package main"), "go.mod": []byte("module m")})
+	b := Key("", map[string][]byte{"notebook.go": []byte("package main "), "go.mod": []byte("module m")})
+	if a == b || a != Key("", map[string][]byte{"go.mod": []byte("module m"), "notebook.go": []byte("package main")}) {
 		t.Errorf("cache keys: %s %s; want them to differ with the content and only with it", a, b)
 	}
 }
@@ -60,7 +60,7 @@ func TestCacheBuildsOnceAndFindsTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := Key(map[string][]byte{"a": []byte("1")})
+	key := Key("", map[string][]byte{"a": []byte("1")})
 	if _, ok := c.Lookup(key, "out"); ok {
 		t.Fatal("Lookup found a build before Build")
 	}
@@ -73,7 +73,7 @@ func TestCacheBuildsOnceAndFindsTheBuild(t *testing.T) {
 	if got, ok := c.Lookup(key, "out"); !ok || got != dir || builds != 1 {
 		t.Errorf("Lookup after Build = %q, %v (built %d times); want %q", got, ok, builds, dir)
 	}
-	if key == Key(map[string][]byte{"a": []byte("2")}) {
+	if key == Key("", map[string][]byte{"a": []byte("2")}) {
 		t.Error("Key does not follow the content")
 	}
 }

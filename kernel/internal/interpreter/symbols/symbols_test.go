@@ -14,7 +14,7 @@ import (
 )
 
 // userFacing are the repository's packages that notebook cells use (DESIGN.md).
-var userFacing = []string{"tensors", "nn", "optim", "data", "datasets", "accelerate", "display", "plots", "progress", "notebook_launcher", "cuda"}
+var userFacing = []string{"tensors", "nn", "optim", "data", "datasets", "accelerate", "display", "plots", "progress", "notebook_launcher", "cuda", "tokenizers"}
 
 const module = "github.com/goaccel/goaccel"
 
