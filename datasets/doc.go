@@ -7,11 +7,14 @@
 //	ds, err = ds.DropDuplicates(datasets.DedupeOptions{})
 //	train, test, err := ds.SplitEvery(5, "label")             // every 5th text of each label held out
 //	tokenized, err := train.Map(tokenize, datasets.MapOptions{Batched: true, CacheKey: "minilm max128"})
-//	batches, err := datasets.WithCollator(tokenized, datasets.DataCollatorWithPadding{PadToMultipleOf: 8})
+//	collator, err := datasets.NewDataCollatorWithPadding(tok, 8) // tok: a tokenizers.Tokenizer
+//	batches, err := datasets.WithCollator(tokenized, collator)
 //	loader := data.NewLoader(batches, data.LoaderConfig{BatchSize: 16, Shuffle: true})
 //	for loader.Next() {
 //		b := loader.Named() // input_ids, token_type_ids, attention_mask [16 T] int64, labels [16] int64
 //	}
+//
+// where tokenize is a function of a batch of rows (Map's example shows one around tok.Batch).
 //
 // The readers check what a training run needs and name the file and the 1-based line (or row,
 // or file of a folder) of what is wrong: a missing or null text or label, an empty text, a label
@@ -34,7 +37,7 @@
 //   - split.go: TrainTestSplit and SplitEvery; dedupe.go: DropDuplicates.
 //   - mapfn.go: Map and MapOptions (batches, goroutines); cache.go: Map's cache files;
 //     fingerprint.go: the fingerprints that key them.
-//   - collator.go: DataCollatorWithPadding; collated.go: WithCollator, a dataset of padded
-//     batches for data.Loader.
+//   - collator.go: DataCollatorWithPadding and NewDataCollatorWithPadding (from a tokenizer);
+//     collated.go: WithCollator, a dataset of padded batches for data.Loader.
 //   - testdata/make_collator_fixture.py: transformers' collator outputs the tests compare with.
 package datasets

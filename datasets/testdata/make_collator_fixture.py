@@ -7,7 +7,8 @@ installs it in .venv/hf):
 
 Each case lists the rows given to the collator (input_ids, token_type_ids, attention_mask…,
 a label) and the tensors it returned, with their dtypes; datasets' collator tests feed the same
-rows to goaccel's DataCollatorWithPadding and compare.
+rows to goaccel's DataCollatorWithPadding and compare, and tokenize the texts with goaccel's
+tokenizers through Map to check the whole way from text to batch.
 """
 import json
 import os
@@ -71,7 +72,7 @@ cases = [
     case("special_tokens_mask", tokenizer(), ALL + ["special_tokens_mask"], CLASS, 8),
     case("regression_labels_and_idx", tokenizer(), ALL, {"labels": [0.5, -1.25, 2.0, 0.0, 3.5], "idx": [10, 11, 12, 13, 14]}),
 ]
-out = {"transformers": transformers.__version__, "cases": cases}
+out = {"transformers": transformers.__version__, "texts": TEXTS, "cases": cases}
 with open(os.path.join(os.path.dirname(__file__), "collator.json"), "w") as f:
     json.dump(out, f, indent=1)
     f.write("\n")
