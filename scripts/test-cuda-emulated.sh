@@ -15,6 +15,7 @@
 #     against PyTorch's fixtures (nn);
 #   - MNIST through the Accelerator (fp32, bf16, fp16), mixed precision and loss scaling, and a
 #     two-process data-parallel run over NCCL on two emulated GPUs (accelerate);
+#   - a small pretrained BERT classifier (masked attention) against the CPU (transformers/bert);
 #   - the GPU benchmark's checks (tests/gpu/bench).
 # It ends with the kernel coverage: emulated kernels launched: N distinct of M.
 #
@@ -52,6 +53,7 @@ GOACCEL_TEST_DEVICES=cuda run ./tensors/
 run -run 'TestOptimizersMatchPyTorch|TestParamGroupsMatchPyTorch|TestLoadingPyTorchStateDictContinuesTheRun' ./optim/
 GOACCEL_TEST_DEVICES=cuda run -run 'TestNormAndPoolLayersTrainAsPyTorch' ./nn/
 run -run 'TestMNISTTrainsThroughTheAcceleratorOnCUDA|TestTrainingOnTwoGPUsOverNCCLMatchesOneCPUProcess|TestFP16|TestMixedPrecision|TestLossScaler|TestGradScaler|TestClipGrad|TestAutocast|TestSaveModel|TestLoadState|TestAutomaticCheckpoints' ./accelerate/
+run -run 'TestTinyBertRunsOnEveryDevice' ./transformers/bert/
 run ./tests/gpu/bench/
 $GO run ./cuda/internal/fakelib/cmd/fakecuda coverage "$FAKE_CUDA_COVERAGE"
 echo "test-cuda-emulated: $((SECONDS - start)) s"

@@ -20,6 +20,15 @@ type AttentionOptions struct {
 	Scale float64
 	// Gen seeds the dropout mask; nil means the process-wide generator (ManualSeed).
 	Gen *Generator
+	// KeyMask, when set, is a [B, Tk] key padding mask on the operands' device (transformers'
+	// attention_mask, [N, Tk] for 3-D operands): key j of batch row b is attended to only where
+	// KeyMask[b, j] is non-zero, by every head and query of that row. Int64 is used as it is;
+	// other types are compared with 0 first. Right padding, left padding and any other pattern
+	// are all one mask (the kernels skip the keys past a row's last visible one); it combines with
+	// Causal. A query that sees no key at all (a row of padding under a causal mask, or a mask of
+	// zeros) gets zeros and passes no gradient back, as PyTorch's scaled_dot_product_attention
+	// does.
+	KeyMask *Tensor
 }
 
 // ScaledDotProductAttention returns softmax(Scale·q·kᵀ + mask)·v with dropout on the weights, as
@@ -48,7 +57,10 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts AttentionOptions) *Tensor {
 		panic(fmt.Sprintf("tensors: %s: no keys or an empty head (q %v, k %v)", op, q.shape, k.shape))
 	}
 	p := attnParams(b, h, tq, tk, d, dv, opts)
-	out := attention(op, q4, k4, v4, p, [4]int{b, tq, h, dv})
+	mask := keyMask(op, opts.KeyMask, q, b, tk)
+	p.KeyMask = maskBuf(mask)
+	out := attention(op, q4, k4, v4, mask, p, [4]int{b, tq, h, dv})
+	releaseIfNot(mask, opts.KeyMask)
 	for _, x := range []*Tensor{q4, k4, v4} {
 		if three {
 			x.release() // the Unsqueeze views: the attention node holds what it needs
@@ -80,6 +92,8 @@ func MultiHeadAttention(qkv *Tensor, heads int, opts AttentionOptions) *Tensor {
 		panic(fmt.Sprintf("tensors: %s: qkv of type %s", op, x.dtype))
 	}
 	p := attnParams(b, heads, t, t, d, d, opts)
+	mask := keyMask(op, opts.KeyMask, qkv, b, t)
+	p.KeyMask = maskBuf(mask)
 	q, k, v := packedHeads(x, p)
 	out, lse := attnForward(q, k, v, p)
 	for _, y := range []*Tensor{q, k, v} {
@@ -89,10 +103,11 @@ func MultiHeadAttention(qkv *Tensor, heads int, opts AttentionOptions) *Tensor {
 	merged := out.view([]int{b, t, c}, []int{t * c, c, 1}, out.offset)
 	record(merged, op, []*Tensor{qkv}, func(g *Tensor) []*Tensor {
 		return []*Tensor{attentionBackwardPacked(g, x, out, lse, p)}
-	}, x, out, lse)
+	}, x, out, lse, mask)
 	out.release()
 	lse.release()
 	releaseIfNot(x, qkv)
+	releaseIfNot(mask, opts.KeyMask)
 	return merged
 }
 
@@ -123,6 +138,36 @@ func attnParams(b, h, tq, tk, d, dv int, opts AttentionOptions) backend.Attentio
 	return p
 }
 
+// keyMask checks a key padding mask against the operands (like is one of them: its device) and
+// returns it as a contiguous int64 [b, tk] tensor (the mask itself when it already is); nil for
+// no mask.
+func keyMask(op string, m, like *Tensor, b, tk int) *Tensor {
+	if m == nil {
+		return nil
+	}
+	if m.Dim() != 2 || m.shape[0] != b || m.shape[1] != tk {
+		panic(fmt.Sprintf("tensors: %s: KeyMask must be [B, Tk] = [%d, %d] (one entry per batch row and key), have %v", op, b, tk, m.shape))
+	}
+	checkDevices(op, like, m)
+	if m.dtype == Int64 {
+		return m.contig()
+	}
+	z := zeros(m.dtype, m.dev)
+	ne := m.Ne(z)
+	z.release()
+	out := ne.AsType(Int64)
+	ne.release()
+	return out
+}
+
+// maskBuf is the buffer of a mask from keyMask (nil for none).
+func maskBuf(m *Tensor) *backend.Buffer {
+	if m == nil {
+		return nil
+	}
+	return m.buf()
+}
+
 // headView returns t as an operand the kernels take: float32 or float64 with a unit last stride
 // (t itself when it already is).
 func headView(t *Tensor) *Tensor {
@@ -136,9 +181,10 @@ func headView(t *Tensor) *Tensor {
 	return handOverUnless(x, t, x.contig())
 }
 
-// attention runs the fused kernel with autograd for separate q, k and v; the output is
-// allocated as layout [B, Tq, H, Dv] and returned as [B, H, Tq, Dv].
-func attention(op string, q, k, v *Tensor, p backend.AttentionParams, layout [4]int) *Tensor {
+// attention runs the fused kernel with autograd for separate q, k and v (mask is the tensor of
+// p.KeyMask, held for the backward pass); the output is allocated as layout [B, Tq, H, Dv] and
+// returned as [B, H, Tq, Dv].
+func attention(op string, q, k, v, mask *Tensor, p backend.AttentionParams, layout [4]int) *Tensor {
 	qx, kx, vx := headView(q), headView(k), headView(v)
 	if qx.dtype != kx.dtype || qx.dtype != vx.dtype {
 		panic(fmt.Sprintf("tensors: %s: q, k and v have types %s, %s and %s", op, qx.dtype, kx.dtype, vx.dtype))
@@ -148,7 +194,7 @@ func attention(op string, q, k, v *Tensor, p backend.AttentionParams, layout [4]
 		dq, dk, dv := headsLike(qx), headsLike(kx), headsLike(vx)
 		attnBackward(g, qx, kx, vx, out, lse, dq, dk, dv, p)
 		return []*Tensor{dq, dk, dv}
-	}, qx, kx, vx, lse)
+	}, qx, kx, vx, lse, mask)
 	releaseIfNot(qx, q)
 	releaseIfNot(kx, k)
 	releaseIfNot(vx, v)

@@ -17,8 +17,9 @@
 // gradient is final during Backward (the distributed layer starts all-reduces from them).
 // Autocast runs matmul, Linear and Conv2d in bfloat16 or float16 with float32 accumulation.
 //
-// ScaledDotProductAttention is one fused op (causal mask, softmax, dropout) whose forward pass
-// keeps memory linear in the sequence length (online softmax over tiles of keys);
+// ScaledDotProductAttention is one fused op (causal mask, key padding mask, softmax, dropout)
+// whose forward pass keeps memory linear in the sequence length (online softmax over tiles of
+// keys);
 // MultiHeadAttention reads the heads out of a fused q|k|v projection without copies.
 //
 // # Memory

@@ -48,6 +48,7 @@ var processGlobals = map[string]string{
 	"tensors/backend.openers":     "devices register by type (cuda, sim from their init functions)",
 	"tensors/backend.counts":      "each registered device type's count",
 	"tensors/backend.opened":      "a device is opened once per process and shared by every tensor on it",
+	"transformers.registry":       "model families register their model_type from their init functions (transformers/bert, …), as AutoConfig's mapping lists them",
 	"tensors/backend/sim.devices": "the simulated devices, opened once per process like real ones",
 
 	// The garbage collector is the process's: its pacing for device memory is too.

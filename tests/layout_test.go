@@ -17,14 +17,15 @@ var layers = [][]string{
 	{"tensors/backend"}, // the device interface, its devices (CPU, simulated), the default devices and the device suite
 	{"cuda", "tensors"}, // a device (registers itself); the front users call
 	{"nn", "optim", "data", "dist", "tokenizers"}, // layers, optimizers, datasets, the process group, tokenizers
-	{"cuda/nccl", "display", "datasets"},          // NCCL collectives for dist; rich output; text datasets
-	{"widgets"},                                   // Jupyter widgets (over internal/comm)
-	{"plots", "progress"},                         // figures and progress bars
-	{"accelerate"},                                // the Accelerator
-	{"notebook_launcher"},                         // starting workers, from programs and from cells
-	{"magics"},                                    // %… lines
-	{"kernel"},                                    // the Jupyter side: protocol, sessions, cells, the interpreter
-	{"cmd", "tests", "bench", "notebooks"},        // the binary and what drives it
+	{"transformers"},                       // pretrained model families (Hugging Face compatibility)
+	{"cuda/nccl", "display", "datasets"},   // NCCL collectives for dist; rich output; text datasets
+	{"widgets"},                            // Jupyter widgets (over internal/comm)
+	{"plots", "progress"},                  // figures and progress bars
+	{"accelerate"},                         // the Accelerator
+	{"notebook_launcher"},                  // starting workers, from programs and from cells
+	{"magics"},                             // %… lines
+	{"kernel"},                             // the Jupyter side: protocol, sessions, cells, the interpreter
+	{"cmd", "tests", "bench", "notebooks"}, // the binary and what drives it
 }
 
 // sideways are the imports allowed between folders of one layer (none today).

@@ -19,6 +19,16 @@ type AttentionParams struct {
 	// device recompute the same mask instead of storing it.
 	Dropout float64
 	Seed    uint64
+	// KeyMask, when not nil, is a contiguous [Batch, Tk] int64 buffer on the operands' device:
+	// key j of batch row b is visible to every query of that row only where KeyMask[b·Tk + j] is
+	// non-zero (transformers' attention_mask: right padding, left padding or any pattern). It
+	// combines with Causal. One mask covers both kinds of padding; kernels skip the key blocks
+	// past a row's last visible key, so right padding costs what valid lengths would.
+	//
+	// A query row that sees no key at all outputs zeros and passes no gradient back, as
+	// PyTorch's scaled_dot_product_attention (and so transformers' default "sdpa" attention)
+	// does; its log-sum-exp is +Inf, which makes every weight the backward pass recomputes 0.
+	KeyMask *Buffer
 }
 
 // Rows is the number of query rows, Batch·Heads·Tq (the length of the log-sum-exp buffer).

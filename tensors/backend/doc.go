@@ -49,7 +49,8 @@
 //   - conv.go: ConvParams, ConvDevice, and the convolution composed from unfolding and gemm
 //     (Conv2dByColumns, Conv2dGradByColumns).
 //   - fallback.go: helpers of the composed fused ops (views, scalars, host copies, index checks).
-//   - fallback_attention.go: attention, its gradient, top-k and multinomial composed from Core ops.
+//   - fallback_attention.go: attention (causal and key padding masks), its gradient, top-k and
+//     multinomial composed from Core ops.
 //   - fallback_index.go: index select and add, gather, scatter-add, im2col, col2im and max
 //     pooling composed from Core ops.
 //   - fallback_nn.go: softmax, layer norm and cross entropy (and their gradients) composed from

@@ -3,8 +3,8 @@ package backend
 import "math"
 
 // The composed attention: the textbook computation with the [Tq, Tk] weights of every head
-// materialised (a device without the fused kernel trades memory for simplicity), the causal and
-// dropout masks made on the host with the same rules as the fused kernels.
+// materialised (a device without the fused kernel trades memory for simplicity), the causal,
+// key padding and dropout masks made on the host with the same rules as the fused kernels.
 
 // attnOperands copies q, k and v into contiguous [Batch·Heads, T, D] temporaries.
 func (x *completed) attnOperands(q, k, v Strided, p AttentionParams) (qc, kc, vc *Buffer) {
@@ -18,31 +18,75 @@ func (x *completed) attnOperands(q, k, v Strided, p AttentionParams) (qc, kc, vc
 	return cp(q, p.Tq, p.D), cp(k, p.Tk, p.D), cp(v, p.Tk, p.Dv)
 }
 
-// attnScores returns the scaled scores q·kᵀ·Scale [Batch·Heads, Tq, Tk] with invisible keys
-// set to −∞.
-func (x *completed) attnScores(qc, kc *Buffer, p AttentionParams) *Buffer {
-	dt, bh := qc.DType, p.Batch*p.Heads
-	s := x.tmp(dt, bh*p.Tq*p.Tk)
-	x.Gemm(dt, false, true, bh, p.Tq, p.Tk, p.D, p.Scale, qc, 0, p.D, p.Tq*p.D, kc, 0, p.D, p.Tk*p.D, 0, s, 0, p.Tk, p.Tq*p.Tk)
-	if p.Causal {
-		h := NewHost(dt, p.Tq*p.Tk)
+// attnMask is what the causal and key padding masks leave visible, as device buffers of the
+// operands' type: vis [Batch, Tq, Tk] is 1 where query i of batch row b sees key j, alive
+// [Batch, Tq] is 1 where the query sees any key. Both are nil when every key is visible.
+type attnMask struct{ vis, alive *Buffer }
+
+func (x *completed) attnMask(dt DType, p AttentionParams) attnMask {
+	if !p.Causal && p.KeyMask == nil {
+		return attnMask{}
+	}
+	var keys []int64
+	if p.KeyMask != nil {
+		keys = x.toHost(p.KeyMask).I64
+	}
+	vis, alive := NewHost(dt, p.Batch*p.Tq*p.Tk), NewHost(dt, p.Batch*p.Tq)
+	for b := range p.Batch {
 		for i := range p.Tq {
 			for j := range p.Tk {
-				if p.Visible(i, j) {
-					setHost(h, i*p.Tk+j, 1)
+				if p.Visible(i, j) && (keys == nil || keys[b*p.Tk+j] != 0) {
+					setHost(vis, (b*p.Tq+i)*p.Tk+j, 1)
+					setHost(alive, b*p.Tq+i, 1)
 				}
 			}
 		}
-		mask := x.fromHost(h)
-		ninf := x.scalar(dt, math.Inf(-1))
-		shape := []int{bh, p.Tq, p.Tk}
-		x.Where(s, at(mask, 0, 0, p.Tk, 1), whole(s, shape...), at(ninf, 0, 0, 0, 0), shape)
-		x.release(ninf)
-		if mask != h {
-			x.Release(mask)
-		}
+	}
+	return attnMask{x.fromHost(vis), x.fromHost(alive)}
+}
+
+func (x *completed) releaseMask(m attnMask) {
+	if m.vis != nil && x.tr != nil {
+		x.release(m.vis, m.alive)
+	}
+}
+
+// visView is m.vis broadcast over the heads, as [Batch·Heads, Tq, Tk] rows; aliveView is
+// m.alive as [Batch·Heads·Tq].
+func (m attnMask) visView(p AttentionParams) Strided {
+	return at(m.vis, 0, p.Tq*p.Tk, 0, p.Tk, 1)
+}
+
+func (m attnMask) aliveView(p AttentionParams) Strided { return at(m.alive, 0, p.Tq, 0, 1) }
+
+// masked sets the entries of b (shape [Batch, Heads, …] per the view) where cond is 0 to v.
+func (x *completed) masked(b *Buffer, cond Strided, v float64, shape []int) {
+	c := x.scalar(b.DType, v)
+	zeros := make([]int, len(shape))
+	x.Where(b, cond, whole(b, shape...), at(c, 0, zeros...), shape)
+	x.release(c)
+}
+
+// attnScores returns the scaled scores q·kᵀ·Scale [Batch·Heads, Tq, Tk] with invisible keys
+// set to −∞.
+func (x *completed) attnScores(qc, kc *Buffer, m attnMask, p AttentionParams) *Buffer {
+	dt, bh := qc.DType, p.Batch*p.Heads
+	s := x.tmp(dt, bh*p.Tq*p.Tk)
+	x.Gemm(dt, false, true, bh, p.Tq, p.Tk, p.D, p.Scale, qc, 0, p.D, p.Tq*p.D, kc, 0, p.D, p.Tk*p.D, 0, s, 0, p.Tk, p.Tq*p.Tk)
+	if m.vis != nil {
+		x.masked(s, m.visView(p), math.Inf(-1), []int{p.Batch, p.Heads, p.Tq, p.Tk})
 	}
 	return s
+}
+
+// keepVisible multiplies the weights w [Batch·Heads, Tq, Tk] by the visibility mask, so masked
+// keys and rows that see no key weigh exactly 0 whatever the exponential gave.
+func (x *completed) keepVisible(w *Buffer, m attnMask, p AttentionParams) {
+	if m.vis == nil {
+		return
+	}
+	shape := []int{p.Batch, p.Heads, p.Tq, p.Tk}
+	x.Binary(Mul, w, whole(w, shape...), m.visView(p), shape)
 }
 
 // attnKeep returns the dropout factors [Batch·Heads, Tq, Tk]: KeepScale where kept, else 0.
@@ -73,15 +117,28 @@ func (x *completed) attention(out Strided, lse *Buffer, q, k, v Strided, p Atten
 	rows, tk := p.Rows(), p.Tk
 	shape := []int{rows, tk}
 	row := func(b *Buffer) Strided { return at(b, 0, 1, 0) }
-	s := x.attnScores(qc, kc, p)
+	m := x.attnMask(dt, p)
+	rshape := []int{p.Batch, p.Heads, p.Tq}
+	s := x.attnScores(qc, kc, m, p)
 	mx := x.tmp(dt, rows)
 	x.Reduce(Max, mx, s, rows, tk, 1)
+	if m.vis != nil {
+		x.masked(mx, m.aliveView(p), 0, rshape) // a row without keys: −∞ − 0 stays −∞
+	}
 	x.Binary(Sub, s, whole(s, shape...), row(mx), shape)
 	x.Unary(Exp, s, s, 0, 0)
+	x.keepVisible(s, m, p)
 	x.Reduce(Sum, lse, s, rows, tk, 1)
+	if m.vis != nil {
+		x.masked(lse, m.aliveView(p), 1, rshape) // its weights stay 0/1 = 0
+	}
 	x.Binary(Div, s, whole(s, shape...), row(lse), shape)
 	x.Unary(Log, lse, lse, 0, 0)
 	x.Binary(Add, lse, whole(lse, rows), whole(mx, rows), []int{rows})
+	if m.vis != nil {
+		x.masked(lse, m.aliveView(p), math.Inf(1), rshape)
+	}
+	x.releaseMask(m)
 	if p.Dropout > 0 {
 		z := x.attnKeep(dt, p)
 		x.Binary(Mul, s, whole(s, shape...), whole(z, shape...), shape)
@@ -107,9 +164,12 @@ func (x *completed) attentionGrad(dq, dk, dv Strided, gout, out Strided, lse *Bu
 	x.Copy(whole(gc, oshape...), gout, oshape)
 	x.Copy(whole(oc, oshape...), out, oshape)
 
-	pr := x.attnScores(qc, kc, p)
+	m := x.attnMask(dt, p)
+	pr := x.attnScores(qc, kc, m, p)
 	x.Binary(Sub, pr, whole(pr, shape...), row(lse), shape)
 	x.Unary(Exp, pr, pr, 0, 0)
+	x.keepVisible(pr, m, p)
+	x.releaseMask(m)
 	pd := pr // the weights after dropout
 	var z *Buffer
 	if p.Dropout > 0 {

@@ -13,6 +13,7 @@ type attnArg struct {
 	Scale, Dropout      float64
 	Seed                uint64
 	Causal              int64
+	Mask                uint64 // the key padding mask's device address, 0 for none
 }
 
 type attnGradArg struct {
@@ -35,6 +36,9 @@ func newAttnArg(q, k, v, out backend.Strided, p backend.AttentionParams) attnArg
 		Q: strides3(q), K: strides3(k), V: strides3(v), O: strides3(out), Scale: p.Scale, Dropout: p.Dropout, Seed: p.Seed}
 	if p.Causal {
 		a.Causal = 1
+	}
+	if p.KeyMask != nil {
+		a.Mask = uint64(p.KeyMask.Ptr)
 	}
 	return a
 }

@@ -28,8 +28,10 @@ func (x heads) pos(b, h, t, d int) int {
 }
 
 // attentionRef is softmax(Scale·q·kᵀ, masked)·v with dropout in float64: out, lse, and the
-// gradients of q, k and v given gout (laid out as out's view says; nil gout skips them).
-func attentionRef(p backend.AttentionParams, q, k, v, out heads, gout []float64) (o, lse, dq, dk, dv []float64) {
+// gradients of q, k and v given gout (laid out as out's view says; nil gout skips them). keyMask
+// is p.KeyMask's values ([Batch, Tk], nil: every key); a query that sees no key outputs zeros,
+// has log-sum-exp +Inf and passes no gradient back.
+func attentionRef(p backend.AttentionParams, keyMask []float64, q, k, v, out heads, gout []float64) (o, lse, dq, dk, dv []float64) {
 	o, lse = make([]float64, len(out.v)), make([]float64, p.Rows())
 	copy(o, out.v)
 	dq, dk, dv = make([]float64, len(q.v)), make([]float64, len(k.v)), make([]float64, len(v.v))
@@ -37,10 +39,11 @@ func attentionRef(p backend.AttentionParams, q, k, v, out heads, gout []float64)
 		for h := range p.Heads {
 			for i := range p.Tq {
 				row := (b*p.Heads+h)*p.Tq + i
+				visible := func(j int) bool { return p.Visible(i, j) && (keyMask == nil || keyMask[b*p.Tk+j] != 0) }
 				scores := make([]float64, p.Tk)
 				m := math.Inf(-1)
 				for j := range p.Tk {
-					if !p.Visible(i, j) {
+					if !visible(j) {
 						continue
 					}
 					for d := range p.D {
@@ -51,14 +54,21 @@ func attentionRef(p backend.AttentionParams, q, k, v, out heads, gout []float64)
 				}
 				z := 0.0
 				for j := range p.Tk {
-					if p.Visible(i, j) {
+					if visible(j) {
 						z += math.Exp(scores[j] - m)
 					}
+				}
+				if p.Tk > 0 && math.IsInf(m, -1) { // no visible key
+					lse[row] = math.Inf(1)
+					for d := range p.Dv {
+						o[out.pos(b, h, i, d)] = 0
+					}
+					continue
 				}
 				lse[row] = m + math.Log(z)
 				prob, drop := make([]float64, p.Tk), make([]float64, p.Tk)
 				for j := range p.Tk {
-					if p.Visible(i, j) {
+					if visible(j) {
 						prob[j] = math.Exp(scores[j] - lse[row])
 						if backend.DropoutKeep(p.Seed, uint64(row*p.Tk+j), p.Dropout) {
 							drop[j] = p.KeepScale()
@@ -85,7 +95,7 @@ func attentionRef(p backend.AttentionParams, q, k, v, out heads, gout []float64)
 					dot += g(d) * o[out.pos(b, h, i, d)]
 				}
 				for j := range p.Tk {
-					if !p.Visible(i, j) {
+					if !visible(j) {
 						continue
 					}
 					da := 0.0
@@ -105,23 +115,49 @@ func attentionRef(p backend.AttentionParams, q, k, v, out heads, gout []float64)
 	return o, lse, dq, dk, dv
 }
 
+// keyMask returns a [batch, tk] 0/1 key mask: row 0 padded on the left (its first lead keys)
+// and on the right (from tk−tail), the other rows with holes every third key and a padded tail.
+func keyMask(batch, tk, lead, tail int) []float64 {
+	m := make([]float64, batch*tk)
+	for b := range batch {
+		for j := range tk {
+			keep := j >= lead && j < tk-tail
+			if b > 0 {
+				keep = j%3 != 1 && j < tk-tail-b
+			}
+			if keep {
+				m[b*tk+j] = 1
+			}
+		}
+	}
+	return m
+}
+
 // checkAttention: causal and full attention with dropout, queries and keys of different
 // lengths and head sizes, heads read in place from a packed q|k|v projection and written into
-// [Batch, T, Heads, Dv], rows across the tiles of a blocked kernel; and the gradients.
+// [Batch, T, Heads, Dv], rows across the tiles of a blocked kernel, key padding masks (left,
+// right and holes; with causal, queries that see no key); and the gradients.
 func checkAttention(s *suite) {
 	cases := []struct {
 		p      backend.AttentionParams
-		packed bool // q, k and v are views of one [B, T, 3, H, D] buffer
+		packed bool      // q, k and v are views of one [B, T, 3, H, D] buffer
+		mask   []float64 // the key mask's values ([Batch, Tk]), nil for none
 	}{
-		{backend.AttentionParams{Batch: 2, Heads: 2, Tq: 5, Tk: 7, D: 40, Dv: 36, Scale: 0.2, Causal: true, Dropout: 0.2, Seed: 11}, false},
-		{backend.AttentionParams{Batch: 1, Heads: 2, Tq: 70, Tk: 70, D: 16, Dv: 16, Scale: 0.25, Causal: true}, true},
-		{backend.AttentionParams{Batch: 2, Heads: 1, Tq: 130, Tk: 130, D: 8, Dv: 8, Scale: 0.35, Dropout: 0.5, Seed: 3}, true},
-		{backend.AttentionParams{Batch: 1, Heads: 3, Tq: 1, Tk: 9, D: 4, Dv: 6, Scale: 0.5}, false},
+		{backend.AttentionParams{Batch: 2, Heads: 2, Tq: 5, Tk: 7, D: 40, Dv: 36, Scale: 0.2, Causal: true, Dropout: 0.2, Seed: 11}, false, nil},
+		{backend.AttentionParams{Batch: 1, Heads: 2, Tq: 70, Tk: 70, D: 16, Dv: 16, Scale: 0.25, Causal: true}, true, nil},
+		{backend.AttentionParams{Batch: 2, Heads: 1, Tq: 130, Tk: 130, D: 8, Dv: 8, Scale: 0.35, Dropout: 0.5, Seed: 3}, true, nil},
+		{backend.AttentionParams{Batch: 1, Heads: 3, Tq: 1, Tk: 9, D: 4, Dv: 6, Scale: 0.5}, false, nil},
+		{backend.AttentionParams{Batch: 3, Heads: 2, Tq: 7, Tk: 7, D: 8, Dv: 8, Scale: 0.4, Causal: true}, false, keyMask(3, 7, 2, 1)},
+		{backend.AttentionParams{Batch: 2, Heads: 2, Tq: 70, Tk: 70, D: 16, Dv: 16, Scale: 0.25, Dropout: 0.2, Seed: 5}, true, keyMask(2, 70, 5, 20)},
+		{backend.AttentionParams{Batch: 2, Heads: 3, Tq: 1, Tk: 40, D: 8, Dv: 8, Scale: 0.5}, false, keyMask(2, 40, 3, 4)},
 	}
 	for _, dt := range floats {
 		for _, c := range cases {
 			p := c.p
-			what := fmt.Sprintf("%s %+v packed %v", dt, p, c.packed)
+			if c.mask != nil {
+				p.KeyMask = s.put(backend.I64, c.mask)
+			}
+			what := fmt.Sprintf("%s %+v packed %v key mask %v", dt, p, c.packed, c.mask != nil)
 			var q, k, v heads
 			var qb, kb, vb *backend.Buffer
 			if c.packed {
@@ -147,7 +183,7 @@ func checkAttention(s *suite) {
 			for i := range gout {
 				gout[i] = round(dt, gout[i])
 			}
-			wantO, wantLse, wantDq, wantDk, wantDv := attentionRef(p, q, k, v, out, gout)
+			wantO, wantLse, wantDq, wantDk, wantDv := attentionRef(p, c.mask, q, k, v, out, gout)
 			s.expect("Attention out "+what, ob, wantO, 10*tolerance(dt))
 			s.expect("Attention lse "+what, lse, wantLse, 10*tolerance(dt))
 

@@ -121,26 +121,47 @@ func visibleCols(p backend.AttentionParams, i, j0, nk int) int {
 	return max(0, min(nk, i-j0+1))
 }
 
-// keyBlocks is how many key blocks the query block starting at i0 (of nq rows) sees.
-func keyBlocks(p backend.AttentionParams, i0, nq int) int {
-	if !p.Causal {
-		return (p.Tk + attnBlock - 1) / attnBlock
+// keyBlocks is how many key blocks the query block starting at i0 (of nq rows) sees, of keys
+// before end.
+func keyBlocks(p backend.AttentionParams, i0, nq, end int) int {
+	last := end
+	if p.Causal {
+		last = min(end, i0+nq) // keys < last are visible to some row
 	}
-	last := min(p.Tk, i0+nq) // keys < last are visible to some row
 	return (last + attnBlock - 1) / attnBlock
 }
 
 // dropRow applies dropout to the weights w of query i, keys j0.. in place (scaled by KeepScale).
+// It makes backend.DropoutKeep's decisions bit for bit, faster: the draw's counter advances by
+// φ per key instead of being multiplied out, and u ≥ p is compared as integers.
 func dropRow[T float](w []T, p backend.AttentionParams, b, h, i, j0 int) {
 	ks := T(p.KeepScale())
-	base := uint64(((b*p.Heads+h)*p.Tq+i)*p.Tk + j0)
+	thr := dropThreshold(p.Dropout)
+	z := p.Seed + (uint64(((b*p.Heads+h)*p.Tq+i)*p.Tk+j0)+1)*dropPhi
 	for j := range w {
-		if backend.DropoutKeep(p.Seed, base+uint64(j), p.Dropout) {
+		if splitMix(z)>>40 >= thr {
 			w[j] *= ks
 		} else {
 			w[j] = 0
 		}
+		z += dropPhi
 	}
+}
+
+// dropPhi is the increment of backend.DropoutUniform's counter.
+const dropPhi = 0x9E3779B97F4A7C15
+
+// splitMix is backend.DropoutUniform's finaliser before the top 24 bits become the float.
+func splitMix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// dropThreshold is the smallest 24-bit draw that is kept: DropoutUniform ≥ float32(p) exactly
+// when (draw >> 40) ≥ ceil(float32(p)·2²⁴) (both sides are exact multiples of 2⁻²⁴).
+func dropThreshold(p float64) uint64 {
+	return uint64(math.Ceil(float64(float32(p)) * (1 << 24)))
 }
 
 // Attention implements backend.AttentionOps.
@@ -155,6 +176,7 @@ func (c *CPU) Attention(out backend.Strided, lse *backend.Buffer, q, k, v backen
 func attention[T float](out backend.Strided, lse []T, q, k, v backend.Strided, p backend.AttentionParams, qd, kd, vd, od []T) {
 	qv, kv, vv := newView4(q, qd, p.Tq, p.D), newView4(k, kd, p.Tk, p.D), newView4(v, vd, p.Tk, p.Dv)
 	ov := newView4(out, od, p.Tq, p.Dv)
+	km := newKeyMask(p)
 	qBlocks := (p.Tq + attnBlock - 1) / attnBlock
 	tasks := p.Batch * p.Heads * qBlocks
 	work := p.Batch * p.Heads * p.Tq * p.Tk * (p.D + p.Dv)
@@ -163,13 +185,14 @@ func attention[T float](out backend.Strided, lse []T, q, k, v backend.Strided, p
 		defer putScratch(sc)
 		for t := lo; t < hi; t++ {
 			bh, qb := t/qBlocks, t%qBlocks
-			attnForwardBlock(sc, lse, qv, kv, vv, ov, p, bh/p.Heads, bh%p.Heads, qb*attnBlock)
+			attnForwardBlock(sc, lse, qv, kv, vv, ov, p, km, bh/p.Heads, bh%p.Heads, qb*attnBlock)
 		}
 	})
 }
 
-// attnForwardBlock computes the output rows [i0, i0+attnBlock) of problem (b, h).
-func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4[T], p backend.AttentionParams, b, h, i0 int) {
+// attnForwardBlock computes the output rows [i0, i0+attnBlock) of problem (b, h). A row that
+// sees no key gets zeros and a log-sum-exp of +Inf.
+func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4[T], p backend.AttentionParams, km *keyMask, b, h, i0 int) {
 	nq := min(attnBlock, p.Tq-i0)
 	dv := p.Dv
 	acc, m, l := sc.acc[:nq*dv], sc.m[:nq], sc.l[:nq]
@@ -178,9 +201,11 @@ func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4
 		m[r] = T(math.Inf(-1))
 		l[r] = 0
 	}
-	for jb := range keyBlocks(p, i0, nq) {
+	end := km.keyEnd(b, p.Tk)
+	for jb := range keyBlocks(p, i0, nq, end) {
 		j0 := jb * attnBlock
-		nk := min(attnBlock, p.Tk-j0)
+		nk := min(attnBlock, end-j0)
+		holes := km.hasHoles(b, jb)
 		s := sc.s[:nq*attnBlock]
 		attnGemm(false, true, nq, nk, p.D, T(p.Scale), qv.at(b, h, i0), qv.st, kv.at(b, h, j0), kv.st, 0, s, attnBlock)
 		for r := range nq {
@@ -190,12 +215,23 @@ func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4
 				clear(row)
 				continue
 			}
-			mx := max(m[r], maxT(row[:vis]))
+			if holes {
+				maskScores(row[:vis], km, b, j0)
+			}
+			bm := maxT(row[:vis])
+			if math.IsInf(float64(bm), -1) { // every key of the block masked for this row
+				clear(row)
+				continue
+			}
+			mx := max(m[r], bm)
 			corr := T(0) // the first visible block: nothing to rescale
 			if !math.IsInf(float64(m[r]), -1) {
 				corr = T(expT(m[r] - mx))
 			}
 			sum := expShiftT(row[:vis], row[:vis], mx)
+			if holes {
+				zeroMasked(row[:vis], km, b, j0)
+			}
 			clear(row[vis:])
 			l[r] = l[r]*corr + T(sum)
 			m[r] = mx
@@ -212,6 +248,11 @@ func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4
 	for r := range nq {
 		dst := ov.row(b, h, i0+r)
 		src := acc[r*dv : (r+1)*dv]
+		if l[r] == 0 { // no visible key
+			clear(dst)
+			lse[rowBase+r] = T(math.Inf(1))
+			continue
+		}
 		inv := 1 / l[r]
 		for j := range dst {
 			dst[j] = src[j] * inv
@@ -240,20 +281,21 @@ func attentionGrad[T float](dq, dk, dv, gout, out backend.Strided, lse []T, q, k
 		g: newView4(gout, gd, p.Tq, p.Dv), o: newView4(out, od, p.Tq, p.Dv),
 		q: newView4(q, qd, p.Tq, p.D), k: newView4(k, kd, p.Tk, p.D), v: newView4(v, vd, p.Tk, p.Dv),
 	}
+	km := newKeyMask(p)
 	tasks := p.Batch * p.Heads
 	work := 2 * tasks * p.Tq * p.Tk * (p.D + p.Dv)
 	parallelFor(tasks, work, func(lo, hi int) {
 		sc := getScratch[T](p.Dv, p.Tq)
 		defer putScratch(sc)
 		for t := lo; t < hi; t++ {
-			attnBackwardProblem(sc, lse, vs, p, t/p.Heads, t%p.Heads)
+			attnBackwardProblem(sc, lse, vs, p, km, t/p.Heads, t%p.Heads)
 		}
 	})
 }
 
 // attnBackwardProblem computes the gradients of one (b, h) problem, key block by key block, so
 // each key block's dK and dV rows are finished before the next, and dQ accumulates in place.
-func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[T], p backend.AttentionParams, b, h int) {
+func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[T], p backend.AttentionParams, km *keyMask, b, h int) {
 	zeroRows := func(v view4[T], n int) {
 		for i := range n {
 			clear(v.row(b, h, i))
@@ -274,8 +316,10 @@ func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[
 	}
 	rowBase := (b*p.Heads + h) * p.Tq
 	scale := T(p.Scale)
-	for j0 := 0; j0 < p.Tk; j0 += attnBlock {
-		nk := min(attnBlock, p.Tk-j0)
+	end := km.keyEnd(b, p.Tk) // keys past it get no gradient: their rows stay zero
+	for j0 := 0; j0 < end; j0 += attnBlock {
+		nk := min(attnBlock, end-j0)
+		holes := km.hasHoles(b, j0/attnBlock)
 		first := 0
 		if p.Causal {
 			first = j0 / attnBlock * attnBlock // query blocks before the key block see none of it
@@ -288,7 +332,13 @@ func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[
 			for r := range nq {
 				vis := visibleCols(p, i0+r, j0, nk)
 				row := s[r*attnBlock : r*attnBlock+nk]
+				if math.IsInf(float64(lse[rowBase+i0+r]), 1) { // the row saw no key
+					vis = 0
+				}
 				expShiftT(row[:vis], row[:vis], lse[rowBase+i0+r])
+				if holes {
+					zeroMasked(row[:vis], km, b, j0)
+				}
 				clear(row[vis:])
 				prow := pd[r*attnBlock : r*attnBlock+nk]
 				copy(prow, row)
@@ -302,13 +352,24 @@ func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[
 			attnGemm(false, true, nq, nk, p.Dv, 1, vs.g.at(b, h, i0), vs.g.st, vs.v.at(b, h, j0), vs.v.st, 0, dp, attnBlock)
 			for r := range nq {
 				row := dp[r*attnBlock : r*attnBlock+nk]
-				if p.Dropout > 0 {
-					dropRow(row, p, b, h, i0+r, j0)
-				}
 				w := s[r*attnBlock : r*attnBlock+nk]
 				d := di[i0+r]
+				if p.Dropout == 0 {
+					for j := range row {
+						row[j] = w[j] * (row[j] - d)
+					}
+					continue
+				}
+				// Dropout's factor Z is 0 where the dropped weight pd is 0 and 1/(1−p) where it
+				// is not; where the weight P itself is 0 the product is 0 whatever Z is, so pd
+				// gives the mask without drawing it again.
+				ks, pdr := T(p.KeepScale()), pd[r*attnBlock:r*attnBlock+nk]
 				for j := range row {
-					row[j] = w[j] * (row[j] - d)
+					z := ks
+					if pdr[j] == 0 {
+						z = 0
+					}
+					row[j] = w[j] * (row[j]*z - d)
 				}
 			}
 			// dQ_i += Scale·dS·K_j; dK_j += Scale·dSᵀ·Q_i

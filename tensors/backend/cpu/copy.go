@@ -199,9 +199,7 @@ func convert(dst *backend.Buffer, dOff int, src *backend.Buffer, sOff int, n int
 			s := src.F32[sOff : sOff+n]
 			parallelFor(n, n*2, func(lo, hi int) {
 				if dst.DType == backend.BF16 {
-					for i := lo; i < hi; i++ {
-						d[i] = half.F32ToBF16(s[i])
-					}
+					f32ToBF16(d[lo:hi], s[lo:hi])
 					return
 				}
 				for i := lo; i < hi; i++ {

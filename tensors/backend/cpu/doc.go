@@ -37,10 +37,14 @@
 //     sgd_amd64.s), or their absence.
 //   - attention.go: Attention and AttentionGrad, fused attention in the manner of
 //     FlashAttention-2 (blocks of queries and keys, a running softmax).
+//   - attnmask.go: the key padding mask as the attention kernels read it (each row's last
+//     visible key, the blocks with masked keys before it).
 //   - avgpool.go: AvgPool2d and AvgPool2dGrad (fixed and adaptive windows).
 //   - binary.go: Binary and Where, broadcast elementwise ops of two operands.
 //   - binary_amd64.go, binary_other.go: the AVX2 (and AVX-512) float32 kernels of Binary
 //     (binary_amd64.s), with non-temporal stores for large adds.
+//   - bf16_amd64.go, bf16_other.go: f32ToBF16, float32 to bfloat16 sixteen lanes at a time
+//     (bf16_amd64.s, AVX-512) with the scalar rounding's bits, or the scalar loop.
 //   - bufferpool.go: the buffer pool (Alloc, AllocUninit, Release, Pooled, Pacer): free lists by
 //     size class, reclaimed buffers, the pacer's budget.
 //   - conv.go: Conv2d and Conv2dGrad: image groups unfolded and multiplied on every core, the

@@ -157,13 +157,22 @@ func (f *fused) ScaleCheck(xs []backend.Vec, s float64, found *backend.Buffer) {
 }
 
 func (f *fused) Attention(out backend.Strided, lse *backend.Buffer, q, k, v backend.Strided, p backend.AttentionParams) {
-	h := f.use("Attention", take(&out), lse, take(&q), take(&k), take(&v))
+	h := f.use("Attention", take(&out), lse, take(&q), take(&k), take(&v), takeMask(&p))
+	p.KeyMask = h[5]
 	f.cpu.Attention(on(h[0], out), h[1], on(h[2], q), on(h[3], k), on(h[4], v), p)
 }
 
 func (f *fused) AttentionGrad(dq, dk, dv, gout, out backend.Strided, lse *backend.Buffer, q, k, v backend.Strided, p backend.AttentionParams) {
-	h := f.use("AttentionGrad", take(&dq), take(&dk), take(&dv), take(&gout), take(&out), lse, take(&q), take(&k), take(&v))
+	h := f.use("AttentionGrad", take(&dq), take(&dk), take(&dv), take(&gout), take(&out), lse, take(&q), take(&k), take(&v), takeMask(&p))
+	p.KeyMask = h[9]
 	f.cpu.AttentionGrad(on(h[0], dq), on(h[1], dk), on(h[2], dv), on(h[3], gout), on(h[4], out), h[5], on(h[6], q), on(h[7], k), on(h[8], v), p)
+}
+
+// takeMask is take for the key padding mask of an attention call (nil when it has none).
+func takeMask(p *backend.AttentionParams) *backend.Buffer {
+	b := p.KeyMask
+	p.KeyMask = nil
+	return b
 }
 
 func (f *fused) TopK(vals, idx, src *backend.Buffer, outer, n, inner, k int, largest bool) {

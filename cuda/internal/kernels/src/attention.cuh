@@ -4,13 +4,16 @@
 
 // Attn mirrors backend.AttentionParams plus the operands' strides ([b, h, t] of each 4-D view;
 // the last stride is 1). Every query row is handled by one warp: its lanes split the head
-// dimension (at most ATTN_LANE_DIMS elements each), so no row of weights is ever stored.
+// dimension (at most ATTN_LANE_DIMS elements each), so no row of weights is ever stored. mask
+// is the [B, Tk] key padding mask (null: every key visible). A row that sees no key outputs
+// zeros, its log-sum-exp is +Inf, and it passes no gradient back.
 struct Attn {
 	i64 B, H, Tq, Tk, D, Dv;
 	i64 q[3], k[3], v[3], o[3];
 	double scale, dropout;
 	u64 seed;
 	i64 causal;
+	const i64 *mask;
 };
 
 #define ATTN_LANE_DIMS 8 // head sizes up to 256 (32 lanes × 8)
@@ -46,6 +49,9 @@ template <typename T> __device__ __forceinline__ T warp_dot(const T *x, const T 
 
 __device__ __forceinline__ i64 keys_seen(const Attn &a, i64 i) { return a.causal ? (i + 1 < a.Tk ? i + 1 : a.Tk) : a.Tk; }
 
+// key_masked reports whether the key padding mask hides key j of batch row b.
+__device__ __forceinline__ bool key_masked(const Attn &a, i64 b, i64 j) { return a.mask && a.mask[b * a.Tk + j] == 0; }
+
 // attn_fwd: out and lse by the online softmax over keys, one warp per query row.
 template <typename T> __device__ void attn_fwd(T *out, T *lse, const T *q, const T *k, const T *v, Attn a) {
 	int lane = threadIdx.x % 32;
@@ -60,6 +66,7 @@ template <typename T> __device__ void attn_fwd(T *out, T *lse, const T *q, const
 		double m = -INFINITY, l = 0;
 		i64 n = keys_seen(a, i);
 		for (i64 j = 0; j < n; j++) {
+			if (key_masked(a, b, j)) continue;
 			double s = (double)warp_dot(qi, kb + j * a.k[2], a.D) * a.scale;
 			double mn = s > m ? s : m;
 			double corr = exp(m - mn), p = exp(s - mn);
@@ -75,9 +82,9 @@ template <typename T> __device__ void attn_fwd(T *out, T *lse, const T *q, const
 		T *oi = out + b * a.o[0] + h * a.o[1] + i * a.o[2];
 		for (int c = 0; c < ATTN_LANE_DIMS; c++) {
 			i64 d = lane + 32 * c;
-			if (d < a.Dv) oi[d] = (T)((double)acc[c] / l);
+			if (d < a.Dv) oi[d] = l > 0 ? (T)((double)acc[c] / l) : (T)0;
 		}
-		if (lane == 0) lse[r] = (T)(m + log(l));
+		if (lane == 0) lse[r] = l > 0 ? (T)(m + log(l)) : (T)INFINITY;
 	}
 }
 extern "C" __global__ void attn_fwd_f32(float *out, float *lse, const float *q, const float *k, const float *v, Attn a) { attn_fwd(out, lse, q, k, v, a); }
@@ -115,8 +122,9 @@ template <typename T> __device__ void attn_grad_q(T *dq, T *drow, const T *g, co
 		if (lane == 0) drow[r] = di;
 		T acc[ATTN_LANE_DIMS];
 		for (int c = 0; c < ATTN_LANE_DIMS; c++) acc[c] = 0;
-		i64 n = keys_seen(a, i);
+		i64 n = isinf((double)lse[r]) ? 0 : keys_seen(a, i); // a row that saw no key has no gradient
 		for (i64 j = 0; j < n; j++) {
+			if (key_masked(a, b, j)) continue;
 			const T *kj = k + b * a.k[0] + h * a.k[1] + j * a.k[2];
 			const T *vj = v + b * a.v[0] + h * a.v[1] + j * a.v[2];
 			T p, pd, ds;
@@ -152,7 +160,8 @@ template <typename T> __device__ void attn_grad_kv(T *dk, T *dv, const T *drow, 
 		const T *vj = v + b * a.v[0] + h * a.v[1] + j * a.v[2];
 		T ak[ATTN_LANE_DIMS], av[ATTN_LANE_DIMS];
 		for (int c = 0; c < ATTN_LANE_DIMS; c++) ak[c] = av[c] = 0;
-		for (i64 i = a.causal ? j : 0; i < a.Tq; i++) {
+		i64 first = key_masked(a, b, j) ? a.Tq : a.causal ? j : 0; // a masked key gets no gradient
+		for (i64 i = first; i < a.Tq; i++) {
 			const T *qi = q + b * a.q[0] + h * a.q[1] + i * a.q[2];
 			const T *gi = g + b * w.g[0] + h * w.g[1] + i * w.g[2];
 			i64 qr = bh * a.Tq + i;

@@ -14,7 +14,8 @@ import (
 )
 
 // userFacing are the repository's packages that notebook cells use (DESIGN.md).
-var userFacing = []string{"tensors", "nn", "optim", "data", "datasets", "accelerate", "display", "plots", "progress", "notebook_launcher", "cuda", "tokenizers"}
+var userFacing = []string{"tensors", "nn", "optim", "data", "datasets", "accelerate", "display", "plots", "progress", "notebook_launcher", "cuda", "tokenizers",
+	"transformers", "transformers/bert", "transformers/distilbert", "transformers/roberta"}
 
 const module = "github.com/goaccel/goaccel"
 

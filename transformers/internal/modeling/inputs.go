@@ -1,0 +1,93 @@
+package modeling
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goaccel/goaccel/tensors"
+	"github.com/goaccel/goaccel/transformers"
+)
+
+// Limits are what a model accepts: the longest sequence (max_position_embeddings less the
+// positions a family skips, RoBERTa's padding_idx+1), and whether it has token types.
+type Limits struct {
+	Model         string // the architecture, for messages
+	MaxLength     int
+	MaxLengthNote string // how MaxLength follows from the configuration
+	TokenTypes    bool
+}
+
+// CheckInputs checks in against the model: int64 ids [B, T] with T within the model's
+// positions, and masks, token types and positions of the same [B, T].
+func CheckInputs(in transformers.Inputs, l Limits) error {
+	ids := in.InputIDs
+	if ids == nil {
+		return fmt.Errorf("%s: Inputs.InputIDs is nil: give token ids [batch, sequence] (int64)", l.Model)
+	}
+	if ids.Dim() != 2 || ids.DType() != tensors.Int64 || ids.Numel() == 0 {
+		return fmt.Errorf("%s: Inputs.InputIDs must be non-empty int64 token ids [batch, sequence], have %s %v", l.Model, ids.DType(), ids.Shape())
+	}
+	b, t := ids.Size(0), ids.Size(1)
+	if t > l.MaxLength {
+		return fmt.Errorf("%s: a sequence of %d tokens is longer than the %d the model has positions for (%s): truncate the input to %d tokens", l.Model, t, l.MaxLength, l.MaxLengthNote, l.MaxLength)
+	}
+	same := func(name string, x *tensors.Tensor, int64Only bool, shapes ...[]int) error {
+		if x == nil {
+			return nil
+		}
+		ok := false
+		for _, s := range shapes {
+			ok = ok || sameShape(x.Shape(), s)
+		}
+		var want []string
+		for _, s := range shapes {
+			want = append(want, fmt.Sprint(s))
+		}
+		if !ok {
+			return fmt.Errorf("%s: Inputs.%s must be %s to match InputIDs %v, have %v", l.Model, name, strings.Join(want, " or "), ids.Shape(), x.Shape())
+		}
+		if int64Only && x.DType() != tensors.Int64 {
+			return fmt.Errorf("%s: Inputs.%s must be int64, have %s", l.Model, name, x.DType())
+		}
+		if x.Device() != ids.Device() {
+			return fmt.Errorf("%s: Inputs.%s is on %s and InputIDs on %s: move them to one device", l.Model, name, x.Device(), ids.Device())
+		}
+		return nil
+	}
+	if err := same("AttentionMask", in.AttentionMask, false, []int{b, t}); err != nil {
+		return err
+	}
+	if in.TokenTypeIDs != nil && !l.TokenTypes {
+		return fmt.Errorf("%s: the model has no token types; leave Inputs.TokenTypeIDs nil", l.Model)
+	}
+	if err := same("TokenTypeIDs", in.TokenTypeIDs, true, []int{b, t}); err != nil {
+		return err
+	}
+	return same("PositionIDs", in.PositionIDs, true, []int{b, t}, []int{1, t})
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Guard turns a panic of package tensors or nn inside a forward pass (an op's message, such as a
+// token id past the vocabulary) into *err, so that Run returns it; other panics go on.
+func Guard(model string, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if s, ok := r.(string); ok && (strings.HasPrefix(s, "tensors: ") || strings.HasPrefix(s, "nn: ")) {
+		*err = fmt.Errorf("%s: %s", model, s)
+		return
+	}
+	panic(r)
+}

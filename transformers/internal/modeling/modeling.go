@@ -1,0 +1,146 @@
+package modeling
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goaccel/goaccel/nn"
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// normal returns a parameter of shape drawn N(0, std²) from the process-wide generator, in dt.
+func normal(std float64, dt tensors.DType, shape ...int) *tensors.Tensor {
+	var out *tensors.Tensor
+	tensors.NoGrad(func() {
+		r := tensors.Randn(shape...)
+		out = r.MulScalar(std)
+		r.Release()
+		if dt != tensors.Float32 {
+			out = out.AsType(dt)
+		}
+	})
+	return out.SetRequiresGrad(true)
+}
+
+func filled(v float64, dt tensors.DType, n int) *tensors.Tensor {
+	t := tensors.Full(v, n)
+	if dt != tensors.Float32 {
+		t = t.AsType(dt)
+	}
+	return t.SetRequiresGrad(true)
+}
+
+// NewLinear is a Linear of in → out features with weight N(0, std²) and a zero bias.
+func NewLinear(in, out int, std float64, dt tensors.DType) *nn.Linear {
+	return &nn.Linear{Weight: normal(std, dt, out, in), Bias: filled(0, dt, out)}
+}
+
+// NewEmbedding is an Embedding of n rows of dim with N(0, std²) weights and, when padIdx is in
+// range, a zero padding row (nn.Embedding's padding_idx as transformers initialises it).
+func NewEmbedding(n, dim int, std float64, padIdx int, dt tensors.DType) *nn.Embedding {
+	r := tensors.Randn(n, dim)
+	v := r.MulScalar(std).Float32s()
+	r.Release()
+	if padIdx >= 0 && padIdx < n {
+		clear(v[padIdx*dim : (padIdx+1)*dim])
+	}
+	w := tensors.New(v, n, dim)
+	if dt != tensors.Float32 {
+		w = w.AsType(dt)
+	}
+	return &nn.Embedding{Weight: w.SetRequiresGrad(true)}
+}
+
+// NewLayerNorm is a LayerNorm over n features with weight 1, bias 0 and eps.
+func NewLayerNorm(n int, eps float64, dt tensors.DType) *nn.LayerNorm {
+	return &nn.LayerNorm{Shape: []int{n}, Eps: eps, Weight: filled(1, dt, n), Bias: filled(0, dt, n)}
+}
+
+// Activation returns the function of a config's hidden_act (transformers' ACT2FN names).
+func Activation(key, name string) (func(*tensors.Tensor) *tensors.Tensor, error) {
+	switch name {
+	case "gelu":
+		return (*tensors.Tensor).GELU, nil
+	case "gelu_new", "gelu_pytorch_tanh":
+		return (*tensors.Tensor).GELUTanh, nil
+	case "relu":
+		return (*tensors.Tensor).ReLU, nil
+	case "silu", "swish":
+		return (*tensors.Tensor).SiLU, nil
+	case "tanh":
+		return (*tensors.Tensor).Tanh, nil
+	}
+	return nil, fmt.Errorf("config key %s: activation %q is not supported (gelu, gelu_new, gelu_pytorch_tanh, relu, silu, swish, tanh)", key, name)
+}
+
+// Dropout applies dropout with probability p in training mode and returns x otherwise,
+// releasing x when it made a new tensor.
+func Dropout(x *tensors.Tensor, p float64, training bool) *tensors.Tensor {
+	if !training || p == 0 {
+		return x
+	}
+	y := tensors.Dropout(x, p, true)
+	x.Release()
+	return y
+}
+
+// Positions returns the position ids 0 … t-1 as an int64 [1, t] tensor on d.
+func Positions(t int, d tensors.Device) *tensors.Tensor {
+	pos := make([]int64, t)
+	for i := range pos {
+		pos[i] = int64(i)
+	}
+	return tensors.FromInt64(pos, 1, t).To(d)
+}
+
+// Apply runs fn, then releases x: the step of a forward pass that no longer needs its input.
+func Apply(x *tensors.Tensor, fn func(*tensors.Tensor) *tensors.Tensor) *tensors.Tensor {
+	y := fn(x)
+	if y != x {
+		x.Release()
+	}
+	return y
+}
+
+// Prefix returns ps with "prefix." in front of each name.
+func Prefix(prefix string, ps []nn.NamedParameter) []nn.NamedParameter {
+	out := make([]nn.NamedParameter, len(ps))
+	for i, p := range ps {
+		out[i] = nn.NamedParameter{Name: prefix + "." + p.Name, Param: p.Param}
+	}
+	return out
+}
+
+// CheckPositive returns an error naming each key whose value is not positive: the shared check
+// of the sizes in a family's Validate. Keys and values alternate: "hidden_size", 384, ….
+func CheckPositive(keysAndValues ...any) error {
+	var errs []error
+	for i := 0; i+1 < len(keysAndValues); i += 2 {
+		k, _ := keysAndValues[i].(string)
+		if v, _ := keysAndValues[i+1].(int); v <= 0 {
+			errs = append(errs, fmt.Errorf("config key %s: must be positive, have %v", k, keysAndValues[i+1]))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// SelfAttention is multi-head self-attention over x [B, T, C] from separate query, key and value
+// projections (transformers' three Linears, under their own names): their weights are
+// concatenated (a differentiable copy of a few hundred kilobytes) so that one matrix product
+// projects all three, and the fused tensors.MultiHeadAttention reads the heads in place. The
+// result is [B, T, C] with the heads merged.
+func SelfAttention(x *tensors.Tensor, q, k, v *nn.Linear, heads int, opts tensors.AttentionOptions) *tensors.Tensor {
+	w := tensors.Cat([]*tensors.Tensor{q.Weight, k.Weight, v.Weight}, 0)
+	var b *tensors.Tensor
+	if q.Bias != nil && k.Bias != nil && v.Bias != nil {
+		b = tensors.Cat([]*tensors.Tensor{q.Bias, k.Bias, v.Bias}, 0)
+	}
+	qkv := tensors.Linear(x, w, b)
+	w.Release()
+	if b != nil {
+		b.Release()
+	}
+	y := tensors.MultiHeadAttention(qkv, heads, opts)
+	qkv.Release()
+	return y
+}
