@@ -79,7 +79,7 @@ test-race:
 
 # test-cuda-emulated: the GPU path on an emulated CUDA machine (goaccel's kernels compiled for the
 # CPU inside a fake libcuda, real cuBLAS products and NCCL collectives), through the real
-# bindings: kernels against the CPU backend, the op suite, optimizers, MNIST, mixed precision,
+# bindings: the device conformance suite, the op suite, optimizers, MNIST, mixed precision,
 # DDP over NCCL; it ends with the kernel coverage. test-cuda-tsan replays the kernels' launches
 # under ThreadSanitizer. Both need g++ (scripts/deps.sh test installs it).
 test-cuda-emulated:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/plots"
 	"github.com/goaccel/goaccel/tensors"
@@ -36,6 +37,9 @@ type Accelerator struct {
 	resumeMode     string              // the launcher's resume request (workerinfo.EnvResume), for Prepare
 	resumedFrom    string              // the checkpoint Prepare resumed from
 	resumedState   string              // the folder it read (resumedFrom, or where an interrupted save left it)
+	// worker is the process's link to its launcher (the host's): the
+	// status its table shows, the stop it asks for.
+	worker *workerinfo.Worker
 	// checkpointHook, set by tests, is called at each step of SaveState
 	// that touches the file system (see accelerate/internal/atomicdir.Folder.Hook).
 	checkpointHook func(step string)
@@ -51,20 +55,19 @@ type Accelerator struct {
 // be joined.
 func New(cfg Config) *Accelerator {
 	r := cfg.resolve()
-	workerinfo.StartReporting()
 	c, err := joinGroup(r)
 	if err != nil {
 		panic(fmt.Sprintf("accelerate: join the process group: %v", err))
 	}
 	a := newWithComm(r, c)
 	a.resumeMode = takeResume()
-	workerinfo.SetDevice(a.device.String()) // for the result line of a notebook launch
-	workerinfo.SetPhase(workerinfo.PhaseComputing)
+	a.worker.SetDevice(a.device.String()) // for the result line of a notebook launch
+	a.worker.SetPhase(workerinfo.PhaseComputing)
 	return a
 }
 
 func newWithComm(r resolved, c comm) *Accelerator {
-	a := &Accelerator{cfg: r, c: c, device: pickDevice(r, c), syncGradients: true}
+	a := &Accelerator{cfg: r, c: c, device: pickDevice(r, c), syncGradients: true, worker: host.Current().Worker}
 	if r.scaling {
 		a.scaler = newLossScaler(r.GradScaler)
 	}
@@ -177,7 +180,7 @@ func (a *Accelerator) EndTraining() {
 		_ = t.Finish()
 	}
 	a.trackers = nil
-	workerinfo.Flush()  // the launcher's table shows where training ended
+	a.worker.Flush()    // the launcher's table shows where training ended
 	a.WaitForEveryone() // nobody leaves while a peer may still be in a collective
 	_ = leaveGroup(a.c)
 }

@@ -97,8 +97,8 @@ func (a *Accelerator) saveForStop() (string, error) {
 
 // saveState is SaveState; with auto, dir is the next automatic checkpoint.
 func (a *Accelerator) saveState(dir string, auto bool) (string, error) {
-	prev := workerinfo.SetPhase(workerinfo.PhaseSaving)
-	defer workerinfo.SetPhase(prev)
+	prev := a.worker.SetPhase(workerinfo.PhaseSaving)
+	defer a.worker.SetPhase(prev)
 	iteration := a.saveIteration
 	if auto {
 		dir = a.checkpointFolder(iteration)
@@ -139,7 +139,7 @@ func (a *Accelerator) saveState(dir string, auto bool) (string, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	workerinfo.SetCheckpoint(dir, a.optimizerSteps, false)
+	a.worker.SetCheckpoint(dir, a.optimizerSteps, false)
 	return dir, nil
 }
 
@@ -259,13 +259,13 @@ func (a *Accelerator) LoadState(dir string) error {
 	if err := a.loadState(from); err != nil {
 		return fmt.Errorf("accelerate: LoadState %s: %w", dir, err)
 	}
-	workerinfo.SetCheckpoint(dir, a.optimizerSteps, true)
+	a.worker.SetCheckpoint(dir, a.optimizerSteps, true)
 	return nil
 }
 
 func (a *Accelerator) loadState(dir string) error {
-	prev := workerinfo.SetPhase(workerinfo.PhaseRestoring)
-	defer workerinfo.SetPhase(prev)
+	prev := a.worker.SetPhase(workerinfo.PhaseRestoring)
+	defer a.worker.SetPhase(prev)
 	for i, m := range a.models {
 		sd, err := nn.LoadSafetensors(filepath.Join(dir, indexed("model", i, ".safetensors")))
 		if err != nil {
@@ -331,6 +331,6 @@ func (a *Accelerator) loadState(dir string) error {
 		}
 	}
 	a.optimizerSteps = st.OptimizerSteps
-	workerinfo.SetSteps(st.OptimizerSteps)
+	a.worker.SetSteps(st.OptimizerSteps)
 	return nil
 }

@@ -29,8 +29,9 @@
 // only on sync steps, in 25 MiB buckets (Config.DDP) overlapped with the
 // backward pass; prepared optimizers and schedulers act only on sync steps;
 // prepared loaders give global batch i to process i % n, fill the last round
-// from the start of the epoch (EvenBatches) and share one shuffle order;
-// GatherForMetrics drops exactly the samples repeated by that filling.
+// from the start of the epoch (EvenBatches) and share one shuffle order (a
+// length-grouped one too, drawn with rank 0's seed); GatherForMetrics drops
+// exactly the samples repeated by that filling.
 //
 // The rest of Accelerate's idioms have a Go form each: GatherForMetricsAll
 // gathers predictions and targets in one call with the same dedupe;
@@ -45,7 +46,7 @@
 //
 // Device returns where prepared models and batches live: cuda:LOCAL_RANK on a
 // machine with GPUs (the model moves there at Prepare, each batch as the
-// loader yields it), the CPU otherwise or with Config.CPU; GOACCEL_DEVICE
+// loader yields it, every tensor of a named batch), the CPU otherwise or with Config.CPU; GOACCEL_DEVICE
 // names another device type. With GPUs the gradient all-reduce runs in NCCL
 // (package cuda/nccl) when every process has a GPU of its own.
 //

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/dist"
-	"github.com/goaccel/goaccel/internal/workerinfo"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -50,7 +50,7 @@ func joinGroup(r resolved) (comm, error) {
 		return nil, err
 	}
 	groupComm, groupUsers = distComm{g}, 1
-	workerinfo.SetLeave(leaveAtExit)
+	host.Current().Worker.SetLeave(leaveAtExit)
 	return groupComm, nil
 }
 

@@ -16,7 +16,8 @@ type shardSampler struct {
 	loader  *data.Loader
 	n       int // dataset length
 	shuffle bool
-	seed    uint64 // rank 0's loader seed
+	seed    uint64             // rank 0's loader seed
+	seeded  data.SeededSampler // the loader's own sampler when it draws its order from a seed (length grouping), else nil
 	spec    shardSpec
 	length  int // batches per epoch on this process
 	common  int // batches per epoch that every process gets (all but a short last round)
@@ -36,6 +37,9 @@ func (a *Accelerator) prepareLoader(l *data.Loader) *data.Loader {
 	s := &shardSampler{acc: a, loader: l, n: n, shuffle: cfg.Shuffle, seed: cfg.Seed,
 		spec: shardSpec{numProcs: a.c.Size(), rank: a.c.Rank(), batchSize: bs, dropLast: cfg.DropLast,
 			split: a.cfg.SplitBatches, even: a.cfg.evenBatches}}
+	if seeded, ok := l.Sampler().(data.SeededSampler); ok {
+		s.seeded, s.shuffle, s.seed = seeded, true, seeded.SamplerSeed()
+	}
 	all := batchesOf(identity(n), bs, cfg.DropLast)
 	s.length = len(s.spec.shard(all))
 	s.common = s.length
@@ -55,6 +59,13 @@ func (a *Accelerator) prepareLoader(l *data.Loader) *data.Loader {
 			}
 			return toDevice(x, dev), toDevice(y, dev)
 		})
+		prevNamed := l.NamedBatchTransform()
+		l.SetNamedBatchTransform(func(b *data.Batch) *data.Batch {
+			if prevNamed != nil {
+				b = prevNamed(b)
+			}
+			return b.Apply(func(_ string, t *tensors.Tensor) *tensors.Tensor { return toDevice(t, dev) })
+		})
 	}
 	a.samplers = append(a.samplers, s)
 	a.watchBoundaries()
@@ -70,11 +81,16 @@ func identity(n int) []int {
 }
 
 // Batches returns this process's batches of epoch; every process calls it at
-// the start of a pass, when the shuffle seed is taken from rank 0.
+// the start of a pass, when the shuffle seed is taken from rank 0. A loader
+// whose own sampler draws its order from a seed (data.SeededSampler: batches
+// grouped by length) draws it with rank 0's seed.
 func (s *shardSampler) Batches(epoch int) [][]int {
 	order := identity(s.n)
 	if s.shuffle {
-		seed := s.seed + uint64(epoch)
+		seed := s.seed
+		if s.seeded == nil {
+			seed += uint64(epoch)
+		}
 		if s.acc.c.Size() > 1 {
 			var b [8]byte
 			binary.LittleEndian.PutUint64(b[:], seed)
@@ -82,7 +98,14 @@ func (s *shardSampler) Batches(epoch int) [][]int {
 			must(err, "loader: share the shuffle seed")
 			seed = binary.LittleEndian.Uint64(got)
 		}
-		order = tensors.NewGenerator(seed).Perm(s.n)
+		if s.seeded != nil {
+			order = s.seeded.OrderWithSeed(epoch, seed)
+			if len(order) != s.n {
+				panic(fmt.Sprintf("accelerate: loader: its sampler %T ordered %d samples; the dataset has %d", s.seeded, len(order), s.n))
+			}
+		} else {
+			order = tensors.NewGenerator(seed).Perm(s.n)
+		}
 	}
 	out := s.spec.shard(batchesOf(order, s.spec.batchSize, s.spec.dropLast))
 	s.last = len(out)

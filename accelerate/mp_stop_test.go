@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/data"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
@@ -48,7 +49,7 @@ func TestAFinishStopIsAgreedByEveryRankAtOneStepAndSavesFirst(t *testing.T) {
 				opt.ZeroGrad()
 				c.Trained++
 				if acc.ProcessIndex() == 1 && c.Trained == 3 {
-					workerinfo.RequestStop(workerinfo.StopFinish)
+					host.Current().Worker.RequestStop(workerinfo.StopFinish)
 				}
 				// At least 10 ms a step: the checks come at most 10 steps apart.
 				time.Sleep(10 * time.Millisecond)
@@ -92,7 +93,7 @@ func TestStopRequestedWithoutALoaderAgreesAtEachCall(t *testing.T) {
 		step := 0
 		for ; step < 1000 && !acc.StopRequested(); step++ {
 			if acc.ProcessIndex() == 1 && step == 7 {
-				workerinfo.RequestStop(workerinfo.StopFinish)
+				host.Current().Worker.RequestStop(workerinfo.StopFinish)
 			}
 		}
 		writeJSON(filepath.Join(dir, fmt.Sprintf("steps-%d.json", acc.ProcessIndex())), step)

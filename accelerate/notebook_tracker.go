@@ -1,7 +1,7 @@
 package accelerate
 
 import (
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/plots"
 )
 
@@ -9,15 +9,15 @@ import (
 // under the cell that runs the training, one subplot per metric (a
 // plots.Live, redrawn at most twice a second plus once at the end). The
 // Accelerator keeps one Live, so a second InitTrackers draws its run beside
-// the first in the same figure. Outside the kernel (no display sink) it does
-// nothing, not even record.
+// the first in the same figure. Outside the kernel (no display in the
+// process's host) it does nothing, not even record.
 type notebookTracker struct {
 	acc  *Accelerator
 	live *plots.Live // nil outside a kernel
 }
 
 func (n *notebookTracker) Start(project string, config map[string]any) error {
-	if displaysink.Get() == nil {
+	if !host.Current().InNotebook() {
 		return nil
 	}
 	if n.acc.notebook == nil {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/data"
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
 )
@@ -66,8 +66,7 @@ func BenchmarkNotebookTrackerOverhead(b *testing.B) {
 	if err != nil {
 		b.Skipf("MNIST not available: %v", err)
 	}
-	displaysink.Set(encodingSink{json.NewEncoder(io.Discard)})
-	defer displaysink.Set(nil)
+	host.ForTest(b, host.Host{Display: encodingSink{json.NewEncoder(io.Discard)}})
 	trainMNISTEpoch(b, train, nil) // warm-up: caches, pools, page faults
 	var plain, live, tracking time.Duration
 	runLive := func() {

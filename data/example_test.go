@@ -46,3 +46,22 @@ func ExampleNewLoader() {
 	// epoch 1 [0 1 2 3]
 	// epoch 1 [4 5 6 7]
 }
+
+func ExampleLengthGroupedSampler() {
+	// Twelve texts of 1 to 12 tokens in batches of 3: each megabatch of 6 random texts is sorted
+	// by length, and the longest text of all comes first.
+	lengths := []int{5, 12, 1, 7, 3, 9, 2, 11, 4, 8, 6, 10}
+	s := &data.LengthGroupedSampler{Lengths: lengths, BatchSize: 3, Seed: 1, MegaBatchMult: 2}
+	for _, batch := range s.Batches(0) {
+		var ls []int
+		for _, i := range batch {
+			ls = append(ls, lengths[i])
+		}
+		fmt.Println(ls)
+	}
+	// Output:
+	// [12 9 8]
+	// [7 3 1]
+	// [11 10 6]
+	// [5 4 2]
+}

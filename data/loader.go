@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -19,6 +20,10 @@ type LoaderConfig struct {
 	// the current one; 0 means DefaultPrefetch (2), NoPrefetch (or any negative value) prepares
 	// each batch in Next. The order of batches does not depend on it.
 	Prefetch int
+	// GroupByLength batches samples of similar lengths together (transformers' group_by_length)
+	// with a LengthGroupedSampler drawn from Seed+epoch, whatever Shuffle says; the dataset must
+	// implement SampleLengths.
+	GroupByLength bool
 }
 
 // Loader iterates a Dataset in batches. Each pass (Next until it returns false) is one epoch; the
@@ -47,12 +52,15 @@ type Loader struct {
 	skip    int     // batches to skip at the start of the next pass
 	cur     []int
 	x, y    *tensors.Tensor
+	named   *Batch // the current batch of a NamedBatchGetter, else nil
 	tf      func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor)
+	ntf     func(b *Batch) *Batch
 	pf      *prefetcher   // prepares the batches of the pass in progress; nil without prefetching
 	slot    *prefetchSlot // pf, for the cleanup that stops it when the Loader is collected
 }
 
-// NewLoader returns a Loader over ds. It panics on a nil dataset or a negative batch size.
+// NewLoader returns a Loader over ds. It panics on a nil dataset or a negative batch size, and
+// on GroupByLength for a dataset without SampleLengths.
 func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
 	if ds == nil {
 		panic("data: NewLoader: nil dataset")
@@ -75,6 +83,17 @@ func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
 	l := &Loader{ds: ds, cfg: cfg, slot: &prefetchSlot{}}
 	l.sampler = &SequentialSampler{N: ds.Len(), BatchSize: cfg.BatchSize, Shuffle: cfg.Shuffle,
 		DropLast: cfg.DropLast, Seed: cfg.Seed}
+	if cfg.GroupByLength {
+		sl, ok := ds.(SampleLengths)
+		if !ok {
+			panic(fmt.Sprintf("data: NewLoader: GroupByLength needs the lengths of the samples, and dataset %T has no SampleLengths method", ds))
+		}
+		lengths := sl.SampleLengths()
+		if len(lengths) != ds.Len() {
+			panic(fmt.Sprintf("data: NewLoader: dataset %T gave %d sample lengths for %d samples", ds, len(lengths), ds.Len()))
+		}
+		l.sampler = NewLengthGroupedSampler(lengths, cfg)
+	}
 	runtime.AddCleanup(l, (*prefetchSlot).stop, l.slot)
 	return l
 }
@@ -83,7 +102,8 @@ func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
 // it returns false once; the following call starts the next epoch.
 func (l *Loader) Next() bool {
 	// What a launched worker is doing, for its launcher's status table.
-	defer workerinfo.SetPhase(workerinfo.SetPhase(workerinfo.PhaseLoading))
+	w := host.Current().Worker
+	defer w.SetPhase(w.SetPhase(workerinfo.PhaseLoading))
 	if !l.running {
 		// The batch sampler runs here, on the caller's goroutine: a prepared loader's sampler
 		// takes part in a collective, which every process must reach in the same order.
@@ -106,13 +126,21 @@ func (l *Loader) Next() bool {
 	}
 	l.cur = l.batches[l.pos]
 	l.pos++
-	workerinfo.AddSamples(len(l.cur))
+	w.AddSamples(len(l.cur))
+	var b prepared
 	if l.pf != nil {
-		l.x, l.y = l.nextPrefetched()
+		b = l.nextPrefetched()
 	} else {
-		l.x, l.y = collate(l.ds, l.cur, false)
+		b = collate(l.ds, l.cur, false)
 	}
-	if l.tf != nil {
+	l.x, l.y, l.named = b.x, b.y, b.named
+	switch {
+	case l.named != nil:
+		if l.ntf != nil {
+			l.named = l.ntf(l.named)
+		}
+		l.x, l.y = l.named.xy()
+	case l.tf != nil:
 		l.x, l.y = l.tf(l.x, l.y)
 	}
 	return true
@@ -120,7 +148,7 @@ func (l *Loader) Next() bool {
 
 // nextPrefetched takes the next batch from the prefetcher. When preparing it panicked, the
 // prefetcher is stopped (the pass goes on without it) and the panic raised here.
-func (l *Loader) nextPrefetched() (x, y *tensors.Tensor) {
+func (l *Loader) nextPrefetched() prepared {
 	defer func() {
 		if r := recover(); r != nil {
 			l.stopPrefetch()
@@ -143,18 +171,26 @@ func (l *Loader) endPass() {
 	l.running = false
 	l.batches = nil
 	l.cur = nil
-	l.x, l.y = nil, nil
+	l.x, l.y, l.named = nil, nil, nil
 	l.epoch++
 }
 
 // collate builds the batch tensors of indices. It records no autograd history (samples are
 // detached) without calling tensors.NoGrad, which would switch recording off for the whole
 // process while the training step runs on another goroutine.
-func collate(ds Dataset, indices []int, background bool) (x, y *tensors.Tensor) {
-	if bg, ok := ds.(BatchGetter); ok {
-		return bg.GetBatch(indices)
+func collate(ds Dataset, indices []int, background bool) (b prepared) {
+	switch g := ds.(type) {
+	case NamedBatchGetter:
+		b.named = g.GetNamedBatch(indices)
+		if b.named == nil || len(b.named.names) == 0 {
+			panic(fmt.Sprintf("data: Loader: dataset %T returned an empty named batch", ds))
+		}
+	case BatchGetter:
+		b.x, b.y = g.GetBatch(indices)
+	default:
+		b.x, b.y = collateSamples(ds, indices, background)
 	}
-	return collateSamples(ds, indices, background)
+	return b
 }
 
 // collateGet stacks ds.Get(i) over indices: the path for datasets without GetBatch.
@@ -196,12 +232,26 @@ func collateSamples(ds Dataset, indices []int, background bool) (x, y *tensors.T
 }
 
 // Batch returns the current batch (valid after Next returned true): inputs stacked along a new
-// first dimension, and targets likewise (nil if the dataset has none).
+// first dimension, and targets likewise (nil if the dataset has none). For a dataset of named
+// batches (NamedBatchGetter) x is the batch's first tensor (input_ids for a tokenized text
+// dataset) and y its "labels" (nil without); Named returns them all.
 func (l *Loader) Batch() (x, y *tensors.Tensor) {
 	if l.x == nil {
 		panic("data: Loader.Batch called without a successful Next")
 	}
 	return l.x, l.y
+}
+
+// Named returns the current batch of a dataset of named batches (NamedBatchGetter), valid after
+// Next returned true: input_ids, attention_mask, labels… of a tokenized text dataset.
+func (l *Loader) Named() *Batch {
+	if l.x == nil {
+		panic("data: Loader.Named called without a successful Next")
+	}
+	if l.named == nil {
+		panic(fmt.Sprintf("data: Loader.Named: dataset %T yields (x, y) batches, not named ones; use Batch", l.ds))
+	}
+	return l.named
 }
 
 // Indices returns the dataset indices of the current batch.
@@ -274,7 +324,18 @@ func (l *Loader) BatchTransform() func(x, y *tensors.Tensor) (*tensors.Tensor, *
 }
 
 // SetBatchTransform installs fn to run on every collated batch before Batch returns it (nil removes
-// it): the hook for moving batches to a device or slicing them per process.
+// it): the hook for moving batches to a device or slicing them per process. Named batches go
+// through SetNamedBatchTransform's function instead.
 func (l *Loader) SetBatchTransform(fn func(x, y *tensors.Tensor) (*tensors.Tensor, *tensors.Tensor)) {
 	l.tf = fn
+}
+
+// NamedBatchTransform returns the function installed with SetNamedBatchTransform (nil when none
+// is).
+func (l *Loader) NamedBatchTransform() func(b *Batch) *Batch { return l.ntf }
+
+// SetNamedBatchTransform installs fn to run on every named batch (of a NamedBatchGetter) before
+// Named and Batch return it (nil removes it), as SetBatchTransform does for (x, y) batches.
+func (l *Loader) SetNamedBatchTransform(fn func(b *Batch) *Batch) {
+	l.ntf = fn
 }

@@ -25,9 +25,10 @@ type prefetcher struct {
 	once sync.Once
 }
 
-// prepared is one collated batch, or the panic that collating it raised.
+// prepared is one collated batch, (x, y) or named, or the panic that collating it raised.
 type prepared struct {
 	x, y     *tensors.Tensor
+	named    *Batch
 	panicked any
 }
 
@@ -66,13 +67,12 @@ func collateRecovering(ds Dataset, indices []int) (b prepared) {
 			b = prepared{panicked: r}
 		}
 	}()
-	b.x, b.y = collate(ds, indices, true)
-	return b
+	return collate(ds, indices, true)
 }
 
 // next returns the next batch; it re-raises a panic of the prefetch goroutine, with the batch's
 // position in the pass.
-func (p *prefetcher) next(pos int) (x, y *tensors.Tensor) {
+func (p *prefetcher) next(pos int) prepared {
 	b := <-p.out
 	if b.panicked != nil {
 		if err, ok := b.panicked.(error); ok {
@@ -80,7 +80,7 @@ func (p *prefetcher) next(pos int) (x, y *tensors.Tensor) {
 		}
 		panic(fmt.Sprintf("data: Loader: preparing batch %d (on the prefetch goroutine): %v", pos, b.panicked))
 	}
-	return b.x, b.y
+	return b
 }
 
 // close stops the goroutine and waits until it has returned (it finishes the batch it is

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"image"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // publish sends one display_data message; it does nothing outside a kernel.
 func publish(data map[string]any, transient map[string]any) {
-	s := displaysink.Get()
+	s := host.Current().Display
 	if s == nil {
 		return
 	}
@@ -89,7 +89,7 @@ func Value(v any) error {
 // Clear clears the cell's output. With wait, the notebook clears it only when
 // the next output arrives, which avoids flicker in animations.
 func Clear(wait bool) error {
-	if s := displaysink.Get(); s != nil {
+	if s := host.Current().Display; s != nil {
 		s.Send("clear_output", map[string]any{"wait": wait})
 	}
 	return nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 type msg struct {
@@ -22,8 +22,7 @@ func (f *fakeSink) Send(t string, c map[string]any) { f.got = append(f.got, msg{
 
 func withSink(t *testing.T) *fakeSink {
 	f := &fakeSink{}
-	displaysink.Set(f)
-	t.Cleanup(func() { displaysink.Set(nil) })
+	host.ForTest(t, host.Host{Display: f})
 	return f
 }
 
@@ -122,7 +121,7 @@ func TestBundleOfUsesEveryRendererMethod(t *testing.T) {
 }
 
 func TestOutsideAKernelNothingIsWrittenAndNoErrorReturned(t *testing.T) {
-	displaysink.Set(nil)
+	host.ForTest(t, host.Host{})
 	for _, err := range []error{HTML("x"), Markdown("x"), SVG("x"), PNG(nil), JSON(1), Text("x"), Clear(false), New("x").Update("y")} {
 		if err != nil {
 			t.Errorf("got error %v outside a kernel", err)

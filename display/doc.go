@@ -11,9 +11,10 @@
 // A cell whose last expression has an HTML, Markdown, SVG or PNG method, is
 // an image.Image or a Bundle is shown with the matching MIME type too.
 //
-// Messages go out through the process's display sink (internal/displaysink),
-// which the kernel's executor installs and a launched worker turns into
-// frames for its launcher.
+// Messages go out through the display of the process's host
+// (internal/host): the kernel's executor sends them to the kernel, a
+// launched worker turns them into frames for its launcher, and a program
+// has none (nothing is written, no error).
 //
 // Files:
 //   - bundle.go: Bundle, Renderer, HTMLer, Markdowner, SVGer, PNGer and

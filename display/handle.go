@@ -4,7 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // Handle is an output that can be replaced in place, like a progress line.
@@ -33,7 +33,7 @@ func (h *Handle) Update(v any) error {
 	if err != nil {
 		return err
 	}
-	if s := displaysink.Get(); s != nil {
+	if s := host.Current().Display; s != nil {
 		s.Send("update_display_data", map[string]any{
 			"data": data, "metadata": map[string]any{}, "transient": map[string]any{"display_id": h.id},
 		})

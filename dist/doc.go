@@ -31,7 +31,7 @@
 // (auto, shm, tcp) and GOACCEL_DIST_TIMEOUT (a Go duration) tune the group.
 //
 // Every collective is recorded, numbered, in the process's status
-// (internal/workerinfo): a launcher shows which collective each rank is in
+// (the Worker of the process's host, internal/host): a launcher shows which collective each rank is in
 // and reports one that some ranks never joined, long before the timeout.
 //
 // Failures never hang: every collective has a timeout (Config.Timeout,

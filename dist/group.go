@@ -11,7 +11,7 @@ import (
 
 	"github.com/goaccel/goaccel/dist/internal/mesh"
 	"github.com/goaccel/goaccel/dist/internal/store"
-	"github.com/goaccel/goaccel/internal/workerinfo"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // Group is this process's membership in a process group. Every rank must
@@ -101,7 +101,7 @@ func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context
 	defer cancel()
 	// The launcher's status table and its report of a collective that some
 	// ranks never joined come from this record.
-	c := workerinfo.EnterCollective(name)
+	c := host.Current().Worker.EnterCollective(name)
 	err := f(ctx)
 	c.Leave()
 	if err == nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goaccel/goaccel/dist/internal/mesh"
 	"github.com/goaccel/goaccel/dist/internal/store"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/workerinfo"
 )
 
@@ -40,8 +41,8 @@ func Init(ctx context.Context, cfg Config) (*Group, error) {
 		return nil, err
 	}
 	g := &Group{cfg: cfg, transport: "single"}
-	workerinfo.StartReporting()
-	defer workerinfo.SetPhase(workerinfo.SetPhase(workerinfo.PhaseJoining))
+	w := host.Current().Worker
+	defer w.SetPhase(w.SetPhase(workerinfo.PhaseJoining))
 	if cfg.WorldSize == 1 {
 		g.backend = single{}
 		return g, nil

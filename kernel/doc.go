@@ -4,7 +4,7 @@
 // (package kernel/executor).
 //
 //	info, err := kernel.ReadConnectionFile(path)
-//	k := kernel.New(kernel.Config{Conn: info, ExecutorCommand: []string{self, kernel.ExecutorCommand}})
+//	k := kernel.New(kernel.Config{Conn: info, ExecutorCommand: []string{self, process.ExecutorCommand}})
 //	err = k.Run(ctx) // until shutdown_request or ctx ends
 //
 // Channels are served independently: control (interrupt, shutdown) and
@@ -29,21 +29,9 @@
 // cell sends to the front end is capped by Config.MaxOutput, with a note
 // where output was cut.
 //
-// The package is also the main of the processes the kernel and the launcher
-// start from the goaccel binary, under the hidden commands ExecutorCommand,
-// WorkerCommand and ExtractCommand. RunExecutor is the executor process that
-// runs a notebook's cells: one session (kernel/internal/session) served to
-// the kernel over the pipes of package kernel/executor. RunWorker is one
-// interpreted worker of a notebook launch (kernel/internal/launch). A derived
-// executor (kernel/internal/derive), a binary built for a session whose cells
-// import packages goaccel lacks, has RunDerivedExecutor as its whole main,
-// with those packages' symbol tables: it runs the executor, interpreted
-// workers and RunExtract (the symbol extraction of a further derivation)
-// itself, and hands every other command to the goaccel binary it was derived
-// from.
-//
-//	self, err := os.Executable()
-//	os.Exit(kernel.RunExecutor(self)) // `goaccel __executor`, which the kernel starts
+// The processes the kernel starts from the goaccel binary (the executor,
+// the interpreted workers of a launch, derived executors) have their mains
+// in package kernel/process.
 //
 // Files:
 //   - channels.go: one bound ZeroMQ socket with its codec (sending, serving
@@ -57,9 +45,6 @@
 //     shell worker that runs execute, is_complete, complete and inspect one
 //     at a time, the control and stdin readers, and aborting queued
 //     executes after a failed cell (stop_on_error).
-//   - entry.go: the hidden command names and RunExecutor, RunWorker,
-//     RunDerivedExecutor and RunExtract, the mains of the executor, worker
-//     and derived-executor processes.
 //   - execute.go: execute_request: running a cell on the executor, its
 //     reply, and input_request for a cell reading stdin.
 //   - handlers.go: Version, kernel_info, is_complete, complete, inspect,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // CapturedIO is what a %%capture cell captured: the variable `%%capture VAR`
@@ -40,7 +40,7 @@ func (c *CapturedIO) Show() {
 	if c.show.stderr != nil {
 		fmt.Fprint(c.show.stderr, c.Stderr)
 	}
-	if sink := displaysink.Get(); sink != nil {
+	if sink := host.Current().Display; sink != nil {
 		for _, o := range c.Outputs {
 			sink.Send("display_data", o)
 		}

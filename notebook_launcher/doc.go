@@ -94,9 +94,9 @@
 // is the folder that carries the arguments, the result and each rank's
 // report, notebook_launcher/transfer encodes values by value, and
 // notebook_launcher/cli is `goaccel launch`, `goaccel config` and `goaccel
-// env`. In a notebook cell, Launch hands the call to the kernel's launcher
-// (workers.SetCellLauncher), which rebuilds the function from the notebook's
-// declarations.
+// env`. In a notebook cell, Launch hands the call to the kernel's session
+// (the Cells of the process's host, package internal/host), which rebuilds
+// the function from the notebook's declarations.
 //
 // Files:
 //   - launch.go: Options, EnvWorker, EnvRestart and EnvToken, Launch and

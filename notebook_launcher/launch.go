@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/rt"
 	"github.com/goaccel/goaccel/notebook_launcher/job"
 	"github.com/goaccel/goaccel/notebook_launcher/transfer"
@@ -89,7 +89,8 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 		}
 		os.Exit(j.Serve(fv, nil))
 	}
-	if cell := workers.InstalledCellLauncher(); cell != nil {
+	h := host.Current()
+	if h.Cells != nil {
 		// In the kernel's executor: workers rebuild a cell's function from
 		// the notebook's declarations. Arguments keep the session's types.
 		cfg, err := config(opts, nil)
@@ -100,7 +101,7 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 		for i, a := range args {
 			vals[i] = reflect.ValueOf(a)
 		}
-		return cell(ctx, workers.CellRequest{Name: cellName, Fn: fv, Args: vals, Config: cfg, Compile: opts.Compile})
+		return h.Cells.LaunchCell(ctx, host.LaunchCall{Name: cellName, Fn: fv, Args: vals, Config: cfg, Compile: opts.Compile})
 	}
 	in, err := callArgs(fv.Type(), name, args)
 	if err != nil {
@@ -109,9 +110,9 @@ func launchAt(ctx context.Context, fn any, opts Options, args []any) (any, error
 	if underExternalLauncher() {
 		return callInProcess(fv, in)
 	}
-	if displaysink.Get() != nil {
-		// Inside the kernel's executor without its cell launcher:
-		// re-executing this binary would start executors.
+	if h.InNotebook() {
+		// Notebook code outside the kernel's executor (a launched
+		// worker's): re-executing this binary would not run the program.
 		return nil, fmt.Errorf("notebook_launcher: Launch re-executes a compiled program and cannot run a notebook cell's function; in a notebook use the magic `%%accelerate launch --num_processes %d FUNC`", max(opts.NumProcesses, 2))
 	}
 	cfg, err := config(opts, nil)

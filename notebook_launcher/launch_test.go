@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/syncbuf"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
 	"github.com/goaccel/goaccel/tensors"
@@ -256,8 +256,7 @@ type nopSink struct{}
 func (nopSink) Send(string, map[string]any) {}
 
 func TestLaunchInsideTheKernelPointsToTheMagic(t *testing.T) {
-	displaysink.Set(nopSink{})
-	defer displaysink.Set(nil)
+	host.ForTest(t, host.Host{Display: nopSink{}})
 	_, err := nl.Launch(func() {}, nl.Options{NumProcesses: 2})
 	if err == nil || !strings.Contains(err.Error(), "%accelerate launch --num_processes 2") {
 		t.Errorf("Launch under the kernel = %v; want advice to use %%accelerate launch", err)

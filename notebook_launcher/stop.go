@@ -1,6 +1,7 @@
 package notebook_launcher
 
 import (
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/notebook_launcher/workers"
 	"github.com/goaccel/goaccel/widgets"
 )
@@ -22,8 +23,8 @@ func Stop() int { return stop(workers.StopSave) }
 // stop stops the process's launches in mode: a kernel's session stops its
 // cells' launches, a compiled program its own.
 func stop(mode workers.StopMode) int {
-	if f := workers.InstalledCellStop(); f != nil {
-		return f(mode)
+	if cells := host.Current().Cells; cells != nil {
+		return cells.StopLaunches(mode)
 	}
 	return workers.StopAll(mode)
 }

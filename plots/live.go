@@ -13,8 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/goaccel/goaccel/display"
-	"github.com/goaccel/goaccel/internal/comm"
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/widgets"
 )
 
@@ -135,7 +134,7 @@ func (l *Live) Add(step int, metrics map[string]float64) error {
 		run.series[name] = append(run.series[name], plotter.XY{X: float64(step), Y: v})
 		l.dirty = true
 	}
-	if !l.dirty || displaysink.Get() == nil {
+	if !l.dirty || !host.Current().InNotebook() {
 		return nil
 	}
 	now := l.clock()
@@ -169,7 +168,7 @@ func (l *Live) due(now time.Time) bool {
 func (l *Live) Flush() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if displaysink.Get() == nil || !l.dirty && (l.shown == "" || l.shown == l.format(true)) {
+	if !host.Current().InNotebook() || !l.dirty && (l.shown == "" || l.shown == l.format(true)) {
 		return nil
 	}
 	return l.draw(true)
@@ -368,7 +367,7 @@ func (l *Live) clock() time.Time {
 func (l *Live) draw(final bool) error {
 	start := l.clock()
 	l.dirty = false
-	if l.Widget && comm.Installed() != nil {
+	if l.Widget && host.Current().Comms != nil {
 		return l.drawWidget(final, start)
 	}
 	v := display.Bundle{"text/plain": fmt.Sprintf("<live plot %q>", l.title)}

@@ -8,7 +8,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // fakeClock advances only when told.
@@ -69,8 +69,7 @@ func (s *slowSink) Send(string, map[string]any) { s.c.t = s.c.t.Add(100 * time.M
 func TestLiveDrawsAtMostTwoPercentOfTheTime(t *testing.T) {
 	c := &fakeClock{t: time.Unix(0, 0)}
 	sink := &slowSink{c: c}
-	displaysink.Set(sink)
-	defer displaysink.Set(nil)
+	host.ForTest(t, host.Host{Display: sink})
 	live := newTestLive(c)
 	start := c.t
 	for step := range 300 { // 12 s of training, a value every 40 ms
@@ -180,7 +179,7 @@ func TestLiveSkipsNonFiniteValuesAndThinsLongSeries(t *testing.T) {
 }
 
 func TestLiveOutsideAKernelRecordsButDrawsNothing(t *testing.T) {
-	displaysink.Set(nil)
+	host.ForTest(t, host.Host{})
 	live := NewLive("quiet")
 	for step := range 10 {
 		if err := live.Add(step, map[string]float64{"loss": 1}); err != nil {

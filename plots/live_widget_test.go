@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/internal/comm"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 type commRecorder struct {
@@ -23,8 +24,7 @@ func (r *commRecorder) SendComm(m comm.Message) {
 func TestLiveAsAWidgetSendsItsImageAsABinaryBuffer(t *testing.T) {
 	r := withSink(t)
 	rec := &commRecorder{}
-	comm.Install(comm.NewManager(rec))
-	t.Cleanup(func() { comm.Install(nil) })
+	host.ForTest(t, host.Host{Display: r, Comms: comm.NewManager(rec)})
 	c := &fakeClock{t: time.Unix(0, 0)}
 	live := newTestLive(c)
 	live.Widget = true
@@ -79,8 +79,7 @@ func (r *shownRecorder) SendComm(m comm.Message) {
 func TestLiveAsAWidgetIsShownWithItsFirstImage(t *testing.T) {
 	r := withSink(t)
 	rec := &shownRecorder{displays: r}
-	comm.Install(comm.NewManager(rec))
-	t.Cleanup(func() { comm.Install(nil) })
+	host.ForTest(t, host.Host{Display: r, Comms: comm.NewManager(rec)})
 	c := &fakeClock{t: time.Unix(0, 0)}
 	live := newTestLive(c)
 	live.Widget = true

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -34,9 +34,7 @@ func (r *recorder) Send(msgType string, content map[string]any) {
 func withSink(t *testing.T) *recorder {
 	t.Helper()
 	r := &recorder{}
-	prev := displaysink.Get()
-	displaysink.Set(r)
-	t.Cleanup(func() { displaysink.Set(prev) })
+	host.ForTest(t, host.Host{Display: r})
 	return r
 }
 

@@ -9,8 +9,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/display"
-	"github.com/goaccel/goaccel/internal/comm"
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // mode is where a bar tree draws.
@@ -42,8 +41,8 @@ func chooseOutput(opts Options) output {
 	if opts.Disable || (!opts.AllRanks && !localMain(os.LookupEnv)) {
 		return output{mode: off}
 	}
-	if displaysink.Get() != nil {
-		if opts.Widget && comm.Installed() != nil {
+	if h := host.Current(); h.InNotebook() {
+		if opts.Widget && h.Comms != nil {
 			return output{mode: widget}
 		}
 		return output{mode: notebook}

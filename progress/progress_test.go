@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/data"
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -42,8 +42,7 @@ func (s *sink) Send(t string, content map[string]any) {
 
 func withSink(t *testing.T) *sink {
 	s := &sink{}
-	displaysink.Set(s)
-	t.Cleanup(func() { displaysink.Set(nil) })
+	host.ForTest(t, host.Host{Display: s})
 	return s
 }
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/internal/comm"
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // comms records the comm messages of widgets.
@@ -24,8 +24,7 @@ func (c *comms) SendComm(m comm.Message) {
 func TestWithWidgetABarIsAProgressWidgetUpdatedOverItsComm(t *testing.T) {
 	s := withSink(t)
 	rec := &comms{}
-	comm.Install(comm.NewManager(rec))
-	t.Cleanup(func() { comm.Install(nil) })
+	host.ForTest(t, host.Host{Display: s, Comms: comm.NewManager(rec)})
 	if got := chooseOutput(Options{Widget: true}); got.mode != widget {
 		t.Fatalf("under a kernel with Widget: mode %v, want widget", got.mode)
 	}
@@ -63,5 +62,4 @@ func TestWithWidgetABarIsAProgressWidgetUpdatedOverItsComm(t *testing.T) {
 	if view["model_id"] == "" {
 		t.Fatal("the display is not a widget view")
 	}
-	displaysink.Set(nil)
 }

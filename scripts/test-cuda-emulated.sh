@@ -5,10 +5,12 @@
 # compiled for the CPU with g++, device memory of its own, asynchronous streams, real products
 # and collectives), points the library search at it (GOACCEL_CUDA_LIBRARY_PATH) and runs, on
 # device "cuda" through cuda/'s purego bindings:
-#   - every kernel against the CPU backend in every element type, and every PTX entry's
+#   - the device conformance suite (tensors/backend/backendtest: every method of the device
+#     interface against float64 references, in every element type), and every PTX entry's
 #     parameters against what Go marshals (cuda/...);
 #   - the tensors op suite against the PyTorch fixtures, with autocast, attention, top-k,
-#     multinomial and the edge cases (GOACCEL_TEST_DEVICES=cuda: the GPU only);
+#     multinomial and the edge cases, and the device suite on "cuda" as package tensors opens it
+#     (GOACCEL_TEST_DEVICES=cuda: the GPU only);
 #   - optimizer parity with PyTorch (optim), and the normalisation and pooling layers trained
 #     against PyTorch's fixtures (nn);
 #   - MNIST through the Accelerator (fp32, bf16, fp16), mixed precision and loss scaling, and a
@@ -36,7 +38,7 @@ run() {
 if [ "${1:-}" = --tsan ]; then
 	mkdir "$work/capture"
 	export FAKE_CUDA_CAPTURE="$work/capture"
-	run -run 'TestEveryKernelAgreesWithTheCPUBackend|TestEmptyAxes' ./cuda/internal/device/
+	run -run 'TestCUDADevicePassesTheDeviceSuite' ./cuda/internal/device/
 	GOACCEL_TEST_DEVICES=cuda run -run 'TestOpsMatchPyTorchFixtures|TestAutocastOpsMatchPyTorchFP32|TestGradientsMatchFiniteDifferences' ./tensors/
 	unset FAKE_CUDA_CAPTURE
 	echo "== replaying $(ls "$work/capture" | wc -l) captured launches under ThreadSanitizer"

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goaccel/goaccel/tensors/backend/backendtest"
 	_ "github.com/goaccel/goaccel/tensors/backend/sim" // the simulated devices
 )
 
@@ -48,5 +49,18 @@ func TestRequestedDevicesArePresent(t *testing.T) {
 		if !found {
 			t.Errorf("GOACCEL_TEST_DEVICES names %q, but this machine has no usable %s device (DeviceCount %d)", w, w, DeviceCount(w))
 		}
+	}
+}
+
+// TestRequestedDevicesPassTheDeviceSuite runs the device conformance suite on the devices
+// GOACCEL_TEST_DEVICES names, as package tensors opens them (by name from the registry, then
+// completed): a real GPU in tests/gpu/check.sh. Without it, it leaves them to their own
+// packages' tests (the CPU, the simulated devices, the CUDA device on the emulated GPU).
+func TestRequestedDevicesPassTheDeviceSuite(t *testing.T) {
+	if os.Getenv("GOACCEL_TEST_DEVICES") == "" {
+		t.Skip("GOACCEL_TEST_DEVICES is not set: every device runs the suite from its own package")
+	}
+	for _, d := range testDevices {
+		t.Run(d.String(), func(t *testing.T) { backendtest.Run(t, backendFor(d)) })
 	}
 }

@@ -79,9 +79,11 @@
 // # Devices
 //
 // A tensor lives on a Device: the CPU, or a device registered by a backend (CUDA(i) for NVIDIA
-// GPUs). Package tensors imports no device: a device package registers its type with
-// tensors/backend when it is imported, as a database/sql driver does, so a program that uses
-// GPUs imports github.com/goaccel/goaccel/cuda (package accelerate and notebook cells do).
+// GPUs). Package tensors imports no device: every device package, the CPU's included, registers
+// its type with tensors/backend when it is imported, as a database/sql driver does, and tensors
+// opens devices by name. Which devices every program has is decided in one place,
+// tensors/backend/defaults (the CPU), which package tensors imports; a program that uses GPUs
+// imports github.com/goaccel/goaccel/cuda (package accelerate and notebook cells do).
 // Ops run on their operands' device and keep results there; mixing devices panics with
 // both names. t.To(d) copies (differentiably), t.MoveTo(d) moves a parameter in place,
 // Float32s/Item read values back (waiting for the device's queued work), DeviceCount says what
@@ -103,8 +105,9 @@
 //     forms.
 //   - deferred.go: deferred elementwise results: their recipes, the lists of results that read a
 //     storage, and computing them (in one fused pass, or as a sum).
-//   - dtype.go: DType, Device, CPU, CUDA, DeviceCount, the backend of a device, and
-//     RoundBFloat16 and RoundFloat16.
+//   - device.go: Device, CPU, CUDA, DeviceCount, and the backend of a device (opened by name
+//     from the registry of tensors/backend).
+//   - dtype.go: DType, RoundBFloat16 and RoundFloat16.
 //   - elementwise.go: the arithmetic and elementwise functions (Add … Div, the *Scalar forms,
 //     Pow, Exp, Log, ReLU, GELU, SiLU, Clamp, …) with their gradients.
 //   - host.go: the only reads and writes of host buffers' elements.
@@ -116,7 +119,7 @@
 //   - matmul.go: MatMul, batched and broadcast, under autocast in 16 bits.
 //   - norm.go: BatchNorm (training and evaluation, running statistics), SyncBatchNorm (statistics
 //     summed across processes), GroupNorm and RMSNorm.
-//   - pool.go: MaxPool2d, AvgPool2d (AvgPool2dOptions) and AdaptiveAvgPool2d.
+//   - pooling.go: MaxPool2d, AvgPool2d (AvgPool2dOptions) and AdaptiveAvgPool2d.
 //   - print.go: String, NumPy-style printing.
 //   - random.go: Generator (seeded, with its State), ManualSeed, DefaultGenerator, Randn, Rand
 //     and RandInt.

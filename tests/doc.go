@@ -66,6 +66,15 @@
 //   - deps_test.go: scripts/enable-nonfree.sh on both apt source formats,
 //     and the pinned requirements files (requirements-jupyter.txt,
 //     scripts/requirements-run.txt) agreeing on every version.
+//   - export_test.go: `%accelerate export` folders, from a session on
+//     goaccel's executor and from one on a derived executor (export_e2e.py),
+//     built and run with the commands their README names (go build, go run
+//     ., goaccel launch), with no GOFLAGS and GOPROXY=off.
+//   - globals_test.go: the process-wide state of the module: every
+//     package-level variable that code other than init changes is listed
+//     with why it is process-wide (processGlobals); what a process offers
+//     library code goes through internal/host, which only the entry points
+//     install.
 //   - jupyterlab_test.go: JupyterLab's own kernel client in Node
 //     (jupyterlab/client.mjs) driving goaccel through each stack's server
 //     (the classic Notebook server, jupyter_server 2).

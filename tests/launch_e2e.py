@@ -292,7 +292,8 @@ def export_writes_a_program_goaccel_launch_runs(k):
     out = os.path.join(SCRATCH, "exported")
     c, msgs = ok(k, f'%accelerate export --num_processes 2 {out} train(cfg, w0)')
     assert "main.go" in text_of(msgs), text_of(msgs)
-    env = dict(os.environ, GOWORK="off", GOFLAGS="-mod=mod")
+    # As a user's shell without network has it: plain go build, no module downloads.
+    env = dict(os.environ, GOFLAGS="", GOPROXY="off")
     p = subprocess.run([os.environ["GOACCEL_BIN"], "launch", "--num_processes", "2", out],
                        capture_output=True, text=True, timeout=300, env=env)
     assert p.returncode == 0, p.stdout + p.stderr

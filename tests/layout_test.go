@@ -13,12 +13,12 @@ import (
 // packages of its own layer or of a lower one, never of a higher one. The
 // folders of one layer do not import each other except as listed in sideways.
 var layers = [][]string{
-	{"internal"},                           // small leaves that import nothing of the project
-	{"tensors/backend"},                    // the device interface and the CPU and simulated devices
-	{"cuda", "tensors"},                    // a device (registers itself); the front users call
-	{"nn", "optim", "data", "dist"},        // layers, optimizers, datasets, the process group
+	{"internal"},        // small leaves that import nothing of the project (but the host, which gathers two)
+	{"tensors/backend"}, // the device interface, its devices (CPU, simulated), the default devices and the device suite
+	{"cuda", "tensors"}, // a device (registers itself); the front users call
+	{"nn", "optim", "data", "dist", "tokenizers"}, // layers, optimizers, datasets, the process group, tokenizers
 	{"transformers"},                       // pretrained model families (Hugging Face compatibility)
-	{"cuda/nccl", "display"},               // NCCL collectives for dist; rich output
+	{"cuda/nccl", "display", "datasets"},   // NCCL collectives for dist; rich output; text datasets
 	{"widgets"},                            // Jupyter widgets (over internal/comm)
 	{"plots", "progress"},                  // figures and progress bars
 	{"accelerate"},                         // the Accelerator
@@ -30,6 +30,14 @@ var layers = [][]string{
 
 // sideways are the imports allowed between folders of one layer (none today).
 var sideways = map[[2]string]bool{}
+
+// hostLeaves are the only imports between packages of the top-level
+// internal/: the process's host (internal/host) carries the services of
+// two leaves, the comms of widgets and the link to the process's launcher.
+var hostLeaves = map[[2]string]bool{
+	{"internal/host", "internal/comm"}:       true,
+	{"internal/host", "internal/workerinfo"}: true,
+}
 
 // folderOf returns the entry of layers that owns a package path relative to
 // the module ("tensors/backend/cpu" → "tensors/backend").
@@ -48,7 +56,8 @@ func folderOf(rel string) (folder string, layer int) {
 // TestImportsRunOneWay checks every import between the project's packages
 // against the layers: the kernel imports notebook_launcher and never the
 // other way, a device registers itself with tensors and tensors imports no
-// device, and the top-level internal/ holds only leaves.
+// device, and the top-level internal/ holds only leaves (and the host,
+// which imports the two leaves whose services it carries: hostLeaves).
 func TestImportsRunOneWay(t *testing.T) {
 	const module = "github.com/goaccel/goaccel"
 	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Imports,TestImports,XTestImports", module+"/...")
@@ -86,7 +95,7 @@ func TestImportsRunOneWay(t *testing.T) {
 			to, toLayer := folderOf(irel)
 			checked++
 			switch {
-			case from == "internal" && rel != irel:
+			case from == "internal" && rel != irel && !hostLeaves[[2]string{rel, irel}]:
 				t.Errorf("%s imports %s: the top-level internal/ keeps only leaves that import nothing of the project (move it under the folder that owns it)", rel, irel)
 			case toLayer > fromLayer:
 				t.Errorf("%s imports %s: %s sits above %s in the layers (tests/layout_test.go), so the import runs the wrong way", rel, irel, to, from)
@@ -130,5 +139,45 @@ func TestTopLevelInternalIsSmall(t *testing.T) {
 	}
 	if internal*10 > all {
 		t.Errorf("internal/ holds %d of %d hand-written lines, more than a tenth: move packages under the folders that own them", internal, all)
+	}
+}
+
+// TestImportsOfDevicesGoThroughTheRegistry: package tensors imports no device, only the device
+// interface and the one package that links in the default devices (every device, the CPU
+// included, registers itself by name); and the device conformance suite is plumbing that only
+// tests of devices import.
+func TestImportsOfDevicesGoThroughTheRegistry(t *testing.T) {
+	const module = "github.com/goaccel/goaccel"
+	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Imports", module+"/...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	allowed := map[string]bool{module + "/tensors/backend": true, module + "/tensors/backend/defaults": true}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	sawTensors := false
+	for {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range p.Imports {
+			if p.ImportPath == module+"/tensors" && strings.HasPrefix(imp, module+"/tensors/backend") && !allowed[imp] {
+				t.Errorf("package tensors imports %s: it opens devices by name (backend.Open); link a default device in through tensors/backend/defaults", imp)
+			}
+			if imp == module+"/tensors/backend/backendtest" {
+				t.Errorf("%s imports the device suite tensors/backend/backendtest, which only tests of devices may", p.ImportPath)
+			}
+		}
+		sawTensors = sawTensors || p.ImportPath == module+"/tensors"
+	}
+	if !sawTensors {
+		t.Fatal("go list did not list package tensors")
 	}
 }

@@ -268,7 +268,7 @@ func TestSlurmAndMpirunTrainAnExportedFunctionAcrossTwoHosts(t *testing.T) {
 	}
 	bin := filepath.Join(t.TempDir(), "train")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
-	build.Dir, build.Env = exported, append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	build.Dir, build.Env = exported, offlineEnv(os.Environ())
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build the exported program: %v\n%s", err, out)
 	}

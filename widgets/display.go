@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // bundle is the MIME bundle that shows the model: its view, for front ends
@@ -20,7 +20,7 @@ func (m *model) bundle(text string) map[string]any {
 // display publishes a bundle under the running cell (nothing outside a
 // kernel).
 func display(b map[string]any) error {
-	s := displaysink.Get()
+	s := host.Current().Display
 	if s == nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/goaccel/goaccel/internal/comm"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // The widget protocol as ipywidgets 8 speaks it.
@@ -100,7 +101,7 @@ func (m *model) notify(msg *comm.Message) {
 // newModel makes a model of s with state (the widget's own keys; the common
 // ones are added). The widget sets its hooks, then opens it.
 func newModel(s spec, state map[string]any) *model {
-	m := &model{spec: s, mgr: comm.Installed(), state: map[string]any{
+	m := &model{spec: s, mgr: host.Current().Comms, state: map[string]any{
 		"_model_module": s.modelModule, "_model_module_version": s.modelVersion, "_model_name": s.model,
 		"_view_module": s.viewModule, "_view_module_version": s.viewVersion, "_view_name": s.view,
 	}}

@@ -3,7 +3,7 @@ package widgets
 import (
 	"fmt"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // Output is an area that shows output (ipywidgets' Output): what code
@@ -43,7 +43,7 @@ func (o *Output) Capture(fn func()) {
 // set), else at once.
 func (o *Output) Clear(wait bool) {
 	if o.str("msg_id") != "" {
-		if s := displaysink.Get(); s != nil {
+		if s := host.Current().Display; s != nil {
 			s.Send("clear_output", map[string]any{"wait": wait})
 			return
 		}

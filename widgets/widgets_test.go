@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/goaccel/goaccel/internal/comm"
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 )
 
 // front is a fake kernel connection: it records what the widgets send (comm
@@ -47,10 +47,8 @@ func withKernel(t *testing.T) *front {
 	f := &front{t: t}
 	f.mgr = comm.NewManager(f)
 	comm.ServeWidgetControl(f.mgr)
-	comm.Install(f.mgr)
-	displaysink.Set(f)
+	host.ForTest(t, host.Host{Display: f, Comms: f.mgr})
 	f.mgr.SetParent("cell-1")
-	t.Cleanup(func() { comm.Install(nil); displaysink.Set(nil) })
 	return f
 }
 
@@ -549,7 +547,7 @@ func TestLayoutAndStyleAreModelsOfTheirOwn(t *testing.T) {
 }
 
 func TestWidgetsOutsideAKernelArePlainValues(t *testing.T) {
-	comm.Install(nil)
+	host.ForTest(t, host.Host{})
 	s := NewIntSlider("n", 3, 0, 5)
 	out := NewOutput()
 	ran := false

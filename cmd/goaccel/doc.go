@@ -6,10 +6,10 @@
 //	goaccel launch|config|env ...           run and configure distributed training
 //
 // The binary also runs as its own child processes through hidden commands
-// (package kernel names them): __executor, the process that runs a
-// session's cells for the kernel (kernel.RunExecutor); __worker, one
-// interpreted worker of a notebook launch (kernel.RunWorker); and __extract,
-// the symbol extraction of a derived executor's build (kernel.RunExtract).
+// (package kernel/process names them): __executor, the process that runs a
+// session's cells for the kernel (kernel/process.RunExecutor); __worker, one
+// interpreted worker of a notebook launch (process.RunWorker); and __extract,
+// the symbol extraction of a derived executor's build (process.RunExtract).
 //
 // Each subcommand lives in its own file; main.go only dispatches. The
 // launcher's subcommands are thin wrappers over package

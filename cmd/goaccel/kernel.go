@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/goaccel/goaccel/kernel"
+	"github.com/goaccel/goaccel/kernel/process"
 )
 
 // runKernel is `goaccel kernel CONNECTION_FILE`, what kernel.json starts.
@@ -44,7 +45,7 @@ func runKernel(args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	k := kernel.New(kernel.Config{Conn: ci, ExecutorCommand: []string{self, kernel.ExecutorCommand}, Log: log,
+	k := kernel.New(kernel.Config{Conn: ci, ExecutorCommand: []string{self, process.ExecutorCommand}, Log: log,
 		MaxOutput: int(maxOutput), MaxMessageSize: maxMessage})
 	if err := k.Run(context.Background()); err != nil {
 		return fail(err)

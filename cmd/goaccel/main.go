@@ -5,7 +5,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/goaccel/goaccel/kernel"
+	"github.com/goaccel/goaccel/kernel/process"
 )
 
 // subcommand is one "goaccel NAME" entry point; run returns the exit status.
@@ -16,14 +16,14 @@ type subcommand struct {
 
 // subcommands lists every entry point; each lives in its own file.
 var subcommands = map[string]subcommand{
-	"install":              {runInstall, "register the Go (goaccel) kernel with Jupyter"},
-	"kernel":               {runKernel, "run the kernel for a Jupyter connection file"},
-	"launch":               {runLaunch, "run a training program on N processes (accelerate launch flags)"},
-	"config":               {runConfig, "write the launch configuration (accelerate config)"},
-	"env":                  {runEnv, "print the environment goaccel sees"},
-	kernel.ExecutorCommand: {runExecutor, ""},
-	kernel.WorkerCommand:   {runWorker, ""},
-	kernel.ExtractCommand:  {runExtract, ""},
+	"install":               {runInstall, "register the Go (goaccel) kernel with Jupyter"},
+	"kernel":                {runKernel, "run the kernel for a Jupyter connection file"},
+	"launch":                {runLaunch, "run a training program on N processes (accelerate launch flags)"},
+	"config":                {runConfig, "write the launch configuration (accelerate config)"},
+	"env":                   {runEnv, "print the environment goaccel sees"},
+	process.ExecutorCommand: {runExecutor, ""},
+	process.WorkerCommand:   {runWorker, ""},
+	process.ExtractCommand:  {runExtract, ""},
 }
 
 func main() {

@@ -291,18 +291,6 @@ func copyAny(x any) any {
 	return x
 }
 
-func TestInstalledIsWhatInstallSet(t *testing.T) {
-	if Installed() != nil {
-		t.Fatal("Installed before Install: want nil")
-	}
-	m := NewManager(&recorder{})
-	Install(m)
-	defer Install(nil)
-	if Installed() != m {
-		t.Fatal("Installed is not the installed manager")
-	}
-}
-
 // stateHandler is a StateHolder with a fixed state.
 type stateHandler struct{ state map[string]any }
 

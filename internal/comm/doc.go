@@ -2,11 +2,11 @@
 // comm_msg, comm_close and comm_info): the comms a process has open, the
 // targets front ends may open comms to, and the work their messages leave
 // for a time when no cell runs. Package widgets speaks the ipywidgets
-// protocol over it; the executor installs one Manager whose Transport sends
-// to the kernel, and a launched worker one that sends frames to its launcher.
+// protocol over it, reaching the process's Manager through its host
+// (package internal/host): the executor's Manager sends to the kernel, a
+// launched worker's sends frames to its launcher.
 //
 //	m := comm.NewManager(transport)
-//	comm.Install(m)                                    // the process's manager, for widgets
 //	c := m.Open("jupyter.widget", data, meta, nil, h) // comm_open to the front end
 //	c.Send(map[string]any{"method": "update", "state": s}, nil)
 //	deferred, err := m.Deliver(msg)                    // a message from the front end
@@ -24,6 +24,5 @@
 //   - control.go: the ipywidgets control comm (ServeWidgetControl,
 //     StateHolder): every widget's state in one update_states.
 //   - manager.go: Message, Transport, Handler, Target, Job, Manager (Open,
-//     Register, Deliver, Info, Defer, Take, Parent, AtFinish), Comm, Install and
-//     Installed.
+//     Register, Deliver, Info, Defer, Take, Parent, AtFinish) and Comm.
 package comm

@@ -368,13 +368,3 @@ func (m *Manager) Finish() {
 		fn()
 	}
 }
-
-// installed is the process's manager: one kernel (or launcher) per process,
-// as for the display sink.
-var installed atomic.Pointer[Manager]
-
-// Install makes m the process's manager; Install(nil) removes it.
-func Install(m *Manager) { installed.Store(m) }
-
-// Installed returns the process's manager, or nil outside a kernel.
-func Installed() *Manager { return installed.Load() }

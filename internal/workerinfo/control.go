@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"sync/atomic"
 )
 
 // StopMode is what a launcher's stop request asks of a worker. Its
@@ -78,18 +77,13 @@ func (m ControlMessage) Encode() []byte {
 	return b
 }
 
-var (
-	stopMode    atomic.Int32 // a StopMode
-	commHandler atomic.Pointer[func(json.RawMessage)]
-)
-
 // RequestStop records that the launcher asked this worker to stop in mode
 // m (the control pipe's reader calls it; tests may); a lesser mode than
 // one asked before changes nothing.
-func RequestStop(m StopMode) {
+func (w *Worker) RequestStop(m StopMode) {
 	for {
-		old := stopMode.Load()
-		if int32(m) <= old || stopMode.CompareAndSwap(old, int32(m)) {
+		old := w.stopMode.Load()
+		if int32(m) <= old || w.stopMode.CompareAndSwap(old, int32(m)) {
 			return
 		}
 	}
@@ -97,16 +91,16 @@ func RequestStop(m StopMode) {
 
 // RequestedStop is the stop the launcher asked this worker for (NoStop
 // when none).
-func RequestedStop() StopMode { return StopMode(stopMode.Load()) }
+func (w *Worker) RequestedStop() StopMode { return StopMode(w.stopMode.Load()) }
 
 // HandleComm installs f as the receiver of the comm messages the launcher
-// relays to this worker's widgets (the worker harness, before
-// StartReporting); f runs on the control pipe's reader and must not block.
-// Without one they are dropped.
-func HandleComm(f func(msg json.RawMessage)) { commHandler.Store(&f) }
+// relays to this worker's widgets (the worker harness, before its function
+// runs); f runs on the control pipe's reader and must not block. Without
+// one they are dropped.
+func (w *Worker) HandleComm(f func(msg json.RawMessage)) { w.commHandler.Store(&f) }
 
 // serveControl reads the launcher's messages until it closes the pipe.
-func (r *reporter) serveControl(in *os.File) {
+func (w *Worker) serveControl(in *os.File) {
 	defer in.Close()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 256<<20) // a widget's state may carry images
@@ -118,13 +112,13 @@ func (r *reporter) serveControl(in *os.File) {
 		}
 		switch m.Type {
 		case ControlStop:
-			RequestStop(max(m.Mode, StopFinish))
+			w.RequestStop(max(m.Mode, StopFinish))
 		case ControlStacks:
-			s := snapshot(r.rank)
+			s := w.snapshot()
 			s.Stacks = stacks()
-			r.send(s)
+			w.rep.send(s)
 		case ControlComm:
-			if f := commHandler.Load(); f != nil && len(m.Comm) > 0 {
+			if f := w.commHandler.Load(); f != nil && len(m.Comm) > 0 {
 				(*f)(m.Comm)
 			}
 		}

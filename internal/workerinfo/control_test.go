@@ -13,8 +13,6 @@ import (
 // nothing), comm messages for the worker's widgets, and stacks requests,
 // answered on the status pipe.
 func TestTheControlPipeServesStopsCommsAndStacks(t *testing.T) {
-	stopMode.Store(int32(NoStop))
-	defer stopMode.Store(int32(NoStop))
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -26,12 +24,11 @@ func TestTheControlPipeServesStopsCommsAndStacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	comms := make(chan string, 1)
-	HandleComm(func(m json.RawMessage) { comms <- string(m) })
-	defer commHandler.Store(nil)
-	r := &reporter{out: statusW, rank: 1}
+	w := &Worker{rank: 1, rep: &reporter{out: statusW}, controlled: true}
+	w.HandleComm(func(m json.RawMessage) { comms <- string(m) })
 	done := make(chan struct{})
 	go func() {
-		r.serveControl(controlR)
+		w.serveControl(controlR)
 		close(done)
 	}()
 	send := func(m ControlMessage) {
@@ -43,9 +40,9 @@ func TestTheControlPipeServesStopsCommsAndStacks(t *testing.T) {
 	wait := func(want StopMode) {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
-		for RequestedStop() != want {
+		for w.RequestedStop() != want {
 			if time.Now().After(deadline) {
-				t.Fatalf("RequestedStop() = %v; want %v", RequestedStop(), want)
+				t.Fatalf("w.RequestedStop() = %v; want %v", w.RequestedStop(), want)
 			}
 			time.Sleep(time.Millisecond)
 		}
@@ -74,8 +71,8 @@ func TestTheControlPipeServesStopsCommsAndStacks(t *testing.T) {
 	if err := json.Unmarshal(sc.Bytes(), &s); err != nil || s.Rank != 1 || s.Stacks == "" {
 		t.Fatalf("the stacks answer %q: %v", sc.Text(), err)
 	}
-	if RequestedStop() != StopSave {
-		t.Fatalf("a finish after a save made it %v", RequestedStop())
+	if w.RequestedStop() != StopSave {
+		t.Fatalf("a finish after a save made it %v", w.RequestedStop())
 	}
 	controlW.Close()
 	<-done

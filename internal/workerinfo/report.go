@@ -8,7 +8,6 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -34,41 +33,12 @@ const (
 // at least every few of these when it did not).
 const ReportEvery = 250 * time.Millisecond
 
-// reporter is the process's side of the pipes, started once.
+// reporter is a Worker's side of the status pipe.
 type reporter struct {
 	mu   sync.Mutex // one line per Write; guards sent
 	out  *os.File
-	rank int
 	last Status // the last status loop sent (loop's own)
 	sent time.Time
-}
-
-var (
-	startOnce sync.Once
-	rep       atomic.Pointer[reporter]
-	controlOK atomic.Bool
-)
-
-// StartReporting starts sending this process's Status to its launcher when
-// the launcher gave it a status pipe (EnvStatusFD), and reading the
-// launcher's requests (EnvControlFD). Elsewhere it does nothing. Packages
-// that learn what a worker does (accelerate, dist, the worker harness)
-// call it; it acts once.
-func StartReporting() {
-	startOnce.Do(func() {
-		out := fdFile(EnvStatusFD, "goaccel-status")
-		if out == nil {
-			return
-		}
-		r := &reporter{out: out}
-		r.rank, _ = strconv.Atoi(os.Getenv("RANK"))
-		rep.Store(r)
-		if in := fdFile(EnvControlFD, "goaccel-control"); in != nil {
-			controlOK.Store(true)
-			go r.serveControl(in)
-		}
-		go r.loop()
-	})
 }
 
 func fdFile(env, name string) *os.File {
@@ -82,26 +52,29 @@ func fdFile(env, name string) *os.File {
 // Controlled reports whether a launcher can ask this worker to stop (it
 // gave the worker a control pipe). Every worker of a launch by goaccel
 // (notebook_launcher, goaccel launch, %accelerate launch) has one.
-func Controlled() bool { return controlOK.Load() }
+func (w *Worker) Controlled() bool { return w.controlled }
 
 // Stopped tells the launcher that the worker saved its state in dir on a
 // stop request and is leaving.
-func Stopped(dir string, step int64) {
-	ckpt.Store(&checkpoint{dir, step, false})
-	SetPhase(PhaseStopping)
-	if r := rep.Load(); r != nil {
-		s := snapshot(r.rank)
+func (w *Worker) Stopped(dir string, step int64) {
+	w.ckpt.Store(&checkpoint{dir, step, false})
+	w.SetPhase(PhaseStopping)
+	if w.rep != nil {
+		s := w.snapshot()
 		s.Stopped = true
-		r.send(s)
+		w.rep.send(s)
 	}
 }
 
-func (r *reporter) loop() {
+// loop sends the worker's status when it changed, and every few ticks
+// anyway, until the launcher closes the pipe.
+func (w *Worker) loop() {
 	const heartbeat = 8 // send at least every 8 ticks, changed or not
 	t := time.NewTicker(ReportEvery)
 	defer t.Stop()
+	r := w.rep
 	for range t.C {
-		s := snapshot(r.rank)
+		s := w.snapshot()
 		r.mu.Lock()
 		due := time.Since(r.sent) >= heartbeat*ReportEvery
 		r.mu.Unlock()
@@ -117,13 +90,13 @@ func (r *reporter) loop() {
 // Flush sends the status now, when a launcher listens: the last one, as
 // the worker ends (the harness, EndTraining), so that the launcher's table
 // shows where it ended rather than a tick before.
-func Flush() { notify() }
+func (w *Worker) Flush() { w.notify() }
 
 // notify sends the status now, when a launcher listens: for changes it
 // must not learn a tick late.
-func notify() {
-	if r := rep.Load(); r != nil {
-		r.send(snapshot(r.rank))
+func (w *Worker) notify() {
+	if w.rep != nil {
+		w.rep.send(w.snapshot())
 	}
 }
 

@@ -2,8 +2,6 @@ package workerinfo
 
 import (
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -68,22 +66,64 @@ type Status struct {
 	Stacks string `json:"stacks,omitempty"`
 }
 
-// The process's live counters. Each is one atomic, so the hot paths that
-// update them (every collective, every batch) cost a few nanoseconds and
-// the reporter reads them without a lock.
-var (
-	phase     atomic.Int32 // a Phase
-	steps     atomic.Int64
-	samples   atomic.Int64
-	seq       atomic.Int64 // collectives entered
-	inside    atomic.Int64 // seq of the collective in progress, 0 when none
-	collSince atomic.Int64 // its start, in Unix nanoseconds
-	nameMu    sync.Mutex   // a string under a lock: storing one atomically would allocate per collective
-	collName  string
-	stoppable atomic.Bool
-	ckpt      atomic.Pointer[checkpoint]
-	position  atomic.Pointer[func() int]
-)
+// SetPhase records what the worker does outside collectives and returns
+// the phase it replaces, for the caller to restore:
+//
+//	defer w.SetPhase(w.SetPhase(workerinfo.PhaseLoading))
+func (w *Worker) SetPhase(p Phase) (previous Phase) { return Phase(w.phase.Swap(int32(p))) }
+
+// SetSteps records how many optimizer steps the training took (its own
+// count, restored with a checkpoint).
+func (w *Worker) SetSteps(n int64) { w.steps.Store(n) }
+
+// AddSamples counts n samples a loader gave out.
+func (w *Worker) AddSamples(n int) { w.samples.Add(int64(n)) }
+
+// Collective is a collective in progress, from EnterCollective to Leave.
+type Collective struct {
+	w   *Worker
+	seq int64
+}
+
+// EnterCollective records that a collective named name starts (dist calls
+// it for every collective, in the order ranks must agree on).
+func (w *Worker) EnterCollective(name string) Collective {
+	n := w.seq.Add(1)
+	w.nameMu.Lock()
+	w.collName = name
+	w.nameMu.Unlock()
+	w.collSince.Store(time.Now().UnixNano())
+	w.inside.Store(n)
+	return Collective{w, n}
+}
+
+// Leave records that the collective ended.
+func (c Collective) Leave() {
+	if c.w != nil {
+		c.w.inside.CompareAndSwap(c.seq, 0)
+	}
+}
+
+// SetStoppable records that the worker can stop at a step boundary when
+// asked (accelerate, once a loader is prepared and a launcher listens),
+// and tells the launcher at once (an interrupt then stops it gracefully).
+func (w *Worker) SetStoppable() {
+	if !w.stoppable.Swap(true) {
+		w.notify()
+	}
+}
+
+// SetCheckpoint records the checkpoint the worker last saved (resumed
+// false) or loaded, and the optimizer step it holds, and tells the
+// launcher at once (a restart resumes from it).
+func (w *Worker) SetCheckpoint(dir string, step int64, resumed bool) {
+	w.ckpt.Store(&checkpoint{dir, step, resumed})
+	w.notify()
+}
+
+// SetPosition installs where, which returns the line of the worker's
+// program that ran last (an interpreted worker's marked statements).
+func (w *Worker) SetPosition(where func() int) { w.position.Store(&where) }
 
 type checkpoint struct {
 	dir     string
@@ -91,74 +131,22 @@ type checkpoint struct {
 	resumed bool
 }
 
-// SetPhase records what the worker does outside collectives and returns
-// the phase it replaces, for the caller to restore:
-//
-//	defer workerinfo.SetPhase(workerinfo.SetPhase(workerinfo.PhaseLoading))
-func SetPhase(p Phase) (previous Phase) { return Phase(phase.Swap(int32(p))) }
-
-// SetSteps records how many optimizer steps the training took (its own
-// count, restored with a checkpoint).
-func SetSteps(n int64) { steps.Store(n) }
-
-// AddSamples counts n samples a loader gave out.
-func AddSamples(n int) { samples.Add(int64(n)) }
-
-// Collective is a collective in progress, from EnterCollective to Leave.
-type Collective struct{ seq int64 }
-
-// EnterCollective records that a collective named name starts (dist calls
-// it for every collective, in the order ranks must agree on).
-func EnterCollective(name string) Collective {
-	n := seq.Add(1)
-	nameMu.Lock()
-	collName = name
-	nameMu.Unlock()
-	collSince.Store(time.Now().UnixNano())
-	inside.Store(n)
-	return Collective{n}
-}
-
-// Leave records that the collective ended.
-func (c Collective) Leave() { inside.CompareAndSwap(c.seq, 0) }
-
-// SetStoppable records that the worker can stop at a step boundary when
-// asked (accelerate, once a loader is prepared and a launcher listens),
-// and tells the launcher at once (an interrupt then stops it gracefully).
-func SetStoppable() {
-	if !stoppable.Swap(true) {
-		notify()
-	}
-}
-
-// SetCheckpoint records the checkpoint the worker last saved (resumed
-// false) or loaded, and the optimizer step it holds, and tells the
-// launcher at once (a restart resumes from it).
-func SetCheckpoint(dir string, step int64, resumed bool) {
-	ckpt.Store(&checkpoint{dir, step, resumed})
-	notify()
-}
-
-// SetPosition installs where, which returns the line of the worker's
-// program that ran last (an interpreted worker's marked statements).
-func SetPosition(where func() int) { position.Store(&where) }
-
 // snapshot is the current Status of this process (without Stacks).
-func snapshot(rank int) Status {
-	s := Status{Rank: rank, Phase: Phase(phase.Load()).String(), Step: steps.Load(), Samples: samples.Load(),
-		Seq: seq.Load(), RSS: rss(), Stoppable: stoppable.Load()}
-	if n := inside.Load(); n != 0 {
-		nameMu.Lock()
-		s.Collective = collName
-		nameMu.Unlock()
+func (w *Worker) snapshot() Status {
+	s := Status{Rank: w.rank, Phase: Phase(w.phase.Load()).String(), Step: w.steps.Load(), Samples: w.samples.Load(),
+		Seq: w.seq.Load(), RSS: rss(), Stoppable: w.stoppable.Load()}
+	if n := w.inside.Load(); n != 0 {
+		w.nameMu.Lock()
+		s.Collective = w.collName
+		w.nameMu.Unlock()
 		s.Seq = n
-		s.WaitedMS = max(0, time.Since(time.Unix(0, collSince.Load())).Milliseconds())
+		s.WaitedMS = max(0, time.Since(time.Unix(0, w.collSince.Load())).Milliseconds())
 	}
-	if c := ckpt.Load(); c != nil {
+	if c := w.ckpt.Load(); c != nil {
 		s.Checkpoint, s.CheckpointStep, s.Resumed = c.dir, c.step, c.resumed
 	}
-	if w := position.Load(); w != nil {
-		s.Line = (*w)()
+	if where := w.position.Load(); where != nil {
+		s.Line = (*where)()
 	}
 	return s
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // Child is the executor side: it serves a Session to the parent kernel.
-// It also implements internal/displaysink.Sink (Send), so display calls in
+// It also implements internal/host.Display (Send), so display calls in
 // cells reach the parent in order with printed output, and comm.Transport
 // (SendComm), which carries the session's comm messages the same way.
 type Child struct {
@@ -61,7 +61,7 @@ func (c *Child) send(ev event, withSync bool) error {
 	return nil
 }
 
-// Send publishes a display message from the running cell (displaysink.Sink).
+// Send publishes a display message from the running cell (host.Display).
 func (c *Child) Send(msgType string, content map[string]any) {
 	c.mu.Lock()
 	id := c.curID

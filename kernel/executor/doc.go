@@ -42,11 +42,12 @@
 //
 //	reqs, events, err := executor.InheritedPipes()
 //	c := executor.NewChild(reqs, events, os.Stdout, os.Stderr)
-//	displaysink.Set(c)
 //	err := c.Serve(ctx, session)
 //
-// kernel.RunExecutor is that hidden subcommand in the goaccel binary, with a
-// kernel/internal/session Session.
+// process.RunExecutor (package kernel/process) is that hidden subcommand in
+// the goaccel binary, with a kernel/internal/session Session; the Child is
+// the display of the process's host (internal/host), so that cells'
+// displays reach the parent in order with their printed output.
 //
 // An interrupt cancels the running cell, and a child still busy after
 // InterruptGrace is killed; a Session that is a Stopper may instead answer
@@ -60,7 +61,7 @@
 //   - child.go: Child, the executor side: NewChild and Serve answer the
 //     parent's requests one cell at a time, relay interrupts and stdin,
 //     deliver comm messages at once and run deferred work, Send carries
-//     display messages (it is the displaysink.Sink of cells) and SendComm
+//     display messages (it is the host.Display of cells) and SendComm
 //     comm messages (the comm.Transport of the session's comms).
 //   - exit.go: why a child process ended, in words for the user, and the
 //     tail of its stderr kept for that.

@@ -213,7 +213,12 @@ func resolveProgram(ctx context.Context, target string, stderr io.Writer) (strin
 		return "", noop, fmt.Errorf("make build folder: %w", err)
 	}
 	cleanup := func() { os.RemoveAll(dir) }
-	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(target), ".go"))
+	// Named after the package's folder or file: "." has a name too.
+	name := target
+	if abs, err := filepath.Abs(target); err == nil {
+		name = abs
+	}
+	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(name), ".go"))
 	pkg, workdir := target, ""
 	if st, err := os.Stat(target); err == nil {
 		// A local folder or file: build it from where it lives, so its own module applies.

@@ -231,3 +231,32 @@ func TestConfigMagicShowsAndSetsKeys(t *testing.T) {
 		t.Errorf("a refused change altered the file: %+v", c2)
 	}
 }
+
+// `goaccel launch .` in a package's folder (what an export's README says)
+// used to build into the build folder itself and fail with "permission
+// denied" when starting the workers.
+func TestResolveProgramBuildsAPackageNamedByAnyPath(t *testing.T) {
+	hello, err := filepath.Abs("testdata/hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ dir, target, want string }{
+		{".", "./testdata/hello", "hello"},
+		{".", "testdata/hello/.", "hello"},
+		{hello, ".", "hello"},
+		{hello, "main.go", "main"},
+	} {
+		t.Run(tt.target, func(t *testing.T) {
+			t.Chdir(tt.dir)
+			var stderr bytes.Buffer
+			bin, cleanup, err := resolveProgram(context.Background(), tt.target, &stderr)
+			if err != nil {
+				t.Fatalf("resolveProgram(%q) in %s: %v\n%s", tt.target, tt.dir, err, stderr.String())
+			}
+			defer cleanup()
+			if st, err := os.Stat(bin); err != nil || !st.Mode().IsRegular() || filepath.Base(bin) != tt.want {
+				t.Errorf("resolveProgram(%q) in %s = %s (%v); want the executable %s", tt.target, tt.dir, bin, err, tt.want)
+			}
+		})
+	}
+}

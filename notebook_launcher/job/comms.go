@@ -24,18 +24,18 @@ func CommFrame(m comm.Message) ([]byte, error) {
 }
 
 // serveComms delivers the comm messages the launcher relays to the
-// worker's widgets (comms) as they arrive, and runs the callbacks they
+// worker's widgets (comms) as they arrive on w's control pipe, and runs the callbacks they
 // defer on one goroutine of their own, in order. In a worker the launched
 // function runs throughout, so callbacks run beside it, as a goroutine it
 // started would.
-func serveComms(comms *comm.Manager) {
+func serveComms(w *workerinfo.Worker, comms *comm.Manager) {
 	jobs := make(chan comm.Job, 1024)
 	go func() {
 		for j := range jobs {
 			runCallback(j)
 		}
 	}()
-	workerinfo.HandleComm(func(raw json.RawMessage) {
+	w.HandleComm(func(raw json.RawMessage) {
 		var m comm.Message
 		if err := json.Unmarshal(raw, &m); err != nil {
 			fmt.Fprintf(os.Stderr, "goaccel worker: a bad widget message from the launcher: %v\n", err)

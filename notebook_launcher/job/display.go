@@ -17,7 +17,7 @@ type outFrame struct {
 	Comm    *comm.Message  `json:"comm,omitempty"`
 }
 
-// frameSink is a worker's display sink and comm transport: each message
+// frameSink is a worker's display (host.Display) and comm transport: each message
 // becomes a frame on stdout, in order with what the worker prints.
 type frameSink struct{}
 

@@ -28,11 +28,13 @@
 //   - comms.go: CommFrame, the control message a launcher sends a worker's
 //     widget, and the worker's side: widget messages delivered, their
 //     callbacks run on a goroutine.
-//   - display.go: a worker's display sink and comm transport, which write
+//   - display.go: a worker's display (host.Display) and comm transport, which write
 //     each display or widget message as a frame on stdout, and ParseFrame,
 //     which reads one back.
 //   - job.go: EnvDir, Spec, Job (Create, Open, FromEnv, Env, Remove, Args,
 //     Result, Report), CheckFunc and ResultType, Frame and Report.
-//   - serve.go: the worker side: Serve, Fail and Panicked, ArgLabels and
-//     ParamTypes for argument errors, PanicMessage and ExitOnInterrupt.
+//   - serve.go: the worker side: Serve (which installs the worker's host,
+//     internal/host: its displays and widgets go to the launcher), Fail and
+//     Panicked, ArgLabels and ParamTypes for argument errors, PanicMessage
+//     and ExitOnInterrupt.
 package job

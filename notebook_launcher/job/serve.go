@@ -1,6 +1,7 @@
 package job
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -13,13 +14,14 @@ import (
 	"syscall"
 
 	"github.com/goaccel/goaccel/internal/comm"
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/workerinfo"
 )
 
-// Serve runs fn as this worker of the job: it decodes the arguments into fn's
-// parameter types, calls fn, sends rank 0's result back and writes the
-// report. It returns the process exit status: 0 on success, 1 when fn
+// Serve runs fn as this worker of the job: it installs the worker's host
+// (internal/host: with Spec.Display, its displays and widgets go to the
+// launcher), decodes the arguments into fn's parameter types, calls fn,
+// sends rank 0's result back and writes the report. It returns the process exit status: 0 on success, 1 when fn
 // returned an error or its result could not be sent, 2 after a panic (whose
 // trace it prints on stderr, as Go does). interpreted, when set, returns the
 // interpreted stack frames of a panic (yaegi's), which the Go stack lacks.
@@ -27,23 +29,29 @@ func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
 	ExitOnInterrupt()
 	rank, _ := strconv.Atoi(os.Getenv("RANK"))
 	var rep Report
-	var comms *comm.Manager
+	h := host.Current() // the Worker of the environment's launcher
 	if j.Spec.Display {
-		displaysink.Set(frameSink{})
-		comms = comm.NewManager(frameSink{})
-		comms.SetParent(j.Spec.Parent) // an Output a worker captures into shows the launching cell's output
-		comm.Install(comms)
-		serveComms(comms) // before the control pipe is read
+		// The worker's displays and widgets go to its launcher, which
+		// shows them in the launching cell.
+		h.Display = frameSink{}
+		h.Comms = comm.NewManager(frameSink{})
+		h.Comms.SetParent(j.Spec.Parent) // an Output a worker captures into shows the launching cell's output
+		serveComms(h.Worker, h.Comms)
 	}
-	workerinfo.StartReporting()
+	if err := host.Install(h); errors.Is(err, host.ErrInstalled) {
+		// A process that serves a second function (a test binary whose
+		// test launches twice, its tests calling Serve) keeps the host it
+		// served the first with.
+		h = host.Current()
+	}
 	args, err := j.decodeArgs(fn.Type())
 	if err != nil {
 		return j.Fail(err)
 	}
-	workerinfo.SetPhase(workerinfo.PhaseComputing)
+	h.Worker.SetPhase(workerinfo.PhaseComputing)
 	out, p := call(fn, args)
-	if comms != nil {
-		comms.Finish() // a callback output area the function made is shown
+	if h.Comms != nil {
+		h.Comms.Finish() // a callback output area the function made is shown
 	}
 	if p != nil {
 		frames := p.frames
@@ -65,7 +73,7 @@ func (j *Job) Serve(fn reflect.Value, interpreted func() []Frame) int {
 			return j.Fail(err)
 		}
 	}
-	if err := workerinfo.Leave(); err != nil {
+	if err := h.Worker.Leave(); err != nil {
 		fmt.Fprintf(os.Stderr, "goaccel worker: leave the process group: %v\n", err)
 	}
 	return j.finish(rep, 0)
@@ -96,8 +104,9 @@ func (j *Job) Panicked(msg string, frames []Frame, stack string, interpreted boo
 // finish writes the report of this rank and returns status.
 func (j *Job) finish(rep Report, status int) int {
 	rep.Rank, _ = strconv.Atoi(os.Getenv("RANK"))
-	rep.Device = workerinfo.Device()
-	workerinfo.Flush()
+	w := host.Current().Worker
+	rep.Device = w.Device()
+	w.Flush()
 	if err := j.writeReport(rep); err != nil {
 		fmt.Fprintf(os.Stderr, "goaccel worker: write the report: %v\n", err)
 	}

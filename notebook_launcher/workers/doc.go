@@ -54,16 +54,11 @@
 //		Env: func(local int) []string { return []string{fmt.Sprintf("RANK=%d", local)} },
 //	})
 //
-// A process that runs notebook cells installs a CellLauncher
-// (SetCellLauncher), to which notebook_launcher.Launch in a cell hands its
-// call (package kernel/internal/launch is that launcher), and a CellStop
-// (SetCellStop), through which notebook_launcher.Stop and StopButton stop
-// the cells' launches (the session's stop of its launches).
+// A process that runs notebook cells routes notebook_launcher.Launch,
+// Stop and StopButton to its session through its host (internal/host's
+// Cells; package kernel/internal/launch runs those launches).
 //
 // Files:
-//   - cell.go: CellRequest, CellLauncher, SetCellLauncher and
-//     InstalledCellLauncher: Launch in a notebook cell routed to the kernel;
-//     CellStop, SetCellStop and InstalledCellStop: its stop.
 //   - control.go: Control, StopMode and Interruption (Interrupt and Stop:
 //     a graceful stop, then a kill; Send), StoppedError and ErrStopped,
 //     StopAll and InterruptOnSignals.

@@ -66,7 +66,8 @@ func DropoutKeep(seed, index uint64, p float64) bool {
 // backward pass recomputes the weights from q, k and the log-sum-exp of each row.
 type AttentionOps interface {
 	// Attention writes out [Batch, Heads, Tq, Dv] and lse, the contiguous per-row log-sum-exp of
-	// the scaled, masked scores (Rows() elements of q's type).
+	// the scaled, masked scores (Rows() elements of q's type). With no keys (Tk 0, which package
+	// tensors refuses) it reads none; what it writes is the device's.
 	Attention(out Strided, lse *Buffer, q, k, v Strided, p AttentionParams)
 	// AttentionGrad overwrites dq, dk and dv with the gradients given the upstream gradient
 	// gout of out, and Attention's out and lse.
@@ -78,7 +79,7 @@ type SamplingOps interface {
 	// TopK writes the k largest (smallest when !largest) elements along the middle axis of src
 	// [outer, n, inner] into vals [outer, k, inner], sorted (descending for largest), and their
 	// int64 positions into idx; equal values keep the lower position first; NaN counts as the
-	// largest value.
+	// largest value. k may be 0.
 	TopK(vals, idx, src *Buffer, outer, n, inner, k int, largest bool)
 	// Multinomial draws samples int64 indices per row of the non-negative weights probs
 	// [rows, n] into dst [rows, samples], using the float64 uniform draws u [rows, samples]:
@@ -153,6 +154,9 @@ func TopKRow(idx []int64, row []float64, largest bool) {
 	}
 	// Insertion into a sorted prefix of k: n·k comparisons, fine for the k of sampling.
 	k := len(idx)
+	if k == 0 {
+		return
+	}
 	m := 0
 	for j := range row {
 		if m == k && !before(j, int(idx[k-1])) {

@@ -122,9 +122,11 @@ type Strided struct {
 }
 
 // Core is what every device implements. Element types: Unary and UnaryGrad take F32 and F64;
-// Binary, Where and Reduce also I64 (Binary's Div is then integer division); Fill and Copy take
-// every type, Copy converting between them; Gemm multiplies F32 or F64 buffers, or rounds them to
-// BF16/F16 first (lowp).
+// Binary, Where and Reduce also I64 (Binary's Div is then integer division, truncated towards
+// zero); Fill and Copy take every type, Copy converting between them (to BF16 and F16 by
+// rounding to nearest even through float32, to I64 by truncating towards zero); Gemm multiplies
+// F32 or F64 buffers, or rounds them to BF16/F16 first (lowp). Binary's results are IEEE
+// arithmetic's, each correctly rounded to its type.
 type Core interface {
 	// Name is the device type, e.g. "cpu" or "cuda".
 	Name() string
@@ -150,7 +152,7 @@ type Core interface {
 	// [outer, inner]; ArgMax/ArgMin write int64 indices of the first extreme (NaN counts as one).
 	Reduce(op ReduceOp, dst, src *Buffer, outer, n, inner int)
 	// Gemm computes C = alpha*op(A)*op(B) + beta*C for batch matrices; the k-th matrices start at
-	// offsets aOff+k*strideA and so on. lowp (BF16 or F16) rounds A and B to that type first and
+	// offsets aOff+k*strideA and so on (a stride 0 shares one matrix); beta 0 never reads C. lowp (BF16 or F16) rounds A and B to that type first and
 	// accumulates in float32; lowp = F32/F64 means the buffers' own type.
 	Gemm(lowp DType, transA, transB bool, batch, m, n, k int, alpha float64,
 		a *Buffer, aOff, lda, strideA int, b *Buffer, bOff, ldb, strideB int,

@@ -10,15 +10,21 @@
 // composing it from Core ops otherwise, so a new device starts small. A device whose memory the
 // host cannot address also implements Transfer.
 //
-// The CPU backend lives in tensors/backend/cpu and the simulated device of tests in
-// tensors/backend/sim. Other devices register themselves with Register from init, as
-// database/sql drivers do, and tensors opens them by name; package tensors imports none of them
-// (package cuda registers "cuda"):
+// Devices are siblings found by name: every device registers itself with Register from init,
+// as database/sql drivers do, and package tensors opens them by name and imports none of them.
+// The CPU lives in tensors/backend/cpu (it registers "cpu"), the strict simulated devices of
+// tests in tensors/backend/sim ("sim", "simfused"), and the CUDA device under cuda/ (package cuda
+// registers "cuda"). Package tensors/backend/defaults decides which devices every program links
+// in (the CPU); package tensors imports it.
 //
 //	func init() {
 //		backend.Register("cuda", func(i int) (backend.Core, error) { return device.Open(i) }, device.Count)
 //	}
 //	be, err := backend.Open("cuda", 0) // the completed Backend, cached
+//
+// Package tensors/backend/backendtest is the conformance suite every device runs from its own
+// tests (backendtest.Run(t, dev)): each method of Backend against float64 references, so a new
+// device, or a change to one, proves it computes what the others do.
 //
 // Memory: a device hands its buffers' memory back to its pool when they are released, and
 // when a buffer that was never released becomes unreachable (Reclaim); it charges what it hands
@@ -26,7 +32,8 @@
 // until the kernel returns: package tensors keeps its tensors so.
 //
 // Conventions: every kernel writes a contiguous destination; "outer, n, inner" describe a
-// contiguous tensor viewed as [outer, n, inner] with the operated axis in the middle. A
+// contiguous tensor viewed as [outer, n, inner] with the operated axis in the middle, which may
+// be empty (n = 0: sums are zero, a softmax writes nothing, and no kernel reads a row). A
 // destination may be the same buffer as an operand that is read at the same positions (in-place
 // elementwise updates); nothing else may overlap.
 //

@@ -5,7 +5,8 @@
 # cuda:0; package nn: the normalisation and pooling layers against PyTorch), gpubench (MNIST through the Accelerator, the benchmarks) and the MNIST files; carry the
 # repository with it (the tests read their PyTorch fixtures from it).
 #
-# It runs the op suite on the GPU (every op and gradient against PyTorch's values, the fused
+# It runs the device conformance suite and the op suite on the GPU (every method of the device
+# interface against float64 references; every op and gradient against PyTorch's values, the fused
 # optimizer updates bit for bit against the CPU's, the edge cases), MNIST through the Accelerator
 # on the GPU (three epochs, ≥ 97 %, float32 and bf16), and gpubench beside bench_torch.py: GEMM
 # TFLOP/s (fp32, bf16 at 4096³ and 8192³) and the MLP training step. Aims: bf16 GEMM ≥ 90 % of
@@ -39,7 +40,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0))' 2>&1 | tail -1
 # The first process JIT-compiles goaccel's PTX for this GPU; the driver caches the result.
 step "goaccel sees the GPU" 120 "$b" ./gpubench -check
-step "op suite and optimizer kernels on cuda:0" 240 "$repo/tensors" "$b/tensors.test" -test.v -test.run 'TestRequestedDevicesArePresent|TestOpsMatchPyTorchFixtures|TestAutocastOpsMatchPyTorchFP32|TestGradientsMatchFiniteDifferences|TestAdamAndSGDStepsAgree|TestAdaptiveStepsAgree|TestReachableTensorsAreNeverReclaimed|TestDroppedTemporaries|TestSumSquaresAndScaleChecks|TestBFloat16Operands|TestDeviceTensors|TestOpsDispatch|TestCopyFromAndFill|TestAttention|TestMultinomial|TestTopK|TestOpsWithEveryHandleReleased|TestHeldTensors|TestGradKept|TestEmptyInputs|TestMaxPoolNaN'
+step "op suite and optimizer kernels on cuda:0" 240 "$repo/tensors" "$b/tensors.test" -test.v -test.run 'TestRequestedDevicesArePresent|TestRequestedDevicesPassTheDeviceSuite|TestOpsMatchPyTorchFixtures|TestAutocastOpsMatchPyTorchFP32|TestGradientsMatchFiniteDifferences|TestAdamAndSGDStepsAgree|TestAdaptiveStepsAgree|TestReachableTensorsAreNeverReclaimed|TestDroppedTemporaries|TestSumSquaresAndScaleChecks|TestBFloat16Operands|TestDeviceTensors|TestOpsDispatch|TestCopyFromAndFill|TestAttention|TestMultinomial|TestTopK|TestOpsWithEveryHandleReleased|TestHeldTensors|TestGradKept|TestEmptyInputs|TestMaxPoolNaN'
 step "normalisation and pooling layers on cuda:0" 60 "$repo/nn" "$b/nn.test" -test.v -test.run 'TestNormAndPoolLayersTrainAsPyTorch'
 step "MNIST through the Accelerator on cuda:0" 180 "$b" ./gpubench -mnist
 echo "== benchmarks"

@@ -22,7 +22,7 @@ import (
 // These tests run the backend on the emulated GPUs of package fakelib: the real kernels on the
 // CPU, real cuBLAS products, device memory of the fake's own and every call logged. They check
 // library loading, contexts, the allocator, transfers, the cuBLAS call mapping, the kernels'
-// parameters as launched, and (kernels_test.go) every kernel's results against the CPU backend.
+// parameters as launched, and (conformance_test.go) the device suite of tensors/backend/backendtest.
 
 var ctl *fakelib.Control
 

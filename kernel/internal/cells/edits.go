@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/goaccel/goaccel/kernel/internal/cells/srcmap"
+	"github.com/goaccel/goaccel/kernel/internal/srcmap"
 )
 
 // mtext is rewritten code that remembers where each piece came from: bytes

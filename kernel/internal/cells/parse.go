@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/goaccel/goaccel/kernel/internal/cells/celltypes"
-	"github.com/goaccel/goaccel/kernel/internal/cells/srcmap"
+	"github.com/goaccel/goaccel/kernel/internal/srcmap"
 )
 
 // Kind says how the session evaluates a Unit.

@@ -27,7 +27,7 @@ const binary = "executor"
 const keepBuilds = 8
 
 // modulePath is the derived executor's module, named under goaccel's path
-// (its main calls kernel.RunDerivedExecutor).
+// (its main calls kernel/process.RunDerivedExecutor).
 const modulePath = "github.com/goaccel/goaccel/derived_executor"
 
 // Build returns the derived executor of spec: from the cache when one was
@@ -49,8 +49,12 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 	if err != nil {
 		return "", "", err
 	}
+	goMod, err := m.GoMod(modulePath, "A derived executor of a goaccel session", spec.Modules)
+	if err != nil {
+		return "", "", err
+	}
 	files := map[string][]byte{
-		"go.mod":     []byte(m.GoMod(modulePath, "A derived executor of a goaccel session", true, spec.Modules)),
+		"go.mod":     []byte(goMod),
 		"go.sum":     m.GoSum(),
 		"main.go":    []byte(mainSource(string(specJSON))),
 		"imports.go": []byte(importsSource(spec.Packages)),
@@ -61,7 +65,7 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 	if err != nil {
 		return "", "", err
 	}
-	key := gobuild.Key(files)
+	key := gobuild.Key(spec.Identity, files)
 	if dir, ok := cache.Lookup(key, binary); ok {
 		return filepath.Join(dir, binary), "cached build", nil
 	}
@@ -125,7 +129,7 @@ import (
 	"os"
 	"reflect"
 
-	"github.com/goaccel/goaccel/kernel"
+	"github.com/goaccel/goaccel/kernel/process"
 )
 
 // Symbols are the yaegi symbol tables of the session's packages (the
@@ -133,7 +137,7 @@ import (
 var Symbols = map[string]map[string]reflect.Value{}
 
 func main() {
-	os.Exit(kernel.RunDerivedExecutor(` + strconv.Quote(spec) + `, Symbols))
+	os.Exit(process.RunDerivedExecutor(` + strconv.Quote(spec) + `, Symbols))
 }
 `
 }

@@ -1,7 +1,7 @@
 // Package derive builds derived executors: executor binaries for sessions
 // whose cells import packages that goaccel's symbol tables lack (a module
 // from the Go module proxy, the user's own local module). A derived
-// executor is goaccel's executor (kernel.RunDerivedExecutor is its main)
+// executor is goaccel's executor (kernel/process.RunDerivedExecutor is its main)
 // linked with those packages, compiled, and their yaegi symbol tables,
 // generated as `yaegi extract` would: cells call the packages' compiled
 // code.
@@ -20,11 +20,11 @@
 //
 // Files:
 //   - build.go: ExtractCommand and Build: the module, its main.go (calling
-//     kernel.RunDerivedExecutor), `go mod tidy`, the extraction and
+//     process.RunDerivedExecutor), `go mod tidy`, the extraction and
 //     `go build`, cached by content.
 //   - extract.go: Extract, the symbol tables of a build's packages written
 //     as `yaegi extract` would.
 //   - spec.go: Spec (With, Has, Command), ExecutorCommand, EnvBase, the
-//     `%go mod use` and `%go get` arguments (LocalModule, ParsePin), Resolve
-//     and Older.
+//     `%go mod use` and `%go get` arguments (LocalModule, ParsePin) and
+//     Resolve.
 package derive

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/goaccel/goaccel/kernel/internal/gobuild"
@@ -83,7 +82,7 @@ func ParsePin(arg string) (gobuild.Require, error) {
 }
 
 // ExecutorCommand is the command an executor binary serves a session with
-// (kernel.ExecutorCommand).
+// (kernel/process.ExecutorCommand).
 const ExecutorCommand = "__executor"
 
 // EnvBase names the goaccel binary a derived executor runs every command
@@ -128,31 +127,4 @@ func Resolve(ctx context.Context, pin gobuild.Require) (gobuild.Require, error) 
 	}
 	pin.Version = m.Version
 	return pin, nil
-}
-
-// Older reports whether semantic version a is below b (vMAJOR.MINOR.PATCH;
-// a pre-release or pseudo-version compares by its release part, then as
-// text).
-func Older(a, b string) bool {
-	pa, pb := release(a), release(b)
-	for i := range pa {
-		if pa[i] != pb[i] {
-			return pa[i] < pb[i]
-		}
-	}
-	preA, preB := strings.Contains(a, "-"), strings.Contains(b, "-")
-	if preA != preB {
-		return preA // v1.2.3-pre < v1.2.3
-	}
-	return a < b
-}
-
-// release is the numbers of vMAJOR.MINOR.PATCH[-…].
-func release(v string) [3]int {
-	var out [3]int
-	v, _, _ = strings.Cut(strings.TrimPrefix(v, "v"), "-")
-	for i, f := range strings.SplitN(v, ".", 3) {
-		out[i], _ = strconv.Atoi(f)
-	}
-	return out
 }

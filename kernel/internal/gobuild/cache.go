@@ -107,9 +107,13 @@ func (c *Cache) prune() {
 	}
 }
 
-// Key is the content address of a build: its files, and the goaccel that
-// builds it (a rebuilt goaccel may mean changed library code).
-func Key(files map[string][]byte) string {
+// Key is the content address of a build: its files, and the goaccel whose
+// library code it links, named by identity (its Identity; "": this
+// binary's), since a rebuilt goaccel may mean changed library code.
+func Key(identity string, files map[string][]byte) string {
+	if identity == "" {
+		identity = Identity()
+	}
 	h := sha256.New()
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -120,26 +124,15 @@ func Key(files map[string][]byte) string {
 		fmt.Fprintf(h, "%s %d\n", n, len(files[n]))
 		h.Write(files[n])
 	}
-	fmt.Fprintf(h, "goaccel %s\n", Identity())
+	fmt.Fprintf(h, "goaccel %s\n", identity)
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// identity is set by a derived executor to the identity of the goaccel it
-// was built from (see SetIdentity).
-var identity string
-
-// SetIdentity makes Identity report id: a derived executor stands for the
-// goaccel binary it was built from, so its builds share that one's cache.
-func SetIdentity(id string) { identity = id }
-
-// Identity names the goaccel binary running now by its content (a hash),
-// so that a binary rebuilt from the same source shares its builds.
-func Identity() string {
-	if identity != "" {
-		return identity
-	}
-	return selfHash()
-}
+// Identity names the binary running now by its content (a hash), so that
+// a binary rebuilt from the same source shares its builds. A derived
+// executor is not the goaccel binary it stands for: it passes that one's
+// identity (derive.Spec.Identity) to Key instead.
+func Identity() string { return selfHash() }
 
 var selfHash = sync.OnceValue(func() string {
 	exe, err := os.Executable()

@@ -22,27 +22,10 @@ func TestFindModuleUsesTheSourceThisBinaryWasBuiltFrom(t *testing.T) {
 	}
 }
 
-func TestGoModRequiresAReleaseOrReplacesWithTheCheckout(t *testing.T) {
-	release := Module{Dir: "/cache/github.com/goaccel/goaccel@v1.2.0", Version: "v1.2.0", GoVersion: "1.26"}
-	if got := release.GoMod("notebook.local/job", "An export", false, nil); !strings.Contains(got, "require github.com/goaccel/goaccel v1.2.0") || strings.Contains(got, "replace") {
-		t.Errorf("exported go.mod of a release:\n%s", got)
-	}
-	if got := release.GoMod("w", "A worker", true, nil); !strings.Contains(got, "replace github.com/goaccel/goaccel => /cache/github.com/goaccel/goaccel@v1.2.0") {
-		t.Errorf("worker go.mod of a release:\n%s", got)
-	}
-	checkout := Module{Dir: "/src/goaccel", GoVersion: "1.26.8"}
-	got := checkout.GoMod("notebook.local/job", "An export", false, nil)
-	for _, want := range []string{"module notebook.local/job", "go 1.26.8", "replace github.com/goaccel/goaccel => /src/goaccel", "on another machine"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("go.mod of a checkout lacks %q:\n%s", want, got)
-		}
-	}
-}
-
 func TestCacheKeyFollowsTheProgram(t *testing.T) {
-	a := Key(map[string][]byte{"notebook.go": []byte("package main"), "go.mod": []byte("module m")})
-	b := Key(map[string][]byte{"notebook.go": []byte("package main "), "go.mod": []byte("module m")})
-	if a == b || a != Key(map[string][]byte{"go.mod": []byte("module m"), "notebook.go": []byte("package main")}) {
+	a := Key("", map[string][]byte{"notebook.go": []byte("package main"), "go.mod": []byte("module m")})
+	b := Key("", map[string][]byte{"notebook.go": []byte("package main "), "go.mod": []byte("module m")})
+	if a == b || a != Key("", map[string][]byte{"go.mod": []byte("module m"), "notebook.go": []byte("package main")}) {
 		t.Errorf("cache keys: %s %s; want them to differ with the content and only with it", a, b)
 	}
 }
@@ -71,34 +54,13 @@ func TestPruneKeepsTheMostRecentlyUsedBuilds(t *testing.T) {
 	}
 }
 
-func TestGoModRepeatsGoaccelsReplaces(t *testing.T) {
-	m, err := FindModule()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := m.GoMod("x", "A test", true, nil)
-	if want := "replace github.com/traefik/yaegi => " + filepath.Join(m.Dir, "third_party", "yaegi") + "\n"; !strings.Contains(got, want) {
-		t.Errorf("go.mod lacks %q:\n%s", want, got)
-	}
-}
-
-func TestGoModRequiresTheSessionsModules(t *testing.T) {
-	m := Module{Dir: "/src/goaccel", GoVersion: "1.26"}
-	got := m.GoMod("x", "A test", true, []Require{{Path: "github.com/google/uuid", Version: "v1.6.0"}, {Path: "example.com/mine", Dir: "/home/me/mine"}})
-	for _, want := range []string{"require github.com/google/uuid v1.6.0\n", "require example.com/mine " + noVersion + "\nreplace example.com/mine => /home/me/mine\n"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("go.mod lacks %q:\n%s", want, got)
-		}
-	}
-}
-
 func TestCacheBuildsOnceAndFindsTheBuild(t *testing.T) {
 	t.Setenv(EnvCache, t.TempDir())
 	c, err := OpenCache("things", 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := Key(map[string][]byte{"a": []byte("1")})
+	key := Key("", map[string][]byte{"a": []byte("1")})
 	if _, ok := c.Lookup(key, "out"); ok {
 		t.Fatal("Lookup found a build before Build")
 	}
@@ -111,7 +73,7 @@ func TestCacheBuildsOnceAndFindsTheBuild(t *testing.T) {
 	if got, ok := c.Lookup(key, "out"); !ok || got != dir || builds != 1 {
 		t.Errorf("Lookup after Build = %q, %v (built %d times); want %q", got, ok, builds, dir)
 	}
-	if key == Key(map[string][]byte{"a": []byte("2")}) {
+	if key == Key("", map[string][]byte{"a": []byte("2")}) {
 		t.Error("Key does not follow the content")
 	}
 }

@@ -70,24 +70,17 @@ func FindModule() (Module, error) {
 
 // moduleAt checks that dir holds goaccel's go.mod.
 func moduleAt(dir, version string) (Module, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	f, err := readGoMod(dir)
 	if err != nil {
-		return Module{}, fmt.Errorf("%s has no go.mod: %w", dir, err)
+		return Module{}, err
 	}
-	m := Module{Dir: dir, Version: version}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		switch {
-		case len(f) == 2 && f[0] == "module" && f[1] != modulePath:
-			return Module{}, fmt.Errorf("%s is module %s, not %s", dir, f[1], modulePath)
-		case len(f) == 2 && f[0] == "go":
-			m.GoVersion = f[1]
-		}
+	if f.module != modulePath {
+		return Module{}, fmt.Errorf("%s is module %q, not %s", dir, f.module, modulePath)
 	}
-	if m.GoVersion == "" {
+	if f.goVersion == "" {
 		return Module{}, errors.New(dir + "/go.mod has no go line")
 	}
-	return m, nil
+	return Module{Dir: dir, Version: version, GoVersion: f.goVersion}, nil
 }
 
 // moduleCache is GOMODCACHE as the go command would choose it.
@@ -104,72 +97,6 @@ func moduleCache() string {
 		gopath = filepath.Join(home, "go")
 	}
 	return filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "pkg", "mod")
-}
-
-// GoMod is the go.mod of a program built against m, requiring reqs too.
-// local makes it use m.Dir (a replace directive) even for a released
-// version.
-func (m Module) GoMod(module, purpose string, local bool, reqs []Require) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "// %s, written by goaccel.\nmodule %s\n\ngo %s\n\n", purpose, module, m.GoVersion)
-	for _, r := range reqs {
-		fmt.Fprintf(&b, "require %s %s\n", r.Path, r.version())
-		if r.Dir != "" {
-			fmt.Fprintf(&b, "replace %s => %s\n", r.Path, r.Dir)
-		}
-	}
-	if m.Version != "" && !local {
-		fmt.Fprintf(&b, "require %s %s\n", modulePath, m.Version)
-		return b.String()
-	}
-	fmt.Fprintf(&b, "require %s %s\n\n", modulePath, noVersion)
-	if m.Version == "" {
-		b.WriteString("// goaccel was built from this checkout; on another machine, point this at a\n// checkout there or require a released version instead.\n")
-	}
-	fmt.Fprintf(&b, "replace %s => %s\n", modulePath, m.Dir)
-	// goaccel's own replace directives (its patched dependencies) apply
-	// only where goaccel is the main module: a program built against it
-	// repeats them.
-	for _, r := range m.replaces() {
-		fmt.Fprintf(&b, "replace %s\n", r)
-	}
-	return b.String()
-}
-
-// replaces are the replace directives of goaccel's go.mod, with local
-// folders made absolute.
-func (m Module) replaces() []string {
-	b, err := os.ReadFile(filepath.Join(m.Dir, "go.mod"))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	inBlock := false
-	for _, l := range strings.Split(string(b), "\n") {
-		l = strings.TrimSpace(l)
-		switch {
-		case l == "replace (":
-			inBlock = true
-			continue
-		case inBlock && l == ")":
-			inBlock = false
-			continue
-		case strings.HasPrefix(l, "replace "):
-			l = strings.TrimSpace(strings.TrimPrefix(l, "replace "))
-		case !inBlock:
-			continue
-		}
-		old, dir, ok := strings.Cut(l, "=>")
-		if !ok {
-			continue
-		}
-		dir = strings.TrimSpace(dir)
-		if strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../") {
-			dir = filepath.Join(m.Dir, dir)
-		}
-		out = append(out, strings.TrimSpace(old)+" => "+dir)
-	}
-	return out
 }
 
 // noVersion is the version a go.mod requires of a module it replaces with a
@@ -192,13 +119,6 @@ func (r Require) version() string {
 		return noVersion
 	}
 	return r.Version
-}
-
-// GoSum is goaccel's go.sum, which holds the checksums of every module a
-// program built against it needs.
-func (m Module) GoSum() []byte {
-	b, _ := os.ReadFile(filepath.Join(m.Dir, "go.sum"))
-	return b
 }
 
 // GoTool finds the go command, or says how to get one.

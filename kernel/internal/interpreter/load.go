@@ -49,8 +49,9 @@ func Load(i *interp.Interpreter, src string, marked bool) (*Program, error) {
 }
 
 // ForProgram returns an interpreter with the symbol tables of the packages
-// the worker program src imports (see New).
-func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
+// the worker program src imports (see New), taken from goaccel's tables and
+// extra (a derived executor's packages).
+func ForProgram(src string, opts interp.Options, extra ...interp.Exports) (*interp.Interpreter, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), program.File, src, parser.ImportsOnly)
 	if err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
 		// every cycle of the worker's training loop.
 		opts.NoGenericSources = true
 	}
-	i, err := newWith(only, opts)
+	i, err := newWith(only, opts, extra...)
 	if err == nil && generic {
 		// The generic functions of slices, maps and iter that yaegi lacks.
 		err = stdgeneric.Load(i)
@@ -92,9 +93,10 @@ func ForProgram(src string, opts interp.Options) (*interp.Interpreter, error) {
 	return i, err
 }
 
-// Check reports the compile errors of a worker program, running nothing.
-func Check(src string) error {
-	i, err := ForProgram(src, interp.Options{})
+// Check reports the compile errors of a worker program, running nothing;
+// extra are symbol tables beyond goaccel's, as for ForProgram.
+func Check(src string, extra ...interp.Exports) error {
+	i, err := ForProgram(src, interp.Options{}, extra...)
 	if err != nil {
 		return err
 	}

@@ -19,9 +19,9 @@ const workerBinary = "worker"
 const keepBuilds = 16
 
 // build returns a compiled worker binary for p: from the cache when the same
-// program was built against the same goaccel before, else built now with
+// program was built against the same goaccel (identity, see Request) before, else built now with
 // `go build`. how says which ("cached build" or "built in 12.3 s").
-func build(ctx context.Context, p *program.Program, out io.Writer) (bin, how string, err error) {
+func build(ctx context.Context, p *program.Program, identity string, out io.Writer) (bin, how string, err error) {
 	main, err := p.WorkerMain()
 	if err != nil {
 		return "", "", err
@@ -30,17 +30,21 @@ func build(ctx context.Context, p *program.Program, out io.Writer) (bin, how str
 	if err != nil {
 		return "", "", err
 	}
+	goMod, err := m.GoMod("goaccel.notebook/worker", "The compiled worker program of a notebook launch", nil)
+	if err != nil {
+		return "", "", err
+	}
 	files := map[string][]byte{
 		program.File: []byte(p.Source),
 		"main.go":    []byte(main),
-		"go.mod":     []byte(m.GoMod("goaccel.notebook/worker", "The compiled worker program of a notebook launch", true, nil)),
+		"go.mod":     []byte(goMod),
 		"go.sum":     m.GoSum(),
 	}
 	cache, err := gobuild.OpenCache("workers", keepBuilds)
 	if err != nil {
 		return "", "", err
 	}
-	key := gobuild.Key(files)
+	key := gobuild.Key(identity, files)
 	if dir, ok := cache.Lookup(key, workerBinary); ok {
 		return filepath.Join(dir, workerBinary), "cached build", nil
 	}

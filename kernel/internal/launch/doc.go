@@ -20,7 +20,7 @@
 //     job.Serve.
 //   - Output streams into the cell (rank r > 0 prefixed "[rank r] "), and
 //     display messages arrive as frames on the workers' stdout, re-sent
-//     through the executor's display sink in order with the text. So do the
+//     through the executor's display in order with the text. So do the
 //     comm messages of the widgets a worker shows (widgets.go): they go out
 //     through the session's comms, the front end's messages to them go to
 //     that worker's control pipe (Request.Control's Send), and a mirror of
@@ -52,7 +52,7 @@
 //
 // Only one launch runs at a time in a process; a second is refused.
 //
-//	out, err := launch.Run(ctx, launch.Request{CellRequest: req, Record: record, Cell: 3, Stdout: os.Stdout, Stderr: os.Stderr})
+//	out, err := launch.Run(ctx, launch.Request{Name: "train", Fn: fn, Config: cfg, Record: record, Cell: 3, Stdout: os.Stdout, Stderr: os.Stderr})
 //	// out.Value is rank 0's result; err a *CompileError, a *WorkerError, …
 //
 // Export writes the same program as a standalone package, with its

@@ -46,10 +46,14 @@ func Export(r ExportRequest) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	goMod, err := m.GoMod(modulePathFor(r.Dir), "A program exported from a goaccel notebook", nil)
+	if err != nil {
+		return nil, fmt.Errorf("export %s: %w", r.Name, err)
+	}
 	files := map[string][]byte{
 		"main.go":        []byte(main),
 		program.File:     []byte(prog.Source),
-		"go.mod":         []byte(m.GoMod(modulePathFor(r.Dir), "A program exported from a goaccel notebook", false, nil)),
+		"go.mod":         []byte(goMod),
 		"go.sum":         m.GoSum(),
 		"README.md":      []byte(readme(r, m)),
 		program.ArgsFile: nil,
@@ -105,10 +109,8 @@ func readme(r ExportRequest, m gobuild.Module) string {
 	b.WriteString("go build -o train .\n")
 	b.WriteString("torchrun --nproc_per_node 4 --no-python ./train  # any launcher that sets RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT\n")
 	b.WriteString("srun --ntasks-per-node 4 ./train             # Slurm (set MASTER_ADDR and MASTER_PORT), or mpirun\n```\n")
-	if m.Version == "" {
-		fmt.Fprintf(&b, "\n`go.mod` points at the goaccel checkout this notebook ran with (%s); on another machine, change\nthe replace directive, or require a released goaccel version.\n", m.Dir)
-	} else {
-		fmt.Fprintf(&b, "\n`go.mod` requires goaccel %s; run `go mod tidy` once if `go` asks for missing checksums.\n", m.Version)
-	}
+	fmt.Fprintf(&b, "\n`go.mod` builds this program against the goaccel source the notebook ran with (%s), with\n", m.Dir)
+	b.WriteString("the module versions goaccel was built with and `go.sum` their checksums, so these commands need no\n" +
+		"network on the machine that built goaccel. Elsewhere, point the replace directives at a goaccel checkout there.\n")
 	return b.String()
 }

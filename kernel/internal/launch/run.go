@@ -13,8 +13,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/traefik/yaegi/interp"
+
 	"github.com/goaccel/goaccel/internal/comm"
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter"
 	"github.com/goaccel/goaccel/kernel/internal/program"
 	nl "github.com/goaccel/goaccel/notebook_launcher"
@@ -28,7 +30,15 @@ const WorkerCommand = "__worker"
 
 // Request is a launch from a cell.
 type Request struct {
-	workers.CellRequest
+	// Name is the function's declared name ("" when Launch got a function
+	// value that no rewrite named: a closure, a method value, a parameter).
+	Name string
+	// Fn is the function as the session holds it, and Args its arguments.
+	Fn   reflect.Value
+	Args []reflect.Value
+	// Config is the normalized configuration; Compile asks for compiled workers.
+	Config  workers.Config
+	Compile bool
 	// ArgNames label the arguments in errors, e.g. the expressions "cfg".
 	ArgNames []string
 	// Record is a snapshot of the session's declarations.
@@ -39,10 +49,17 @@ type Request struct {
 	// messages (nil: dropped), Comms their widgets' messages (nil: the
 	// workers' widgets show nothing).
 	Stdout, Stderr io.Writer
-	Display        displaysink.Sink
+	Display        host.Display
 	Comms          *comm.Manager
-	// Exe is the goaccel binary interpreted workers run (""; this one).
-	Exe string
+	// Exe is the goaccel binary interpreted workers run (""; this one),
+	// and Tables the symbol tables of the packages it has beyond goaccel's
+	// (a derived executor's), against which the program is checked.
+	Exe    string
+	Tables []interp.Exports
+	// Identity names the goaccel binary whose library code compiled
+	// workers link (its gobuild.Identity, which keys their builds; "":
+	// this binary's).
+	Identity string
 	// Control, when set, is how the session stops the launch (its stop of
 	// its launches: the first interrupt saves, the Stop button finishes) and
 	// what carries the front end's messages to the workers' widgets.
@@ -114,14 +131,14 @@ func Run(ctx context.Context, r Request) (*Outcome, error) {
 	extra := j.Env()
 	out := &Outcome{}
 	if r.Compile {
-		bin, how, err := build(ctx, prog, r.Stdout)
+		bin, how, err := build(ctx, prog, r.Identity, r.Stdout)
 		if err != nil {
 			return nil, err
 		}
 		exe, args, out.Build = bin, nil, how
 		extra = append(extra, nl.EnvWorker+"=*")
 	} else {
-		if err := check(prog.Source); err != nil {
+		if err := check(prog.Source, r.Tables); err != nil {
 			return nil, compileError(prog, err.Error())
 		}
 		if err := os.WriteFile(filepath.Join(j.Dir, program.File), []byte(prog.Source), 0o600); err != nil {
@@ -214,8 +231,9 @@ var (
 	checked   = map[[32]byte]bool{}
 )
 
-// check compiles src in a scratch interpreter, once per distinct program.
-func check(src string) error {
+// check compiles src in a scratch interpreter with goaccel's symbol tables
+// and extra, once per distinct program.
+func check(src string, extra []interp.Exports) error {
 	key := sha256.Sum256([]byte(src))
 	checkedMu.Lock()
 	ok := checked[key]
@@ -223,7 +241,7 @@ func check(src string) error {
 	if ok {
 		return nil
 	}
-	if err := interpreter.Check(src); err != nil {
+	if err := interpreter.Check(src, extra...); err != nil {
 		return err
 	}
 	checkedMu.Lock()

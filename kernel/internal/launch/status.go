@@ -7,7 +7,7 @@ import (
 	"html"
 	"strings"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/kernel/internal/program"
 	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
@@ -16,13 +16,13 @@ import (
 // one display, updated in place (update_display_data of its display_id)
 // each time the launcher's status changes, a few times a second at most.
 type statusTable struct {
-	sink   displaysink.Sink
+	sink   host.Display
 	id     string
 	shown  bool
 	places workers.Places
 }
 
-func newStatusTable(sink displaysink.Sink, places workers.Places) *statusTable {
+func newStatusTable(sink host.Display, places workers.Places) *statusTable {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return &statusTable{sink: sink, id: "goaccel-launch-status-" + hex.EncodeToString(b[:]), places: places}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
-	"github.com/goaccel/goaccel/internal/workerinfo"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter"
 	"github.com/goaccel/goaccel/kernel/internal/launch/gcheadroom"
 	"github.com/goaccel/goaccel/kernel/internal/program"
@@ -28,9 +28,10 @@ const workerHeadroom = 64 << 20
 
 // WorkerMain is an interpreted worker (`goaccel __worker`, started by Run):
 // it loads the job's notebook.go into a fresh interpreter, runs its
-// package-level vars, then serves the launched function. It returns the
-// process exit status.
-func WorkerMain() int {
+// package-level vars, then serves the launched function. tables are the
+// symbol tables of the packages the binary has beyond goaccel's (a derived
+// executor's). It returns the process exit status.
+func WorkerMain(tables ...interp.Exports) int {
 	job.ExitOnInterrupt()
 	gcheadroom.Keep(workerHeadroom)
 	j, err := job.FromEnv()
@@ -44,7 +45,7 @@ func WorkerMain() int {
 	}
 	frames := &panicFrames{w: os.Stderr}
 	g := &goroutines{job: j, frames: frames}
-	i, err := interpreter.ForProgram(string(src), interp.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: frames, Args: []string{"goaccel-worker"}, Go: g.start})
+	i, err := interpreter.ForProgram(string(src), interp.Options{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: frames, Args: []string{"goaccel-worker"}, Go: g.start}, tables...)
 	if err != nil {
 		return j.Fail(err)
 	}
@@ -53,7 +54,7 @@ func WorkerMain() int {
 		return j.Fail(fmt.Errorf("load the worker program: %w", err))
 	}
 	frames.program.Store(p)
-	workerinfo.SetPosition(p.PanicLine) // where the launcher's status table says the rank is
+	host.Current().Worker.SetPosition(p.PanicLine) // where the launcher's status table says the rank is
 	if err := p.Run(context.Background()); err != nil {
 		var pe interp.Panic
 		if errors.As(err, &pe) {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goaccel/goaccel/kernel/internal/cells/srcmap"
+	"github.com/goaccel/goaccel/kernel/internal/srcmap"
 )
 
 // File is the name of the generated declarations file; positions in

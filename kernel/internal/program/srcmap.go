@@ -1,6 +1,6 @@
 package program
 
-import "github.com/goaccel/goaccel/kernel/internal/cells/srcmap"
+import "github.com/goaccel/goaccel/kernel/internal/srcmap"
 
 // Origin is a position in the notebook: a cell, named by its execution
 // count (the N of In [N]), and a 1-based line and column in it.

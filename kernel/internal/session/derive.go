@@ -61,7 +61,7 @@ func (s *Session) GoGet(ctx context.Context, arg string) (any, error) {
 	if pin, err = derive.Resolve(ctx, pin); err != nil {
 		return nil, err
 	}
-	if need := linkedVersion(pin.Path); need != "" && derive.Older(pin.Version, need) {
+	if need := linkedVersion(pin.Path); need != "" && gobuild.Older(pin.Version, need) {
 		fmt.Fprintf(s.errOut, "note: goaccel itself needs %s %s; Go's minimal version selection builds with that, not %s\n", pin.Path, need, pin.Version)
 	}
 	return s.useModule(ctx, pin.Path+" "+pin.Version, pin)

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/goaccel/goaccel/internal/displaysink"
 )
 
 type sinkMsg struct {
@@ -28,9 +26,7 @@ func (f *fakeSink) Send(t string, c map[string]any) {
 
 func TestCellsPublishDisplaysThroughTheSink(t *testing.T) {
 	sink := &fakeSink{}
-	displaysink.Set(sink)
-	t.Cleanup(func() { displaysink.Set(nil) })
-	s, _ := newSession(t)
+	s := hosted(t, Options{Display: sink})
 	ctx := context.Background()
 	cells := []string{
 		`display.HTML("<b>hi</b>")`,

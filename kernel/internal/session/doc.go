@@ -1,8 +1,12 @@
 // Package session runs notebook cells in a yaegi interpreter that keeps state
 // between cells. It is the cell side of the goaccel kernel: the executor
-// process (kernel.RunExecutor) creates one Session and serves it to the
-// kernel through package kernel/executor, which forwards execute, complete,
-// inspect and is_complete requests to it; Result is that package's Result.
+// process (kernel/process.RunExecutor) creates one Session and serves it to
+// the kernel through package kernel/executor, which forwards execute,
+// complete, inspect and is_complete requests to it; Result is that
+// package's Result. The session is also what the process's host
+// (internal/host) offers library code: its Display carries cells' displays
+// (to Options.Display, or a %%capture), and it is the host's Cells, which
+// launches workers for notebook_launcher.Launch in a cell and stops them.
 //
 //	s, err := session.New(session.Options{Stdout: os.Stdout, Stderr: os.Stderr})
 //	if err != nil { ... }
@@ -85,8 +89,8 @@
 //     a cell started is reported on stderr and ends only that goroutine.
 //   - launch.go: the declaration record that launches and exports build
 //     programs from, the cell launcher behind notebook_launcher.Launch
-//     (workers.SetCellLauncher), %accelerate launch and export, and the
-//     launches in progress, which StopLaunches (workers.SetCellStop) and an
+//     (LaunchCell, the host's Cells), %accelerate launch and export, and the
+//     launches in progress, which StopLaunches (the host's too) and an
 //     interrupt (Interrupt: the first gracefully, executor.Stopper) stop.
 //   - magicenv.go: the session as package magics sees it (magics.Env), and
 //     Who.
@@ -104,11 +108,12 @@
 //     with several, and its MIME bundle (show).
 //   - rich.go: calling the HTML, Markdown, SVG, PNG and String methods a
 //     cell's own types declare, which compiled code cannot see.
-//   - session.go: Options, Result, Error, Session, New, Execute (cells split
-//     by line magics run part by part), SetStdin, SetExecutionCount,
-//     UserExpressions and Magics.
+//   - session.go: Options, Result, Error, Session, New, Display, Execute
+//     (cells split by line magics run part by part), SetStdin,
+//     SetExecutionCount, UserExpressions and Magics.
 //   - sessionmagics.go: what the session implements for the magics:
-//     %timeit's timer, %reset, asking for input, %%capture, and %go.
+//     %timeit's timer, %reset, asking for input, %%capture (of output and
+//     of displays: the session's display switch), and %go.
 //   - state.go: the state file an executor's successor restores from, the
 //     values a switch carries, and Restore.
 //   - stderr.go: the filter that takes yaegi's panic frame lines out of

@@ -17,8 +17,8 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/goaccel/goaccel/kernel/internal/cells"
-	"github.com/goaccel/goaccel/kernel/internal/cells/srcmap"
 	"github.com/goaccel/goaccel/kernel/internal/interpreter/stdgeneric"
+	"github.com/goaccel/goaccel/kernel/internal/srcmap"
 )
 
 // cellSource is a cell as the user wrote it, for tracebacks.

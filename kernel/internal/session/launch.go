@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/kernel/internal/cells"
 	"github.com/goaccel/goaccel/kernel/internal/launch"
 	"github.com/goaccel/goaccel/kernel/internal/program"
@@ -142,11 +142,11 @@ func (l *runningLaunches) stop(mode workers.StopMode, cell context.Context) (ask
 }
 
 // StopLaunches is the session's stop of its launches in progress, all of
-// them, in mode; it returns how many it asked. It is the process's
-// workers.CellStop: notebook_launcher.Stop saves (workers.StopSave: every
-// worker finishes its step, saves its state and leaves, and the launch
-// fails with a Stopped error naming the folder; a second call kills), and a
-// StopButton click finishes (workers.StopFinish: the training pass ends at
+// them, in mode; it returns how many it asked. It is the process's stop of
+// its cells' launches (host.Cells, with LaunchCell): notebook_launcher.Stop
+// saves (workers.StopSave: every worker finishes its step, saves its state
+// and leaves, and the launch fails with a Stopped error naming the folder;
+// a second call kills), and a StopButton click finishes (workers.StopFinish: the training pass ends at
 // the step the ranks agree on and the launch returns what rank 0's
 // function returns, as after a normal end). Interrupt, the first interrupt
 // of a cell, is the same stop of the cell's own launches.
@@ -173,16 +173,22 @@ func (s *Session) Interrupt() bool {
 	return graceful
 }
 
-// launchFromCell is the process's cell launcher (workers.SetCellLauncher):
-// notebook_launcher.Launch called by a cell's code ends here.
-func (s *Session) launchFromCell(ctx context.Context, r workers.CellRequest) (any, error) {
-	return s.launchCell(ctx, r, nil)
+// LaunchCell is the session's launch of notebook_launcher.Launch called by
+// a cell's code (host.Cells, with StopLaunches): the process's host routes
+// the call here.
+func (s *Session) LaunchCell(ctx context.Context, call host.LaunchCall) (any, error) {
+	cfg, ok := call.Config.(workers.Config)
+	if !ok {
+		return nil, fmt.Errorf("session: a launch of %s with a configuration of type %T; want a workers.Config", call.Name, call.Config)
+	}
+	return s.launchCell(ctx, launch.Request{Name: call.Name, Fn: call.Fn, Args: call.Args, Config: cfg, Compile: call.Compile}, nil)
 }
 
-// launchCell runs a cell's launch: a Launch call in its code, or the
-// %accelerate magic, which gives the arguments' expressions (argNames) for
-// its errors. It runs until the workers finish or the cell is interrupted.
-func (s *Session) launchCell(ctx context.Context, r workers.CellRequest, argNames []string) (any, error) {
+// launchCell runs a cell's launch r (its function, arguments and
+// configuration): a Launch call in its code, or the %accelerate magic,
+// which gives the arguments' expressions (argNames) for its errors. It
+// runs until the workers finish or the cell is interrupted.
+func (s *Session) launchCell(ctx context.Context, r launch.Request, argNames []string) (any, error) {
 	s.mu.Lock()
 	cellCtx, cell, rec := s.cellCtx, s.cell, s.declared.Snapshot()
 	s.mu.Unlock()
@@ -193,11 +199,10 @@ func (s *Session) launchCell(ctx context.Context, r workers.CellRequest, argName
 	if cellCtx != nil && cellCtx.Err() != nil {
 		return nil, fmt.Errorf("%w: the cell was interrupted before its launch started", context.Canceled)
 	}
-	out, err := launch.Run(ctx, launch.Request{
-		CellRequest: r, ArgNames: argNames, Record: rec, Cell: cell,
-		Stdout: s.opts.Stdout, Stderr: s.opts.Stderr, Display: displaysink.Get(),
-		Comms: s.opts.Comms, Control: ctl,
-	})
+	r.ArgNames, r.Record, r.Cell, r.Control = argNames, rec, cell, ctl
+	r.Stdout, r.Stderr, r.Display, r.Comms = s.opts.Stdout, s.opts.Stderr, s.display.target(), s.opts.Comms
+	r.Tables, r.Identity = s.opts.Tables, s.opts.Executor.Identity
+	out, err := launch.Run(ctx, r)
 	if err != nil {
 		s.mu.Lock()
 		inItsCell := cellCtx != nil && s.cellCtx == cellCtx
@@ -333,7 +338,7 @@ func (s *Session) launchCall(ctx context.Context, name string, vals []reflect.Va
 	if err := cfg.Normalize(); err != nil {
 		return nil, fmt.Errorf("notebook_launcher: %w", err)
 	}
-	return s.launchCell(ctx, workers.CellRequest{Name: name, Fn: vals[0], Args: vals[1:], Config: cfg, Compile: opts.Compile}, exprs)
+	return s.launchCell(ctx, launch.Request{Name: name, Fn: vals[0], Args: vals[1:], Config: cfg, Compile: opts.Compile}, exprs)
 }
 
 // Export is %accelerate export DIR call.

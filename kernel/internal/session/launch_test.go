@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/syncbuf"
 	"github.com/goaccel/goaccel/kernel/internal/gobuild"
 	"github.com/goaccel/goaccel/kernel/internal/launch"
@@ -30,13 +29,18 @@ func TestMain(m *testing.M) {
 // launchSession is a session whose launches use temporary config and cache folders.
 func launchSession(t *testing.T, cells ...string) (*Session, *syncbuf.Buffer) {
 	t.Helper()
+	return launchSessionWith(t, Options{}, cells...)
+}
+
+// launchSessionWith is launchSession with opts (its Stdout and Stderr are
+// the buffer it returns).
+func launchSessionWith(t *testing.T, opts Options, cells ...string) (*Session, *syncbuf.Buffer) {
+	t.Helper()
 	t.Setenv("HF_HOME", t.TempDir())
 	t.Setenv(gobuild.EnvCache, t.TempDir())
 	out := &syncbuf.Buffer{}
-	s, err := New(Options{Stdout: out, Stderr: out})
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts.Stdout, opts.Stderr = out, out
+	s := hosted(t, opts)
 	for _, c := range cells {
 		if r := s.Execute(context.Background(), c); r.Error != nil {
 			t.Fatalf("cell %q: %s: %s", c, r.Error.Ename, r.Error.Evalue)
@@ -321,9 +325,7 @@ func TestASecondLaunchWhileOneRunsIsRefused(t *testing.T) {
 
 func TestDisplaysFromEveryRankReachTheCell(t *testing.T) {
 	sink := &fakeSink{}
-	displaysink.Set(sink)
-	t.Cleanup(func() { displaysink.Set(nil) })
-	s, out := launchSession(t, `func show() {
+	s, out := launchSessionWith(t, Options{Display: sink}, `func show() {
 	rank := os.Getenv("RANK")
 	display.HTML("<b>rank " + rank + "</b>")
 	if rank == "1" {
@@ -366,7 +368,13 @@ func TestExportWritesAProgramThatRunsTheFunction(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "prog")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = dir
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	// As its README says: plain go build, with no network.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOFLAGS=") && !strings.HasPrefix(kv, "GOPROXY=") {
+			build.Env = append(build.Env, kv)
+		}
+	}
+	build.Env = append(build.Env, "GOFLAGS=", "GOPROXY=off")
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build of the exported program: %v\n%s", err, b)
 	}

@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/goaccel/goaccel/internal/displaysink"
 )
 
 func TestTimeitTimesInterpretedCode(t *testing.T) {
@@ -96,9 +94,7 @@ func TestBashCellStreamsItsOutput(t *testing.T) {
 
 func TestCaptureKeepsOutputInAVariable(t *testing.T) {
 	sink := &fakeSink{}
-	displaysink.Set(sink)
-	t.Cleanup(func() { displaysink.Set(nil) })
-	runSteps(t, []step{
+	runStepsWith(t, Options{Display: sink}, []step{
 		{code: "%%capture out\nfmt.Println(\"quiet\")\nfmt.Fprintln(os.Stderr, \"hushed\")\ndisplay.HTML(\"<b>x</b>\")\n40 + 2", out: ""},
 		{code: "out.Stdout + out.Stderr", text: "quiet\nhushed\n"},
 		{code: "len(out.Outputs)", text: "2"},

@@ -13,6 +13,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/goaccel/goaccel/internal/comm"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/kernel/executor"
 	"github.com/goaccel/goaccel/kernel/internal/cells"
 	"github.com/goaccel/goaccel/kernel/internal/cells/celltypes"
@@ -21,7 +22,6 @@ import (
 	"github.com/goaccel/goaccel/kernel/internal/interpreter"
 	"github.com/goaccel/goaccel/kernel/internal/program"
 	"github.com/goaccel/goaccel/magics"
-	"github.com/goaccel/goaccel/notebook_launcher/workers"
 )
 
 // Options configure a Session.
@@ -42,7 +42,11 @@ type Options struct {
 	// executor that replaces this one, and restores them from (Restore);
 	// "" keeps nothing.
 	StateFile string
-	// Comms are the process's comms (comm.Install'ed for package widgets),
+	// Display receives the display messages of cells (nil: they go
+	// nowhere); the session's own Display passes them on, except while
+	// %%capture captures them.
+	Display host.Display
+	// Comms are the process's comms (the host's, for package widgets),
 	// which the session serves to the kernel (nil: none).
 	Comms *comm.Manager
 }
@@ -71,6 +75,9 @@ type Session struct {
 	// them for pipes.
 	out, errOut            *switchWriter
 	stdoutFile, stderrFile *os.File
+	// display is where cells' displays go: Options.Display, or a
+	// %%capture's sink.
+	display displaySwitch
 
 	mu      sync.Mutex
 	seq     int                  // executions so far
@@ -127,11 +134,18 @@ func New(opts Options) (*Session, error) {
 	if err := s.start(); err != nil {
 		return nil, err
 	}
-	// The newest session of the process launches the workers of its cells'
-	// notebook_launcher.Launch calls (one session per executor process).
-	workers.SetCellLauncher(s.launchFromCell)
-	workers.SetCellStop(s.StopLaunches)
+	s.display.d = opts.Display
 	return s, nil
+}
+
+// Display is the session's display, for the process's host: it passes the
+// display messages of cells to Options.Display, except while %%capture
+// captures them. It is nil when Options.Display is: nothing shows them.
+func (s *Session) Display() host.Display {
+	if s.opts.Display == nil {
+		return nil
+	}
+	return &s.display
 }
 
 // start gives the session a fresh interpreter with the standard library and

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/syncbuf"
 )
 
@@ -15,11 +16,21 @@ import (
 func newSession(t *testing.T) (*Session, *syncbuf.Buffer) {
 	t.Helper()
 	out := &syncbuf.Buffer{}
-	s, err := New(Options{Stdout: out, Stderr: out})
+	return hosted(t, Options{Stdout: out, Stderr: out}), out
+}
+
+// hosted starts a session with opts and makes it the process's host for
+// the test, as the executor process does: cells' displays go to
+// opts.Display (through the session, for %%capture), their widgets to
+// opts.Comms and their launches to the session.
+func hosted(t *testing.T, opts Options) *Session {
+	t.Helper()
+	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, out
+	host.ForTest(t, host.Host{Display: s.Display(), Comms: opts.Comms, Cells: s})
+	return s
 }
 
 // waitOutput waits until out holds every one of wants and returns it. A
@@ -54,7 +65,16 @@ type step struct {
 
 func runSteps(t *testing.T, steps []step) {
 	t.Helper()
-	s, out := newSession(t)
+	runStepsWith(t, Options{}, steps)
+}
+
+// runStepsWith is runSteps in a session with opts (its Stdout and Stderr
+// are the buffer the steps' output is read from).
+func runStepsWith(t *testing.T, opts Options, steps []step) {
+	t.Helper()
+	out := &syncbuf.Buffer{}
+	opts.Stdout, opts.Stderr = out, out
+	s := hosted(t, opts)
 	for i, st := range steps {
 		out.Reset()
 		r := s.Execute(context.Background(), st.code)

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/goaccel/goaccel/internal/displaysink"
+	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/internal/syncbuf"
 	"github.com/goaccel/goaccel/magics"
 )
@@ -39,6 +39,37 @@ func (s *switchWriter) set(w io.Writer) io.Writer {
 	defer s.mu.Unlock()
 	prev := s.w
 	s.w = w
+	return prev
+}
+
+// displaySwitch is the session's display (Session.Display): it passes each
+// message to its destination, Options.Display or a %%capture's sink.
+type displaySwitch struct {
+	mu sync.Mutex
+	d  host.Display
+}
+
+// Send passes a display message on (host.Display); nothing without a
+// destination.
+func (s *displaySwitch) Send(msgType string, content map[string]any) {
+	if d := s.target(); d != nil {
+		d.Send(msgType, content)
+	}
+}
+
+// target returns the destination.
+func (s *displaySwitch) target() host.Display {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.d
+}
+
+// set makes d the destination and returns the previous one.
+func (s *displaySwitch) set(d host.Display) host.Display {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prev := s.d
+	s.d = d
 	return prev
 }
 
@@ -140,10 +171,9 @@ func (m magicEnv) Capture(ctx context.Context, code string, what magics.CaptureO
 	}
 	if what.Display {
 		sink := &captureSink{}
-		prev := displaysink.Get()
-		displaysink.Set(sink)
+		prev := s.display.set(sink)
 		defer func() {
-			displaysink.Set(prev)
+			s.display.set(prev)
 			captured.Outputs = append(sink.take(), captured.Outputs...)
 		}()
 	}

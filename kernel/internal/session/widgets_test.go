@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/internal/comm"
-	"github.com/goaccel/goaccel/internal/displaysink"
 	"github.com/goaccel/goaccel/internal/syncbuf"
 	"github.com/goaccel/goaccel/kernel/internal/gobuild"
 	"github.com/goaccel/goaccel/notebook_launcher/workers"
@@ -70,14 +69,8 @@ func widgetSession(t *testing.T) (*Session, *syncbuf.Buffer, *wire, *comm.Manage
 	w := &wire{}
 	comms := comm.NewManager(w)
 	comm.ServeWidgetControl(comms)
-	comm.Install(comms)
-	displaysink.Set(w)
-	t.Cleanup(func() { comm.Install(nil); displaysink.Set(nil) })
 	out := &syncbuf.Buffer{}
-	s, err := New(Options{Stdout: out, Stderr: out, Comms: comms})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := hosted(t, Options{Stdout: out, Stderr: out, Display: w, Comms: comms})
 	return s, out, w, comms
 }
 

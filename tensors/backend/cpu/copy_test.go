@@ -1,6 +1,10 @@
 package cpu
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/goaccel/goaccel/tensors/backend"
+)
 
 // TestFillDoublingSetsEveryElement covers rows filled by the loop alone, rows just past the
 // doubled head, and lengths that are no power of two.
@@ -47,5 +51,18 @@ func TestFillRowSetsEveryElement(t *testing.T) {
 		if row64[n] != -1 {
 			t.Fatalf("float64 n=%d: wrote past the row", n)
 		}
+	}
+}
+
+// BenchmarkCopyBroadcastScalar1M expands one float32 over 1M elements, as the backward pass of
+// a sum does.
+func BenchmarkCopyBroadcastScalar1M(b *testing.B) {
+	var c CPU
+	src := newBuffer(backend.F32, 1, 1)
+	dst := newBuffer(backend.F32, 1<<20, 1<<20)
+	shape := []int{1024, 1024}
+	b.SetBytes(4 << 20)
+	for range b.N {
+		c.Copy(backend.Strided{Buf: dst, Strides: []int{1024, 1}}, backend.Strided{Buf: src, Strides: []int{0, 0}}, shape)
 	}
 }

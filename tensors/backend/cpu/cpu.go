@@ -7,7 +7,7 @@ import (
 
 // CPU is the host backend. Its zero value is not usable; call New.
 //
-// Its buffers come from a pool (pool.go): buffers released to it, and those the program dropped
+// Its buffers come from a pool (bufferpool.go): buffers released to it, and those the program dropped
 // without Release once the garbage collector finds them unreachable, are kept in free lists by
 // size class (backend.SizeClass) and handed out again, warm and already mapped, to later
 // allocations of a similar size. Go would otherwise zero every fresh buffer and the kernel fault

@@ -1,7 +1,8 @@
 // Package cpu is the host backend of package tensors: pooled buffers and the float32/float64
 // kernels (elementwise, reductions, softmax, gemm, indexing, normalisation, losses, convolution,
 // pooling, attention, sampling, fused optimizer updates, gradient checks). It implements every
-// fused op of backend.Backend.
+// fused op of backend.Backend, and registers itself as device "cpu" (one device, index 0) when
+// imported, as every device does; tensors/backend/defaults links it into every program.
 //
 //	c := cpu.New()
 //	x := c.Alloc(backend.F32, 1<<20)
@@ -44,12 +45,15 @@
 //     (binary_amd64.s), with non-temporal stores for large adds.
 //   - bf16_amd64.go, bf16_other.go: f32ToBF16, float32 to bfloat16 sixteen lanes at a time
 //     (bf16_amd64.s, AVX-512) with the scalar rounding's bits, or the scalar loop.
+//   - bufferpool.go: the buffer pool (Alloc, AllocUninit, Release, Pooled, Pacer): free lists by
+//     size class, reclaimed buffers, the pacer's budget.
 //   - conv.go: Conv2d and Conv2dGrad: image groups unfolded and multiplied on every core, the
 //     weight gradient summed in a fixed order.
 //   - conv_direct.go: the convolutions that run the direct, planar or Winograd kernels instead.
 //   - copy.go: Copy, strided copies with element-type conversion, and fills (fillRow: float32
 //     rows with fillF32's vector stores, others by doubling).
 //   - cpu.go: CPU, New, Name and Fill.
+//   - crossentropy.go: CrossEntropy and CrossEntropyGrad.
 //   - elementwise.go: Elementwise and ElementwiseSum, fused chains of float32 elementwise ops a
 //     tile at a time (one step's kernels as Unary's and Binary's), summed in Reduce's runs.
 //   - exp_amd64.go, exp_other.go: e^(x−shift) with its sum and the maximum of a row, with AVX2
@@ -59,15 +63,16 @@
 //     their absence.
 //   - gemm.go: Gemm, on the gemm engine, with bfloat16 and float16 operands rounded for autocast.
 //   - half.go: rounding float32 to the nearest float16.
+//   - im2col.go: Im2col and Col2im, unfolding images into columns for convolution (and folding
+//     them back), with paths for stride 2 and for rows as wide as the image.
 //   - index.go: IndexSelect, IndexAdd, Gather and ScatterAdd.
-//   - nn.go: LayerNorm, CrossEntropy (and their gradients), Im2col, Col2im and MaxPool2d (and
-//     its gradient).
+//   - layernorm.go: LayerNorm and LayerNormGrad.
+//   - maxpool.go: MaxPool2d and MaxPool2dGrad.
 //   - optim.go: AdamStep, SGDStep, SumSquares and ScaleCheck, chunked over every core.
 //   - parallel.go: parallelFor, the chunked loop every kernel splits its work with.
-//   - pool.go: the buffer pool (Alloc, AllocUninit, Release, Pooled, Pacer): free lists by size
-//     class, reclaimed buffers, the pacer's budget.
 //   - reduce.go: Reduce (sums, extremes, arg-extremes), Softmax and SoftmaxGrad, and the
 //     fixed-order float64 sums.
+//   - register.go: the registration of device "cpu" (the program's one CPU).
 //   - rowvec.go: row helpers of the softmax-shaped kernels.
 //   - sampling.go: TopK and Multinomial.
 //   - stream.go, stream_amd64.go, stream_other.go: non-temporal stores for kernels that write all

@@ -29,12 +29,12 @@ func (c *CPU) Gemm(lowp backend.DType, transA, transB bool, batch, m, n, k int, 
 		for i := 0; i < batch; i++ {
 			cs := cb.F32[cOff+i*strideC:]
 			if dt == backend.BF16 {
-				gemm.SgemmBF16(transA, transB, m, n, k, float32(alpha), ah.U16[i*strideA:], lda, bh.U16[i*strideB:], ldb, float32(beta), cs, ldc)
+				gemm.SgemmBF16(transA, transB, m, n, k, float32(alpha), from(ah.U16, i*strideA), lda, from(bh.U16, i*strideB), ldb, float32(beta), cs, ldc)
 				continue
 			}
 			// float16 products are exact in float32, so widening then Sgemm is the same
 			// arithmetic as a half-precision unit with float32 accumulation.
-			gemm.Sgemm(transA, transB, m, n, k, float32(alpha), ah.F32[i*strideA:], lda, bh.F32[i*strideB:], ldb, float32(beta), cs, ldc)
+			gemm.Sgemm(transA, transB, m, n, k, float32(alpha), from(ah.F32, i*strideA), lda, from(bh.F32, i*strideB), ldb, float32(beta), cs, ldc)
 		}
 		if ownA {
 			c.Release(ah)
@@ -52,6 +52,10 @@ func (c *CPU) Gemm(lowp backend.DType, transA, transB bool, batch, m, n, k int, 
 		}
 	}
 }
+
+// from is s from off on: the k-th matrix of a rounded operand, which holds nothing when the
+// product's inner dimension (or its rows or columns) is empty.
+func from[T any](s []T, off int) []T { return s[min(off, len(s)):] }
 
 // matrixSpan is the elements from a batch of rows×cols matrices' first element to their last: a
 // column slice's last row ends at its last column, not at the row stride.

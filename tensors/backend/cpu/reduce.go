@@ -9,6 +9,14 @@ import (
 
 // Reduce implements backend.Backend.
 func (c *CPU) Reduce(op backend.ReduceOp, dst, src *backend.Buffer, outer, n, inner int) {
+	if n == 0 {
+		// An empty axis: its sums are zero, and its extremes have no value (package tensors
+		// refuses them), so they write nothing; no row is read.
+		if op == backend.Sum {
+			c.Fill(dst, 0)
+		}
+		return
+	}
 	work := outer * n * inner
 	switch src.DType {
 	case backend.F32:
@@ -118,6 +126,9 @@ func argReduce[T num](op backend.ReduceOp, d []int64, s []T, outer, n, inner int
 
 // Softmax implements backend.Backend.
 func (c *CPU) Softmax(dst, src *backend.Buffer, outer, n, inner int, log bool) {
+	if n == 0 {
+		return // nothing to write, and no row to read
+	}
 	work := outer * n * inner * 8
 	if src.DType == backend.F32 && inner == 1 {
 		parallelFor(outer, work, func(lo, hi int) {
@@ -169,6 +180,9 @@ func softmax[T float](d, s []T, lo, hi, n, inner int, log bool) {
 
 // SoftmaxGrad implements backend.Backend.
 func (c *CPU) SoftmaxGrad(dx, gy, y *backend.Buffer, outer, n, inner int, log bool) {
+	if n == 0 {
+		return
+	}
 	work := outer * n * inner * 4
 	if y.DType == backend.F64 {
 		parallelFor(outer, work, func(lo, hi int) { softmaxGrad(dx.F64, gy.F64, y.F64, lo, hi, n, inner, log) })

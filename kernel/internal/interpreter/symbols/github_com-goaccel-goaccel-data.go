@@ -13,35 +13,45 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/data/data"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"DefaultPrefetch":  reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
-		"MNIST":            reflect.ValueOf(data.MNIST),
-		"MNISTDir":         reflect.ValueOf(data.MNISTDir),
-		"MNISTFromDir":     reflect.ValueOf(data.MNISTFromDir),
-		"MNISTMean":        reflect.ValueOf(constant.MakeFromLiteral("0.1307000000000000000021033522146218786019744584336876869201660156", token.FLOAT, 0)),
-		"MNISTStd":         reflect.ValueOf(constant.MakeFromLiteral("0.3081000000000000000059847959921199844757211394608020782470703125", token.FLOAT, 0)),
-		"NewLoader":        reflect.ValueOf(data.NewLoader),
-		"NewTensorDataset": reflect.ValueOf(data.NewTensorDataset),
-		"NoPrefetch":       reflect.ValueOf(constant.MakeFromLiteral("-1", token.INT, 0)),
-		"RandomSplit":      reflect.ValueOf(data.RandomSplit),
-		"WithTransform":    reflect.ValueOf(data.WithTransform),
+		"DefaultPrefetch":         reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
+		"MNIST":                   reflect.ValueOf(data.MNIST),
+		"MNISTDir":                reflect.ValueOf(data.MNISTDir),
+		"MNISTFromDir":            reflect.ValueOf(data.MNISTFromDir),
+		"MNISTMean":               reflect.ValueOf(constant.MakeFromLiteral("0.1307000000000000000021033522146218786019744584336876869201660156", token.FLOAT, 0)),
+		"MNISTStd":                reflect.ValueOf(constant.MakeFromLiteral("0.3081000000000000000059847959921199844757211394608020782470703125", token.FLOAT, 0)),
+		"NewBatch":                reflect.ValueOf(data.NewBatch),
+		"NewLengthGroupedSampler": reflect.ValueOf(data.NewLengthGroupedSampler),
+		"NewLoader":               reflect.ValueOf(data.NewLoader),
+		"NewTensorDataset":        reflect.ValueOf(data.NewTensorDataset),
+		"NoPrefetch":              reflect.ValueOf(constant.MakeFromLiteral("-1", token.INT, 0)),
+		"RandomSplit":             reflect.ValueOf(data.RandomSplit),
+		"WithTransform":           reflect.ValueOf(data.WithTransform),
 
 		// type definitions
-		"BatchGetter":       reflect.ValueOf((*data.BatchGetter)(nil)),
-		"BatchSampler":      reflect.ValueOf((*data.BatchSampler)(nil)),
-		"Dataset":           reflect.ValueOf((*data.Dataset)(nil)),
-		"Loader":            reflect.ValueOf((*data.Loader)(nil)),
-		"LoaderConfig":      reflect.ValueOf((*data.LoaderConfig)(nil)),
-		"PassStopper":       reflect.ValueOf((*data.PassStopper)(nil)),
-		"SequentialSampler": reflect.ValueOf((*data.SequentialSampler)(nil)),
-		"Subset":            reflect.ValueOf((*data.Subset)(nil)),
-		"TensorDataset":     reflect.ValueOf((*data.TensorDataset)(nil)),
-		"Transformed":       reflect.ValueOf((*data.Transformed)(nil)),
+		"Batch":                reflect.ValueOf((*data.Batch)(nil)),
+		"BatchGetter":          reflect.ValueOf((*data.BatchGetter)(nil)),
+		"BatchSampler":         reflect.ValueOf((*data.BatchSampler)(nil)),
+		"Dataset":              reflect.ValueOf((*data.Dataset)(nil)),
+		"LengthGroupedSampler": reflect.ValueOf((*data.LengthGroupedSampler)(nil)),
+		"Loader":               reflect.ValueOf((*data.Loader)(nil)),
+		"LoaderConfig":         reflect.ValueOf((*data.LoaderConfig)(nil)),
+		"NamedBatchGetter":     reflect.ValueOf((*data.NamedBatchGetter)(nil)),
+		"PassStopper":          reflect.ValueOf((*data.PassStopper)(nil)),
+		"SampleLengths":        reflect.ValueOf((*data.SampleLengths)(nil)),
+		"SeededSampler":        reflect.ValueOf((*data.SeededSampler)(nil)),
+		"SequentialSampler":    reflect.ValueOf((*data.SequentialSampler)(nil)),
+		"Subset":               reflect.ValueOf((*data.Subset)(nil)),
+		"TensorDataset":        reflect.ValueOf((*data.TensorDataset)(nil)),
+		"Transformed":          reflect.ValueOf((*data.Transformed)(nil)),
 
 		// interface wrapper definitions
-		"_BatchGetter":  reflect.ValueOf((*_github_com_goaccel_goaccel_data_BatchGetter)(nil)),
-		"_BatchSampler": reflect.ValueOf((*_github_com_goaccel_goaccel_data_BatchSampler)(nil)),
-		"_Dataset":      reflect.ValueOf((*_github_com_goaccel_goaccel_data_Dataset)(nil)),
-		"_PassStopper":  reflect.ValueOf((*_github_com_goaccel_goaccel_data_PassStopper)(nil)),
+		"_BatchGetter":      reflect.ValueOf((*_github_com_goaccel_goaccel_data_BatchGetter)(nil)),
+		"_BatchSampler":     reflect.ValueOf((*_github_com_goaccel_goaccel_data_BatchSampler)(nil)),
+		"_Dataset":          reflect.ValueOf((*_github_com_goaccel_goaccel_data_Dataset)(nil)),
+		"_NamedBatchGetter": reflect.ValueOf((*_github_com_goaccel_goaccel_data_NamedBatchGetter)(nil)),
+		"_PassStopper":      reflect.ValueOf((*_github_com_goaccel_goaccel_data_PassStopper)(nil)),
+		"_SampleLengths":    reflect.ValueOf((*_github_com_goaccel_goaccel_data_SampleLengths)(nil)),
+		"_SeededSampler":    reflect.ValueOf((*_github_com_goaccel_goaccel_data_SeededSampler)(nil)),
 	}
 }
 
@@ -83,6 +93,16 @@ func (W _github_com_goaccel_goaccel_data_Dataset) Len() int {
 	return W.WLen()
 }
 
+// _github_com_goaccel_goaccel_data_NamedBatchGetter is an interface wrapper for NamedBatchGetter type
+type _github_com_goaccel_goaccel_data_NamedBatchGetter struct {
+	IValue         interface{}
+	WGetNamedBatch func(indices []int) *data.Batch
+}
+
+func (W _github_com_goaccel_goaccel_data_NamedBatchGetter) GetNamedBatch(indices []int) *data.Batch {
+	return W.WGetNamedBatch(indices)
+}
+
 // _github_com_goaccel_goaccel_data_PassStopper is an interface wrapper for PassStopper type
 type _github_com_goaccel_goaccel_data_PassStopper struct {
 	IValue    interface{}
@@ -91,4 +111,36 @@ type _github_com_goaccel_goaccel_data_PassStopper struct {
 
 func (W _github_com_goaccel_goaccel_data_PassStopper) StopPass() bool {
 	return W.WStopPass()
+}
+
+// _github_com_goaccel_goaccel_data_SampleLengths is an interface wrapper for SampleLengths type
+type _github_com_goaccel_goaccel_data_SampleLengths struct {
+	IValue         interface{}
+	WSampleLengths func() []int
+}
+
+func (W _github_com_goaccel_goaccel_data_SampleLengths) SampleLengths() []int {
+	return W.WSampleLengths()
+}
+
+// _github_com_goaccel_goaccel_data_SeededSampler is an interface wrapper for SeededSampler type
+type _github_com_goaccel_goaccel_data_SeededSampler struct {
+	IValue         interface{}
+	WBatches       func(epoch int) [][]int
+	WLen           func() int
+	WOrderWithSeed func(epoch int, seed uint64) []int
+	WSamplerSeed   func() uint64
+}
+
+func (W _github_com_goaccel_goaccel_data_SeededSampler) Batches(epoch int) [][]int {
+	return W.WBatches(epoch)
+}
+func (W _github_com_goaccel_goaccel_data_SeededSampler) Len() int {
+	return W.WLen()
+}
+func (W _github_com_goaccel_goaccel_data_SeededSampler) OrderWithSeed(epoch int, seed uint64) []int {
+	return W.WOrderWithSeed(epoch, seed)
+}
+func (W _github_com_goaccel_goaccel_data_SeededSampler) SamplerSeed() uint64 {
+	return W.WSamplerSeed()
 }
