@@ -70,7 +70,7 @@ func TestBadSnapshotsAreClearErrors(t *testing.T) {
 				return []byte(strings.Replace(string(b), `"model_type": "bert"`, `"model_type": "gpt_neox"`, 1))
 			})
 			return d
-		}, "", []string{`model_type "gpt_neox" is not supported`, "bert, distilbert, roberta"}},
+		}, "", []string{`model_type "gpt_neox" is not supported`, "bert, distilbert, gpt2, llama, mistral, roberta"}},
 		{"no weights", func(t *testing.T) string {
 			d := copySnapshot(t, "tiny-bert")
 			os.Remove(filepath.Join(d, "model.safetensors"))
