@@ -15,7 +15,8 @@
 #     against PyTorch's fixtures (nn);
 #   - MNIST through the Accelerator (fp32, bf16, fp16), mixed precision and loss scaling, and a
 #     two-process data-parallel run over NCCL on two emulated GPUs (accelerate);
-#   - a small pretrained BERT classifier (masked attention) against the CPU (transformers/bert);
+#   - a small pretrained BERT classifier (masked attention) against the CPU (transformers/bert),
+#     and GPT-2, Llama and Mistral (logits, gradients, generation over the KV cache);
 #   - the GPU benchmark's checks (tests/gpu/bench).
 # It ends with the kernel coverage: emulated kernels launched: N distinct of M.
 #
@@ -54,6 +55,7 @@ run -run 'TestOptimizersMatchPyTorch|TestParamGroupsMatchPyTorch|TestLoadingPyTo
 GOACCEL_TEST_DEVICES=cuda run -run 'TestNormAndPoolLayersTrainAsPyTorch' ./nn/
 run -run 'TestMNISTTrainsThroughTheAcceleratorOnCUDA|TestTrainingOnTwoGPUsOverNCCLMatchesOneCPUProcess|TestFP16|TestMixedPrecision|TestLossScaler|TestGradScaler|TestClipGrad|TestAutocast|TestSaveModel|TestLoadState|TestAutomaticCheckpoints' ./accelerate/
 run -run 'TestTinyBertRunsOnEveryDevice' ./transformers/bert/
+run -run 'TestGPT2RunsOnEveryDevice|TestDecodersRunOnEveryDevice' ./transformers/gpt2/ ./transformers/llama/
 run ./tests/gpu/bench/
 $GO run ./cuda/internal/fakelib/cmd/fakecuda coverage "$FAKE_CUDA_COVERAGE"
 echo "test-cuda-emulated: $((SECONDS - start)) s"
