@@ -46,6 +46,18 @@ func (c *KVCache) Batch() int { return c.batch }
 // Layers is the number of layers the cache has room for.
 func (c *KVCache) Layers() int { return len(c.keys) }
 
+// Crop forgets the tokens after the first n (transformers' DynamicCache.crop): the next
+// forward pass continues from n, e.g. to reuse a prompt's keys and values for another
+// continuation. A negative n drops that many tokens from the end.
+func (c *KVCache) Crop(n int) {
+	if n < 0 {
+		n += c.Len()
+	}
+	for i := range c.length {
+		c.length[i] = min(c.length[i], max(n, 0))
+	}
+}
+
 // Update appends the keys and values k, v [batch, T, key/value heads, head size] of T new
 // tokens to layer and returns views of all the layer's keys and values so far
 // [batch, Len+T, key/value heads, head size]. The decoder families call it from their

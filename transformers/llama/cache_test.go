@@ -84,3 +84,34 @@ func TestPaddedPromptsGenerateWhatTheyGenerateAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestCropReusesAPrompt: after Crop back to the prompt, a step gives the logits it gave the first
+// time (the cached keys past the prompt are forgotten, not attended).
+func TestCropReusesAPrompt(t *testing.T) {
+	m := load(t, "tiny-llama", transformers.CausalLM, 0)
+	cache := m.(transformers.GenerativeModel).NewKVCache(1, 8)
+	prompt := tensors.FromInt64([]int64{5, 60, 12, 3}, 1, 4)
+	tensors.NoGrad(func() {
+		if _, err := m.Run(transformers.Inputs{InputIDs: prompt, PastKeyValues: cache}); err != nil {
+			t.Fatal(err)
+		}
+		step := func(id int64) *tensors.Tensor {
+			o, err := m.Run(transformers.Inputs{InputIDs: tensors.FromInt64([]int64{id}, 1, 1), PastKeyValues: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return o.Logits
+		}
+		first := step(44)
+		step(9)
+		cache.Crop(4)
+		if cache.Len() != 4 {
+			t.Fatalf("cropped to %d tokens, want 4", cache.Len())
+		}
+		testenv.Close(t, "the step after Crop", step(44), first, 0)
+		cache.Crop(-2)
+		if cache.Len() != 3 {
+			t.Fatalf("Crop(-2) of 5 tokens left %d", cache.Len())
+		}
+	})
+}
