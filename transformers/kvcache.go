@@ -46,9 +46,9 @@ func (c *KVCache) Batch() int { return c.batch }
 // Layers is the number of layers the cache has room for.
 func (c *KVCache) Layers() int { return len(c.keys) }
 
-// Crop forgets the tokens after the first n (transformers' DynamicCache.crop): the next
-// forward pass continues from n, e.g. to reuse a prompt's keys and values for another
-// continuation. A negative n drops that many tokens from the end.
+// Crop forgets the tokens after the first n: the next forward pass continues from n, e.g. to
+// reuse a prompt's keys and values for another continuation. A negative n drops that many
+// tokens from the end (transformers' DynamicCache.crop, which takes only that form).
 func (c *KVCache) Crop(n int) {
 	if n < 0 {
 		n += c.Len()

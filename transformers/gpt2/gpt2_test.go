@@ -49,8 +49,8 @@ func padMask(ids *tensors.Tensor) *tensors.Tensor {
 }
 
 // TestTinyGPT2MatchesTransformers compares, on a batch with a full, a right-padded and a
-// left-padded row, the logits at the real tokens, the causal LM loss and the gradient of every
-// parameter with transformers' (testdata/make_decoder_fixtures.py).
+// left-padded row, the logits at the real tokens, the causal LM loss, the gradient of every
+// parameter and the bf16 autocast logits with transformers' (testdata/make_decoder_fixtures.py).
 func TestTinyGPT2MatchesTransformers(t *testing.T) {
 	fx, _ := testenv.Fixture(t, "decoders.safetensors")
 	m := load(t, transformers.CausalLM, 0)
@@ -96,6 +96,23 @@ func TestTinyGPT2MatchesTransformers(t *testing.T) {
 	t.Logf("gradients of %d parameters: largest difference %.3g of the tensor's largest element", n, worst)
 	if n != grads {
 		t.Fatalf("compared %d gradients, transformers computed %d", n, grads)
+	}
+
+	var bf16 *tensors.Tensor
+	tensors.NoGrad(func() {
+		tensors.Autocast(tensors.BFloat16, func() {
+			o, err := m.Run(transformers.Inputs{InputIDs: ids, AttentionMask: mask})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bf16 = o.Logits
+		})
+	})
+	ours, _ := testenv.Compare(realRows(bf16, mask), realRows(fx["gpt2.logits"], mask), 1)
+	theirs, _ := testenv.Compare(realRows(fx["gpt2.bf16.logits"], mask), realRows(fx["gpt2.logits"], mask), 1)
+	t.Logf("bf16 autocast logits vs float32: goaccel %s, transformers %s", ours, theirs)
+	if ours.Abs > 1.5*theirs.Abs {
+		t.Errorf("goaccel's bf16 logits are %.3g from the float32 reference, more than 1.5× transformers' own %.3g", ours.Abs, theirs.Abs)
 	}
 }
 
