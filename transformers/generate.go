@@ -1,8 +1,12 @@
 package transformers
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/goaccel/goaccel/tensors"
@@ -29,6 +33,46 @@ type GenerationConfig struct {
 	// MaxPositions is the longest sequence the model has positions for (GPT-2's n_positions);
 	// 0 when positions are computed, not learned (Llama's rotary embeddings).
 	MaxPositions int
+
+	raw []byte // generation_config.json as read, for SavePretrained
+}
+
+// GenerationConfigFile is the name of a snapshot's generation settings, as transformers writes
+// it beside config.json.
+const GenerationConfigFile = "generation_config.json"
+
+// LoadGenerationConfig reads the token ids of dir/generation_config.json: bos_token_id,
+// eos_token_id (one or a list, Llama 3 Instruct's <|eot_id|> among them) and pad_token_id. It
+// returns nil when the folder has no such file. The file's decoding settings (do_sample,
+// temperature, top_p, …) are not Generate's defaults: GenerateOptions say how to decode.
+func LoadGenerationConfig(dir string) (*GenerationConfig, error) {
+	path := filepath.Join(dir, GenerationConfigFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		BOS *int     `json:"bos_token_id"`
+		EOS TokenIDs `json:"eos_token_id"`
+		Pad *int     `json:"pad_token_id"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &GenerationConfig{BOSTokenID: f.BOS, EOSTokenIDs: f.EOS, PadTokenID: f.Pad, raw: b}, nil
+}
+
+// WithFile returns g with the token ids of a generation_config.json (f, from
+// LoadGenerationConfig) in place of the configuration's, as transformers' generation_config
+// replaces them; g itself when f is nil. The families' GenerationConfig methods use it.
+func (g GenerationConfig) WithFile(f *GenerationConfig) GenerationConfig {
+	if f != nil {
+		g.BOSTokenID, g.EOSTokenIDs, g.PadTokenID, g.raw = f.BOSTokenID, f.EOSTokenIDs, f.PadTokenID, f.raw
+	}
+	return g
 }
 
 // GenerateOptions configure Generate (the arguments of transformers' generate).

@@ -109,7 +109,7 @@ func (c *Config) scale(i int) float64 {
 	return s
 }
 
-// generationConfig is what generation takes from the configuration.
+// generationConfig is what generation takes from the configuration (and generation_config.json).
 func (c *Config) generationConfig() transformers.GenerationConfig {
-	return transformers.GenerationConfig{BOSTokenID: c.BOSTokenID, EOSTokenIDs: c.EOSTokenID, PadTokenID: c.PadTokenID, MaxPositions: c.NPositions}
+	return transformers.GenerationConfig{BOSTokenID: c.BOSTokenID, EOSTokenIDs: c.EOSTokenID, PadTokenID: c.PadTokenID, MaxPositions: c.NPositions}.WithFile(c.Generation)
 }

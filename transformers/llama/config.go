@@ -157,8 +157,8 @@ func (c *Config) prefix() string {
 	return "Llama"
 }
 
-// generationConfig is what generation takes from the configuration (rotary positions have no
-// table, so no length limit).
+// generationConfig is what generation takes from the configuration and generation_config.json
+// (rotary positions have no table, so no length limit).
 func (c *Config) generationConfig() transformers.GenerationConfig {
-	return transformers.GenerationConfig{BOSTokenID: c.BOSTokenID, EOSTokenIDs: c.EOSTokenID, PadTokenID: c.PadTokenID}
+	return transformers.GenerationConfig{BOSTokenID: c.BOSTokenID, EOSTokenIDs: c.EOSTokenID, PadTokenID: c.PadTokenID}.WithFile(c.Generation)
 }

@@ -2,6 +2,7 @@ package llama_test
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -111,5 +112,45 @@ func TestTransformersLoadsWhatSavePretrainedWrites(t *testing.T) {
 		if !slices.Equal(g.Sequences.Int64s(), r.Sequences) {
 			t.Errorf("%s: goaccel generated %v, transformers %v from the saved folder", name, g.Sequences.Int64s(), r.Sequences)
 		}
+	}
+}
+
+// TestGenerationConfigFileGivesTheTokenIDs: a snapshot's generation_config.json replaces
+// config.json's end-of-sequence and pad ids for generation (as transformers' generation_config
+// does: here two end ids, the second one stopping row 1), and SavePretrained writes it back.
+func TestGenerationConfigFileGivesTheTokenIDs(t *testing.T) {
+	fx, _ := testenv.Fixture(t, "decoders.safetensors")
+	dir := t.TempDir()
+	for _, f := range []string{"config.json", "model.safetensors"} {
+		b, err := os.ReadFile(filepath.Join(testenv.TestData(t, "tiny-llama"), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen := []byte(`{"bos_token_id": 1, "eos_token_id": [7, 90], "pad_token_id": 3, "do_sample": true, "temperature": 0.6}` + "\n")
+	if err := os.WriteFile(filepath.Join(dir, "generation_config.json"), gen, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := transformers.FromPretrained(dir, transformers.Options{Task: transformers.CausalLM, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt := fx["prompts"].Slice(0, 1, 2).Contiguous()
+	out, err := transformers.Generate(m, transformers.Inputs{InputIDs: prompt}, transformers.GenerateOptions{MaxNewTokens: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.Sequences.Int64s(), []int64{5, 60, 12, 3, 44, 9, 134, 253, 90}; !slices.Equal(got, want) {
+		t.Fatalf("generated %v, want %v (stopping at 90, an end id of generation_config.json only)", got, want)
+	}
+	saved := t.TempDir()
+	if err := transformers.SavePretrained(saved, m, transformers.SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(saved, "generation_config.json")); err != nil || string(b) != string(gen) {
+		t.Fatalf("generation_config.json written back: %q, %v", b, err)
 	}
 }
