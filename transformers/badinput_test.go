@@ -158,6 +158,7 @@ func TestBadInputsAreClearErrors(t *testing.T) {
 		{"float token types", transformers.Inputs{InputIDs: ids(2, 3, 3), TokenTypeIDs: tensors.Zeros(2, 3)}, "TokenTypeIDs must be int64"},
 		{"id past the vocabulary", transformers.Inputs{InputIDs: ids(1, 3, 99)}, "BertModel: tensors: "},
 		{"labels of another length", transformers.Inputs{InputIDs: ids(2, 3, 3), Labels: tensors.FromInt64([]int64{1, 2, 0}, 3)}, "single-label classification needs int64 class ids [2]"},
+		{"a KV cache given to an encoder", transformers.Inputs{InputIDs: ids(1, 3, 3), PastKeyValues: transformers.NewKVCache(1, 1, 4)}, "PastKeyValues and LogitsToKeep are for decoders"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
