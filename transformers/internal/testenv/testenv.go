@@ -188,9 +188,10 @@ func CloseScaled(t testing.TB, what string, got, want *tensors.Tensor, tol float
 	return rel
 }
 
-// RunPython runs script (Python source) with $GOACCEL_TRANSFORMERS_PYTHON and args, offline
-// (HF_HUB_OFFLINE=1), and returns what it writes to standard output; it skips without that
-// Python and fails the test, with the script's standard error, when the script fails.
+// RunPython runs script (Python source) with the reference Python (see Python) and args, offline
+// (HF_HUB_OFFLINE=1), and returns what it writes to standard output; without that Python it
+// skips as Python does, and it fails the test, with the script's standard error, when the script
+// fails.
 func RunPython(t testing.TB, script string, args ...string) []byte {
 	t.Helper()
 	cmd := exec.Command(Python(t), append([]string{"-c", script}, args...)...)
