@@ -187,8 +187,9 @@ func newGeneration(lm GenerativeModel, in Inputs, opts GenerateOptions) (*genera
 	}
 	b, t := ids.Size(0), ids.Size(1)
 	gc := lm.GenerationConfig()
-	if gc.MaxPositions > 0 && t+opts.MaxNewTokens > gc.MaxPositions {
-		return nil, fmt.Errorf("a prompt of %d tokens and MaxNewTokens %d need %d positions, the model has %d: shorten the prompt or generate fewer tokens", t, opts.MaxNewTokens, t+opts.MaxNewTokens, gc.MaxPositions)
+	// The last token is never run through the model: t + MaxNewTokens − 1 positions are.
+	if n := t + opts.MaxNewTokens - 1; gc.MaxPositions > 0 && n > gc.MaxPositions {
+		return nil, fmt.Errorf("a prompt of %d tokens and MaxNewTokens %d need %d positions, the model has %d: shorten the prompt or generate fewer tokens", t, opts.MaxNewTokens, n, gc.MaxPositions)
 	}
 	g := &generation{lm: lm, opts: opts, rows: b, vlen: t, dev: ids.Device(), sampler: s}
 	g.eos = []int(gc.EOSTokenIDs)

@@ -195,7 +195,7 @@ func TestGenerateOptionsAndInputsAreChecked(t *testing.T) {
 		{"top-p above 1", &counter{vocab: 5}, transformers.Inputs{InputIDs: ids}, transformers.GenerateOptions{MaxNewTokens: 1, DoSample: true, TopP: 1.5}, "TopP must be in [0, 1]"},
 		{"negative temperature", &counter{vocab: 5}, transformers.Inputs{InputIDs: ids}, transformers.GenerateOptions{MaxNewTokens: 1, DoSample: true, Temperature: -1}, "Temperature must be positive"},
 		{"sampling options while greedy", &counter{vocab: 5}, transformers.Inputs{InputIDs: ids}, transformers.GenerateOptions{MaxNewTokens: 1, TopK: 5}, "set DoSample: true"},
-		{"past the positions", &counter{vocab: 5, maxPos: 8}, transformers.Inputs{InputIDs: ids}, transformers.GenerateOptions{MaxNewTokens: 6}, "a prompt of 3 tokens and MaxNewTokens 6 need 9 positions, the model has 8"},
+		{"past the positions", &counter{vocab: 5, maxPos: 8}, transformers.Inputs{InputIDs: ids}, transformers.GenerateOptions{MaxNewTokens: 7}, "a prompt of 3 tokens and MaxNewTokens 7 need 9 positions, the model has 8"},
 		{"labels", &counter{vocab: 5}, transformers.Inputs{InputIDs: ids, Labels: ids}, transformers.GenerateOptions{MaxNewTokens: 1}, "leave the other Inputs unset"},
 		{"float ids", &counter{vocab: 5}, transformers.Inputs{InputIDs: tensors.Zeros(1, 3)}, transformers.GenerateOptions{MaxNewTokens: 1}, "must be non-empty int64 token ids"},
 		{"mask of another shape", &counter{vocab: 5}, transformers.Inputs{InputIDs: ids, AttentionMask: tensors.Ones(1, 4)}, transformers.GenerateOptions{MaxNewTokens: 1}, "AttentionMask must be [1, 3]"},
