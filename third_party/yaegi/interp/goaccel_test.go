@@ -2,10 +2,16 @@ package interp_test
 
 import (
 	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"reflect"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -339,5 +345,192 @@ func TestGoaccelWrapperBoxOpensToCompiledCode(t *testing.T) {
 	held := reflect.ValueOf(box.InterpretedValue())
 	if held.Kind() != reflect.Struct || held.Field(0).Int() != 3 {
 		t.Fatalf("the box holds %v, want T{3}", held)
+	}
+}
+
+// notebookEval compiles and runs a cell as goaccel's session does (changes
+// 37 and 38): it lets go of the files of earlier cells no code of is left,
+// compiles its imports and its statements as two units under a file name of
+// its own (the statements as the body of a function), says each Program is
+// done once run, then closes the file.
+func notebookEval(t *testing.T, i *interp.Interpreter, name, imports, stmts string) {
+	t.Helper()
+	i.ReleaseFiles()
+	for _, unit := range []struct{ src, kind string }{{"package main\n" + imports, "import"}, {"package main; func main() {\n" + stmts + "\n}", "stmts"}} {
+		f, err := parser.ParseFile(i.FileSet(), name, unit.src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var root ast.Node = f
+		if unit.kind == "stmts" {
+			root = f.Decls[0].(*ast.FuncDecl).Body
+		}
+		prog, err := i.CompileAST(root)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if unit.kind == "stmts" {
+			if _, err := i.Execute(prog); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		prog.Done()
+	}
+	i.CloseFile(name)
+}
+
+// settle collects, waits for the cleanups that count compiled code, and
+// releases the closed files none of whose code is left.
+func settle(i *interp.Interpreter) (released []string) {
+	s := []metrics.Sample{{Name: "/gc/cleanups/queued:cleanups"}, {Name: "/gc/cleanups/executed:cleanups"}}
+	for k := 0; k < 2; k++ {
+		runtime.GC()
+		deadline := time.Now().Add(5 * time.Second)
+		for metrics.Read(s); s[1].Value.Uint64() < s[0].Value.Uint64() && time.Now().Before(deadline); metrics.Read(s) {
+			time.Sleep(time.Millisecond)
+		}
+		released = append(released, i.ReleaseFiles()...)
+	}
+	return released
+}
+
+// The code of an evaluation is garbage once nothing refers to it (changes
+// 37 and 38): re-running a cell 2,000 times, each run under a file name of
+// its own, keeps neither the runs' nodes nor their imports, their positions
+// or their slots of the global frame.
+func TestGoaccelFinishedEvaluationsAreFreed(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	heap := func() float64 {
+		settle(i)
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc) / (1 << 10)
+	}
+	run := 0
+	cell := func() {
+		run++
+		notebookEval(t, i, fmt.Sprintf("cell%d.go", run), `import ("fmt"; "strings")`,
+			`s := strings.Repeat("x", 10); for k := 0; k < 2; k++ { s += fmt.Sprint(k) }; n := len(s); _ = n`)
+	}
+	for k := 0; k < 200; k++ {
+		cell()
+	}
+	before := heap()
+	for k := 0; k < 2000; k++ {
+		cell()
+	}
+	grew := heap() - before
+	files := 0
+	i.FileSet().Iterate(func(*token.File) bool { files++; return true })
+	if grew > 1024 {
+		t.Errorf("2,000 runs of a cell kept %.0f KiB (%.0f bytes a run), want at most 1 MiB", grew, grew*1024/2000)
+	}
+	if files > 20 {
+		t.Errorf("the file set holds %d files after 2,200 runs, want those of the last few runs only", files)
+	}
+}
+
+// A closed file whose code is still reachable keeps its imports: a generic
+// function declared in it is instantiated later with them (change 37).
+func TestGoaccelReachableCodeKeepsItsFile(t *testing.T) {
+	var stdout bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &stdout})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	decl, err := parser.ParseFile(i.FileSet(), "cell1.go", "package main\nimport \"fmt\"\nfunc Show[T any](v T) string { return fmt.Sprint(\"<\", v, \">\") }", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.CompileAST(decl); err != nil {
+		t.Fatal(err)
+	}
+	i.CloseFile("cell1.go")
+	notebookEval(t, i, "cell2.go", `import "fmt"`, `fmt.Println("cell 2")`)
+	if released := settle(i); len(released) != 1 || released[0] != "cell2.go" {
+		t.Fatalf("released %q, want cell2.go only (cell1.go declares Show)", released)
+	}
+	notebookEval(t, i, "cell3.go", `import "fmt"`, `fmt.Println(Show(3.5), Show("a"))`)
+	if got, want := stdout.String(), "cell 2\n<3.5> <a>\n"; got != want {
+		t.Fatalf("printed %q, want %q", got, want)
+	}
+}
+
+// The global frame stays as large as the slots in use (change 38): after
+// 2,000 evaluations of a statement with intermediate values, a function
+// literal made at the top level copies a small frame, not one slot for
+// every intermediate value ever computed (nor the frame's spare room).
+func TestGoaccelTopLevelClosuresCopyASmallFrame(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`import "strings"`, `acc := 0`} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	perClosure := func() float64 {
+		settle(i)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := i.Eval(`for k := 0; k < 1000; k++ { f := func() int { return acc + k }; acc = f() }`); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / 1000
+	}
+	for k := 0; k < 2000; k++ {
+		if _, err := i.Eval(`s := strings.Repeat("x", 3) + strings.ToUpper("y"); acc += len(s) * 2`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b := perClosure(); b > 4096 {
+		t.Errorf("a closure made at the top level after 2,000 evaluations allocates %.0f bytes, want at most 4 KiB", b)
+	}
+}
+
+// A function literal made at the top level captures what it reads (change
+// 39): a cell re-run 200 times that defines a 1 MiB value and a closure
+// keeps one of each, not every value the closures' copies of the frame held;
+// closures still see what they read as it was when they were made.
+func TestGoaccelTopLevelClosuresCaptureWhatTheyRead(t *testing.T) {
+	var stdout bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &stdout})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	heap := func() float64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc) / (1 << 20)
+	}
+	before := heap()
+	for k := 0; k < 200; k++ {
+		if _, err := i.Eval(`x := make([]byte, 1<<20); f := func() int { return len(x) }`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if grew := heap() - before; grew > 20 {
+		t.Errorf("200 runs of a cell defining 1 MiB and a closure: the heap grew by %.0f MiB, want at most 20", grew)
+	}
+	for _, src := range []string{
+		`import "fmt"`,
+		`var fs []func() string`,
+		`for k := 0; k < 3; k++ { j := k * 10; fs = append(fs, func() string { return fmt.Sprint(j, len(x)) }) }`,
+		`n := 5; g := func() func() int { return func() int { return n + f() } }()`,
+		`for _, h := range fs { fmt.Print(h(), " ") }; fmt.Println(g())`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatal(src, err)
+		}
+	}
+	if got, want := stdout.String(), "0 1048576 10 1048576 20 1048576 1048581\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
 	}
 }

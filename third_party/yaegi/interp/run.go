@@ -1209,13 +1209,17 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	}
 	funcType := n.typ.TypeOf()
 	closure := n.kind == funcLit
+	var captured []int
+	if closure {
+		captured = capturedSlots(def) // goaccel: capture.go
+	}
 
 	return func(f *frame) reflect.Value {
 		if closure {
 			// A function literal passed to compiled code captures the
 			// variables of this moment, as getFunc's closures do (goaccel:
 			// in a loop, every such closure saw the last iteration's j := i).
-			f = f.clone()
+			f = f.cloneFor(captured)
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
@@ -2189,9 +2193,10 @@ func getFunc(n *node) {
 	l := n.level
 	next := getExec(n.tnext)
 	numRet := len(n.typ.ret)
+	captured := capturedSlots(n) // goaccel: capture.go
 
 	n.exec = func(f *frame) bltn {
-		fr := f.clone()
+		fr := f.cloneFor(captured)
 		f.mutex.RLock() // goaccel: the closure's calls write it, maybe on another goroutine
 		o := getFrame(f, l).data[i]
 		f.mutex.RUnlock()
@@ -2225,9 +2230,13 @@ func getFunc(n *node) {
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
 
-			f.mutex.Lock()
-			getFrame(f, l).data[i] = o
-			f.mutex.Unlock()
+			// Not in the global frame (goaccel): once the evaluation
+			// that made the closure is done, the slot is another's (slots.go).
+			if fo := getFrame(f, l); fo != fo.root {
+				f.mutex.Lock()
+				fo.data[i] = o
+				f.mutex.Unlock()
+			}
 
 			return fr2.data[:numRet]
 		})

@@ -809,7 +809,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			t.method = m
 			sym.typ = t
 		}
-		if t.node == nil {
+		if t.node == nil && t.cat != binPkgT && t.cat != srcPkgT {
+			// A package's type is shared by every use of its name
+			// (goaccel): a node would keep the code of the first alive.
 			t.node = n
 		}
 
