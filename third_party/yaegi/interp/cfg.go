@@ -557,6 +557,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return false
 			}
 			typeName := n.child[0].ident
+			if _, ok := sc.sym[typeName]; !ok {
+				// goaccel: the local type shadows an outer one of the same
+				// name from here on, its own declaration included; nodeType
+				// would otherwise find the outer type (by the name of the
+				// declaration) and declare that one again.
+				sc.sym[typeName] = &symbol{kind: typeSym, index: -1, typ: &itype{name: typeName, path: sc.pkgName, node: n.child[0], incomplete: true, scope: sc}}
+			}
 			var typ *itype
 			if typ, err = nodeType(interp, sc, n.child[1]); err != nil {
 				return false
@@ -575,6 +582,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			default:
 				n.typ = typ
 				n.typ.name = typeName
+				// goaccel: a local type belongs to its package, as %T shows.
+				n.typ.path = pkgName
+				n.typ.str = pkgName + "." + typeName
 			}
 			sc.sym[typeName] = &symbol{kind: typeSym, typ: n.typ}
 			return false

@@ -232,6 +232,26 @@ func main() {
 }`},
 		stdout: "0 20000 0\n1 20000 0\n2 20000 0\n3 20000 0\n",
 	},
+	{
+		name:   "a local type shadows a package-level type of the same name",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype Point struct{ X, Y int }\ntype Circle struct {\n\tPoint\n\tRadius int\n}\nfunc init() {\n\ttype Circle struct {\n\t\t*Point\n\t\tRadius int\n\t}\n\tc := Circle{&Point{1, 2}, 3}\n\tfmt.Println(c.X, c.Radius)\n}\nfunc main() {\n\ttype Point struct{ Z string }\n\tp := Point{\"z\"}\n\tfmt.Printf(\"%v %T %v\\n\", p, p, Circle{})\n}"},
+		stdout: "1 3\n{z} main.Point {{0 0} 0}\n",
+	},
+	{
+		name:   "a composite literal assigned to an interface the code declares",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype I interface{ M() }\ntype T struct{ S string }\nfunc (t T) M() { fmt.Println(t.S) }\nfunc main() {\n\tvar i I = T{\"hello\"}\n\ti.M()\n\tvar j I\n\tj = T{\"x\"}\n\tj.M()\n}"},
+		stdout: "hello\nx\n",
+	},
+	{
+		name:   "printing a value of an interface the code declares shows its dynamic type",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype I interface{ M() }\ntype T struct{ S string }\nfunc (t *T) M() {}\ntype F float64\nfunc (f F) M() {}\nfunc describe(i I) { fmt.Printf(\"(%v, %T)\\n\", i, i) }\nfunc main() {\n\tvar i I = &T{\"Hello\"}\n\tdescribe(i)\n\ti = F(3.14)\n\tdescribe(i)\n\tvar n I\n\tfmt.Println(n)\n\tfmt.Printf(\"%v %T %d\\n\", n, n, n)\n}"},
+		stdout: "(&{Hello}, *main.T)\n(3.14, main.F)\n<nil>\n<nil> <nil> %!d(<nil>)\n",
+	},
+	{
+		name: "%p and verbs that do not suit a value print as fmt does",
+		srcs: []string{"package main\nimport (\"fmt\"; \"strings\")\ntype point struct{ x, y int }\ntype Named struct{ N string }\nfunc (n Named) String() string { return \"N\" }\ntype Money struct{ Cents int }\ntype Count int\nfunc main() {\n\tp := point{1, 2}\n\ts := fmt.Sprintf(\"%p|%v\", &p, &p)\n\tfmt.Println(strings.HasPrefix(s, \"0x\"), strings.HasSuffix(s, \"|&{1 2}\"))\n\tfmt.Printf(\"%p %p\\n\", p, Named{\"n\"})\n\tfmt.Printf(\"%s %d %s\\n\", Money{1234}, Named{\"a\"}, Count(7))\n\tfmt.Printf(\"%[1]T %[1]v %[2]p %[1]p\\n\", p, 1.5)\n}"},
+		stdout: "true true\n%!p(main.point={1 2}) %!p(main.Named={n})\n{%!s(int=1234)} {%!d(string=a)} %!s(main.Count=7)\nmain.point {1 2} %!p(float64=1.5) %!p(main.point={1 2})\n",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {

@@ -1819,6 +1819,8 @@ func callBin(n *node) {
 				values = append(values, genValueInterfaceValue(c))
 			case isEmptyInterface(c.typ):
 				values = append(values, genValue(c))
+			case isInterfaceSrc(c.typ) && printing:
+				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ):
@@ -3009,15 +3011,6 @@ func doCompositeBinStruct(n *node, hasType bool) {
 func compositeBinStruct(n *node)       { doCompositeBinStruct(n, true) }
 func compositeBinStructNotype(n *node) { doCompositeBinStruct(n, false) }
 
-func destType(n *node) *itype {
-	switch n.anc.kind {
-	case assignStmt, defineStmt:
-		return n.anc.child[0].typ
-	default:
-		return n.typ
-	}
-}
-
 func doComposite(n *node, hasType bool, keyed bool) {
 	value := valueGenerator(n, n.findex)
 	next := getExec(n.tnext)
@@ -3029,7 +3022,6 @@ func doComposite(n *node, hasType bool, keyed bool) {
 	if hasType {
 		child = n.child[1:]
 	}
-	destInterface := isInterfaceSrc(destType(n))
 
 	values := make(map[int]func(*frame) reflect.Value)
 	for i, c := range child {
@@ -3072,12 +3064,6 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
-			if len(destType(n).field) > 0 {
-				d.Set(reflect.ValueOf(valueInterface{n, a}))
-				break
-			}
-			d.Set(a)
 		default:
 			getFrame(f, l).data[frameIndex] = a
 		}
