@@ -248,8 +248,8 @@ func main() {
 		stdout: "(&{Hello}, *main.T)\n(3.14, main.F)\n<nil>\n<nil> <nil> %!d(<nil>)\n",
 	},
 	{
-		name: "%p and verbs that do not suit a value print as fmt does",
-		srcs: []string{"package main\nimport (\"fmt\"; \"strings\")\ntype point struct{ x, y int }\ntype Named struct{ N string }\nfunc (n Named) String() string { return \"N\" }\ntype Money struct{ Cents int }\ntype Count int\nfunc main() {\n\tp := point{1, 2}\n\ts := fmt.Sprintf(\"%p|%v\", &p, &p)\n\tfmt.Println(strings.HasPrefix(s, \"0x\"), strings.HasSuffix(s, \"|&{1 2}\"))\n\tfmt.Printf(\"%p %p\\n\", p, Named{\"n\"})\n\tfmt.Printf(\"%s %d %s\\n\", Money{1234}, Named{\"a\"}, Count(7))\n\tfmt.Printf(\"%[1]T %[1]v %[2]p %[1]p\\n\", p, 1.5)\n}"},
+		name:   "%p and verbs that do not suit a value print as fmt does",
+		srcs:   []string{"package main\nimport (\"fmt\"; \"strings\")\ntype point struct{ x, y int }\ntype Named struct{ N string }\nfunc (n Named) String() string { return \"N\" }\ntype Money struct{ Cents int }\ntype Count int\nfunc main() {\n\tp := point{1, 2}\n\ts := fmt.Sprintf(\"%p|%v\", &p, &p)\n\tfmt.Println(strings.HasPrefix(s, \"0x\"), strings.HasSuffix(s, \"|&{1 2}\"))\n\tfmt.Printf(\"%p %p\\n\", p, Named{\"n\"})\n\tfmt.Printf(\"%s %d %s\\n\", Money{1234}, Named{\"a\"}, Count(7))\n\tfmt.Printf(\"%[1]T %[1]v %[2]p %[1]p\\n\", p, 1.5)\n}"},
 		stdout: "true true\n%!p(main.point={1 2}) %!p(main.Named={n})\n{%!s(int=1234)} {%!d(string=a)} %!s(main.Count=7)\nmain.point {1 2} %!p(float64=1.5) %!p(main.point={1 2})\n",
 	},
 }
