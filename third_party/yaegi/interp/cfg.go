@@ -1314,6 +1314,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err = hiddenMethods(interp, c0, n.child[1:]); err != nil {
 					break
 				}
+				if isReflectOf(c0.rval) && len(n.child) == 2 {
+					if t := n.child[1].typ; t != nil && !isInterfaceType(t) && boxedInInterface(t) {
+						err = n.child[1].cfgErrorf("%v", interp.reflectOfRefusal(callName(c0), t))
+						break
+					}
+				}
 
 				n.gen = callBin
 				typ := c0.typ.rtype
@@ -1410,13 +1416,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case caseClause:
 			sc = sc.pop()
-			if sn := n.anc.anc; sn.kind == typeSwitch {
-				for _, c := range n.child[:len(n.child)-1] {
-					if err = unboxedCase(c, c.typ); err != nil {
-						break
-					}
-				}
-			}
 
 		case commClauseDefault:
 			wireChild(n)
@@ -2199,10 +2198,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err != nil {
 				break
 			}
-			if err = unboxedCase(c1, c1.typ); err != nil {
-				break
-			}
-
 			if n.anc.action != aAssignX {
 				if c0.typ.cat == valueT && isFunc(c1.typ) {
 					// Avoid special wrapping of interfaces and func types.
@@ -3304,26 +3299,6 @@ func inNestedBlock(n *node) bool {
 		}
 	}
 	return false
-}
-
-// unboxedCase refuses a type assertion or type switch case to t, a type the
-// interpreted code declares without methods and not a struct (goaccel): the
-// interpreter keeps such a value in an interface as a value of the type it
-// is declared over, and could not tell type Celsius float64's from
-// float64's. (Values of types with methods are boxed with their type.)
-func unboxedCase(n *node, t *itype) error {
-	if t == nil || t.path == "" || t.name == "" || isBin(t) || len(t.methods()) > 0 {
-		return nil
-	}
-	switch t.cat {
-	case structT, interfaceT, genericT, nilT, valueT, errorT:
-		return nil
-	}
-	under := "its underlying type"
-	if u := t.val; t.cat == linkedT && u != nil {
-		under = u.id()
-	}
-	return n.cfgErrorf("a type switch or assertion to %s, a type without methods that is not a struct, is not supported: the interpreter keeps its values in an interface as values of %s, and cannot tell them apart; give %s a method (String, say)", t.name, under, t.name)
 }
 
 // hiddenMethods refuses a call of a compiled function that looks for

@@ -102,7 +102,7 @@ var goaccelCases = []goaccelCase{
 	},
 	{
 		name:   "struct fields keep the names written",
-		srcs:   []string{"package main\nimport (\"encoding/json\"; \"fmt\"; \"reflect\")\ntype point struct{ x, Y int }\nfunc main() {\n\tp := point{1, 2}\n\tp.x += 2\n\tb, _ := json.Marshal(p)\n\tfmt.Printf(\"%+v %s %s\\n\", p, b, reflect.TypeOf(p).Field(0).Name)\n}"},
+		srcs:   []string{"package main\nimport (\"encoding/json\"; \"fmt\"; \"reflect\")\ntype point struct{ x, Y int }\nfunc main() {\n\tp := point{1, 2}\n\tp.x += 2\n\tb, _ := json.Marshal(p)\n\tfmt.Printf(\"%+v %s %s\\n\", p, b, reflect.TypeOf(struct{ x, Y int }{}).Field(0).Name)\n}"},
 		stdout: "{x:3 Y:2} {\"Y\":2} x\n",
 	},
 	{
@@ -121,9 +121,14 @@ var goaccelCases = []goaccelCase{
 		stdout: "1\n",
 	},
 	{
-		name:    "a type switch to a named type without methods is refused",
-		srcs:    []string{"package main\ntype Celsius float64\nfunc main() {\n\tvar x any = 1.5\n\t_, ok := x.(Celsius)\n\tprintln(ok)\n}"},
-		evalErr: "a type switch or assertion to Celsius, a type without methods that is not a struct, is not supported",
+		name:   "values of named types without methods keep their type in an interface",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype Celsius float64\ntype A struct{ X int }\ntype B struct{ X int }\nfunc kind(x any) string {\n\tswitch x.(type) {\n\tcase float64:\n\t\treturn \"float64\"\n\tcase Celsius:\n\t\treturn \"Celsius\"\n\tcase B:\n\t\treturn \"B\"\n\tcase A:\n\t\treturn \"A\"\n\t}\n\treturn \"?\"\n}\nfunc get() any { return Celsius(3) }\ntype PtrStr struct{ N int }\nfunc (p *PtrStr) String() string { return \"p\" }\nfunc main() {\n\tvar x any = 1.5\n\t_, ok := x.(Celsius)\n\tvar y any = Celsius(2)\n\t_, isF := y.(float64)\n\tfmt.Println(ok, isF, kind(y), kind(x), kind(A{1}), kind(B{1}), kind(get()), kind(any(A{})))\n\t_, isS := any(PtrStr{}).(fmt.Stringer)\n\t_, isSP := any(&PtrStr{}).(fmt.Stringer)\n\tfmt.Println(isS, isSP)\n\tfmt.Printf(\"%T %T %v\\n\", y, []any{A{2}}[0], map[string]any{\"b\": B{3}})\n}"},
+		stdout: "false false Celsius float64 A B Celsius A\nfalse true\nmain.Celsius main.A map[b:{3}]\n",
+	},
+	{
+		name:   "boxes inside a compiled function's arguments are opened",
+		srcs:   []string{"package main\nimport (\"encoding/json\"; \"fmt\")\ntype Named struct{ N string }\nfunc (n Named) String() string { return \"Named(\" + n.N + \")\" }\ntype Money struct{ Cents int }\nfunc (m Money) MarshalJSON() ([]byte, error) { return []byte(fmt.Sprint(m.Cents)), nil }\ntype P struct{ A int }\nfunc main() {\n\tb, err := json.Marshal([]any{Named{\"n\"}, P{1}, Money{5}})\n\tfmt.Println(string(b), err)\n\tb, err = json.Marshal(map[string]any{\"a\": Named{\"n\"}, \"b\": []any{P{2}}})\n\tfmt.Println(string(b), err)\n\tvar s fmt.Stringer = Named{\"w\"}\n\tvar x any = s\n\tb, err = json.Marshal(x)\n\tfmt.Println(string(b), err)\n}"},
+		stdout: "[{\"N\":\"n\"},{\"A\":1},5] <nil>\n{\"a\":{\"N\":\"n\"},\"b\":[{\"A\":2}]} <nil>\n{\"N\":\"w\"} <nil>\n",
 	},
 	{
 		name:   "a package has its symbol table and its functions compiled from source",
@@ -251,6 +256,39 @@ func main() {
 		name:   "%p and verbs that do not suit a value print as fmt does",
 		srcs:   []string{"package main\nimport (\"fmt\"; \"strings\")\ntype point struct{ x, y int }\ntype Named struct{ N string }\nfunc (n Named) String() string { return \"N\" }\ntype Money struct{ Cents int }\ntype Count int\nfunc main() {\n\tp := point{1, 2}\n\ts := fmt.Sprintf(\"%p|%v\", &p, &p)\n\tfmt.Println(strings.HasPrefix(s, \"0x\"), strings.HasSuffix(s, \"|&{1 2}\"))\n\tfmt.Printf(\"%p %p\\n\", p, Named{\"n\"})\n\tfmt.Printf(\"%s %d %s\\n\", Money{1234}, Named{\"a\"}, Count(7))\n\tfmt.Printf(\"%[1]T %[1]v %[2]p %[1]p\\n\", p, 1.5)\n}"},
 		stdout: "true true\n%!p(main.point={1 2}) %!p(main.Named={n})\n{%!s(int=1234)} {%!d(string=a)} %!s(main.Count=7)\nmain.point {1 2} %!p(float64=1.5) %!p(main.point={1 2})\n",
+	},
+	{
+		name:   "an interface value holds a copy of a named type's value",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype Point struct{ X int }\ntype Named struct{ N string }\nfunc (n Named) String() string { return n.N }\nfunc main() {\n\tp := Point{1}\n\tvar x any = p\n\tp.X = 2\n\tn := Named{\"a\"}\n\tvar y any = n\n\tn.N = \"b\"\n\txs := []any{p}\n\tp.X = 3\n\tfmt.Println(x, y, xs)\n}"},
+		stdout: "{1} a [{2}]\n",
+	},
+	{
+		name:   "keys of a map with interface keys compare as Go compares them",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype N struct{ A int }\nfunc (n N) String() string { return fmt.Sprint(\"N\", n.A) }\ntype P struct{ A int }\ntype Q struct{ A int }\nfunc main() {\n\tm := map[any]int{N{1}: 1}\n\tm[N{1}]++\n\tvar k any = N{1}\n\tm[k]++\n\tm[P{1}] = 5\n\tm[Q{1}] = 6\n\tv, ok := m[any(P{1})]\n\tdelete(m, k)\n\tfmt.Println(len(m), v, ok, m[N{1}], m[P{1}], m[Q{1}])\n}"},
+		stdout: "2 5 true 0 5 6\n",
+	},
+	{
+		name:   "errors.As and errors.Is with errors of interpreted types",
+		srcs:   []string{"package main\nimport (\"errors\"; \"fmt\")\ntype Errno int\nfunc (e Errno) Error() string { return fmt.Sprint(\"errno \", int(e)) }\ntype NotFound struct{ Name string }\nfunc (e *NotFound) Error() string { return e.Name + \" not found\" }\nfunc main() {\n\tw := fmt.Errorf(\"ctx: %w\", Errno(2))\n\tvar e Errno\n\tvar nf *NotFound\n\tfmt.Println(errors.As(w, &e), e, errors.As(w, &nf), errors.Is(w, Errno(2)), errors.Is(w, Errno(3)))\n\tw = fmt.Errorf(\"ctx: %w\", &NotFound{\"k\"})\n\tfmt.Println(errors.As(w, &nf), nf.Name, errors.As(w, &e))\n}"},
+		stdout: "true errno 2 false true false\ntrue k false\n",
+	},
+	{
+		name:    "reflect.TypeOf of a value of an interpreted named type is refused",
+		srcs:    []string{"package main\nimport (\"fmt\"; \"reflect\")\ntype Celsius float64\nfunc main() {\n\tfmt.Println(reflect.TypeOf(1.5).Name(), reflect.ValueOf(struct{ X int }{1}).Field(0))\n\tvar x any = Celsius(1)\n\tfmt.Println(reflect.TypeOf(x).Name())\n}"},
+		stdout:  "float64 1\n",
+		stderr:  "5:2: panic: main.main(...)\n",
+		evalErr: "reflect.TypeOf of a main.Celsius is not supported",
+	},
+	{
+		name:   "a type parameter is inferred as the named type of an argument",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype Errno int\nfunc set[E any](p *E, v E) E { *p = v; return v }\nfunc first[S ~[]E, E any](s S) E { return s[0] }\ntype Celsius float64\ntype Temps []Celsius\nfunc main() {\n\tvar e Errno\n\tfmt.Printf(\"%T %T\\n\", set(&e, 3), first(Temps{1.5}))\n}"},
+		stdout: "main.Errno main.Celsius\n",
+	},
+	{
+		name:    "json.Marshal of a value hiding a MarshalJSON method, held in an interface, is refused",
+		srcs:    []string{"package main\nimport (\"encoding/json\"; \"fmt\")\ntype Cost struct{ C int }\nfunc (c Cost) MarshalJSON() ([]byte, error) { return []byte(\"1\"), nil }\ntype Invoice struct{ Price Cost }\nfunc main() {\n\tvar x any = Invoice{Cost{2}}\n\t_, err := json.Marshal(x)\n\tfmt.Println(err)\n}"},
+		stderr:  "7:22: panic: main.main(...)\n",
+		evalErr: "json.Marshal of a main.Invoice is not supported: Cost's MarshalJSON method is invisible to compiled code inside a struct",
 	},
 }
 

@@ -986,7 +986,7 @@ func printedType(interp *Interpreter, v reflect.Value) string {
 }
 
 func isStringKind(p printable) bool {
-	_, v, _ := (&printer{interp: p.interp}).concrete(p.t, p.v)
+	_, v := p.dynamic()
 	return v.IsValid() && v.Kind() == reflect.String
 }
 
