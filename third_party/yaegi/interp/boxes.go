@@ -187,3 +187,47 @@ func genOperand(n *node) func(*frame) reflect.Value {
 		return reflect.ValueOf(valueInterface{box, deferredArg(v)})
 	}
 }
+
+// recursiveOutsideStruct reports whether t refers to itself through
+// pointers, slices, arrays, maps, channels or functions only, never a struct
+// (type Number *Number): reflect cannot make such a type without its name.
+func recursiveOutsideStruct(t *itype) bool {
+	var reaches func(u *itype, seen map[*itype]bool) bool
+	reaches = func(u *itype, seen map[*itype]bool) bool {
+		if u == nil || seen[u] {
+			return false
+		}
+		seen[u] = true
+		var next []*itype
+		switch u.cat {
+		case linkedT, ptrT, sliceT, arrayT, variadicT, chanT, chanSendT, chanRecvT:
+			next = []*itype{u.val}
+		case mapT:
+			next = []*itype{u.key, u.val}
+		case funcT:
+			next = append(append(next, u.arg...), u.ret...)
+		}
+		for _, v := range next {
+			if v == t || v != nil && v.incomplete && v.name != "" && v.name == t.name && v.path == t.path || reaches(v, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	return reaches(t, map[*itype]bool{})
+}
+
+// typeExprString is the source of a simple type expression, for messages.
+func typeExprString(n *node) string {
+	switch n.kind {
+	case starExpr:
+		return "*" + typeExprString(n.child[0])
+	case sliceExpr, arrayType:
+		if len(n.child) == 1 {
+			return "[]" + typeExprString(n.child[0])
+		}
+	case identExpr:
+		return n.ident
+	}
+	return "…"
+}

@@ -79,6 +79,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if isBoolAction(n) {
 				break
 			}
+			if isConstExpr(n, sc) {
+				// goaccel: a constant expression is evaluated exactly, untyped,
+				// then converted (var x float32 = 1 / 3 is 0, not 0.33, and var
+				// b byte = 1.0 + 3i - 3.0i is 1, not an error).
+				break
+			}
 			// Gather assigned type if set, to give context for type propagation at post-order.
 			switch n.anc.kind {
 			case assignStmt, defineStmt:
@@ -103,6 +109,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = dest.typ
 				}
 			case binaryExpr, unaryExpr, parenExpr:
+				if a := n.anc; a.kind == binaryExpr && (a.action == aShl || a.action == aShr) && childPos(n) == 1 {
+					// goaccel: a shift count has a type of its own (KB ByteSize
+					// = 1 << (10 * iota) typed the count ByteSize, a float).
+					break
+				}
 				n.typ = n.anc.typ
 			}
 
@@ -259,6 +270,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case caseClause:
 			sc = sc.pushBloc()
+			if len(n.child) == 0 {
+				// goaccel: a default clause with an empty body defines nothing
+				// (lastChild below indexed -1: the type switch of Go's doc
+				// "interface values" example crashed).
+				break
+			}
 			if sn := n.anc.anc; sn.kind == typeSwitch && sn.child[1].action == aAssign {
 				// Type switch clause with a var defined in switch guard.
 				var typ *itype
@@ -2067,6 +2084,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// Check that cases expressions are all different
 			usedCase := map[string]bool{}
 			for _, c := range n.lastChild().child {
+				if len(c.child) == 0 {
+					continue // an empty default clause (goaccel)
+				}
 				for _, t := range c.child[:len(c.child)-1] {
 					tid := t.typ.id()
 					if usedCase[tid] {
@@ -3400,4 +3420,25 @@ func methodOf(t *itype, ifaces []reflect.Type) string {
 		}
 	}
 	return ""
+}
+
+// isConstExpr reports whether n is an expression of untyped constants only
+// (literals, untyped constants, iota), whose value Go computes exactly before
+// converting it to the type the context gives (goaccel).
+func isConstExpr(n *node, sc *scope) bool {
+	switch n.kind {
+	case basicLit:
+		return true
+	case identExpr:
+		if n.ident == "iota" {
+			return true
+		}
+		sym, _, ok := sc.lookup(n.ident)
+		return ok && sym.kind == constSym && sym.typ != nil && sym.typ.untyped
+	case parenExpr, unaryExpr:
+		return len(n.child) == 1 && isConstExpr(n.child[0], sc)
+	case binaryExpr:
+		return len(n.child) == 2 && isConstExpr(n.child[0], sc) && isConstExpr(n.child[1], sc)
+	}
+	return false
 }

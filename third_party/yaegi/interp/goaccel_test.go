@@ -290,6 +290,21 @@ func main() {
 		stderr:  "7:22: panic: main.main(...)\n",
 		evalErr: "json.Marshal of a main.Invoice is not supported: Cost's MarshalJSON method is invisible to compiled code inside a struct",
 	},
+	{
+		name:   "a constant expression is computed untyped, then converted",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype ByteSize float64\nconst (\n\t_ = iota\n\tKB ByteSize = 1 << (10 * iota)\n\tMB\n\tGB\n\tTB\n\tPB\n\tEB\n\tZB\n\tYB\n)\nfunc main() {\n\tvar x float32 = 1 / 3\n\tvar y float64 = 7 / 2 * 2\n\tvar b byte = 1.0 + 3i - 3.0i\n\tconst k = 5\n\tvar z float64 = k / 2\n\tfmt.Println(x, y, b, z, KB, MB, YB)\n}"},
+		stdout: "0 6 1 2 1024 1.048576e+06 1.2089258196146292e+24\n",
+	},
+	{
+		name:   "a type switch with an empty default clause",
+		srcs:   []string{"package main\nimport \"fmt\"\nfunc main() {\n\tvar i interface{} = 2.5\n\tswitch v := i.(type) {\n\tcase int:\n\t\tfmt.Println(\"int\", v)\n\tdefault:\n\t\t// nothing\n\t}\n\tfmt.Println(\"done\")\n}"},
+		stdout: "done\n",
+	},
+	{
+		name:    "a type defined in terms of itself through a pointer is refused",
+		srcs:    []string{"package main\ntype Number *Number\nfunc main() {\n\tvar n Number\n\tprintln(n == nil)\n}"},
+		evalErr: "a type defined in terms of itself other than through a struct (type Number *Number) is not supported",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {

@@ -3135,13 +3135,14 @@ func _case(n *node) {
 	case n.anc.anc.kind == typeSwitch:
 		fnext := getExec(n.fnext)
 		sn := n.anc.anc // switch node
-		types := make([]*itype, len(n.child)-1)
+		types := make([]*itype, max(len(n.child)-1, 0))
 		for i := range types {
 			types[i] = n.child[i].typ
 		}
 		srcValue := genOperand(sn.child[1].lastChild().child[0])
 		var destValue func(*frame) reflect.Value
-		if len(sn.child[1].child) == 2 {
+		if len(sn.child[1].child) == 2 && len(n.child) > 0 {
+			// (goaccel: an empty default clause has no variable to set)
 			// assign in switch guard
 			destValue = genValue(n.lastChild().child[0])
 		}
@@ -3812,6 +3813,32 @@ func convertConstantValue(n *node) {
 	c, ok := n.rval.Interface().(constant.Value)
 	if !ok {
 		return
+	}
+	// goaccel: an integer constant of a float or complex type is converted
+	// as a float (KB ByteSize = 1 << (10 * iota), its YB 1 << 80, did not
+	// fit an int64).
+	// A complex constant with no imaginary part converts to a float or an
+	// integer type, and a float constant with no fraction to an integer type
+	// (var b byte = 1.0 + 3i - 3.0i).
+	if rt := n.typ.TypeOf(); rt != nil {
+		k := rt.Kind()
+		isFloat := k == reflect.Float32 || k == reflect.Float64
+		isInt := reflect.Int <= k && k <= reflect.Uintptr
+		if (isFloat || isInt) && c.Kind() == constant.Complex {
+			if im := constant.Imag(c); constant.Sign(im) == 0 {
+				c = constant.Real(c)
+			}
+		}
+		switch {
+		case isFloat && c.Kind() == constant.Int:
+			c = constant.ToFloat(c)
+		case isInt && c.Kind() == constant.Float:
+			if i := constant.ToInt(c); i.Kind() == constant.Int {
+				c = i
+			}
+		case (k == reflect.Complex64 || k == reflect.Complex128) && (c.Kind() == constant.Int || c.Kind() == constant.Float):
+			c = constant.ToComplex(c)
+		}
 	}
 
 	var v reflect.Value

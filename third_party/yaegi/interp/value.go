@@ -258,7 +258,11 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 		}
 
 		// goaccel: a copy of the value, as an interface holds (v may be a
-		// variable's storage, or the slot the box is written to).
+		// variable's storage, or the slot the box is written to), of the
+		// box's type (not the interface{} a builtin's result may be in).
+		if v.IsValid() && v.Kind() == reflect.Interface && nod != nil && nod.typ != nil && !isInterfaceType(nod.typ) && !v.IsNil() {
+			v = v.Elem()
+		}
 		return reflect.ValueOf(valueInterface{nod, deferredArg(v)})
 	}
 }
