@@ -48,3 +48,13 @@ func TestLocalTypeShadowsACellType(t *testing.T) {
 		{code: "fmt.Println(Circle{Point{4, 5}, 6})", out: "{{4 5} 6}\n"},
 	})
 }
+
+// What the interpreter finds it cannot do only when the code runs is an
+// UnsupportedError naming it, not the program's panic.
+func TestRefusalAtRunTimeIsAnUnsupportedError(t *testing.T) {
+	runSteps(t, []step{
+		{code: "type Celsius float64\nfunc typeName(x any) string { return reflect.TypeOf(x).Name() }"},
+		{code: "typeName(2.5)", text: "float64"},
+		{code: "typeName(Celsius(1))", ename: "UnsupportedError", evalue: "reflect.TypeOf of a main.Celsius is not supported"},
+	})
+}
