@@ -58,3 +58,15 @@ func TestRefusalAtRunTimeIsAnUnsupportedError(t *testing.T) {
 		{code: "typeName(Celsius(1))", ename: "UnsupportedError", evalue: "reflect.TypeOf of a main.Celsius is not supported"},
 	})
 }
+
+// A cell's result holding values of a cell's types in interfaces shows
+// them as fmt's %v does, not as the interpreter's boxes.
+func TestResultsShowValuesOfCellTypesInInterfaces(t *testing.T) {
+	runSteps(t, []step{
+		{code: "type point struct{ X, Y int }\ntype Celsius float64\nfunc (c Celsius) String() string { return \"C\" }"},
+		{code: "var x any = point{1, 2}\nx", text: "{1 2}"},
+		{code: "var y any = Celsius(2)\ny", text: "C"},
+		{code: "[]any{point{1, 2}, Celsius(3)}", text: "[{1 2} C]"},
+		{code: "m := map[any]int{point{1, 2}: 3}\nm", text: "map[{1 2}:3]"},
+	})
+}

@@ -1033,3 +1033,20 @@ func (interp *Interpreter) printableOf(t *itype, a reflect.Value, errorf bool) (
 func isInterfaceType(t *itype) bool {
 	return isInterfaceSrc(t) || t.cat == errorT || t.cat == valueT && t.rtype.Kind() == reflect.Interface
 }
+
+// Sprint formats v, a value an evaluation returned, as fmt.Sprint would in
+// the interpreted code (goaccel): a value boxed with its interpreted type,
+// or a container holding such values, prints with the types' names and
+// methods, not as the interpreter's boxes.
+func (interp *Interpreter) Sprint(v reflect.Value) string {
+	if isNilBox(v) {
+		return "<nil>"
+	}
+	if p, ok := interp.printableOf(nil, v, false); ok {
+		return fmt.Sprint(p)
+	}
+	if !v.IsValid() || !v.CanInterface() {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprint(v.Interface())
+}
