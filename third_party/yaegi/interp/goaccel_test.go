@@ -305,6 +305,16 @@ func main() {
 		srcs:    []string{"package main\ntype Number *Number\nfunc main() {\n\tvar n Number\n\tprintln(n == nil)\n}"},
 		evalErr: "a type defined in terms of itself other than through a struct (type Number *Number) is not supported",
 	},
+	{
+		name:   "compiled containers keep values of interpreted types with their type",
+		srcs:   []string{"package main\nimport (\"container/heap\"; \"container/list\"; \"fmt\"; \"sync\")\ntype Celsius float64\ntype H []Celsius\nfunc (h H) Len() int { return len(h) }\nfunc (h H) Less(i, j int) bool { return h[i] < h[j] }\nfunc (h H) Swap(i, j int) { h[i], h[j] = h[j], h[i] }\nfunc (h *H) Push(x any) { *h = append(*h, x.(Celsius)) }\nfunc (h *H) Pop() any { old := *h; n := len(old); x := old[n-1]; *h = old[:n-1]; return x }\nfunc main() {\n\tl := list.New()\n\tl.PushBack(Celsius(1))\n\tvar x any = Celsius(2)\n\tl.PushFront(x)\n\tfor e := l.Front(); e != nil; e = e.Next() {\n\t\t_, ok := e.Value.(Celsius)\n\t\tfmt.Printf(\"%T %v \", e.Value, ok)\n\t}\n\tvar m sync.Map\n\tm.Store(\"k\", Celsius(4))\n\tv, _ := m.Load(\"k\")\n\th := &H{5, 2}\n\theap.Init(h)\n\theap.Push(h, Celsius(1))\n\tfmt.Printf(\"%T %v\\n\", v, heap.Pop(h))\n}"},
+		stdout: "main.Celsius true main.Celsius true main.Celsius 1\n",
+	},
+	{
+		name:   "a failed comma-ok assertion sets the zero value",
+		srcs:   []string{"package main\nimport \"fmt\"\nfunc main() {\n\tfor _, x := range []any{1, \"a\", 2.5} {\n\t\tn, ok := x.(int)\n\t\ts, ok2 := x.(fmt.Stringer)\n\t\tfmt.Println(n, ok, s, ok2)\n\t}\n}"},
+		stdout: "1 true <nil> false\n0 false <nil> false\n0 false <nil> false\n",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {

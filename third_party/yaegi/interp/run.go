@@ -528,6 +528,19 @@ func typeAssert(n *node, withResult, withOk bool) {
 			return next
 		}
 	}
+	if withResult && withOk && setStatus {
+		// goaccel: a failed v, ok := x.(T) sets v to T's zero value (in a
+		// loop, it kept the value of an earlier iteration).
+		exec := n.exec
+		n.exec = func(f *frame) bltn {
+			next := exec(f)
+			if !value1(f).Bool() {
+				d := value0(f)
+				d.Set(reflect.Zero(d.Type()))
+			}
+			return next
+		}
+	}
 }
 
 // printedStatic is the static type of a printing function's argument c:
@@ -1625,8 +1638,13 @@ func callBin(n *node) {
 		callFn = errorsIsCall
 	}
 
-	// The arguments as compiled code can read them (goaccel: unbox.go).
+	// The arguments as compiled code can read them (goaccel: unbox.go),
+	// but for the containers that only keep them.
+	keeper := keepsValues(c0)
 	unbox := newUnboxer(n.interp, c0, lr)
+	if keeper {
+		unbox = nil
+	}
 	if printing {
 		getMapType = nil // printArgs reads the boxes
 		unbox = nil
@@ -1709,6 +1727,10 @@ func callBin(n *node) {
 			}
 
 			switch {
+			case keeper && defType.Kind() == reflect.Interface && defType.NumMethod() == 0 && (isEmptyInterface(c.typ) || boxedInInterface(c.typ)):
+				// goaccel: a compiled container keeps the box, which the
+				// interpreted code gets back with its type (unbox.go).
+				values = append(values, genValueInterface(c))
 			case isEmptyInterface(c.typ) && getMapType == nil && !printing:
 				// goaccel: the value, not the interpreter's box of it,
 				// which compiled code cannot read (json.Marshal gave {}).

@@ -13,6 +13,7 @@ package interp
 // an argument with no box inside is passed as it is.
 
 import (
+	"container/heap"
 	"reflect"
 	"sort"
 	"sync"
@@ -294,4 +295,42 @@ type Unsupported struct {
 
 func (u *Unsupported) Error() string {
 	return u.Construct + " is not supported: " + u.Reason
+}
+
+// keptValues lists compiled containers that keep the values they are given,
+// unlooked at, for the interpreted code to get back (goaccel): they get
+// a value of an interpreted type boxed, with its type, so that a Celsius
+// pushed on a container/list comes back a Celsius, not a float64. By the
+// receiver's reflect type, the methods; "" for functions.
+var keptValues = map[string]map[string]bool{
+	"*list.List":    {"PushBack": true, "PushFront": true, "InsertBefore": true, "InsertAfter": true},
+	"*sync.Map":     {"Store": true, "LoadOrStore": true, "Swap": true, "CompareAndSwap": true},
+	"*atomic.Value": {"Store": true, "Swap": true, "CompareAndSwap": true},
+}
+
+var keptValueFuncs = map[reflect.Value]bool{
+	reflect.ValueOf(heap.Push): true, // to the interpreted Push method
+}
+
+// keepsValues reports whether fn, a compiled function or method, is one of
+// the containers that keep their values (keptValues).
+func keepsValues(fn *node) bool {
+	if fn.rval.IsValid() && fn.rval.Kind() == reflect.Func {
+		for f := range keptValueFuncs {
+			if f.Pointer() == fn.rval.Pointer() {
+				return true
+			}
+		}
+	}
+	if fn.kind != selectorExpr || len(fn.child) != 2 || fn.child[0].typ == nil {
+		return false
+	}
+	rt := fn.child[0].typ.TypeOf()
+	if rt == nil {
+		return false
+	}
+	if rt.Kind() != reflect.Ptr {
+		rt = reflect.PointerTo(rt) // an addressable value's method
+	}
+	return keptValues[rt.String()][fn.child[1].ident]
 }
