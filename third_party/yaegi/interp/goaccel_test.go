@@ -424,3 +424,31 @@ func TestGoaccelWrapperBoxOpensToCompiledCode(t *testing.T) {
 		t.Fatalf("the box holds %v, want T{3}", held)
 	}
 }
+
+// Interpreter.Sprint shows an evaluation's result as fmt.Sprint does in the
+// interpreted code, boxes included (change 52).
+func TestGoaccelSprintShowsBoxedValues(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"type Celsius float64\nfunc (c Celsius) String() string { return \"C\" }\ntype point struct{ X int }", "var x any = Celsius(2)", "var n interface{ String() string }"} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for src, want := range map[string]string{
+		"x":                           "C",
+		"[]any{point{1}, Celsius(3)}": "[{1} C]",
+		"map[any]int{point{1}: 2}":    "map[{1}:2]",
+		"n":                           "<nil>",
+	} {
+		v, err := i.Eval(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := i.Sprint(v); got != want {
+			t.Errorf("Sprint of %s = %q, want %q", src, got, want)
+		}
+	}
+}
