@@ -392,7 +392,15 @@ func (s *Session) failure(ctx context.Context, err error, run int) Result {
 		if code, ok := p.Value.(interp.ExitCode); ok {
 			return exitResult(int(code))
 		}
-		return s.panicResult(p, run)
+		r := s.panicResult(p, run)
+		if _, ok := p.Value.(*interp.Unsupported); ok {
+			// What the interpreter found it cannot do as Go does, when the
+			// code ran (reflect.TypeOf of a cell's type held in an any,
+			// say): not the program's panic.
+			r.Error.Ename = "UnsupportedError"
+			r.Error.Traceback[0] = "UnsupportedError: " + strings.TrimPrefix(r.Error.Traceback[0], "panic: ")
+		}
+		return r
 	}
 	var cp *compilePanic
 	if errors.As(err, &cp) {

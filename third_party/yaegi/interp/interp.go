@@ -245,6 +245,7 @@ type Interpreter struct {
 	binPkg     Exports                          // binary packages used in interpreter, indexed by path
 	rdir       map[string]bool                  // for src import cycle detection
 	mapTypes   map[reflect.Value][]reflect.Type // special interfaces mapping for wrappers
+	mapKeys    keyTable                         // canonical keys of maps with interface keys (goaccel)
 	printNeeds map[*itype]bool                  // needsPrinter's answers (goaccel)
 	printFuncs map[reflect.Value]printKind      // printing functions of fixStdlib (goaccel)
 	frameLen   int                              // slots of frame in use (goaccel: resizeFrame)
