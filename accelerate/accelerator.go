@@ -177,7 +177,9 @@ func splitRange(n, procs, rank int) (start, end int) {
 // training on every process.
 func (a *Accelerator) EndTraining() {
 	for _, t := range a.trackers {
-		_ = t.Finish()
+		if err := t.Finish(); err != nil {
+			fmt.Fprintf(os.Stderr, "accelerate: tracker %T: %v\n", t, err)
+		}
 	}
 	a.trackers = nil
 	a.worker.Flush()    // the launcher's table shows where training ended
