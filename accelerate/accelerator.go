@@ -46,6 +46,12 @@ type Accelerator struct {
 	trackers       []Tracker
 	extra          []Tracker   // added with AddTracker
 	notebook       *plots.Live // the "notebook" tracker's figure, shared by its runs
+
+	trigger    bool                       // SetTrigger's flag, for CheckTrigger (triggers.go)
+	joining    bool                       // inside JoinUnevenInputs without even batches (join.go)
+	joinRounds int                        // this process's synchronising Backward calls inside it
+	saveHooks  hookList[SaveStatePreHook] // hooks.go
+	loadHooks  hookList[LoadStatePreHook]
 }
 
 // New returns an Accelerator for cfg, joining the process group described by
