@@ -3,6 +3,7 @@ package accelerate
 import (
 	"fmt"
 
+	"github.com/goaccel/goaccel/internal/profiling"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -214,7 +215,11 @@ func (r *reducer) finish() error {
 		}
 	}
 	close(r.work)
-	if err := <-r.done; err != nil {
+	// A profile shows how long the backward pass waited for the all-reduces to finish.
+	span := profiling.Begin(profiling.CatWait, "wait gradient all-reduce", profiling.Args{})
+	err := <-r.done
+	span.End()
+	if err != nil {
 		return fmt.Errorf("gradient all-reduce: %w", err)
 	}
 	for _, b := range r.buckets {
