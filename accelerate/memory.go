@@ -3,6 +3,7 @@ package accelerate
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 
 	"github.com/goaccel/goaccel/nn"
@@ -102,7 +103,11 @@ func FindExecutableBatchSizeWith(start int, reduce func(batchSize int) int, fn f
 func tryBatchSize(fn func(int) error, bs int) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			if e, ok := r.(error); ok && errors.Is(e, tensors.ErrOutOfMemory) {
+			v := r
+			if rv, ok := r.(reflect.Value); ok && rv.IsValid() && rv.CanInterface() {
+				v = rv.Interface() // a notebook cell's panic reaches compiled code as a reflect.Value
+			}
+			if e, ok := v.(error); ok && errors.Is(e, tensors.ErrOutOfMemory) {
 				err = e
 				return
 			}
