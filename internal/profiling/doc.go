@@ -17,6 +17,8 @@
 //
 // Files:
 //   - recorder.go: Recorder, Event, Span, Install, Uninstall, Active and Begin.
+//   - getg_amd64.s, getg_arm64.s, getg_asm.go: getg, which tells goroutines apart in
+//     nanoseconds; getg_other.go: its stack-trace stand-in elsewhere.
 //   - chrome.go: the Chrome trace event format (WriteChromeTrace, Merge).
 //   - summary.go: Summary, the events summed by name.
 package profiling

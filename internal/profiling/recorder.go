@@ -30,7 +30,7 @@ type Args struct {
 type Event struct {
 	Name      string
 	Cat       string
-	Goroutine int64         // the goroutine that ran it
+	Goroutine int64         // the goroutine that ran it (its number when the recorder first saw it)
 	Start     time.Duration // since the recorder's Begin
 	Dur       time.Duration
 	Self      time.Duration // Dur less the events nested in it on its goroutine
@@ -48,13 +48,14 @@ type Recorder struct {
 
 	mu      sync.Mutex
 	events  []Event
-	open    map[int64][]int32 // per goroutine, its open events, innermost last
+	open    map[uintptr][]int32 // per goroutine (getg), its open events, innermost last
+	ids     map[uintptr]int64   // per goroutine (getg), its number when first seen
 	dropped int
 }
 
 // NewRecorder returns a recorder whose clock starts now.
 func NewRecorder() *Recorder {
-	return &Recorder{Begin: time.Now(), open: map[int64][]int32{}}
+	return &Recorder{Begin: time.Now(), open: map[uintptr][]int32{}, ids: map[uintptr]int64{}}
 }
 
 // active is the recorder of the profile in progress, nil when none runs.
@@ -82,7 +83,7 @@ func Active() *Recorder { return active.Load() }
 type Span struct {
 	r *Recorder
 	i int32
-	g int64
+	g uintptr
 }
 
 // Begin starts an event on the recorder of the profile in progress, if any.
@@ -95,10 +96,15 @@ func Begin(cat, name string, args Args) Span {
 
 // Start starts an event on the calling goroutine, nested in the one it has open.
 func (r *Recorder) Start(cat, name string, args Args) Span {
-	g := goroutineID()
+	g := getg()
 	now := time.Since(r.Begin)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	id, ok := r.ids[g]
+	if !ok {
+		id = goroutineID() // once per goroutine: a stack trace costs microseconds
+		r.ids[g] = id
+	}
 	limit := r.Limit
 	if limit == 0 {
 		limit = 4 << 20
@@ -107,7 +113,7 @@ func (r *Recorder) Start(cat, name string, args Args) Span {
 		r.dropped++
 		return Span{}
 	}
-	r.events = append(r.events, Event{Name: name, Cat: cat, Goroutine: g, Start: now, Args: args, open: true})
+	r.events = append(r.events, Event{Name: name, Cat: cat, Goroutine: id, Start: now, Args: args, open: true})
 	i := int32(len(r.events) - 1)
 	r.open[g] = append(r.open[g], i)
 	return Span{r: r, i: i, g: g}
