@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/goaccel/goaccel/data"
+	"github.com/goaccel/goaccel/internal/profiling"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
 )
@@ -12,7 +13,7 @@ import (
 // stepsOfMNIST trains the MLP of notebooks/mnist.ipynb (784-256-10, AdamW, batch 128) for
 // steps steps through acc, logging the loss at every step, inside Profile when profile is
 // set. It returns the wall time per step and the time per step spent in Log.
-func stepsOfMNIST(b *testing.B, train data.Dataset, cfg Config, steps int, profile bool) (perStep, logging time.Duration) {
+func stepsOfMNIST(b *testing.B, train data.Dataset, cfg Config, steps int, profile bool) (perStep, logging time.Duration, events int) {
 	SetSeed(0, false)
 	acc := newWithComm(withCfg(cfg), solo{})
 	var model nn.Module = nn.NewSequential(nn.Flatten{}, nn.NewLinear(784, 256), nn.ReLU{}, nn.NewLinear(256, 10))
@@ -38,20 +39,24 @@ func stepsOfMNIST(b *testing.B, train data.Dataset, cfg Config, steps int, profi
 	}
 	start := time.Now()
 	if profile {
-		acc.Profile(ProfileKwargs{}, run)
+		for _, r := range acc.Profile(ProfileKwargs{}, run).Rows() {
+			events += r.Calls
+		}
 	} else {
 		run()
 	}
 	total := time.Since(start)
 	acc.EndTraining()
-	return total / time.Duration(steps), inLog / time.Duration(steps)
+	return total / time.Duration(steps), inLog / time.Duration(steps), events / steps
 }
 
 // BenchmarkTrackerAndProfilerOverheadPerStep runs 100 steps of MNIST MLP training per
 // variant, in turn in the same loop (so that machine load hits them alike): no tracker, the
 // tensorboard and mlflow (file store) trackers logging two values every step, and the whole
 // run under Profile. It reports each variant's time per step, and for the trackers the time
-// per step spent inside Log (the direct measure of their cost, which load does not blur).
+// per step spent inside Log (the direct measure of their cost, which load does not blur), and
+// for Profile the events recorded per step and their cost (events × the cost of one event,
+// measured in the same run).
 func BenchmarkTrackerAndProfilerOverheadPerStep(b *testing.B) {
 	train, err := data.MNIST("train")
 	if err != nil {
@@ -61,6 +66,13 @@ func BenchmarkTrackerAndProfilerOverheadPerStep(b *testing.B) {
 	const steps = 100
 	dir := b.TempDir()
 	stepsOfMNIST(b, train, Config{}, steps, false) // warm-up
+	// The cost of one recorded event, measured beside the steps.
+	rec := profiling.NewRecorder()
+	t0 := time.Now()
+	for range 100000 {
+		rec.Start(profiling.CatOp, "Add", profiling.Args{}).End()
+	}
+	perEvent := time.Since(t0) / 100000
 	variants := []struct {
 		name    string
 		cfg     Config
@@ -73,15 +85,19 @@ func BenchmarkTrackerAndProfilerOverheadPerStep(b *testing.B) {
 	}
 	per := make([]time.Duration, len(variants))
 	logs := make([]time.Duration, len(variants))
-	n := 0
+	n, events := 0, 0
 	for b.Loop() {
 		for i, v := range variants {
-			p, l := stepsOfMNIST(b, train, v.cfg, steps, v.profile)
+			p, l, e := stepsOfMNIST(b, train, v.cfg, steps, v.profile)
 			per[i] += p
 			logs[i] += l
+			events = max(events, e)
 		}
 		n++
 	}
+	// Profile's cost: the events of a step times the cost of one.
+	b.ReportMetric(float64(events), "profile-events/step")
+	b.ReportMetric(float64(time.Duration(events)*perEvent)/1e3, "profile-cost-µs/step")
 	for i, v := range variants {
 		b.ReportMetric(float64(per[i].Microseconds())/float64(n), v.name+"-µs/step")
 		if v.cfg.LogWith != nil {

@@ -25,6 +25,7 @@ type folder struct {
 
 	mu      sync.Mutex
 	metrics map[string]*os.File // open metric files, by path
+	runs    map[string]string   // run folders found, by run id
 }
 
 // experimentMeta is an experiment's meta.yaml, in the order mlflow writes it.
@@ -67,7 +68,7 @@ func OpenFolder(dir string) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &folder{root: root, metrics: map[string]*os.File{}}
+	f := &folder{root: root, metrics: map[string]*os.File{}, runs: map[string]string{}}
 	if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
 		if err := f.createExperiment("0", "Default", ""); err != nil {
 			return nil, err
@@ -137,11 +138,17 @@ func (f *folder) runDir(id string) (string, error) {
 	if id == "" || strings.ContainsAny(id, `/\.`) {
 		return "", fmt.Errorf("mlflow: run id %q is not one", id)
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if dir, ok := f.runs[id]; ok {
+		return dir, nil
+	}
 	matches, _ := filepath.Glob(filepath.Join(f.root, "*", id, "meta.yaml"))
 	if len(matches) != 1 {
 		return "", fmt.Errorf("mlflow: run %s is not in %s", id, f.root)
 	}
-	return filepath.Dir(matches[0]), nil
+	f.runs[id] = filepath.Dir(matches[0])
+	return f.runs[id], nil
 }
 
 func (f *folder) CreateRun(experimentID, name, user string, start time.Time, tags map[string]string) (string, error) {
