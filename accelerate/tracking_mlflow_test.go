@@ -122,7 +122,8 @@ func checkMLflowRun(t *testing.T, runs []mlflowRun, logged []map[string]float64,
 
 // TestMLflowTrackerFolderIsReadByMLflow logs through the "mlflow" tracker into
 // ProjectDir/logs/mlruns and reads it back with mlflow's MlflowClient from its file: URI
-// (MLflow 3 reads its file store once MLFLOW_ALLOW_FILE_STORE=true).
+// (MLflow 3 reads its file store once MLFLOW_ALLOW_FILE_STORE=true), then migrates it to
+// SQLite with `mlflow migrate-filestore` and reads the run back from there.
 func TestMLflowTrackerFolderIsReadByMLflow(t *testing.T) {
 	py := trackerenv.Python(t, "mlflow")
 	t.Setenv("MLFLOW_TRACKING_URI", "")
@@ -136,6 +137,19 @@ func TestMLflowTrackerFolderIsReadByMLflow(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	checkMLflowRun(t, runs, logged, steps, windows, false)
+
+	// MLflow 3's way off the file store, `mlflow migrate-filestore`, takes the folder as it is.
+	db := "sqlite:///" + filepath.Join(t.TempDir(), "mlflow.db")
+	migrate := exec.Command(filepath.Join(filepath.Dir(py), "mlflow"), "migrate-filestore", "--source", filepath.Join(dir, "logs", "mlruns"), "--target", db)
+	migrate.Env = append(os.Environ(), "MLFLOW_ALLOW_FILE_STORE=true")
+	if b, err := migrate.CombinedOutput(); err != nil {
+		t.Fatalf("mlflow migrate-filestore: %v\n%s", err, b)
+	}
+	runs = nil
+	if err := json.Unmarshal(trackerenv.Run(t, py, mlflowReadScript, nil, db, "mnist"), &runs); err != nil {
+		t.Fatal(err)
+	}
+	checkMLflowRun(t, runs, logged, steps, windows, true)
 }
 
 // startMLflowServer runs `mlflow server` on a free loopback port with a SQLite store in a
