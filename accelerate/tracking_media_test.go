@@ -8,6 +8,7 @@ import (
 
 	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/progress"
+	"github.com/goaccel/goaccel/tensors"
 )
 
 // contentSink keeps every display message with its content.
@@ -84,4 +85,25 @@ func TestAProgressBarShowsTheLoggedValues(t *testing.T) {
 		t.Errorf("bar %q does not show the latest loss", s)
 	}
 	bar.Close()
+}
+
+// TestProfileShowsItsTableUnderTheCell: in a notebook the main process shows the top ops as
+// an HTML table when Profile returns.
+func TestProfileShowsItsTableUnderTheCell(t *testing.T) {
+	sink := &contentSink{}
+	host.ForTest(t, host.Host{Display: sink})
+	a := soloAcc(Config{})
+	res := a.Profile(ProfileKwargs{RowLimit: 3}, func() {
+		tensors.Ones(4, 4).MatMul(tensors.Ones(4, 4)).Sum()
+	})
+	if len(sink.types) != 1 || sink.types[0] != "display_data" {
+		t.Fatalf("messages %v; want one display_data", sink.types)
+	}
+	html, _ := sink.contents[0]["data"].(map[string]any)["text/html"].(string)
+	if !strings.Contains(html, "<table>") || !strings.Contains(html, "MatMul") || strings.Count(html, "<tr>") != 4 {
+		t.Errorf("the table under the cell: %s", html)
+	}
+	if !strings.Contains(res.Table(), "MatMul") {
+		t.Errorf("Table:\n%s", res.Table())
+	}
 }
