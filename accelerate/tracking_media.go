@@ -9,7 +9,9 @@ import (
 )
 
 // ImageTracker is a Tracker that also records images (the "tensorboard" and "notebook"
-// trackers): Accelerate's log_images.
+// trackers): Accelerate's log_images. A tracker type declared in a notebook cell and given to
+// AddTracker gets Start, Log and Finish only: the interpreter hands compiled code a wrapper
+// with Tracker's methods, so its LogImages and LogText are not seen.
 type ImageTracker interface {
 	Tracker
 	// LogImages records each image under its tag at step.
