@@ -22,9 +22,12 @@ func (a *Accelerator) Backward(loss *tensors.Tensor) {
 	var armed []*reducer
 	for _, m := range a.models {
 		if m.red != nil && !m.noSync && a.syncGradients {
-			m.red.begin()
 			armed = append(armed, m.red)
 		}
+	}
+	a.joinRound(armed)
+	for _, r := range armed {
+		r.begin()
 	}
 	func() {
 		defer func() {
