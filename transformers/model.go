@@ -39,6 +39,8 @@ type Inputs struct {
 	// OutputHiddenStates asks for the embeddings' output and every layer's in
 	// Output.HiddenStates.
 	OutputHiddenStates bool
+
+	unexpected []string // a batch's names BatchInputs has no field for (see Unexpected)
 }
 
 // Output is what a forward pass returns (transformers' ModelOutput classes in one struct):

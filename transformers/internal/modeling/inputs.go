@@ -17,9 +17,13 @@ type Limits struct {
 	TokenTypes    bool
 }
 
-// CheckInputs checks in against the model: int64 ids [B, T] with T within the model's
-// positions, and masks, token types and positions of the same [B, T].
+// CheckInputs checks in against the model: no tensor of a batch that BatchInputs found no input
+// for, int64 ids [B, T] with T within the model's positions, and masks, token types and
+// positions of the same [B, T].
 func CheckInputs(in transformers.Inputs, l Limits) error {
+	if u := in.Unexpected(); len(u) > 0 {
+		return fmt.Errorf("%s: the batch holds %q, which the model does not take (its inputs are input_ids, attention_mask, token_type_ids, position_ids and labels): remove those columns from the dataset before collating (datasets' RemoveColumns, or Map's RemoveColumns)", l.Model, u)
+	}
 	ids := in.InputIDs
 	if ids == nil {
 		return fmt.Errorf("%s: Inputs.InputIDs is nil: give token ids [batch, sequence] (int64)", l.Model)
