@@ -349,7 +349,8 @@ func TestFineTuningOnTwoProcessesMatchesOneProcessWithDoubleBatch(t *testing.T) 
 
 // TestFineTuningOnTwoGPUsOverNCCLMatchesOneCPUProcess is the same loop with each process on a
 // GPU of its own (the emulated ones under `make test-cuda-emulated`), NCCL all-reducing the
-// gradients, compared with one CPU process.
+// gradients, compared with one CPU process within the same tolerances (seen on the emulated
+// GPUs: 7e-8 in float32, 6e-6 in bf16).
 func TestFineTuningOnTwoGPUsOverNCCLMatchesOneCPUProcess(t *testing.T) {
 	if n := tensors.DeviceCount("cuda"); n < 2 {
 		t.Skipf("needs two GPUs, this machine has %d (make test-cuda-emulated runs it on two emulated ones)", n)
@@ -358,5 +359,5 @@ func TestFineTuningOnTwoGPUsOverNCCLMatchesOneCPUProcess(t *testing.T) {
 	ftCases(t, []ftCfg{
 		{Name: "cuda-fp32", Batch: 4, GA: 1, Steps: 4, Precision: "no"},
 		{Name: "cuda-bf16", Batch: 4, GA: 1, Steps: 4, Precision: "bf16"},
-	}, map[string]float64{"no": 1e-4, "bf16": 5e-3})
+	}, ftTolerances)
 }
