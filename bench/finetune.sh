@@ -3,7 +3,7 @@
 # all-MiniLM-L6-v2 fine-tuned on the five topics of BBC News, AdamW without decay for biases and
 # LayerNorm weights, a linear schedule with 10 % warmup, clipping at 1.0, Accumulate,
 # GatherForMetrics) in goaccel (bench/finetune, launched by notebook_launcher) beside
-# transformers + Accelerate on torch 2.x (bench/finetune_torch.py, `accelerate launch --cpu`),
+# transformers + Accelerate on torch 2.x (bench/finetune_torch.py, under torchrun for 2 processes),
 # in the same run:
 #
 #   accuracy  the recipe of the notebook on both sides: global batch 16 over PROCS (2) processes,
@@ -39,12 +39,14 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/finetune" ./bench/finetune || exit 1
 common=(--model-dir "$model" --data-dir "$data")
 
-# torch PROCS THREADS [flags...]: one transformers + Accelerate run.
+# torch PROCS THREADS [flags...]: one transformers + Accelerate run; several processes are
+# started by torchrun (accelerate launch --cpu starts one process unless given an MPI hostfile),
+# and Accelerator(cpu=True) joins them over gloo.
 torch() {
-	local procs=$1 threads=$2
+	local procs=$1 threads=$2 launch=()
 	shift 2
-	"$py" -m accelerate.commands.launch --cpu --num_processes "$procs" --num_machines 1 --dynamo_backend no \
-		--main_process_port $((20000 + RANDOM % 20000)) bench/finetune_torch.py "${common[@]}" --threads "$threads" "$@" 2>"$tmp/err" |
+	[ "$procs" -gt 1 ] && launch=(-m torch.distributed.run --standalone --nproc_per_node "$procs")
+	"$py" "${launch[@]}" bench/finetune_torch.py "${common[@]}" --threads "$threads" "$@" 2>"$tmp/err" |
 		grep '^torch ' || { echo "# transformers run failed:"; tail -5 "$tmp/err"; }
 }
 # goaccel PROCS THREADS [flags...]: one goaccel run.
@@ -62,6 +64,7 @@ if [ "$what" = accuracy ] || [ "$what" = all ]; then
 	torch "$PROCS" 1 --mixed-precision bf16 | tee -a "$tmp/acc"
 	awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[$1, kv[1]] = kv[2] } }
 	END {
+		if (v["goaccel", "procs"] != v["torch", "procs"]) printf "# the two sides ran on %s and %s processes\n", v["goaccel", "procs"], v["torch", "procs"]
 		printf "held-out accuracy: goaccel %.2f%% (%d/427), transformers %.2f%% (%d/427), difference %+.2f points\n",
 			100 * v["goaccel", "accuracy"], v["goaccel", "correct"], 100 * v["torch", "accuracy"], v["torch", "correct"],
 			100 * (v["goaccel", "accuracy"] - v["torch", "accuracy"])

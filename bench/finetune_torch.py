@@ -16,8 +16,9 @@ notebooks/finetune_text_classification.ipynb, which bench/finetune runs in Go):
     sync steps, step, schedule, zero_grad; Accelerator(mixed_precision=...) on the CPU;
   - evaluation of the held-out articles with gather_for_metrics.
 
---batch-size is the global batch: each of the N processes of `accelerate launch --num_processes N`
-takes batch-size / N. Prints one line per run, from the main process:
+--batch-size is the global batch: each of N processes takes batch-size / N (started by
+`torchrun --nproc_per_node N`: Accelerator(cpu=True) joins them over gloo; `accelerate launch --cpu`
+starts one process unless given an MPI hostfile). Prints one line per run, from the main process:
 
   torch procs=1 threads=1 precision=bf16 steps=120 batch=16 max_length=128 ms_per_step=1234.5
     cpu_ms_per_step=1200.0 accuracy=0.9578 correct=409 total=427 loss=0.1234 peak_rss_mib=812
