@@ -16,7 +16,8 @@
 #   - MNIST through the Accelerator (fp32, bf16, fp16), mixed precision and loss scaling, a
 #     two-process data-parallel run over NCCL on two emulated GPUs, and the fine-tuning loop of
 #     notebooks/finetune_text_classification.ipynb on a small BERT there (accelerate);
-#   - a small pretrained BERT classifier (masked attention) against the CPU (transformers/bert);
+#   - a small pretrained BERT classifier (masked attention) against the CPU (transformers/bert),
+#     and GPT-2, Llama and Mistral (logits, gradients, generation over the KV cache);
 #   - the GPU benchmark's checks (tests/gpu/bench).
 # It ends with the kernel coverage: emulated kernels launched: N distinct of M.
 #
@@ -55,6 +56,7 @@ run -run 'TestOptimizersMatchPyTorch|TestParamGroupsMatchPyTorch|TestLoadingPyTo
 GOACCEL_TEST_DEVICES=cuda run -run 'TestNormAndPoolLayersTrainAsPyTorch' ./nn/
 run -run 'TestMNISTTrainsThroughTheAcceleratorOnCUDA|TestTrainingOnTwoGPUsOverNCCLMatchesOneCPUProcess|TestFineTuningOnTwoGPUsOverNCCLMatchesOneCPUProcess|TestFP16|TestMixedPrecision|TestLossScaler|TestGradScaler|TestClipGrad|TestAutocast|TestSaveModel|TestLoadState|TestAutomaticCheckpoints' ./accelerate/
 run -run 'TestTinyBertRunsOnEveryDevice' ./transformers/bert/
+run -run 'TestGPT2RunsOnEveryDevice|TestDecodersRunOnEveryDevice' ./transformers/gpt2/ ./transformers/llama/
 run ./tests/gpu/bench/
 $GO run ./cuda/internal/fakelib/cmd/fakecuda coverage "$FAKE_CUDA_COVERAGE"
 echo "test-cuda-emulated: $((SECONDS - start)) s"

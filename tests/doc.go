@@ -109,6 +109,10 @@
 //     network-namespace host) running scripts/slurm's batch scripts, and
 //     mpirun across the same two hosts, training a function exported from a
 //     notebook.
+//   - soak_test.go: a long session through the real kernel (soak_e2e.py):
+//     the cell of issue 30 re-run 4,000 times, the memory (Pss) of the
+//     kernel's process tree bounded, flat after the first thousand runs and
+//     given back when the session is idle.
 //   - stacks_test.go: the two Jupyter stacks and forEachStack, which runs a
 //     test once on each.
 //   - ui_test.go: JupyterLab 4 and Notebook 7 (the PyPI stack's

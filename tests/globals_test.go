@@ -54,6 +54,7 @@ var processGlobals = map[string]string{
 	// The garbage collector is the process's: its pacing for device memory is too.
 	"tensors/backend.due":                   "a device's memory pacer is over its budget: the next allocation collects (the Go collector is process-wide)",
 	"tensors/backend.duePacer":              "which pacer that is",
+	"tensors/backend.pacers":                "every device's pacer, so the end of a cell and an idle session (CollectDropped, Idle) reach all of them",
 	"tensors/backend.lastForced":            "when the last forced collection ended, so that collections are spaced",
 	"tensors/backend.collections":           "collections seen, counted by a finalizer tick",
 	"tensors/backend/sim.collectEachKernel": "the strict simulated device's test mode: a collection after every kernel (CollectEachKernel, tests only)",

@@ -71,7 +71,7 @@ func TestBadSnapshotsAreClearErrors(t *testing.T) {
 				return []byte(strings.Replace(string(b), `"model_type": "bert"`, `"model_type": "gpt_neox"`, 1))
 			})
 			return d
-		}, "", []string{`model_type "gpt_neox" is not supported`, "bert, distilbert, roberta"}},
+		}, "", []string{`model_type "gpt_neox" is not supported`, "bert, distilbert, gpt2, llama, mistral, roberta"}},
 		{"no weights", func(t *testing.T) string {
 			d := copySnapshot(t, "tiny-bert")
 			os.Remove(filepath.Join(d, "model.safetensors"))
@@ -171,6 +171,7 @@ func TestBadInputsAreClearErrors(t *testing.T) {
 			"CrossEntropy: target 4 at row 1 is outside [0, 3) (classes of logits): the model has 3 labels (num_labels) and the labels are class ids in [0, 3): load the model with the dataset's label set (transformers.Options{NumLabels: n} or ID2Label"},
 		{"a batch with a tensor the model does not take", transformers.BatchInputs(data.NewBatch().Set("input_ids", ids(2, 3, 3)).Set("idx", tensors.FromInt64([]int64{7, 8}, 2)).Set("attention_masks", ids(2, 3, 1))),
 			`BertModel: the batch holds ["idx" "attention_masks"], which the model does not take`},
+		{"a KV cache given to an encoder", transformers.Inputs{InputIDs: ids(1, 3, 3), PastKeyValues: transformers.NewKVCache(1, 1, 4)}, "PastKeyValues and LogitsToKeep are for decoders"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error

