@@ -17,6 +17,29 @@
 //		})
 //	}
 //
+// A pretrained model of package transformers is prepared the same way from a
+// variable of type transformers.Model (what FromPretrained returns) and stays
+// one: its Run, model(**batch), runs under the configured autocast:
+//
+//	model, _, err := transformers.FromPretrained(dir, transformers.Options{Task: transformers.SequenceClassification, NumLabels: 5})
+//	acc.Prepare(&model, &opt, &loader, &sched)
+//	for loader.Next() {
+//		batch := loader.Named()
+//		acc.Accumulate(model, func() {
+//			out, err := model.Run(transformers.BatchInputs(batch))
+//			…
+//			acc.Backward(out.Loss)
+//			acc.ClipGradNorm(model.Parameters(), 1.0)
+//			opt.Step()
+//			sched.Step()
+//			opt.ZeroGrad()
+//		})
+//	}
+//	acc.WaitForEveryone()
+//	if acc.IsMainProcess() {
+//		err = transformers.SavePretrained("out", acc.UnwrapModel(model), transformers.SaveOptions{})
+//	}
+//
 // A model with batch normalisation converted by nn.ConvertSyncBatchNorm (or
 // built with nn.SyncBatchNorm) normalises over the batch of every process once
 // prepared: Prepare gives its layers the process group, whose sums run in turn
@@ -135,6 +158,7 @@
 //   - prepare.go: Prepare and its hints for the objects it takes.
 //   - profile.go: Profile, ProfileKwargs, ProfileResult (Rows, Table, HTML,
 //     WriteChromeTrace): the Chrome traces and the table of top ops.
+//   - pretrained.go: prepared transformers.Model values, which keep their Run.
 //   - reducer.go: bucketed gradient all-reduce overlapped with the backward
 //     pass (OnGradReady hooks; on devices, one flat tensor per bucket), and
 //     the other collectives of a backward pass queued in turn with it.
