@@ -156,9 +156,9 @@
 //   - optimizer.go: prepared optimizers and schedulers, which act only on
 //     sync steps.
 //   - prepare.go: Prepare and its hints for the objects it takes.
+//   - pretrained.go: prepared transformers.Model values, which keep their Run.
 //   - profile.go: Profile, ProfileKwargs, ProfileResult (Rows, Table, HTML,
 //     WriteChromeTrace): the Chrome traces and the table of top ops.
-//   - pretrained.go: prepared transformers.Model values, which keep their Run.
 //   - reducer.go: bucketed gradient all-reduce overlapped with the backward
 //     pass (OnGradReady hooks; on devices, one flat tensor per bucket), and
 //     the other collectives of a backward pass queued in turn with it.
