@@ -31,7 +31,14 @@ type GPT struct {
 	Blocks            []*TransformerBlock
 	LNF               *LayerNorm
 	Head              *Linear
+	// GradientCheckpointing recomputes each block's activations in the backward pass instead
+	// of keeping them (tensors.Checkpoint): SetGradientCheckpointing.
+	GradientCheckpointing bool
 }
+
+// SetGradientCheckpointing switches activation checkpointing of the blocks on or off
+// (transformers' gradient_checkpointing_enable).
+func (g *GPT) SetGradientCheckpointing(on bool) { g.GradientCheckpointing = on }
 
 // NewGPT returns a GPT initialised as nanoGPT does: weights N(0, 0.02) (the residual
 // projections N(0, 0.02/√(2·Layers))), biases 0, LayerNorms 1 and 0, from the tensors package's
@@ -93,7 +100,12 @@ func (g *GPT) Forward(idx *tensors.Tensor) *tensors.Tensor {
 	pe.Release()
 	x = dropout(x, g.Config.Dropout, g.Training())
 	for _, b := range g.Blocks {
-		y := b.Forward(x)
+		var y *tensors.Tensor
+		if g.GradientCheckpointing && g.Training() {
+			y = tensors.Checkpoint(b.Forward, x, b.Parameters())
+		} else {
+			y = b.Forward(x)
+		}
 		x.Release()
 		x = y
 	}

@@ -54,7 +54,9 @@ func (s *Sequential) Forward(x *tensors.Tensor) *tensors.Tensor {
 // their input or output. It checks exact types: a cell's type that embeds one of them has its
 // own Forward and may keep anything.
 func keepsNothing(m Module) bool {
-	switch m.(type) {
+	switch m := m.(type) {
+	case *Checkpointed: // keeps its input through the autograd node, as the layers' own nodes do
+		return keepsNothing(m.Module)
 	case *Linear, ReLU, *ReLU, GELU, *GELU, Tanh, *Tanh, Flatten, *Flatten, *Dropout, *LayerNorm,
 		*Embedding, *Conv2d, *MaxPool2d, *Sequential, *MLP, *CausalSelfAttention, *TransformerBlock, *GPT,
 		*BatchNorm1d, *BatchNorm2d, *SyncBatchNorm, AvgPool2d, *AvgPool2d, AdaptiveAvgPool2d,

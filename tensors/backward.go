@@ -37,7 +37,16 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 	defer noGradDepth.Add(-1)
 	defer opSpan("Backward", t).End()
 
-	graph := collect(t)
+	t.propagate(grad, nil)
+}
+
+// propagate runs the backward pass from t with upstream gradient grad. With capture (a map
+// whose keys are leaves), the gradients of those leaves are stored in it instead of being
+// accumulated into their Grad, no hook fires, and a leaf requiring grad that is not a key, or a
+// tensor of another backward pass under way, panics: Checkpoint's recomputation, whose graph
+// must end at its own inputs.
+func (t *Tensor) propagate(grad *Tensor, capture map[*Tensor]*Tensor) {
+	graph := collect(t, capture != nil)
 	defer func() {
 		for _, x := range graph {
 			x.bw = nil
@@ -56,6 +65,14 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 		stack = stack[:len(stack)-1]
 		st := x.bw
 		if x.node == nil {
+			if st.grad != nil && capture != nil {
+				if _, ok := capture[x]; !ok {
+					panic(fmt.Sprintf("tensors: Checkpoint: the function used a tensor that requires grad (%s %v) which is neither its input nor among its parameters; list every parameter it uses", x.dtype, x.shape))
+				}
+				capture[x] = st.grad
+				st.grad = nil
+				continue
+			}
 			if st.grad != nil {
 				x.accumulateLeaf(st.grad)
 				st.grad = nil
@@ -117,9 +134,16 @@ func containsTensor(ts []*Tensor, t *Tensor) bool {
 
 // collect finds every tensor requiring grad reachable from root and counts, for each, the
 // consumers that will send it a gradient.
-func collect(root *Tensor) []*Tensor {
+//
+// A strict pass (Checkpoint's recomputation) panics on a tensor that is part of another pass
+// under way: its graph must not reach into the outer graph.
+func collect(root *Tensor, strict bool) []*Tensor {
 	root.bw = &backwardState{}
 	graph := []*Tensor{root}
+	var mine map[*Tensor]bool
+	if strict {
+		mine = map[*Tensor]bool{root: true}
+	}
 	stack := []*Tensor{root}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
@@ -131,7 +155,13 @@ func collect(root *Tensor) []*Tensor {
 			if in == nil || !in.requiresGrad {
 				continue
 			}
+			if strict && in.bw != nil && !mine[in] {
+				panic(fmt.Sprintf("tensors: Checkpoint: the function used a tensor computed outside it (%s %v, by %s); pass it as the input or compute it inside", in.dtype, in.shape, opName(in)))
+			}
 			if in.bw == nil {
+				if strict {
+					mine[in] = true
+				}
 				in.bw = &backwardState{}
 				graph = append(graph, in)
 				stack = append(stack, in)
@@ -192,4 +222,12 @@ func (t *Tensor) accumulateLeaf(g *Tensor) {
 		t.grad = sum
 	}
 	g.release()
+}
+
+// opName names the op that computed t ("a leaf" for a leaf).
+func opName(t *Tensor) string {
+	if t.node == nil {
+		return "a leaf"
+	}
+	return t.node.op
 }

@@ -40,6 +40,7 @@ const (
 const (
 	lazyPending = 1 << iota // pending holds the elements' recipe; buf is nil
 	lazyReaders             // readers lists deferreds that read buf
+	lazyEvicted             // buf was given back; ev brings the elements back (evict.go)
 )
 
 // deferred is the recipe of a storage's elements: a fused program over inputs that are
@@ -71,7 +72,7 @@ func (s *storage) settle() {
 	}
 	readers := s.readers
 	s.readers = nil
-	s.lazy.Store(0)
+	s.lazy.And(lazyEvicted)
 	s.mu.Unlock()
 	for _, w := range readers {
 		if r := w.Value(); r != nil {
@@ -146,7 +147,7 @@ func (t *Tensor) pendingOf() *deferred {
 
 // deferrable reports whether an elementwise op may defer on operand t.
 func (t *Tensor) deferrable() bool {
-	if t.released || t.requiresGrad || t.dtype != Float32 || t.Numel() < deferMin || !t.isContiguous() || t.st.exported.Load() {
+	if t.released || t.requiresGrad || t.dtype != Float32 || t.Numel() < deferMin || !t.isContiguous() || t.st.exported.Load() || t.st.lazy.Load()&lazyEvicted != 0 {
 		return false
 	}
 	_, ok := t.be().(backend.ElementwiseOps)

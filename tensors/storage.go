@@ -28,8 +28,9 @@ type storage struct {
 	refs     atomic.Int32
 	exported atomic.Bool // host slices of buf were handed out (Data32): never recycled
 
-	lazy atomic.Uint32 // lazyPending, lazyReaders: settle before using buf (deferred.go)
+	lazy atomic.Uint32 // lazyPending, lazyReaders, lazyEvicted: settle before using buf (deferred.go, evict.go)
 	lazyState
+	ev *evicted // how the elements come back while lazyEvicted is set (evict.go)
 }
 
 // newStorage wraps a fresh buffer with one reference (its first handle's).
@@ -56,6 +57,7 @@ func (s *storage) drop() {
 		s.pending = nil // a released deferred is never computed
 		s.mu.Unlock()
 		s.settle() // the deferreds reading s, before its buffer is reused
+		s.forgetEviction()
 	}
 	b := s.buf
 	s.buf = nil
@@ -69,6 +71,9 @@ func (s *storage) drop() {
 func (t *Tensor) buf() *backend.Buffer {
 	if t.st.lazy.Load() != 0 {
 		t.st.settle()
+		if t.st.lazy.Load()&lazyEvicted != 0 {
+			t.st.restore()
+		}
 	}
 	b := t.st.buf
 	if b == nil {

@@ -31,6 +31,7 @@ type Device struct {
 	next      uintptr
 	liveBytes int64
 	maxBytes  int64
+	limit     int64 // SetMemoryLimit; 0: none
 
 	uploads, downloads, upBytes, downBytes, reclaimed atomic.Int64
 }
@@ -96,6 +97,7 @@ func bytesOf(b *backend.Buffer) int64 { return int64(b.Len * b.DType.Size()) }
 // gets its blocks back.
 func (d *Device) adopt(h *backend.Buffer) *backend.Buffer {
 	n := bytesOf(h)
+	d.checkLimit(n)
 	d.pacer.Charge(int(n))
 	d.mu.Lock()
 	id := d.next
