@@ -123,6 +123,9 @@ func (a *Accelerator) saveState(dir string, auto bool) (string, error) {
 	if err == nil {
 		err = a.writeRandomState(tmp)
 	}
+	if err == nil && a.sharded() {
+		err = a.writeOptimizerShards(tmp)
+	}
 	if err == nil && a.IsMainProcess() {
 		err = a.writeMainState(tmp, iteration, weights)
 	}
@@ -208,6 +211,9 @@ func (a *Accelerator) writeMainState(dir string, iteration int, weights []map[st
 		return a.writeFile(dir, name, b)
 	}
 	for i, o := range a.optimizers {
+		if a.sharded() {
+			break // each process wrote its shard (writeOptimizerShards)
+		}
 		if err := save(indexed("optimizer", i, ".bin"), o.inner); err != nil {
 			return err
 		}
@@ -284,8 +290,16 @@ func (a *Accelerator) loadState(dir string) error {
 		if err != nil {
 			return err
 		}
+		var sh *sharder
+		if i < len(a.models) && a.models[i].fsdp != nil {
+			sh = a.models[i].fsdp
+			sh.summon()
+		}
 		if err := nn.LoadStateDict(m, sd); err != nil {
 			return err
+		}
+		if sh != nil {
+			sh.reshard()
 		}
 	}
 	load := func(name string, c Checkpointable) error {
@@ -299,7 +313,11 @@ func (a *Accelerator) loadState(dir string) error {
 		return nil
 	}
 	for i, o := range a.optimizers {
-		if err := load(indexed("optimizer", i, ".bin"), o.inner); err != nil {
+		name := indexed("optimizer", i, ".bin")
+		if a.sharded() {
+			name = optimizerShardName(i, a.c.Rank())
+		}
+		if err := load(name, o.inner); err != nil {
 			return err
 		}
 	}

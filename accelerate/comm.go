@@ -25,6 +25,11 @@ type comm interface {
 	StartAllReduceTensor(t *tensors.Tensor, op string) (wait func() error, err error)
 	// AllGatherV concatenates every process's buf (lengths may differ) in rank order.
 	AllGatherV(buf []float32) ([]float32, error)
+	// AllGather concatenates every process's send, all of one length, into recv in rank order.
+	AllGather(send, recv []float32) error
+	// ReduceScatter combines send (Size() equal blocks, one per rank) across processes and
+	// leaves rank r's block of the result in recv; op is "sum" or "mean".
+	ReduceScatter(send, recv []float32, op string) error
 	// Broadcast copies root's buf into every process's buf.
 	Broadcast(buf []float32, root int) error
 	// BroadcastBytes returns root's b on every process.
@@ -49,10 +54,12 @@ func (solo) AllReduceCoalesced([][]float32, string) error { return nil }
 func (solo) StartAllReduceTensor(*tensors.Tensor, string) (func() error, error) {
 	return func() error { return nil }, nil
 }
-func (solo) AllGatherV(b []float32) ([]float32, error)      { return append([]float32(nil), b...), nil }
-func (solo) Broadcast([]float32, int) error                 { return nil }
-func (solo) BroadcastBytes(b []byte, _ int) ([]byte, error) { return b, nil }
-func (solo) AllGatherBytes(b []byte) ([][]byte, error)      { return [][]byte{b}, nil }
-func (solo) Barrier() error                                 { return nil }
-func (solo) SetTimeout(time.Duration)                       {}
-func (solo) Close() error                                   { return nil }
+func (solo) AllGatherV(b []float32) ([]float32, error)          { return append([]float32(nil), b...), nil }
+func (solo) AllGather(send, recv []float32) error               { copy(recv, send); return nil }
+func (solo) ReduceScatter(send, recv []float32, _ string) error { copy(recv, send); return nil }
+func (solo) Broadcast([]float32, int) error                     { return nil }
+func (solo) BroadcastBytes(b []byte, _ int) ([]byte, error)     { return b, nil }
+func (solo) AllGatherBytes(b []byte) ([][]byte, error)          { return [][]byte{b}, nil }
+func (solo) Barrier() error                                     { return nil }
+func (solo) SetTimeout(time.Duration)                           {}
+func (solo) Close() error                                       { return nil }

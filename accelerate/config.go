@@ -72,6 +72,10 @@ type Config struct {
 	GradScaler GradScalerKwargs
 	// InitProcessGroup tunes the process group (Accelerate's InitProcessGroupKwargs).
 	InitProcessGroup InitProcessGroupKwargs
+	// FSDP, when set, shards the prepared models' parameters, gradients and optimizer state
+	// across processes instead of replicating them (Accelerate's fsdp_plugin); nil takes
+	// ACCELERATE_USE_FSDP and the FSDP_* variables `--use_fsdp` sets, else plain data parallelism.
+	FSDP *FullyShardedDataParallelPlugin
 }
 
 // DistributedDataParallelKwargs is what Accelerate's DistributedDataParallelKwargs sets that
@@ -170,6 +174,10 @@ func (c Config) resolve() resolved {
 		c.LoggingDir = filepath.Join(c.ProjectDir, "logs")
 	}
 	c.DDP = c.DDP.resolve()
+	if c.FSDP = fsdpFromEnv(c.FSDP); c.FSDP != nil {
+		p := c.FSDP.resolve()
+		c.FSDP = &p
+	}
 	c.GradScaler = c.GradScaler.resolve()
 	if c.InitProcessGroup.Timeout < 0 {
 		panic(fmt.Sprintf("accelerate: Config.InitProcessGroup.Timeout is %v; use a positive duration (or 0 for the group's default)", c.InitProcessGroup.Timeout))

@@ -150,6 +150,16 @@ func (d distComm) AllGatherV(buf []float32) ([]float32, error) {
 	return out, nil
 }
 
+func (d distComm) AllGather(send, recv []float32) error { return d.g.AllGather(bg, send, recv) }
+
+func (d distComm) ReduceScatter(send, recv []float32, op string) error {
+	o, err := distOp(op)
+	if err != nil {
+		return err
+	}
+	return d.g.ReduceScatter(bg, send, recv, o)
+}
+
 func (d distComm) Broadcast(buf []float32, root int) error { return d.g.Broadcast(bg, buf, root) }
 
 func (d distComm) BroadcastBytes(b []byte, root int) ([]byte, error) {

@@ -81,6 +81,11 @@ func (a *Accelerator) unwrappedModels() []nn.Module {
 
 // modelWeights returns the state dicts SaveState writes, after the save hooks saw them.
 func (a *Accelerator) modelWeights(dir string) ([]map[string]*tensors.Tensor, error) {
+	for _, m := range a.models {
+		if m.fsdp != nil {
+			m.fsdp.summon() // every process saves, so every process gathers
+		}
+	}
 	models := a.unwrappedModels()
 	weights := make([]map[string]*tensors.Tensor, len(models))
 	for i, m := range models {

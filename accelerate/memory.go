@@ -24,6 +24,9 @@ func (a *Accelerator) FreeMemory() {
 			m.red.detach()
 			nn.SetSyncGroup(m.inner, nil)
 		}
+		if m.fsdp != nil {
+			m.fsdp.detach()
+		}
 	}
 	a.models, a.optimizers, a.schedulers = nil, nil, nil
 	a.samplers, a.running = nil, nil

@@ -17,7 +17,8 @@ import (
 type model struct {
 	inner    nn.Module
 	acc      *Accelerator
-	red      *reducer          // nil on one process
+	red      *reducer          // nil on one process, and under FSDP
+	fsdp     *sharder          // FSDP's sharding (Config.FSDP on several processes), else nil
 	buffers  []*tensors.Tensor // the module's buffers (BatchNorm's running statistics)
 	noSync   bool              // inside NoSync / an off-sync Accumulate step
 	autoDT   tensors.DType
@@ -37,14 +38,18 @@ func (m *model) Forward(x *tensors.Tensor) *tensors.Tensor {
 // call runs a forward pass of the wrapped module, fn, as Forward runs it: after the broadcast
 // of rank 0's buffers in training, under autocast with mixed precision.
 func (m *model) call(fn func()) {
-	if m.red != nil && len(m.buffers) > 0 && nn.IsTraining(m.inner) {
+	if (m.red != nil || m.fsdp != nil) && len(m.buffers) > 0 && nn.IsTraining(m.inner) {
 		broadcastTensors(m.acc.c, m.buffers, "Forward: broadcast the model's buffers from rank 0")
 	}
-	if !m.autocast {
-		fn()
+	run := fn
+	if m.autocast {
+		run = func() { tensors.Autocast(m.autoDT, fn) }
+	}
+	if m.fsdp != nil {
+		m.fsdp.forward(nn.IsTraining(m.inner), run)
 		return
 	}
-	tensors.Autocast(m.autoDT, fn)
+	run()
 }
 
 // Parameters returns the wrapped module's parameters.
@@ -73,8 +78,15 @@ func (m *model) Unwrap() nn.Module { return m.inner }
 //
 // A prepared transformers.Model unwraps to the model FromPretrained returned, which
 // transformers.SavePretrained writes.
+//
+// Under FSDP each process holds only its shard of each parameter: UnwrapModel gathers the whole
+// model, which is a collective, so every process must call it (before the IsMainProcess guard);
+// the parameters stay whole until the next forward pass or optimizer step.
 func (a *Accelerator) UnwrapModel(m nn.Module) nn.Module {
 	if w, ok := prepared(m); ok {
+		if w.fsdp != nil {
+			w.fsdp.summon()
+		}
 		return w.inner
 	}
 	return m
@@ -96,8 +108,12 @@ func prepared(m nn.Module) (*model, bool) {
 // (Accelerate's save_model, without sharding), on the main process only; the
 // other processes return nil at once, so every process may call it. The file is
 // written under a temporary name and renamed, so an interrupted save leaves a
-// previous model.safetensors whole.
+// previous model.safetensors whole. Under FSDP the whole model is gathered first
+// from every process's shards: every process must call it.
 func (a *Accelerator) SaveModel(m nn.Module, dir string) error {
+	if w, ok := prepared(m); ok && w.fsdp != nil {
+		w.fsdp.summon()
+	}
 	if !a.IsMainProcess() {
 		return nil
 	}
@@ -130,15 +146,34 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 	case "fp16":
 		w.autocast, w.autoDT = true, tensors.Float16
 	}
-	nn.MoveTo(m, a.device)
+	fsdp := a.cfg.FSDP != nil && a.cfg.FSDP.ShardingStrategy != NoShard && a.c.Size() > 1
+	if a.cfg.FSDP != nil && a.cfg.FSDP.ActivationCheckpointing {
+		gc, ok := m.(nn.GradientCheckpointer)
+		if !ok {
+			panic(fmt.Sprintf("accelerate: Prepare: FSDP ActivationCheckpointing: the model (%T) has no SetGradientCheckpointing; wrap its blocks in nn.Checkpoint yourself", m))
+		}
+		gc.SetGradientCheckpointing(true)
+	}
+	if !fsdp {
+		// Sharding moves the parameters one at a time, so that the whole model never needs to
+		// fit the device.
+		nn.MoveTo(m, a.device)
+	}
 	params := m.Parameters()
 	if a.c.Size() > 1 {
 		for _, b := range nn.NamedBuffersOf(m) {
 			w.buffers = append(w.buffers, b.Param)
 		}
 		broadcastParams(a.c, append(append([]*tensors.Tensor(nil), params...), w.buffers...))
-		w.red = newReducer(a, params)
-		nn.SetSyncGroup(m, syncGroup{w})
+		if fsdp {
+			for _, b := range w.buffers {
+				b.MoveTo(a.device)
+			}
+			w.fsdp = newSharder(a.c, m, *a.cfg.FSDP, a.device)
+		} else {
+			w.red = newReducer(a, params)
+			nn.SetSyncGroup(m, syncGroup{w})
+		}
 	}
 	a.models = append(a.models, w)
 	return w

@@ -22,6 +22,7 @@ func (o *optimizer) Step() {
 	if !a.syncGradients {
 		return
 	}
+	defer a.suggestFSDP("optimizer step")
 	o.skipped = false
 	if s := a.scaler; s != nil {
 		s.unscale(o.inner.Params())
@@ -33,6 +34,13 @@ func (o *optimizer) Step() {
 		s.update()
 	} else {
 		o.inner.Step()
+	}
+	if !o.skipped {
+		for _, m := range a.models {
+			if m.fsdp != nil {
+				m.fsdp.evictAll() // the gathered parameters are stale now; the next use gathers the new shards
+			}
+		}
 	}
 	a.stepWasSkipped = o.skipped
 	if !o.skipped && o == a.optimizers[0] {

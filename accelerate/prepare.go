@@ -66,6 +66,7 @@ func (a *Accelerator) Prepare(objs ...any) {
 			panic(prepareHint(i, o))
 		}
 	}
+	a.shardOptimizers()
 	a.resumeOnPrepare()
 	a.worker.SetPhase(workerinfo.PhaseComputing)
 }

@@ -115,14 +115,17 @@ func (r *reducer) begin() {
 				continue
 			}
 			b := j.b
-			switch {
-			case b.direct:
-				err = r.c.AllReduceCoalesced(b.grads, "mean")
-			case b.flat != nil:
-				b.wait, err = r.c.StartAllReduceTensor(b.flat, "mean")
-			default:
-				err = r.c.AllReduceCoalesced([][]float32{b.buf}, "mean")
-			}
+			err = recovered(func() (err error) {
+				switch {
+				case b.direct:
+					err = r.c.AllReduceCoalesced(b.grads, "mean")
+				case b.flat != nil:
+					b.wait, err = r.c.StartAllReduceTensor(b.flat, "mean")
+				default:
+					err = r.c.AllReduceCoalesced([][]float32{b.buf}, "mean")
+				}
+				return err
+			})
 		}
 		r.done <- err
 	}(r.work)
@@ -277,4 +280,20 @@ func setGradFrom(p *tensors.Tensor, src *tensors.Tensor) {
 		return
 	}
 	p.SetGrad(src.Clone())
+}
+
+// recovered runs fn on the all-reduce worker, turning a panic with an error (a device out of
+// memory while a bucket goes through the host) into that error, which Backward reports: a
+// panic on the worker goroutine would end the process.
+func recovered(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(error)
+			if !ok {
+				panic(r)
+			}
+			err = e
+		}
+	}()
+	return fn()
 }

@@ -10,6 +10,16 @@ import (
 // what SaveState writes to model.safetensors and nn.LoadStateDict takes back. The tensors
 // share the model's storage (as PyTorch's state_dict): save or copy them, do not train through
 // them. A model that was not prepared is taken as it is.
+//
+// Under FSDP the whole model is gathered from every process's shards, so every process must
+// call it, and the tensors are copies (the gathered parameters are freed at the next forward
+// pass).
 func (a *Accelerator) GetStateDict(model nn.Module) map[string]*tensors.Tensor {
-	return nn.StateDict(a.UnwrapModel(model))
+	sd := nn.StateDict(a.UnwrapModel(model))
+	if w, ok := prepared(model); ok && w.fsdp != nil {
+		for k, t := range sd {
+			sd[k] = t.Clone()
+		}
+	}
+	return sd
 }

@@ -1,6 +1,7 @@
 package accelerate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -28,6 +29,7 @@ func (a *Accelerator) Backward(loss *tensors.Tensor) {
 	if a.scaler != nil {
 		loss = loss.MulScalar(a.scaler.scale)
 	}
+	defer a.suggestFSDP("Backward")
 	var armed []*reducer
 	for _, m := range a.models {
 		if m.red != nil && !m.noSync && a.syncGradients {
@@ -38,8 +40,18 @@ func (a *Accelerator) Backward(loss *tensors.Tensor) {
 	for _, r := range armed {
 		r.begin()
 	}
+	var sharded []*sharder
+	for _, m := range a.models {
+		if m.fsdp != nil {
+			m.fsdp.beginBackward(!m.noSync && a.syncGradients)
+			sharded = append(sharded, m.fsdp)
+		}
+	}
 	func() {
 		defer func() {
+			for _, s := range sharded {
+				s.endBackward()
+			}
 			for _, r := range armed {
 				if r.active { // the backward pass panicked: let the workers end
 					r.active = false
@@ -50,7 +62,15 @@ func (a *Accelerator) Backward(loss *tensors.Tensor) {
 		}()
 		loss.Backward()
 		for _, r := range armed {
-			must(r.finish(), "Backward")
+			if err := r.finish(); err != nil {
+				if errors.Is(err, tensors.ErrOutOfMemory) {
+					panic(fmt.Errorf("accelerate: Backward: %w", err)) // kept an error for suggestFSDP and FindExecutableBatchSize
+				}
+				must(err, "Backward")
+			}
+		}
+		for _, s := range sharded {
+			s.finishBackward()
 		}
 	}()
 }
@@ -83,7 +103,7 @@ func (a *Accelerator) doSync() {
 // accumulate locally (DDP's no_sync). Outside Accumulate the optimizer still steps.
 func (a *Accelerator) NoSync(m nn.Module, fn func()) {
 	w, ok := prepared(m)
-	if !ok || w.red == nil {
+	if !ok || (w.red == nil && w.fsdp == nil) {
 		fn()
 		return
 	}
@@ -122,8 +142,31 @@ func (a *Accelerator) ClipGradNorm(params []*tensors.Tensor, maxNorm float64) fl
 		panic(fmt.Sprintf("accelerate: ClipGradNorm: maxNorm is %v; use a positive number", maxNorm))
 	}
 	a.unscaleGradients(params)
+	if s := a.sharderOf(params); s != nil {
+		shards, other := s.shards(params)
+		if len(other) > 0 {
+			panic(fmt.Sprintf("accelerate: ClipGradNorm: %d of the parameters are not the FSDP model's; clip one model's parameters at a time", len(other)))
+		}
+		return s.clipGradNorm(shards, maxNorm)
+	}
 	norm := nn.ClipGradNorm(params, maxNorm)
 	return norm
+}
+
+// sharderOf returns the FSDP sharding of the prepared model params belong to (nil when none
+// is sharded): their gradients are on its shards.
+func (a *Accelerator) sharderOf(params []*tensors.Tensor) *sharder {
+	for _, m := range a.models {
+		if m.fsdp == nil {
+			continue
+		}
+		for _, p := range params {
+			if _, ok := m.fsdp.shardOf[p]; ok {
+				return m.fsdp
+			}
+		}
+	}
+	return nil
 }
 
 // ClipGradValue clamps each gradient of params to [−clipValue, clipValue]
@@ -143,6 +186,10 @@ func (a *Accelerator) ClipGradValue(params []*tensors.Tensor, clipValue float64)
 		return
 	}
 	a.unscaleGradients(params)
+	if s := a.sharderOf(params); s != nil {
+		shards, other := s.shards(params)
+		params = append(shards, other...)
+	}
 	nn.ClipGradValue(params, clipValue)
 }
 

@@ -1,0 +1,288 @@
+package accelerate
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/goaccel/goaccel/nn"
+	"github.com/goaccel/goaccel/optim"
+	"github.com/goaccel/goaccel/tensors"
+)
+
+// fsdpUnit is a set of parameters gathered and freed together: a transformer block, or the
+// parameters no unit took (the root).
+type fsdpUnit struct {
+	name    string
+	params  []*tensors.Tensor // the module's own, evicted while not in use
+	shards  []*tensors.Tensor // this process's part of each, ⌈numel/G⌉ elements (the last one zero-padded)
+	offsets []int             // where each shard starts in the unit's flat shard
+	size    int               // the elements of the unit's shards together
+
+	resident bool  // the parameters hold their elements now
+	gathered int64 // when they were last gathered (the oldest resident unit goes first)
+	pending  int   // parameters whose gradient is not final yet in this backward pass
+}
+
+// sharder is a prepared model's fully sharded data parallelism: it cuts the parameters into
+// units, keeps this process's shard of each parameter, gathers a unit when an op first uses one
+// of its parameters inside a forward or backward pass (tensors.Evict's onUse), frees it after,
+// and reduce-scatters the gradients, which the optimizer then finds on the shards.
+type sharder struct {
+	c        comm
+	strategy ShardingStrategy
+	group    int // processes that share one copy of the model (G): the world, or HybridShard's group
+	grank    int // this process's place in its group: its shard of every parameter
+	node     int // its group's index
+	window   int // units resident at once in a pass (0: no bound)
+
+	units   []*fsdpUnit
+	unitOf  map[*tensors.Tensor]*fsdpUnit
+	shardOf map[*tensors.Tensor]*tensors.Tensor
+	index   map[*tensors.Tensor]int // a parameter's place in its unit
+
+	passes   int  // depth of the passes every process runs together (forward, backward, gathers)
+	backward bool // inside Accelerator.Backward: the gradient hooks count
+	armed    bool // this backward pass reduce-scatters the gradients (a sync step)
+	clock    int64
+	hooks    []*tensors.HookHandle
+
+	// peakWhole is the most bytes of whole parameters and whole gradients held at once (the
+	// gathered units' and the gradients not reduce-scattered yet), for the tests of its bound.
+	peakWhole int64
+}
+
+// newSharder shards m's parameters (already rank 0's on every process) on device d.
+func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors.Device) *sharder {
+	s := &sharder{c: c, strategy: p.ShardingStrategy, group: c.Size(), unitOf: map[*tensors.Tensor]*fsdpUnit{},
+		shardOf: map[*tensors.Tensor]*tensors.Tensor{}, index: map[*tensors.Tensor]int{}}
+	if s.strategy == HybridShard {
+		s.group = p.ShardGroupSize
+		if s.group == 0 {
+			s.group = c.LocalSize()
+		}
+		if c.Size()%s.group != 0 {
+			panic(fmt.Sprintf("accelerate: FSDP HYBRID_SHARD: shard groups of %d processes do not divide the %d processes; set ShardGroupSize to a divisor", s.group, c.Size()))
+		}
+	}
+	s.grank, s.node = c.Rank()%s.group, c.Rank()/s.group
+	if s.strategy != ShardGradOp {
+		// The unit an op computes with and the one before it: an op that reads the
+		// parameters of two units finds both there.
+		s.window = 2
+	}
+	for _, u := range wrapUnits(m, p) {
+		s.add(u, d)
+	}
+	for _, u := range s.units {
+		for _, q := range u.params {
+			s.hooks = append(s.hooks, q.OnGradReady(s.ready))
+		}
+	}
+	return s
+}
+
+// add takes the unit's parameters: each moves to d, gives up its shard and is evicted, one at
+// a time, so a process never holds more than its shards and one whole parameter.
+func (s *sharder) add(u *fsdpUnit, d tensors.Device) {
+	for _, q := range u.params {
+		if q.DType() != tensors.Float32 {
+			panic(fmt.Sprintf("accelerate: Prepare: FSDP: parameter %v of unit %s has dtype %v; keep parameters float32 (mixed precision computes in lower precision under autocast)", q.Shape(), u.name, q.DType()))
+		}
+		q.MoveTo(d)
+		n := q.Numel()
+		per := (n + s.group - 1) / s.group
+		vals := make([]float32, per)
+		if lo := s.grank * per; lo < n {
+			copy(vals, q.Float32s()[lo:min(lo+per, n)])
+		}
+		shard := tensors.New(vals, per).To(d)
+		s.index[q] = len(u.shards)
+		u.shards = append(u.shards, shard)
+		u.offsets = append(u.offsets, u.size)
+		u.size += per
+		s.unitOf[q], s.shardOf[q] = u, shard
+		q.Evict(s.onUse)
+	}
+	s.units = append(s.units, u)
+}
+
+// wrapUnits cuts m's parameters into units by the plugin's auto-wrap policy; the parameters
+// no unit took form the root unit, first.
+func wrapUnits(m nn.Module, p FullyShardedDataParallelPlugin) []*fsdpUnit {
+	taken := map[*tensors.Tensor]bool{}
+	var units []*fsdpUnit
+	take := func(name string, ps []*tensors.Tensor) {
+		u := &fsdpUnit{name: name}
+		for _, q := range ps {
+			if !taken[q] {
+				taken[q] = true
+				u.params = append(u.params, q)
+			}
+		}
+		if len(u.params) > 0 {
+			units = append(units, u)
+		}
+	}
+	switch p.AutoWrapPolicy {
+	case TransformerBasedWrap:
+		classes := p.TransformerLayerClsToWrap
+		if len(classes) == 0 {
+			if ns, ok := m.(noSplitModules); ok {
+				classes = ns.NoSplitModules()
+			} else {
+				classes = []string{"TransformerBlock"}
+			}
+		}
+		for _, sub := range nn.Modules(m)[1:] {
+			if name := typeName(sub); matchesClass(name, classes) {
+				take(fmt.Sprintf("%s %d", name, len(units)), sub.Parameters())
+			}
+		}
+		if len(units) == 0 {
+			panic(fmt.Sprintf("accelerate: Prepare: FSDP TRANSFORMER_BASED_WRAP found no module of type %s in the model; name its block type in TransformerLayerClsToWrap (fsdp_transformer_layer_cls_to_wrap) or use SIZE_BASED_WRAP", strings.Join(classes, ", ")))
+		}
+	case SizeBasedWrap:
+		var cur []*tensors.Tensor
+		n := 0
+		for _, q := range m.Parameters() {
+			cur = append(cur, q)
+			if n += q.Numel(); n >= p.MinNumParams {
+				take(fmt.Sprintf("parameters %d", len(units)), cur)
+				cur, n = nil, 0
+			}
+		}
+		take(fmt.Sprintf("parameters %d", len(units)), cur)
+	}
+	root := &fsdpUnit{name: "root"}
+	for _, q := range m.Parameters() {
+		if !taken[q] {
+			taken[q] = true
+			root.params = append(root.params, q)
+		}
+	}
+	if len(root.params) > 0 {
+		units = append([]*fsdpUnit{root}, units...)
+	}
+	return units
+}
+
+// typeName is a module's Go type name with its package ("nn.TransformerBlock").
+func typeName(m nn.Module) string {
+	t := reflect.TypeOf(m)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.String()
+}
+
+// matchesClass reports whether the type name (package.Type) is one of classes, given with or
+// without the package.
+func matchesClass(name string, classes []string) bool {
+	short := name[strings.LastIndexByte(name, '.')+1:]
+	for _, c := range classes {
+		c = strings.TrimPrefix(strings.TrimSpace(c), "*")
+		if c == name || c == short {
+			return true
+		}
+	}
+	return false
+}
+
+// shardOptimizers points every prepared optimizer at the shards of the FSDP models' parameters
+// (Accelerate's switch of an optimizer to FSDP2's sharded parameters), so each process's
+// optimizer state covers its shard only. Prepare calls it after each call, whatever the order
+// of models and optimizers; a parameter already replaced stays as it is.
+func (a *Accelerator) shardOptimizers() {
+	for _, m := range a.models {
+		if m.fsdp == nil {
+			continue
+		}
+		for i, o := range a.optimizers {
+			with := func(p *tensors.Tensor) *tensors.Tensor {
+				if sh, ok := m.fsdp.shardOf[p]; ok {
+					return sh
+				}
+				return p
+			}
+			r, ok := o.inner.(optim.ParamReplacer)
+			if !ok {
+				for _, p := range o.inner.Params() {
+					if with(p) != p {
+						panic(fmt.Sprintf("accelerate: Prepare: FSDP: optimizer %d (%T) cannot be pointed at the parameters' shards (it is no optim.ParamReplacer); use SGD, Adam, AdamW, RMSprop or Adadelta", i, o.inner))
+					}
+				}
+				continue
+			}
+			if err := r.ReplaceParams(with); err != nil {
+				panic(fmt.Sprintf("accelerate: Prepare: FSDP: optimizer %d: %v", i, err))
+			}
+		}
+	}
+}
+
+// sharded reports whether a prepared model is sharded by FSDP: the optimizers' state is then
+// each process's own, saved in a file per process.
+func (a *Accelerator) sharded() bool {
+	for _, m := range a.models {
+		if m.fsdp != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// optimizerShardName is the file of process rank's shard of optimizer i's state (Accelerate's
+// sharded optimizer state has one per rank too). A checkpoint's optimizer shards load on the
+// same number of processes only; its model loads on any.
+func optimizerShardName(i, rank int) string {
+	return fmt.Sprintf("%s_rank%d.bin", strings.TrimSuffix(indexed("optimizer", i, ".bin"), ".bin"), rank)
+}
+
+// writeOptimizerShards writes this process's shard of each optimizer's state.
+func (a *Accelerator) writeOptimizerShards(dir string) error {
+	for i, o := range a.optimizers {
+		b, err := o.inner.StateDict()
+		if err != nil {
+			return fmt.Errorf("optimizer %d: %w", i, err)
+		}
+		if err := a.writeFile(dir, optimizerShardName(i, a.c.Rank()), b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// suggestFSDP re-panics a device's out-of-memory panic of a data-parallel run with what FSDP
+// would change (it wraps the device's error, which names the device and its limit, so
+// errors.Is(err, tensors.ErrOutOfMemory) still holds); any other panic goes on as it was.
+// Deferred by the steps that allocate the model's state: Prepare, Backward, the optimizer's Step.
+func (a *Accelerator) suggestFSDP(what string) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	err, ok := r.(error)
+	if !ok || !errors.Is(err, tensors.ErrOutOfMemory) || a.sharded() || len(a.models) == 0 {
+		panic(r)
+	}
+	prefix := "accelerate: " + what + ": "
+	if strings.HasPrefix(err.Error(), "accelerate: ") {
+		prefix = ""
+	}
+	panic(fmt.Errorf("%s%w. Each of the %d processes holds the whole model, its gradients and the optimizer state "+
+		"(%d bytes of parameters); fully sharded data parallelism keeps 1/%d of them on each: set Config.FSDP "+
+		"(&accelerate.FullyShardedDataParallelPlugin{}) or launch with --use_fsdp", prefix, err, a.c.Size(), a.paramBytes(), a.c.Size()))
+}
+
+// paramBytes is the size of the prepared models' parameters.
+func (a *Accelerator) paramBytes() int64 {
+	var n int64
+	for _, m := range a.models {
+		for _, p := range m.inner.Parameters() {
+			n += 4 * int64(p.Numel()) // float32, as Prepare requires
+		}
+	}
+	return n
+}

@@ -1,0 +1,287 @@
+package accelerate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/goaccel/goaccel/nn"
+	"github.com/goaccel/goaccel/optim"
+	"github.com/goaccel/goaccel/tensors"
+	"github.com/goaccel/goaccel/tensors/backend/sim"
+)
+
+// fsdpGPT is the small transformer the FSDP tests train: 4 blocks of 12.6k parameters each and
+// a root unit (embeddings, final norm) of 1.3k.
+var fsdpGPT = nn.GPTConfig{VocabSize: 16, BlockSize: 8, Layers: 4, Heads: 2, Embed: 32, Bias: true}
+
+// fsdpCase is one training of the FSDP tests.
+type fsdpCase struct {
+	Name     string
+	Strategy ShardingStrategy // "" trains with DDP
+	Group    int              // HYBRID_SHARD's shard group
+	GA       int
+	Clip     bool
+}
+
+// fsdpRun is what a process reports of one training: the final parameters and, from its
+// simulated device, the bytes of the state kept between steps and the peak of a step.
+type fsdpRun struct {
+	Params      map[string][]float32
+	StateBytes  int64 // live after the last optimizer step: parameters, gradients, optimizer state
+	PeakBytes   int64 // the most live during the steps, above what lived before Prepare
+	LargestUnit int64 // bytes of the largest unit's parameters
+	BucketBytes int64 // DDP's gradient bucket buffers on the device
+	PeakWhole   int64 // FSDP's most bytes of whole parameters and gradients at once
+	ParamBytes  int64
+	Steps       int
+}
+
+// trainFSDP trains fsdpGPT for 20 steps on this process's batches with AdamW.
+func trainFSDP(c comm, tc fsdpCase) fsdpRun {
+	cfg := Config{GradientAccumulationSteps: tc.GA}
+	if tc.Strategy != "" {
+		cfg.FSDP = &FullyShardedDataParallelPlugin{ShardingStrategy: tc.Strategy, ShardGroupSize: tc.Group}
+	}
+	acc := newWithComm(withCfg(cfg), c)
+	dev := sim.Lookup("sim", acc.Device().Index)
+	clearDeviceCache()
+	base := dev.Stats().LiveBytes
+	dev.ResetPeak()
+	tensors.ManualSeed(5)
+	var model nn.Module = nn.NewGPT(fsdpGPT)
+	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 1e-2, WeightDecay: 0.01})
+	acc.Prepare(&model, &opt)
+	g := tensors.NewGenerator(uint64(100 + c.Rank()))
+	run := fsdpRun{Steps: 20}
+	for _, p := range model.Parameters() {
+		run.ParamBytes += 4 * int64(p.Numel())
+	}
+	if w, ok := prepared(model); ok && w.red != nil {
+		for _, b := range w.red.buckets {
+			run.BucketBytes += 4 * int64(b.size) // made on the first backward pass
+		}
+	}
+	if w, ok := prepared(model); ok && w.fsdp != nil {
+		for _, u := range w.fsdp.units {
+			n := int64(0)
+			for _, p := range u.params {
+				n += 4 * int64(p.Numel())
+			}
+			run.LargestUnit = max(run.LargestUnit, n)
+		}
+	}
+	for step := 0; step < run.Steps; step++ {
+		idx := g.RandInt(0, int64(fsdpGPT.VocabSize), 4, fsdpGPT.BlockSize).To(acc.Device())
+		tgt := g.RandInt(0, int64(fsdpGPT.VocabSize), 4*fsdpGPT.BlockSize).To(acc.Device())
+		acc.Accumulate(model, func() {
+			logits := model.Forward(idx)
+			loss := tensors.CrossEntropy(logits.Reshape(-1, fsdpGPT.VocabSize), tgt)
+			acc.Backward(loss)
+			if tc.Clip {
+				acc.ClipGradNorm(model.Parameters(), 0.5)
+			}
+			opt.Step()
+			if step == run.Steps-1 {
+				clearDeviceCache()
+				run.StateBytes = dev.Stats().LiveBytes - base
+			}
+			opt.ZeroGrad()
+		})
+	}
+	run.PeakBytes = dev.Stats().MaxLiveBytes - base
+	if w, ok := prepared(model); ok && w.fsdp != nil {
+		run.PeakWhole = w.fsdp.peakWhole
+	}
+	run.Params = map[string][]float32{}
+	for k, t := range acc.GetStateDict(model) {
+		run.Params[k] = t.Float32s()
+	}
+	acc.FreeMemory()
+	return run
+}
+
+// fsdpCases are the trainings of TestFSDPMatchesDDP on n processes.
+func fsdpCases(n int) []fsdpCase {
+	return []fsdpCase{
+		{Name: "ddp"},
+		{Name: "full-shard", Strategy: FullShard},
+		{Name: "shard-grad-op", Strategy: ShardGradOp},
+		{Name: "hybrid-shard", Strategy: HybridShard, Group: n / 2},
+		{Name: "ddp-accumulate2-clip", GA: 2, Clip: true},
+		{Name: "full-shard-accumulate2-clip", Strategy: FullShard, GA: 2, Clip: true},
+	}
+}
+
+// TestFSDPMatchesDDP trains a 4-block GPT for 20 steps with DDP and with each sharding
+// strategy, on 2 and on 4 processes each on its own simulated device, and checks that every
+// strategy ends with DDP's parameters and keeps, per process, 1/N of DDP's state.
+//
+// Equality: gradients are averaged by the same ring (reduce-scatter is the first half of the
+// ring all-reduce), so what differs is only the order of the sums of each element's N values,
+// which follows the chunk boundaries of the ring: on 2 processes a+b is the same in every
+// order, and the parameters come out bit-equal; on 4, and with ClipGradNorm (whose norm FSDP
+// sums shard by shard), they agree to float32 rounding (1e-5 after 20 AdamW steps).
+func TestFSDPMatchesDDP(t *testing.T) {
+	t.Setenv(EnvDevice, "sim")
+	for _, n := range []int{2, 4} {
+		t.Run(fmt.Sprintf("%d-processes", n), func(t *testing.T) {
+			dir := sharedDir(t)
+			cases := fsdpCases(n)
+			launch(t, n, func() {
+				c := group()
+				var runs []fsdpRun
+				for _, tc := range cases {
+					runs = append(runs, trainFSDP(c, tc))
+				}
+				writeJSON(resultPath(dir, fmt.Sprintf("fsdp%d-rank%d", n, c.Rank())), runs)
+			})
+			var runs [][]fsdpRun
+			for r := 0; r < n; r++ {
+				var rr []fsdpRun
+				readJSON(t, resultPath(dir, fmt.Sprintf("fsdp%d-rank%d", n, r)), &rr)
+				runs = append(runs, rr)
+			}
+			checkFSDPRuns(t, n, cases, runs)
+		})
+	}
+}
+
+func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
+	ddp := map[fsdpCase]fsdpRun{} // DDP's run of each loop
+	for i, tc := range cases {
+		if tc.Strategy == "" {
+			ddp[fsdpCase{GA: tc.GA, Clip: tc.Clip}] = runs[0][i]
+		}
+	}
+	for i, tc := range cases {
+		got := runs[0][i]
+		want := ddp[fsdpCase{GA: tc.GA, Clip: tc.Clip}]
+		// DDP's parameters, gradients and optimizer state, without its bucket buffers.
+		ddpState := want.StateBytes - want.BucketBytes
+		diff, bitEqual := paramDiff(want.Params, got.Params)
+		t.Logf("%d processes, %s: max |Δ| vs DDP %.3g (bit-equal %v); per process: state %d bytes (DDP %d + buckets %d, 1/N %d), peak %d (DDP %d), largest unit %d",
+			n, tc.Name, diff, bitEqual, got.StateBytes, ddpState, want.BucketBytes, ddpState/int64(n), got.PeakBytes, want.PeakBytes, got.LargestUnit)
+		tol := 0.0
+		if n > 2 || tc.Clip {
+			tol = 1e-4
+		}
+		if diff > tol {
+			t.Errorf("%s: parameters differ from DDP's by %g after 20 steps (tolerance %g)", tc.Name, diff, tol)
+		}
+
+		for r := 1; r < n; r++ {
+			if d, _ := paramDiff(got.Params, runs[r][i].Params); d != 0 {
+				t.Errorf("%s: rank %d's gathered model differs from rank 0's by %g", tc.Name, r, d)
+			}
+		}
+		if tc.Strategy == "" {
+			continue
+		}
+		// Between steps a process keeps its shards of the parameters, their gradients and the
+		// two AdamW moments: 1/G of DDP's, G the processes sharing one copy.
+		shardOf := int64(n)
+		if tc.Strategy == HybridShard {
+			shardOf = int64(tc.Group)
+		}
+		for r := 0; r < n; r++ {
+			st := runs[r][i].StateBytes
+			if share := ddpState / shardOf; math.Abs(float64(st-share)) > 0.1*float64(share) {
+				t.Errorf("%s, rank %d: %d bytes of state between steps; want 1/%d of DDP's %d (±10%%)", tc.Name, r, st, shardOf, ddpState)
+			}
+		}
+		// During a step a process holds, beyond its shards, the whole parameters of the
+		// gathered units and the whole gradients not reduce-scattered yet: under FULL_SHARD
+		// and HYBRID_SHARD one unit's parameters and gradients (two units' parameters in the
+		// forward pass); SHARD_GRAD_OP keeps every parameter from the forward pass to the
+		// end of the backward pass; with accumulation the whole gradients add up until the
+		// sync step, as FSDP's no_sync keeps them.
+		bound := 2 * got.LargestUnit
+		if tc.Strategy == ShardGradOp {
+			bound = got.ParamBytes + got.LargestUnit
+		}
+		if tc.GA > 1 {
+			bound = got.ParamBytes + 2*got.LargestUnit
+		}
+		if float64(got.PeakWhole) > 1.1*float64(bound) {
+			t.Errorf("%s: %d bytes of whole parameters and gradients at once; want at most %d (+10%%)", tc.Name, got.PeakWhole, bound)
+		}
+		t.Logf("%d processes, %s: parameters, gradients and optimizer state resident at the peak: %d shards + %d whole = %d bytes; DDP/%d + one unit's parameters and gradients = %d",
+			n, tc.Name, got.StateBytes, got.PeakWhole, got.StateBytes+got.PeakWhole, shardOf, ddpState/shardOf+2*got.LargestUnit)
+	}
+}
+
+// paramDiff returns the largest absolute difference between two state dicts and whether they
+// are equal to the bit.
+func paramDiff(a, b map[string][]float32) (float64, bool) {
+	if len(a) != len(b) {
+		return math.Inf(1), false
+	}
+	d, same := 0.0, true
+	for k, x := range a {
+		y, ok := b[k]
+		if !ok || len(x) != len(y) {
+			return math.Inf(1), false
+		}
+		for i := range x {
+			if math.Float32bits(x[i]) != math.Float32bits(y[i]) {
+				same = false
+			}
+			d = max(d, math.Abs(float64(x[i]-y[i])))
+		}
+	}
+	return d, same
+}
+
+// TestFSDPTrainsAModelThatDoesNotFitOneDevice gives each of 4 processes a simulated device of
+// 85% of what DDP's training state needs: DDP runs out of memory with an error that names the
+// limit and suggests FSDP, full sharding trains.
+func TestFSDPTrainsAModelThatDoesNotFitOneDevice(t *testing.T) {
+	t.Setenv(EnvDevice, "sim")
+	dir := sharedDir(t)
+	launch(t, 4, func() {
+		c := group()
+		// AdamW's training state is 16 bytes per parameter (parameter, gradient, two moments).
+		params := int64(0)
+		for _, p := range nn.NewGPT(fsdpGPT).Parameters() {
+			params += int64(p.Numel())
+		}
+		limit := 16 * params * 85 / 100
+		dev := sim.Lookup("sim", c.LocalRank()%8)
+		dev.SetMemoryLimit(limit)
+		defer dev.SetMemoryLimit(0)
+		var ddpErr string
+		func() {
+			defer func() {
+				r := recover()
+				err, ok := r.(error)
+				if !ok || !errors.Is(err, tensors.ErrOutOfMemory) {
+					panic(fmt.Sprintf("DDP did not run out of memory: %v", r))
+				}
+				ddpErr = err.Error()
+				runtime.GC()
+			}()
+			trainFSDP(c, fsdpCase{Name: "ddp"})
+		}()
+		run := trainFSDP(c, fsdpCase{Name: "full-shard", Strategy: FullShard})
+		writeJSON(resultPath(dir, fmt.Sprint("oom", c.Rank())), map[string]any{"ddp": ddpErr, "peak": run.PeakBytes, "limit": limit})
+	})
+	var got struct {
+		DDP   string `json:"ddp"`
+		Peak  int64  `json:"peak"`
+		Limit int64  `json:"limit"`
+	}
+	readJSON(t, resultPath(dir, "oom0"), &got)
+	t.Logf("limit %d bytes per device; full shard peaked at %d; DDP: %s", got.Limit, got.Peak, got.DDP)
+	for _, want := range []string{fmt.Sprint(got.Limit), "FSDP", "--use_fsdp"} {
+		if !strings.Contains(got.DDP, want) {
+			t.Errorf("DDP's out-of-memory error does not name %q: %s", want, got.DDP)
+		}
+	}
+	if got.Peak > got.Limit {
+		t.Errorf("full shard peaked at %d bytes, over the limit %d", got.Peak, got.Limit)
+	}
+}
