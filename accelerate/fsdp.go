@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/goaccel/goaccel/nn"
@@ -128,16 +129,25 @@ func wrapUnits(m nn.Module, p FullyShardedDataParallelPlugin) []*fsdpUnit {
 	switch p.AutoWrapPolicy {
 	case TransformerBasedWrap:
 		classes := p.TransformerLayerClsToWrap
-		if len(classes) == 0 {
+		named := len(classes) > 0
+		if !named {
 			if ns, ok := m.(noSplitModules); ok {
 				classes = ns.NoSplitModules()
 			} else {
-				classes = []string{"TransformerBlock"}
+				classes = defaultWrapClasses
 			}
 		}
 		for _, sub := range nn.Modules(m)[1:] {
 			if name := typeName(sub); matchesClass(name, classes) {
 				take(fmt.Sprintf("%s %d", name, len(units)), sub.Parameters())
+			}
+		}
+		if len(units) == 0 && !named {
+			// Blocks that are no nn.Module of their own (a transformers family's, whose
+			// forward pass takes more than a tensor) show in the parameters' names: the
+			// entries of a list of layers, "transformer.h.3.attn.c_attn.weight".
+			for _, blk := range layerBlocks(m.NamedParameters()) {
+				take(blk.name, blk.params)
 			}
 		}
 		if len(units) == 0 {
@@ -168,6 +178,41 @@ func wrapUnits(m nn.Module, p FullyShardedDataParallelPlugin) []*fsdpUnit {
 	return units
 }
 
+// layerBlock is the parameters of one entry of a list of layers, found by name.
+type layerBlock struct {
+	name   string
+	params []*tensors.Tensor
+}
+
+// layerBlocks groups the parameters whose names have a numeric part ("h.3.", "layers.11.") by
+// the name up to it, in order of first appearance.
+func layerBlocks(named []nn.NamedParameter) []layerBlock {
+	var out []layerBlock
+	at := map[string]int{}
+	for _, np := range named {
+		parts := strings.Split(np.Name, ".")
+		for i, part := range parts[:len(parts)-1] {
+			if _, err := strconv.Atoi(part); err != nil || i == 0 {
+				continue
+			}
+			key := strings.Join(parts[:i+1], ".")
+			j, ok := at[key]
+			if !ok {
+				j = len(out)
+				at[key] = j
+				out = append(out, layerBlock{name: key})
+			}
+			out[j].params = append(out[j].params, np.Param)
+			break
+		}
+	}
+	return out
+}
+
+// defaultWrapClasses are the blocks of nn's GPT and of package transformers' families, under
+// the names of transformers' _no_split_modules.
+var defaultWrapClasses = []string{"TransformerBlock", "GPT2Block", "LlamaDecoderLayer", "BertLayer"}
+
 // typeName is a module's Go type name with its package ("nn.TransformerBlock").
 func typeName(m nn.Module) string {
 	t := reflect.TypeOf(m)
@@ -178,12 +223,14 @@ func typeName(m nn.Module) string {
 }
 
 // matchesClass reports whether the type name (package.Type) is one of classes, given with or
-// without the package.
+// without the package, or as transformers' Python class names it (package and type run
+// together: "GPT2Block" is gpt2.Block).
 func matchesClass(name string, classes []string) bool {
 	short := name[strings.LastIndexByte(name, '.')+1:]
+	joined := strings.ReplaceAll(name, ".", "")
 	for _, c := range classes {
 		c = strings.TrimPrefix(strings.TrimSpace(c), "*")
-		if c == name || c == short {
+		if c == name || c == short || strings.EqualFold(c, joined) {
 			return true
 		}
 	}

@@ -53,8 +53,10 @@ type FullyShardedDataParallelPlugin struct {
 	// (FSDP_AUTO_WRAP_POLICY). Parameters outside every unit form the root unit.
 	AutoWrapPolicy string
 	// TransformerLayerClsToWrap names the module types that make units, by their Go type name
-	// ("TransformerBlock", or with the package: "nn.TransformerBlock") (FSDP_TRANSFORMER_CLS_TO_WRAP,
-	// comma separated); empty means the model's own NoSplitModules, else "TransformerBlock".
+	// ("TransformerBlock", or with the package: "nn.TransformerBlock") or as transformers' Python
+	// class ("GPT2Block" is gpt2.Block) (FSDP_TRANSFORMER_CLS_TO_WRAP, comma separated); empty
+	// means the model's own NoSplitModules, else the blocks of nn.GPT and of package
+	// transformers' families (TransformerBlock, GPT2Block, LlamaDecoderLayer, BertLayer).
 	TransformerLayerClsToWrap []string
 	// MinNumParams is SizeBasedWrap's unit size in elements (FSDP_MIN_NUM_PARAMS; 0 means 1e8,
 	// Accelerate's default).

@@ -4,12 +4,16 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/goaccel/goaccel/internal/snapshot"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
+	"github.com/goaccel/goaccel/transformers"
 )
 
 // model is a prepared model: the user's module plus data-parallel gradient
@@ -111,6 +115,28 @@ func prepared(m nn.Module) (*model, bool) {
 // previous model.safetensors whole. Under FSDP the whole model is gathered first
 // from every process's shards: every process must call it.
 func (a *Accelerator) SaveModel(m nn.Module, dir string) error {
+	return a.SaveModelWith(m, dir, SaveModelOptions{})
+}
+
+// SaveModelOptions configure SaveModelWith (Accelerate's save_model arguments).
+type SaveModelOptions struct {
+	// MaxShardSize is the largest weight file ("10GB", "500MB", "100KiB" or a number of bytes;
+	// "" means Accelerate's default, "10GB"). Weights above it are written in Hugging Face's
+	// sharded layout, model-0000i-of-0000K.safetensors with model.safetensors.index.json, which
+	// transformers' from_pretrained and package transformers' FromPretrained load.
+	MaxShardSize string
+}
+
+// SaveModelWith is SaveModel with Accelerate's options: weights larger than opts.MaxShardSize
+// are split into shards.
+func (a *Accelerator) SaveModelWith(m nn.Module, dir string, opts SaveModelOptions) error {
+	if opts.MaxShardSize == "" {
+		opts.MaxShardSize = "10GB"
+	}
+	limit, err := transformers.ParseSize(opts.MaxShardSize)
+	if err != nil {
+		return fmt.Errorf("accelerate: SaveModel: MaxShardSize: %w", err)
+	}
 	if w, ok := prepared(m); ok && w.fsdp != nil {
 		w.fsdp.summon()
 	}
@@ -120,9 +146,20 @@ func (a *Accelerator) SaveModel(m nn.Module, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("accelerate: SaveModel: %w", err)
 	}
+	sd := nn.StateDict(a.UnwrapModel(m))
+	var bytes int64
+	for _, t := range sd {
+		bytes += int64(t.Numel()) * 4
+	}
+	if bytes > limit {
+		if _, err := snapshot.Write(dir, sd, slices.Sorted(maps.Keys(sd)), limit, map[string]string{"format": "pt"}); err != nil {
+			return fmt.Errorf("accelerate: SaveModel: %w", err)
+		}
+		return nil
+	}
 	path := filepath.Join(dir, "model.safetensors")
 	tmp := filepath.Join(dir, ".model.safetensors.partial")
-	if err := nn.SaveSafetensors(tmp, nn.StateDict(a.UnwrapModel(m)), map[string]string{"format": "pt"}); err != nil {
+	if err := nn.SaveSafetensors(tmp, sd, map[string]string{"format": "pt"}); err != nil {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("accelerate: SaveModel: %w", err)
 	}

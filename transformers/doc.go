@@ -52,8 +52,8 @@
 //   - kvcache.go: KVCache and NewKVCache.
 //   - tokenids.go: TokenIDs, a configuration key of one token id or several (eos_token_id).
 //
-// Plumbing lives under internal/: snapshot (reading and writing weight files and shards),
-// modeling (layers, activations, input checks and losses the families share), decoding (what
+// Weight files and shards are read and written by the repository's internal/snapshot (shared
+// with accelerate's SaveModel). Plumbing lives under internal/: modeling (layers, activations, input checks and losses the families share), decoding (what
 // the decoder families share: cached and grouped-query attention, last-token pooling, the causal
 // LM loss) and testenv (what the tests need from outside the repository, transformers' Python
 // among it).

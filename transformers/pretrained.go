@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goaccel/goaccel/internal/snapshot"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
-	"github.com/goaccel/goaccel/transformers/internal/snapshot"
 )
 
 // Options configure FromPretrained (the keyword arguments of from_pretrained).
