@@ -26,6 +26,8 @@ type Config struct {
 	SameNetwork          bool   `yaml:"same_network"`
 	UseCPU               bool   `yaml:"use_cpu"`
 	MaxRestarts          int    `yaml:"max_restarts,omitempty"`
+	// FSDPConfig is read with distributed_type FSDP.
+	FSDPConfig *FSDPConfig `yaml:"fsdp_config,omitempty"`
 }
 
 // DefaultConfigFile is where the configuration lives unless --config_file says otherwise.
@@ -68,9 +70,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("mixed_precision is %q; use no, fp16 or bf16", c.MixedPrecision)
 	}
 	switch c.DistributedType {
-	case "", "NO", "MULTI_CPU", "MULTI_GPU":
+	case "", "NO", "MULTI_CPU", "MULTI_GPU", "FSDP":
 	default:
-		return fmt.Errorf("distributed_type is %q; use NO, MULTI_CPU or MULTI_GPU", c.DistributedType)
+		return fmt.Errorf("distributed_type is %q; use NO, MULTI_CPU, MULTI_GPU or FSDP", c.DistributedType)
+	}
+	if err := c.FSDPConfig.validate(); err != nil {
+		return err
 	}
 	if c.NumProcesses < 0 || c.NumMachines < 0 {
 		return fmt.Errorf("num_processes (%d) and num_machines (%d) must not be negative", c.NumProcesses, c.NumMachines)

@@ -26,6 +26,7 @@ type Flags struct {
 	mainPort, maxRestarts, threads, gradAccum  int
 	cpu, multiGPU, resume                      bool
 	stallThreshold                             time.Duration
+	fsdp                                       fsdpFlags
 }
 
 // Register adds the flags to fs, each under its accelerate name and with
@@ -61,6 +62,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.resume, "resume", false, "continue from the latest automatic checkpoint (where a stopped run saved), mid-epoch included")
 	fs.DurationVar(&f.stallThreshold, "stall_threshold", 0, "report the ranks a collective waits for once it has waited this `long` (default 1m; negative: never)")
 	fs.DurationVar(&f.stallThreshold, "stall-threshold", 0, "same as --stall_threshold")
+	f.fsdp.register(fs)
 }
 
 // LaunchCommand runs `goaccel launch [flags] ./pkg-or-binary [args]`: it merges
@@ -168,6 +170,10 @@ func (f *Flags) Options() (nl.Options, error) {
 	if f.multiGPU {
 		c.DistributedType = "MULTI_GPU"
 	}
+	fsdp, err := f.fsdp.merge(c)
+	if err != nil {
+		return nl.Options{}, err
+	}
 	if c.NumMachines == 0 {
 		c.NumMachines = 1
 	}
@@ -192,7 +198,7 @@ func (f *Flags) Options() (nl.Options, error) {
 		MasterAddr: c.MainProcessIP, Port: c.MainProcessPort, MaxRestarts: c.MaxRestarts,
 		MixedPrecision: c.MixedPrecision, GradientAccumulationSteps: max(f.gradAccum, 0),
 		CPU: c.UseCPU, ThreadsPerProcess: max(f.threads, 0),
-		Resume: f.resume, StallThreshold: f.stallThreshold,
+		Resume: f.resume, StallThreshold: f.stallThreshold, FSDP: fsdp,
 	}
 	if c.GPUIDs != "all" {
 		opts.GPUIDs = c.GPUIDs

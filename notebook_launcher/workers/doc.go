@@ -62,6 +62,8 @@
 //   - control.go: Control, StopMode and Interruption (Interrupt and Stop:
 //     a graceful stop, then a kill; Send), StoppedError and ErrStopped,
 //     StopAll and InterruptOnSignals.
+//   - fsdp.go: FSDPOptions, the FSDP launch settings and the environment they
+//     give the workers.
 //   - gpus.go: VisibleGPUs, from /proc/driver/nvidia and
 //     CUDA_VISIBLE_DEVICES.
 //   - group.go: GroupSpec, RunGroup, ExitError and ErrInterrupted: starting,

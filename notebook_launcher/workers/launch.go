@@ -42,6 +42,10 @@ type Options struct {
 	// CPU makes the workers train on the CPU even where GPUs exist
 	// (ACCELERATE_USE_CPU).
 	CPU bool
+	// FSDP, with Use set, makes the workers' Accelerator shard the models
+	// (`--use_fsdp`, distributed_type FSDP): exported as ACCELERATE_USE_FSDP
+	// and the FSDP_* variables.
+	FSDP FSDPOptions
 	// GPUIDs lists the GPUs the workers may use, e.g. "0,1" ("" or "all":
 	// every GPU); exported as CUDA_VISIBLE_DEVICES.
 	GPUIDs string
@@ -243,6 +247,7 @@ func runOnce(ctx context.Context, path string, args []string, c Config, attempt 
 		if c.GradientAccumulationSteps > 0 {
 			e = append(e, "ACCELERATE_GRADIENT_ACCUMULATION_STEPS="+strconv.Itoa(c.GradientAccumulationSteps))
 		}
+		e = append(e, c.FSDP.env()...)
 		if c.CPU {
 			e = append(e, "ACCELERATE_USE_CPU=true")
 		} else if c.GPUIDs != "" && c.GPUIDs != "all" {
