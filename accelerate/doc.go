@@ -133,6 +133,14 @@
 //     InitProcessGroupKwargs), resolved against the launcher's environment.
 //   - device.go: EnvDevice, the choice of device per local rank, and of the
 //     collective backend (NCCL when every process has a GPU of its own).
+//   - fsdp.go: fully sharded data parallelism: the units of the auto-wrap
+//     policies, sharding each parameter at Prepare, the optimizers pointed at
+//     the shards, the out-of-memory hint that suggests FSDP.
+//   - fsdp_config.go: FullyShardedDataParallelPlugin, ShardingStrategy, the
+//     auto-wrap policies, and the FSDP_* variables `--use_fsdp` exports.
+//   - fsdp_pass.go: FSDP in a pass: gathering a unit on first use, freeing
+//     it, reduce-scattering its gradients, ClipGradNorm over shards, the whole
+//     model gathered for UnwrapModel, SaveModel, GetStateDict and SaveState.
 //   - gather.go: Gather, GatherForMetrics, GatherForMetricsAll, Reduce and
 //     PadAcrossProcesses.
 //   - hooks.go: SaveStatePreHook, LoadStatePreHook, RemovableHandle and

@@ -37,6 +37,8 @@
 //     ConvertSyncBatchNorm and SetSyncGroup.
 //   - buffers.go: Buffered, NamedBuffersOf and PrefixedBuffers: buffers of layers and of models
 //     found through their fields.
+//   - checkpoint.go: Checkpoint and Checkpointed (activation checkpointing of a module), and
+//     GradientCheckpointer.
 //   - clip.go: ClipGradNorm, ClipGradValue and Grads.
 //   - conv.go: Conv2d and MaxPool2d layers.
 //   - device.go: MoveTo, a model's parameters moved to a device in place.
@@ -57,4 +59,5 @@
 //   - sequential.go: Sequential.
 //   - state.go: StateDict, LoadStateDict and LoadStateDictNonStrict (parameters and buffers).
 //   - transformer.go: MLP, CausalSelfAttention and TransformerBlock.
+//   - walk.go: Modules, every module of a model (model.modules()).
 package nn

@@ -59,6 +59,7 @@
 //   - group.go: ParamGroup, Grouped and DecayGroups.
 //   - optimizer.go: Optimizer, and the parameter list and per-parameter state every optimizer
 //     shares (created on first use, following the parameter's device).
+//   - replace.go: ParamReplacer, an optimizer pointed at new tensors (accelerate's FSDP shards).
 //   - rmsprop.go: RMSpropConfig and RMSprop (NewRMSprop, NewRMSpropGroups; momentum, centered).
 //   - scheduler.go: Scheduler and LambdaLR, with transformers' schedules (constant, linear and
 //     cosine with warmup, cosine over several cycles) and StepLR.

@@ -100,6 +100,8 @@
 //   - backward.go: Backward and BackwardWith, the reverse pass over the tape.
 //   - broadcast.go: NumPy broadcasting, its adjoint (summing a gradient back to a shape), dtype
 //     promotion and the same-device check.
+//   - checkpoint.go: Checkpoint, activation checkpointing: a function's forward pass run again
+//     in the backward pass instead of keeping its intermediate results.
 //   - conv.go: Conv2d.
 //   - create.go: New, NewFloat64, FromInt64, Scalar, Zeros, Ones, Full, Arange and the *Like
 //     forms.
@@ -110,6 +112,8 @@
 //   - dtype.go: DType, RoundBFloat16 and RoundFloat16.
 //   - elementwise.go: the arithmetic and elementwise functions (Add … Div, the *Scalar forms,
 //     Pow, Exp, Log, ReLU, GELU, SiLU, Clamp, …) with their gradients.
+//   - evict.go: Evict, Evicted and Unevict: a tensor's memory given back to its device while
+//     the tensor stays usable, brought back at its first use (accelerate's FSDP).
 //   - host.go: the only reads and writes of host buffers' elements.
 //   - index.go: IndexSelect, Gather, Cat and Stack.
 //   - layernorm.go: LayerNorm.

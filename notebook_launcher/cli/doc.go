@@ -38,6 +38,8 @@
 //     ConfigKeys.
 //   - env.go: EnvCommand, `goaccel env` (versions, OS, CPU, memory, GPUs,
 //     the configuration), and FindGPUs.
+//   - fsdp.go: FSDPConfig (a config file's fsdp_config) and the --use_fsdp and
+//     --fsdp_* flags, merged into the workers' FSDP settings.
 //   - launch.go: Flags (Register, Options), the flags of `accelerate launch`
 //     and goaccel's own, and LaunchCommand, which builds a package when given
 //     one, runs it on this machine's processes (notebook_launcher.Run) and

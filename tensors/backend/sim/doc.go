@@ -20,6 +20,8 @@
 // Files:
 //   - fused.go: the "simfused" device, every fused op run by the CPU kernels on the hidden
 //     buffers.
+//   - limit.go: SetMemoryLimit (an allocation past it panics with tensors.ErrOutOfMemory naming
+//     the limit, as a full GPU does) and ResetPeak.
 //   - sim.go: Stats, Device (New, NewFused, Lookup, Pacer), the registration of "sim" and
 //     "simfused", reclaimed handles, CollectEachKernel, and the Core and Transfer methods that
 //     check every handle.
