@@ -67,6 +67,14 @@
 // BackoffFactor, GrowthInterval, Enabled) and InitProcessGroup
 // (InitProcessGroupKwargs: Timeout).
 //
+// Config.FSDP (FullyShardedDataParallelPlugin, or `--use_fsdp`) shards each
+// prepared model across the processes instead, with the same loop: each
+// process keeps 1/N of every parameter, gradient and optimizer state; a
+// block's parameters are all-gathered when a forward or backward pass first
+// uses one and freed after; gradients are reduce-scattered and the prepared
+// optimizer steps the shards. UnwrapModel, GetStateDict, SaveModel and
+// SaveState gather the whole model and must be called on every process.
+//
 // Trackers (Config.LogWith, InitTrackers, Log, LogImages, LogText) record a
 // run on the main process: "jsonl", "notebook" (a live plot under the cell),
 // "tensorboard" (event files under LoggingDir/<project>, which TensorBoard

@@ -26,7 +26,7 @@ import (
 // the loop (GatherForMetrics, Reduce, CheckTrigger, WaitForEveryone) must not run on a batch
 // that not every process has, as with PyTorch's Join. A prepared model with buffers (BatchNorm's
 // running statistics, which every process's forward pass synchronises) is refused with a
-// panic naming it. On one process JoinUnevenInputs just runs fn.
+// panic naming it, and so is a model sharded by FSDP. On one process JoinUnevenInputs just runs fn.
 func (a *Accelerator) JoinUnevenInputs(evenBatches Toggle, fn func()) {
 	if evenBatches < Auto || evenBatches > Off {
 		panic(fmt.Sprintf("accelerate: JoinUnevenInputs: evenBatches is %d; use accelerate.Auto, accelerate.On or accelerate.Off", evenBatches))
@@ -34,6 +34,9 @@ func (a *Accelerator) JoinUnevenInputs(evenBatches Toggle, fn func()) {
 	if a.c.Size() == 1 {
 		fn()
 		return
+	}
+	if a.sharded() {
+		panic("accelerate: JoinUnevenInputs: a model is sharded by FSDP, whose every forward and backward pass gathers from every process, so a process without a batch cannot sit out; keep EvenBatches on (the default) with FSDP")
 	}
 	even := evenBatches.or(a.cfg.evenBatches)
 	if evenBatches != Auto {

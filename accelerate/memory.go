@@ -26,6 +26,7 @@ func (a *Accelerator) FreeMemory() {
 		}
 		if m.fsdp != nil {
 			m.fsdp.detach()
+			nn.SetSyncGroup(m.inner, nil)
 		}
 	}
 	a.models, a.optimizers, a.schedulers = nil, nil, nil

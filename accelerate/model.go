@@ -207,6 +207,7 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 				b.MoveTo(a.device)
 			}
 			w.fsdp = newSharder(a.c, m, *a.cfg.FSDP, a.device)
+			nn.SetSyncGroup(m, syncGroup{w})
 		} else {
 			w.red = newReducer(a, params)
 			nn.SetSyncGroup(m, syncGroup{w})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goaccel/goaccel/dist"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
@@ -117,7 +118,8 @@ func fsdpCases(n int) []fsdpCase {
 }
 
 // TestFSDPMatchesDDP trains a 4-block GPT for 20 steps with DDP and with each sharding
-// strategy, on 2 and on 4 processes each on its own simulated device, and checks that every
+// strategy, on 2 and on 4 processes each on its own simulated device (over shared memory, and
+// on 2 over TCP), and checks that every
 // strategy ends with DDP's parameters and keeps, per process, 1/N of DDP's state.
 //
 // Equality: gradients are averaged by the same ring (reduce-scatter is the first half of the
@@ -127,8 +129,13 @@ func fsdpCases(n int) []fsdpCase {
 // sums shard by shard), they agree to float32 rounding (1e-5 after 20 AdamW steps).
 func TestFSDPMatchesDDP(t *testing.T) {
 	t.Setenv(EnvDevice, "sim")
-	for _, n := range []int{2, 4} {
-		t.Run(fmt.Sprintf("%d-processes", n), func(t *testing.T) {
+	for _, tc := range []struct {
+		n         int
+		transport string
+	}{{2, "shm"}, {4, "shm"}, {2, "tcp"}} {
+		n := tc.n
+		t.Run(fmt.Sprintf("%d-processes-%s", n, tc.transport), func(t *testing.T) {
+			t.Setenv(dist.EnvTransport, tc.transport)
 			dir := sharedDir(t)
 			cases := fsdpCases(n)
 			launch(t, n, func() {
