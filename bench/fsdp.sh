@@ -15,9 +15,13 @@ STEPS=${STEPS:-20}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/fsdp" ./bench/fsdp
+have_torch=1
+"$PY" -c 'import accelerate, torch.distributed.fsdp' 2>/dev/null || { have_torch=0; echo "# no torch 2 with accelerate at $PY (scripts/deps.sh test): goaccel only"; }
 for round in $(seq "$ROUNDS"); do
 	"$out/fsdp" -procs 2 -steps "$STEPS" | tee -a "$out/runs"
-	"$PY" bench/fsdp_torch.py --procs 2 --steps "$STEPS" 2>/dev/null | tee -a "$out/runs"
+	if [ "$have_torch" = 1 ]; then
+		"$PY" bench/fsdp_torch.py --procs 2 --steps "$STEPS" 2>/dev/null | tee -a "$out/runs"
+	fi
 done
 awk '
 	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
