@@ -26,6 +26,7 @@ type fsdpCase struct {
 	Group    int              // HYBRID_SHARD's shard group
 	GA       int
 	Clip     bool
+	Ckpt     bool // the plugin's ActivationCheckpointing
 }
 
 // fsdpRun is what a process reports of one training: the final parameters and, from its
@@ -45,7 +46,7 @@ type fsdpRun struct {
 func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	cfg := Config{GradientAccumulationSteps: tc.GA}
 	if tc.Strategy != "" {
-		cfg.FSDP = &FullyShardedDataParallelPlugin{ShardingStrategy: tc.Strategy, ShardGroupSize: tc.Group}
+		cfg.FSDP = &FullyShardedDataParallelPlugin{ShardingStrategy: tc.Strategy, ShardGroupSize: tc.Group, ActivationCheckpointing: tc.Ckpt}
 	}
 	acc := newWithComm(withCfg(cfg), c)
 	dev := sim.Lookup("sim", acc.Device().Index)
@@ -112,6 +113,7 @@ func fsdpCases(n int) []fsdpCase {
 		{Name: "full-shard", Strategy: FullShard},
 		{Name: "shard-grad-op", Strategy: ShardGradOp},
 		{Name: "hybrid-shard", Strategy: HybridShard, Group: n / 2},
+		{Name: "full-shard-activation-checkpointing", Strategy: FullShard, Ckpt: true},
 		{Name: "ddp-accumulate2-clip", GA: 2, Clip: true},
 		{Name: "full-shard-accumulate2-clip", Strategy: FullShard, GA: 2, Clip: true},
 	}
@@ -187,6 +189,15 @@ func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
 		}
 		if tc.Strategy == "" {
 			continue
+		}
+		if tc.Ckpt {
+			// The blocks' activations are recomputed in the backward pass: the step's peak
+			// is below full sharding's without it.
+			for j, o := range cases {
+				if o.Strategy == FullShard && !o.Ckpt && o.GA == tc.GA && !o.Clip && got.PeakBytes >= runs[0][j].PeakBytes {
+					t.Errorf("%s: peak %d bytes; want less than %s's %d", tc.Name, got.PeakBytes, o.Name, runs[0][j].PeakBytes)
+				}
+			}
 		}
 		// Between steps a process keeps its shards of the parameters, their gradients and the
 		// two AdamW moments: 1/G of DDP's, G the processes sharing one copy.
