@@ -123,11 +123,17 @@ func (a *Accelerator) saveState(dir string, auto bool) (string, error) {
 	if err == nil {
 		err = a.writeRandomState(tmp)
 	}
-	if err == nil && a.sharded() {
-		err = a.writeOptimizerShards(tmp)
+	var optimStates [][]byte // FSDP: every optimizer's state over the whole parameters
+	for _, o := range a.optimizers {
+		if err != nil || !a.sharded() {
+			break
+		}
+		var b []byte
+		b, err = a.fullOptimizerState(o)
+		optimStates = append(optimStates, b)
 	}
 	if err == nil && a.IsMainProcess() {
-		err = a.writeMainState(tmp, iteration, weights)
+		err = a.writeMainState(tmp, iteration, weights, optimStates)
 	}
 	if err = a.agree(err); err != nil {
 		return "", fmt.Errorf("accelerate: SaveState %s: %w", dir, err)
@@ -187,7 +193,7 @@ func (a *Accelerator) writeFile(dir, name string, b []byte) error {
 	return atomicdir.WriteFile(filepath.Join(dir, name), b, 0o644)
 }
 
-func (a *Accelerator) writeMainState(dir string, iteration int, weights []map[string]*tensors.Tensor) error {
+func (a *Accelerator) writeMainState(dir string, iteration int, weights []map[string]*tensors.Tensor, optimStates [][]byte) error {
 	for i, sd := range weights {
 		if sd == nil {
 			continue // a save hook saved this model itself
@@ -211,8 +217,11 @@ func (a *Accelerator) writeMainState(dir string, iteration int, weights []map[st
 		return a.writeFile(dir, name, b)
 	}
 	for i, o := range a.optimizers {
-		if a.sharded() {
-			break // each process wrote its shard (writeOptimizerShards)
+		if optimStates != nil { // FSDP: consolidated from every process's shards
+			if err := a.writeFile(dir, indexed("optimizer", i, ".bin"), optimStates[i]); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := save(indexed("optimizer", i, ".bin"), o.inner); err != nil {
 			return err
@@ -313,11 +322,7 @@ func (a *Accelerator) loadState(dir string) error {
 		return nil
 	}
 	for i, o := range a.optimizers {
-		name := indexed("optimizer", i, ".bin")
-		if a.sharded() {
-			name = optimizerShardName(i, a.c.Rank())
-		}
-		if err := load(name, o.inner); err != nil {
+		if err := load(indexed("optimizer", i, ".bin"), shardedState{o, a}); err != nil {
 			return err
 		}
 	}

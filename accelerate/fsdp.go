@@ -41,7 +41,8 @@ type sharder struct {
 	units   []*fsdpUnit
 	unitOf  map[*tensors.Tensor]*fsdpUnit
 	shardOf map[*tensors.Tensor]*tensors.Tensor
-	index   map[*tensors.Tensor]int // a parameter's place in its unit
+	paramOf map[*tensors.Tensor]*tensors.Tensor // a shard's whole parameter
+	index   map[*tensors.Tensor]int             // a parameter's place in its unit
 
 	passes   int  // depth of the passes every process runs together (forward, backward, gathers)
 	backward bool // inside Accelerator.Backward: the gradient hooks count
@@ -57,7 +58,7 @@ type sharder struct {
 // newSharder shards m's parameters (already rank 0's on every process) on device d.
 func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors.Device) *sharder {
 	s := &sharder{c: c, strategy: p.ShardingStrategy, group: c.Size(), unitOf: map[*tensors.Tensor]*fsdpUnit{},
-		shardOf: map[*tensors.Tensor]*tensors.Tensor{}, index: map[*tensors.Tensor]int{}}
+		shardOf: map[*tensors.Tensor]*tensors.Tensor{}, paramOf: map[*tensors.Tensor]*tensors.Tensor{}, index: map[*tensors.Tensor]int{}}
 	if s.strategy == HybridShard {
 		s.group = p.ShardGroupSize
 		if s.group == 0 {
@@ -103,7 +104,7 @@ func (s *sharder) add(u *fsdpUnit, d tensors.Device) {
 		u.shards = append(u.shards, shard)
 		u.offsets = append(u.offsets, u.size)
 		u.size += per
-		s.unitOf[q], s.shardOf[q] = u, shard
+		s.unitOf[q], s.shardOf[q], s.paramOf[shard] = u, shard, q
 		q.Evict(s.onUse)
 	}
 	s.units = append(s.units, u)
@@ -278,27 +279,6 @@ func (a *Accelerator) sharded() bool {
 		}
 	}
 	return false
-}
-
-// optimizerShardName is the file of process rank's shard of optimizer i's state (Accelerate's
-// sharded optimizer state has one per rank too). A checkpoint's optimizer shards load on the
-// same number of processes only; its model loads on any.
-func optimizerShardName(i, rank int) string {
-	return fmt.Sprintf("%s_rank%d.bin", strings.TrimSuffix(indexed("optimizer", i, ".bin"), ".bin"), rank)
-}
-
-// writeOptimizerShards writes this process's shard of each optimizer's state.
-func (a *Accelerator) writeOptimizerShards(dir string) error {
-	for i, o := range a.optimizers {
-		b, err := o.inner.StateDict()
-		if err != nil {
-			return fmt.Errorf("optimizer %d: %w", i, err)
-		}
-		if err := a.writeFile(dir, optimizerShardName(i, a.c.Rank()), b); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // suggestFSDP re-panics a device's out-of-memory panic of a data-parallel run with what FSDP
