@@ -105,7 +105,7 @@ func TestFSDPSaveStateResumesAsIfUninterrupted(t *testing.T) {
 // loads DDP's; both end as 6 DDP steps do. The optimizer state SaveState writes under FSDP is
 // the state over the whole parameters, so a checkpoint loads on any number of processes,
 // sharded or not. (Within 1e-4 rather than to the bit: ClipGradNorm's norm is summed shard by
-// shard under FSDP; see TestFSDPMatchesDDP.)
+// shard under FSDP; see TestFSDPMatchesDDP.) The FSDP checkpoint of 2 processes also loads on one.
 func TestFSDPCheckpointsAreDDPCheckpoints(t *testing.T) {
 	dir := sharedDir(t)
 	launch(t, 2, func() {
@@ -140,6 +140,14 @@ func TestFSDPCheckpointsAreDDPCheckpoints(t *testing.T) {
 		}
 		writeJSON(resultPath(dir, fmt.Sprint("cross", c.Rank())), out)
 	})
+	// The checkpoint 2 processes saved under FSDP loads on one.
+	acc, _, opt := newFSDPRun(solo{})
+	if err := acc.LoadState(filepath.Join(dir, "fsdp")); err != nil {
+		t.Fatalf("one process cannot load the checkpoint two FSDP processes saved: %v", err)
+	}
+	if st, _ := opt.(*optimizer).inner.StateDict(); !strings.Contains(string(st), "exp_avg") {
+		t.Errorf("the optimizer state did not load: %.200s", st)
+	}
 	var got map[string]map[string][]float32
 	readJSON(t, resultPath(dir, "cross0"), &got)
 	for _, name := range []string{"ddp-from-fsdp", "fsdp-from-ddp"} {
