@@ -123,6 +123,11 @@ func (a *Accelerator) saveState(dir string, auto bool) (string, error) {
 	if err == nil {
 		err = a.writeRandomState(tmp)
 	}
+	for i, m := range a.models {
+		if err == nil && m.fsdp != nil && m.fsdp.sharded {
+			err = a.saveSharded(tmp, i, m.fsdp, m.inner)
+		}
+	}
 	var optimStates [][]byte // FSDP: every optimizer's state over the whole parameters
 	for _, o := range a.optimizers {
 		if err != nil || !a.sharded() {
@@ -295,7 +300,10 @@ func (a *Accelerator) loadState(dir string) error {
 		if m == nil {
 			continue // a load hook loaded this model itself
 		}
-		sd, err := nn.LoadSafetensors(filepath.Join(dir, indexed("model", i, ".safetensors")))
+		sd, ok, err := readShardedState(dir, i)
+		if !ok && err == nil {
+			sd, err = nn.LoadSafetensors(filepath.Join(dir, indexed("model", i, ".safetensors")))
+		}
 		if err != nil {
 			return err
 		}

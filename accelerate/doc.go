@@ -148,6 +148,8 @@
 //     auto-wrap policies, and the FSDP_* variables `--use_fsdp` exports.
 //   - fsdp_optim_state.go: an FSDP optimizer's state gathered whole for
 //     SaveState (DDP's layout) and cut to shards again at LoadState.
+//   - fsdp_sharded_state.go: SHARDED_STATE_DICT: each process's shards
+//     written by SaveState, put back together by LoadState.
 //   - fsdp_pass.go: FSDP in a pass: gathering a unit on first use, freeing
 //     it, reduce-scattering its gradients, ClipGradNorm over shards, the whole
 //     model gathered for UnwrapModel, SaveModel, GetStateDict and SaveState.

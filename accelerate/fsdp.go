@@ -33,10 +33,11 @@ type fsdpUnit struct {
 type sharder struct {
 	c        comm
 	strategy ShardingStrategy
-	group    int // processes that share one copy of the model (G): the world, or HybridShard's group
-	grank    int // this process's place in its group: its shard of every parameter
-	node     int // its group's index
-	window   int // units resident at once in a pass (0: no bound)
+	sharded  bool // SaveState writes each process's shards (SHARDED_STATE_DICT)
+	group    int  // processes that share one copy of the model (G): the world, or HybridShard's group
+	grank    int  // this process's place in its group: its shard of every parameter
+	node     int  // its group's index
+	window   int  // units resident at once in a pass (0: no bound)
 
 	units   []*fsdpUnit
 	unitOf  map[*tensors.Tensor]*fsdpUnit
@@ -57,7 +58,7 @@ type sharder struct {
 
 // newSharder shards m's parameters (already rank 0's on every process) on device d.
 func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors.Device) *sharder {
-	s := &sharder{c: c, strategy: p.ShardingStrategy, group: c.Size(), unitOf: map[*tensors.Tensor]*fsdpUnit{},
+	s := &sharder{c: c, strategy: p.ShardingStrategy, sharded: p.StateDictType == ShardedStateDict, group: c.Size(), unitOf: map[*tensors.Tensor]*fsdpUnit{},
 		shardOf: map[*tensors.Tensor]*tensors.Tensor{}, paramOf: map[*tensors.Tensor]*tensors.Tensor{}, index: map[*tensors.Tensor]int{}}
 	if s.strategy == HybridShard {
 		s.group = p.ShardGroupSize

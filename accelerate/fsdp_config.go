@@ -39,6 +39,12 @@ const (
 	NoWrap = "NO_WRAP"
 )
 
+// State dict types (FullyShardedDataParallelPlugin.StateDictType).
+const (
+	FullStateDict    = "FULL_STATE_DICT"
+	ShardedStateDict = "SHARDED_STATE_DICT"
+)
+
 // FullyShardedDataParallelPlugin configures fully sharded data parallelism (Accelerate's
 // FullyShardedDataParallelPlugin, FSDP2 semantics): each process keeps 1/N of each parameter,
 // of its gradient and of the optimizer state, and gathers a unit's parameters only while a
@@ -64,6 +70,11 @@ type FullyShardedDataParallelPlugin struct {
 	// ActivationCheckpointing recomputes each block's activations in the backward pass
 	// (FSDP_ACTIVATION_CHECKPOINTING): the model must implement nn.GradientCheckpointer.
 	ActivationCheckpointing bool
+	// StateDictType is how SaveState writes a sharded model: FullStateDict (the default:
+	// gathered whole, model.safetensors on rank 0) or ShardedStateDict (each process writes its
+	// shards, model_fsdp/rank<r>.safetensors with an index) (FSDP_STATE_DICT_TYPE). LoadState
+	// reads either, on any number of processes.
+	StateDictType string
 	// ShardGroupSize is HybridShard's group of processes that share one copy of the model; 0
 	// means the processes of one machine (LOCAL_WORLD_SIZE). It must divide the process count.
 	ShardGroupSize int
@@ -119,6 +130,9 @@ func fsdpFromEnv(p *FullyShardedDataParallelPlugin) *FullyShardedDataParallelPlu
 		}
 		q.ActivationCheckpointing = on
 	}
+	if q.StateDictType == "" {
+		q.StateDictType = os.Getenv("FSDP_STATE_DICT_TYPE")
+	}
 	if on, _ := strconv.ParseBool(os.Getenv("FSDP_OFFLOAD_PARAMS")); on {
 		panic("accelerate: FSDP_OFFLOAD_PARAMS=true: CPU offload of parameters and optimizer state is not implemented; set fsdp_offload_params to false")
 	}
@@ -147,6 +161,11 @@ func (p FullyShardedDataParallelPlugin) resolve() FullyShardedDataParallelPlugin
 	if p.MinNumParams == 0 {
 		p.MinNumParams = 100_000_000
 	}
+	p.StateDictType = strings.ToUpper(p.StateDictType)
+	if p.StateDictType == "" {
+		p.StateDictType = FullStateDict
+	}
+	checkChoice("FSDP StateDictType", p.StateDictType, FullStateDict, ShardedStateDict)
 	if p.MinNumParams < 0 {
 		panic(fmt.Sprintf("accelerate: FSDP MinNumParams is %d; use a positive element count (or 0 for 1e8)", p.MinNumParams))
 	}

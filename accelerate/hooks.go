@@ -82,13 +82,16 @@ func (a *Accelerator) unwrappedModels() []nn.Module {
 // modelWeights returns the state dicts SaveState writes, after the save hooks saw them.
 func (a *Accelerator) modelWeights(dir string) ([]map[string]*tensors.Tensor, error) {
 	for _, m := range a.models {
-		if m.fsdp != nil {
+		if m.fsdp != nil && !m.fsdp.sharded {
 			m.fsdp.summon() // every process saves, so every process gathers
 		}
 	}
 	models := a.unwrappedModels()
 	weights := make([]map[string]*tensors.Tensor, len(models))
 	for i, m := range models {
+		if s := a.models[i].fsdp; s != nil && s.sharded {
+			continue // each process writes its shards (saveSharded); the hooks see nil
+		}
 		weights[i] = nn.StateDict(m)
 	}
 	for _, k := range a.saveHooks.hooks {

@@ -34,12 +34,15 @@ func fsdpSteps(acc *Accelerator, model nn.Module, opt optim.Optimizer, rank, fro
 	}
 }
 
-// newFSDPRun builds fsdpGPT and AdamW and prepares them under full sharding (with DDP when
-// ddp is set).
-func newFSDPRun(c comm, ddp ...bool) (*Accelerator, nn.Module, optim.Optimizer) {
+// newFSDPRun builds fsdpGPT and AdamW and prepares them under full sharding, writing state
+// dicts of the given type (with DDP when it is "ddp").
+func newFSDPRun(c comm, stateDict ...string) (*Accelerator, nn.Module, optim.Optimizer) {
 	cfg := Config{FSDP: &FullyShardedDataParallelPlugin{}}
-	if len(ddp) > 0 && ddp[0] {
-		cfg.FSDP = nil
+	if len(stateDict) > 0 {
+		cfg.FSDP.StateDictType = stateDict[0]
+		if stateDict[0] == "ddp" {
+			cfg.FSDP = nil
+		}
 	}
 	acc := newWithComm(withCfg(cfg), c)
 	tensors.ManualSeed(5)
@@ -51,14 +54,21 @@ func newFSDPRun(c comm, ddp ...bool) (*Accelerator, nn.Module, optim.Optimizer) 
 
 // TestFSDPSaveStateResumesAsIfUninterrupted trains 6 full-shard steps on 2 processes, saving
 // the state after 3; a fresh model that loads it and trains the last 3 steps ends with the same
-// parameters to the bit (the model and the optimizer state gathered whole on rank 0, and cut to
-// shards again at LoadState).
+// parameters to the bit, with either state dict type: FULL_STATE_DICT (the model gathered whole
+// on rank 0) and SHARDED_STATE_DICT (each process's shards in a file of its own); the optimizer
+// state is gathered whole either way. One process without FSDP loads either checkpoint.
 func TestFSDPSaveStateResumesAsIfUninterrupted(t *testing.T) {
+	for _, kind := range []string{FullStateDict, ShardedStateDict} {
+		t.Run(kind, func(t *testing.T) { testFSDPResume(t, kind) })
+	}
+}
+
+func testFSDPResume(t *testing.T, kind string) {
 	dir := sharedDir(t)
 	ckpt := filepath.Join(dir, "ckpt")
 	launch(t, 2, func() {
 		c := group()
-		acc, model, opt := newFSDPRun(c)
+		acc, model, opt := newFSDPRun(c, kind)
 		fsdpSteps(acc, model, opt, c.Rank(), 0, 3)
 		if _, err := acc.SaveState(ckpt); err != nil {
 			panic(err)
@@ -67,7 +77,7 @@ func TestFSDPSaveStateResumesAsIfUninterrupted(t *testing.T) {
 		straight := acc.GetStateDict(model)
 		acc.FreeMemory()
 
-		acc, model, opt = newFSDPRun(c)
+		acc, model, opt = newFSDPRun(c, kind)
 		if err := acc.LoadState(ckpt); err != nil {
 			panic(err)
 		}
@@ -93,10 +103,19 @@ func TestFSDPSaveStateResumesAsIfUninterrupted(t *testing.T) {
 	if d, same := paramDiff(straight, resumed); !same {
 		t.Errorf("resumed training differs from the uninterrupted one by %g", d)
 	}
-	for _, f := range []string{"model.safetensors", "optimizer.bin"} {
+	files := []string{"model.safetensors", "optimizer.bin"}
+	if kind == ShardedStateDict {
+		files = []string{"model_fsdp/index.json", "model_fsdp/rank0.safetensors", "model_fsdp/rank1.safetensors", "optimizer.bin"}
+	}
+	for _, f := range files {
 		if _, err := os.Stat(filepath.Join(ckpt, f)); err != nil {
 			t.Errorf("checkpoint: %v", err)
 		}
+	}
+	// One process, unsharded, loads it too.
+	acc, _, _ := newFSDPRun(solo{}, "ddp")
+	if err := acc.LoadState(ckpt); err != nil {
+		t.Errorf("one process cannot load the checkpoint of two: %v", err)
 	}
 }
 
@@ -110,7 +129,7 @@ func TestFSDPCheckpointsAreDDPCheckpoints(t *testing.T) {
 	dir := sharedDir(t)
 	launch(t, 2, func() {
 		c := group()
-		acc, model, opt := newFSDPRun(c, true)
+		acc, model, opt := newFSDPRun(c, "ddp")
 		fsdpSteps(acc, model, opt, c.Rank(), 0, 3)
 		if _, err := acc.SaveState(filepath.Join(dir, "ddp")); err != nil {
 			panic(err)
@@ -126,11 +145,8 @@ func TestFSDPCheckpointsAreDDPCheckpoints(t *testing.T) {
 		}
 		acc.FreeMemory()
 
-		for _, cross := range []struct {
-			name, from string
-			ddp        bool
-		}{{"ddp-from-fsdp", "fsdp", true}, {"fsdp-from-ddp", "ddp", false}} {
-			acc, model, opt = newFSDPRun(c, cross.ddp)
+		for _, cross := range []struct{ name, from, kind string }{{"ddp-from-fsdp", "fsdp", "ddp"}, {"fsdp-from-ddp", "ddp", FullStateDict}} {
+			acc, model, opt = newFSDPRun(c, cross.kind)
 			if err := acc.LoadState(filepath.Join(dir, cross.from)); err != nil {
 				panic(err)
 			}

@@ -12,10 +12,9 @@ import (
 // FSDPConfig is a config file's fsdp_config, under Accelerate's keys (FSDP1's
 // fsdp_sharding_strategy and FSDP2's fsdp_reshard_after_forward both read). Keys
 // that only change how PyTorch wraps or loads the model (fsdp_use_orig_params,
-// fsdp_sync_module_states, fsdp_cpu_ram_efficient_loading, fsdp_state_dict_type,
-// fsdp_forward_prefetch, fsdp_backward_prefetch) are read and have no effect:
-// goaccel always starts from rank 0's parameters, saves the model whole and the
-// optimizer state per process.
+// fsdp_sync_module_states, fsdp_cpu_ram_efficient_loading, fsdp_forward_prefetch,
+// fsdp_backward_prefetch) are read and have no effect: goaccel always starts from
+// rank 0's parameters and does not prefetch.
 type FSDPConfig struct {
 	ShardingStrategy          string `yaml:"fsdp_sharding_strategy,omitempty"`
 	ReshardAfterForward       *bool  `yaml:"fsdp_reshard_after_forward,omitempty"`
@@ -49,6 +48,11 @@ func (c *FSDPConfig) validate() error {
 	default:
 		return fmt.Errorf("fsdp_sharding_strategy is %q; use FULL_SHARD, SHARD_GRAD_OP, NO_SHARD or HYBRID_SHARD", c.ShardingStrategy)
 	}
+	switch strings.ToUpper(c.StateDictType) {
+	case "", "FULL_STATE_DICT", "SHARDED_STATE_DICT":
+	default:
+		return fmt.Errorf("fsdp_state_dict_type is %q; use FULL_STATE_DICT or SHARDED_STATE_DICT", c.StateDictType)
+	}
 	switch strings.ToUpper(c.AutoWrapPolicy) {
 	case "", "TRANSFORMER_BASED_WRAP", "SIZE_BASED_WRAP", "NO_WRAP":
 	default:
@@ -61,7 +65,7 @@ func (c *FSDPConfig) validate() error {
 type fsdpFlags struct {
 	use                                            bool
 	strategy, wrapPolicy, clsToWrap, reshard, ckpt string
-	offload                                        string
+	offload, stateDict                             string
 	minParams, version                             int
 }
 
@@ -71,6 +75,7 @@ func (f *fsdpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.reshard, "fsdp_reshard_after_forward", "", "FSDP2's form of the strategy: true (FULL_SHARD) or false (SHARD_GRAD_OP)")
 	fs.StringVar(&f.wrapPolicy, "fsdp_auto_wrap_policy", "", "TRANSFORMER_BASED_WRAP, SIZE_BASED_WRAP or NO_WRAP")
 	fs.StringVar(&f.clsToWrap, "fsdp_transformer_layer_cls_to_wrap", "", "comma-separated block types that make the units (GPT2Block, TransformerBlock, …)")
+	fs.StringVar(&f.stateDict, "fsdp_state_dict_type", "", "FULL_STATE_DICT (SaveState gathers the model on rank 0) or SHARDED_STATE_DICT (each process writes its shards)")
 	fs.IntVar(&f.minParams, "fsdp_min_num_params", 0, "SIZE_BASED_WRAP's unit size in parameters")
 	fs.StringVar(&f.ckpt, "fsdp_activation_checkpointing", "", "true: recompute each block's activations in the backward pass")
 	fs.StringVar(&f.offload, "fsdp_offload_params", "", "CPU offload (not implemented: only false)")
@@ -110,7 +115,7 @@ func (f *fsdpFlags) merge(c Config) (workers.FSDPOptions, error) {
 	if err := setBool(&fc.OffloadParams, "fsdp_offload_params", f.offload); err != nil {
 		return o, err
 	}
-	for dst, v := range map[*string]string{&fc.ShardingStrategy: f.strategy, &fc.AutoWrapPolicy: f.wrapPolicy, &fc.TransformerLayerClsToWrap: f.clsToWrap} {
+	for dst, v := range map[*string]string{&fc.ShardingStrategy: f.strategy, &fc.AutoWrapPolicy: f.wrapPolicy, &fc.TransformerLayerClsToWrap: f.clsToWrap, &fc.StateDictType: f.stateDict} {
 		if v != "" {
 			*dst = v
 		}
@@ -138,5 +143,6 @@ func (f *fsdpFlags) merge(c Config) (workers.FSDPOptions, error) {
 	o.TransformerLayerClsToWrap = fc.TransformerLayerClsToWrap
 	o.MinNumParams = fc.MinNumParams
 	o.ActivationCheckpointing = fc.ActivationCheckpointing
+	o.StateDictType = strings.ToUpper(fc.StateDictType)
 	return o, nil
 }

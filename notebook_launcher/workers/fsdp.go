@@ -12,6 +12,7 @@ type FSDPOptions struct {
 	TransformerLayerClsToWrap string // FSDP_TRANSFORMER_CLS_TO_WRAP: comma-separated block types
 	MinNumParams              int    // FSDP_MIN_NUM_PARAMS (0: the worker's default)
 	ActivationCheckpointing   bool   // FSDP_ACTIVATION_CHECKPOINTING
+	StateDictType             string // FSDP_STATE_DICT_TYPE: FULL_STATE_DICT or SHARDED_STATE_DICT
 }
 
 // env is the workers' environment for o (nothing unless Use).
@@ -28,6 +29,7 @@ func (o FSDPOptions) env() []string {
 	add("FSDP_SHARDING_STRATEGY", o.ShardingStrategy)
 	add("FSDP_AUTO_WRAP_POLICY", o.AutoWrapPolicy)
 	add("FSDP_TRANSFORMER_CLS_TO_WRAP", o.TransformerLayerClsToWrap)
+	add("FSDP_STATE_DICT_TYPE", o.StateDictType)
 	if o.MinNumParams > 0 {
 		add("FSDP_MIN_NUM_PARAMS", strconv.Itoa(o.MinNumParams))
 	}
