@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"math/bits"
 	"sync"
 	"unsafe"
 
@@ -47,16 +48,22 @@ func (jb *job) scratchAt(buf []float32, ks int) scratch {
 	return scratch{tile: buf[:mr*nr], pa: buf[mr*nr : mr*nr+mr*ks], pb: buf[mr*nr+mr*ks : mr*nr+mr*ks+ks*nr]}
 }
 
-var bufPool sync.Pool // *[]float32 packing buffers, reused across calls
+// bufPools keep packing buffers for reuse across calls, one pool per power-of-two capacity: a
+// small call (an attention block's product) never takes the buffer a large one needs, which the
+// large one would then have to allocate and clear anew.
+var bufPools [48]sync.Pool // *[]float32 of capacity 2^i
 
 func getBuf(n int) *[]float32 {
-	if v, ok := bufPool.Get().(*[]float32); ok && cap(*v) >= n {
+	i := bits.Len(uint(max(n, 1) - 1))
+	if v, ok := bufPools[i].Get().(*[]float32); ok {
 		*v = (*v)[:n]
 		return v
 	}
-	s := make([]float32, n)
+	s := make([]float32, n, 1<<i)
 	return &s
 }
+
+func putBuf(b *[]float32) { bufPools[bits.Len(uint(cap(*b)-1))].Put(b) }
 
 // kBlock is the k-block length in elements: at most kcSteps steps, split
 // evenly (784 = 4×196 rather than 3×256 + 16, whose thin last block would pay
@@ -84,7 +91,7 @@ func (jb *job) run(i0, i1, j0, j1 int) {
 		nb = 0
 	}
 	buf := getBuf(na + nb + jb.scratchLen(ksMax))
-	defer bufPool.Put(buf)
+	defer putBuf(buf)
 	ap := (*buf)[:na]
 	bp := (*buf)[na : na+nb]
 	sc := jb.scratchAt((*buf)[na+nb:], ksMax)
@@ -260,9 +267,9 @@ func (jb *job) runShared(nt, i0, i1 int) {
 	abuf, bbuf := getBuf(na), getBuf(nb)
 	per := jb.scratchLen(ksMax)
 	tbuf := getBuf(nt * per)
-	defer bufPool.Put(abuf)
-	defer bufPool.Put(bbuf)
-	defer bufPool.Put(tbuf)
+	defer putBuf(abuf)
+	defer putBuf(bbuf)
+	defer putBuf(tbuf)
 	ap, bp, tmp := *abuf, *bbuf, *tbuf
 	for jc := 0; jc < jb.n; jc += nc {
 		ncb := min(nc, jb.n-jc)
