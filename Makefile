@@ -14,7 +14,7 @@ BIN        := bin/goaccel
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
 
-.PHONY: all build run deps deps-run install test test-race test-unit test-e2e test-cuda-emulated test-cuda-tsan lint bench generate ptx gpu-bundle clean
+.PHONY: all build run deps deps-run install test test-race test-unit test-e2e test-cuda-emulated test-cuda-tsan lint bench generate ptx proto gpu-bundle clean
 
 all: build
 
@@ -100,6 +100,12 @@ generate:
 # (Debian's nvidia-cuda-toolkit, which scripts/deps.sh installs).
 ptx:
 	cuda/internal/kernels/genptx.sh
+
+# proto: regenerate the Go types of TensorBoard's messages (accelerate/internal/tensorboard/tbpb,
+# hparamspb) from the .proto files beside them; needs protoc (Debian's protobuf-compiler and
+# libprotobuf-dev).
+proto:
+	accelerate/internal/tensorboard/genproto.sh
 
 # gpu-bundle: what tests/gpu/check.sh runs on a GPU machine without Go, in tests/gpu/bundle: the
 # tensors test binary (the op suite; its fixtures are read from the repository carried with it),

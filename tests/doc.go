@@ -87,6 +87,9 @@
 //   - launch_e2e_test.go: `%accelerate launch` and notebook_launcher.Launch
 //     from cells through each stack's jupyter_client (launch_e2e.py), and the
 //     launch notebooks of testdata/launch run by each stack's nbconvert.
+//   - finetune_test.go: what notebooks/finetune_text_classification.ipynb
+//     shows, and the folder it saved loaded with transformers (.venv/hf):
+//     the same predicted topics as goaccel's on the held-out articles.
 //   - layout_test.go: the layers of the module: which folders may import
 //     which, and the top-level internal/ kept to small leaves.
 //   - netns_test.go: two hosts in Linux network namespaces training over a

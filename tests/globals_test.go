@@ -61,8 +61,9 @@ var processGlobals = map[string]string{
 	"tensors/backend/sim.collected":         "the call sites that mode already collected at",
 
 	// Modes of the whole process, as PyTorch's (Go has no goroutine-local state).
-	"tensors.noGradDepth": "tensors.NoGrad, torch.no_grad's counterpart: process-wide, documented so",
-	"tensors.autocastDT":  "tensors.Autocast, torch.autocast's counterpart: process-wide like NoGrad",
+	"tensors.noGradDepth":       "tensors.NoGrad, torch.no_grad's counterpart: process-wide, documented so",
+	"tensors.autocastDT":        "tensors.Autocast, torch.autocast's counterpart: process-wide like NoGrad",
+	"internal/profiling.active": "the profile in progress (accelerate.Profile, torch.profiler's counterpart): tensors' ops, dist's collectives and data's loaders record into it without a context to carry it, process-wide like NoGrad",
 
 	// What one process runs at a time, by its nature.
 	"accelerate.groupComm":                  "the process group: one per process, shared by every Accelerator in it (Accelerate's PartialState), joined by the first",

@@ -6,6 +6,7 @@
 //	model, report, err := transformers.FromPretrained(dir, transformers.Options{
 //		Task: transformers.SequenceClassification, NumLabels: 5})
 //	out, err := model.Run(transformers.Inputs{InputIDs: ids, AttentionMask: mask, Labels: labels})
+//	out, err = model.Run(transformers.BatchInputs(loader.Named())) // model(**batch)
 //	out.Loss.Backward()
 //	err = transformers.SavePretrained("out/model", model, transformers.SaveOptions{})
 //
@@ -40,6 +41,7 @@
 //     LoadConfig, ParseConfig and MarshalConfig.
 //   - registry.go: Task, Architecture, Family, Register and SupportedModelTypes.
 //   - model.go: Model, Inputs and Output.
+//   - batch.go: BatchInputs, model(**batch) for a data.Loader's named batch.
 //   - pretrained.go: Options, FromPretrained, ParseDType, SaveOptions, SavePretrained and
 //     ParseSize.
 //   - load.go: LoadWeights and the matching of checkpoint names to parameters.

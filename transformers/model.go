@@ -48,6 +48,8 @@ type Inputs struct {
 	// LogitsToKeep, when positive, makes a language modelling head score only the last
 	// LogitsToKeep positions (transformers' logits_to_keep): Logits are [B, LogitsToKeep, vocab].
 	LogitsToKeep int
+
+	unexpected []string // a batch's names BatchInputs has no field for (see Unexpected)
 }
 
 // Output is what a forward pass returns (transformers' ModelOutput classes in one struct):

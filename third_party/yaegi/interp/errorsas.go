@@ -25,14 +25,24 @@ var (
 
 // errorsIsCall is errors.Is comparing the values interpreted errors hold.
 func errorsIsCall(_ reflect.Value, in []reflect.Value) []reflect.Value {
-	err, _ := interfaceElem(in[0]).Interface().(error)
-	target, _ := interfaceElem(in[1]).Interface().(error)
+	err, target := errorArg(in[0]), errorArg(in[1])
 	if err == nil || target == nil {
 		return []reflect.Value{reflect.ValueOf(err == nil && target == nil)}
 	}
 	t, _ := unwrapIface(target)
 	comparable := t == nil || reflect.TypeOf(t).Comparable()
 	return []reflect.Value{reflect.ValueOf(is(err, target, comparable))}
+}
+
+// errorArg is the error an argument of errors.Is or errors.As holds: nil for
+// a nil interface (errors.Is(nil, target) is false, not a panic).
+func errorArg(v reflect.Value) error {
+	v = interfaceElem(v)
+	if !v.IsValid() {
+		return nil
+	}
+	err, _ := v.Interface().(error)
+	return err
 }
 
 // is is errors.Is's loop over the chain of err.
@@ -86,8 +96,7 @@ func (interp *Interpreter) errorsAsCall(want *itype) func(fn reflect.Value, in [
 		if !isInterfaceSrc(want) && want.methods()["Error"] == "" {
 			panic("errors: *target must be interface or implement error")
 		}
-		err, _ := interfaceElem(in[0]).Interface().(error)
-		ok := interp.as(err, target, want)
+		ok := interp.as(errorArg(in[0]), target, want)
 		return []reflect.Value{reflect.ValueOf(ok)}
 	}
 }

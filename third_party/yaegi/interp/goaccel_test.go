@@ -279,6 +279,11 @@ func main() {
 		stdout: "true errno 2 false true false\ntrue k false\n",
 	},
 	{
+		name:   "errors.Is and errors.As of a nil error are false",
+		srcs:   []string{"package main\nimport (\"errors\"; \"fmt\"; \"io\")\ntype Errno int\nfunc (e Errno) Error() string { return \"errno\" }\nfunc main() {\n\tvar err error\n\tvar e Errno\n\tfmt.Println(errors.Is(err, io.EOF), errors.Is(err, Errno(1)), errors.As(err, &e), errors.Is(Errno(1), nil))\n}"},
+		stdout: "false false false false\n",
+	},
+	{
 		name:    "reflect.TypeOf of a value of an interpreted named type is refused",
 		srcs:    []string{"package main\nimport (\"fmt\"; \"reflect\")\ntype Celsius float64\nfunc main() {\n\tfmt.Println(reflect.TypeOf(1.5).Name(), reflect.ValueOf(struct{ X int }{1}).Field(0))\n\tvar x any = Celsius(1)\n\tfmt.Println(reflect.TypeOf(x).Name())\n}"},
 		stdout:  "float64 1\n",

@@ -19,10 +19,13 @@ type Limits struct {
 	Decoder       bool
 }
 
-// CheckInputs checks in against the model: int64 ids [B, T] with T (and the tokens of a KV
-// cache) within the model's positions, token types and positions of the same [B, T], and a mask
-// [B, T], or [B, cached+T] with a cache.
+// CheckInputs checks in against the model: no tensor of a batch that BatchInputs found no input
+// for, int64 ids [B, T] with T (and the tokens of a KV cache) within the model's positions, token
+// types and positions of the same [B, T], and a mask [B, T], or [B, cached+T] with a cache.
 func CheckInputs(in transformers.Inputs, l Limits) error {
+	if u := in.Unexpected(); len(u) > 0 {
+		return fmt.Errorf("%s: the batch holds %q, which the model does not take (its inputs are input_ids, attention_mask, token_type_ids, position_ids and labels): remove those columns from the dataset before collating (datasets' RemoveColumns, or Map's RemoveColumns)", l.Model, u)
+	}
 	ids := in.InputIDs
 	if ids == nil {
 		return fmt.Errorf("%s: Inputs.InputIDs is nil: give token ids [batch, sequence] (int64)", l.Model)

@@ -15,6 +15,7 @@ func init() {
 	Symbols["github.com/goaccel/goaccel/transformers/transformers"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BaseModel":              reflect.ValueOf(transformers.BaseModel),
+		"BatchInputs":            reflect.ValueOf(transformers.BatchInputs),
 		"CausalLM":               reflect.ValueOf(transformers.CausalLM),
 		"ConfigFile":             reflect.ValueOf(constant.MakeFromLiteral("\"config.json\"", token.STRING, 0)),
 		"FromPretrained":         reflect.ValueOf(transformers.FromPretrained),
