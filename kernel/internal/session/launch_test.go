@@ -437,14 +437,16 @@ func TestALaunchAGoroutineStartsOutlivesItsCellUntilAnInterrupt(t *testing.T) {
 		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); errors.Is(err, os.ErrNotExist) {
 			break
 		}
-		if time.Since(start) > 5*time.Second {
+		// The workers get a second after SIGINT before SIGKILL; the rest is
+		// slack for a loaded machine (CI runs packages side by side).
+		if time.Since(start) > 30*time.Second {
 			st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-			t.Fatalf("an interrupt left the background launch's worker running for 5 s: %.80q; output:\n%s", st, out.String())
+			t.Fatalf("an interrupt left the background launch's worker running for 30 s: %.80q; output:\n%s", st, out.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	for !strings.Contains(out.String(), "the launch of wait started by cell [3] failed: context canceled") {
-		if time.Since(start) > 10*time.Second {
+		if time.Since(start) > 40*time.Second {
 			t.Fatalf("no report of the stopped background launch; output:\n%s", out.String())
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -30,7 +30,30 @@ func hosted(t *testing.T, opts Options) *Session {
 		t.Fatal(err)
 	}
 	host.ForTest(t, host.Host{Display: s.Display(), Comms: opts.Comms, Cells: s})
+	t.Cleanup(func() { stopEveryLaunch(t, s) })
 	return s
+}
+
+// stopEveryLaunch kills the launches a test left running (a goroutine's
+// launch that outlives its cell, or one a failed test did not stop) and
+// waits until each has returned: the process runs one launch at a time, and
+// a straggler would refuse the next test's launches.
+func stopEveryLaunch(t *testing.T, s *Session) {
+	s.launches.stopAll()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		s.launches.mu.Lock()
+		n := len(s.launches.launches)
+		s.launches.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%d launches of the test still run a minute after they were cancelled", n)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // waitOutput waits until out holds every one of wants and returns it. A
