@@ -2,24 +2,24 @@
 # Data-parallel training of an MLP 784-512-512-10 (AdamW, weight decay 0.01,
 # global batch 128): goaccel (notebook_launcher.Launch + accelerate) on 1 and 2
 # processes beside PyTorch DDP over gloo (bench/accelerate_ddp.py, the
-# Accelerate equivalent) in its fastest documented setting (AdamW(foreach=True),
+# Accelerate equivalent, on PyTorch 2.x) in its fastest documented setting (AdamW(fused=True),
 # gradients set to None) at 1 and at 2 threads per process, alternated ROUNDS
 # times in one run; each line reports the best round and the baseline's best
 # thread count: milliseconds per training step, and launch-to-first-step with
 # 2 workers.
 #
-#   bench/accelerate_mlp.sh            # ROUNDS=3 STEPS=60 PYTHON=/usr/bin/python3
+#   bench/accelerate_mlp.sh            # ROUNDS=3 STEPS=60 PYTHON=.venv/hf/bin/python
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/torch_malloc.sh # PyTorch in its steady state: see there
-PY=${PYTHON:-/usr/bin/python3}
+. bench/python.sh
 ROUNDS=${ROUNDS:-3}
 STEPS=${STEPS:-60}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 go build -o "$out/accelerate_mlp" ./bench/accelerate_mlp
-have_torch=1
+have_torch=$HAVE_TORCH
 "$PY" -c 'import torch.distributed' 2>/dev/null || have_torch=0
 
 for round in $(seq "$ROUNDS"); do
@@ -64,4 +64,4 @@ echo "goaccel 2 processes vs 1 process (step time ratio 1p/2p): $(ratio "$g1" "$
 c1=$(best goaccel 1 cpu_ms_per_step)
 c2=$(best goaccel 2 cpu_ms_per_step)
 echo "goaccel CPU ms per step of one process: 1 process $c1, each of 2 processes $c2 (load: $(cut -d' ' -f1-3 /proc/loadavg))"
-[ "$have_torch" = 1 ] || echo "(no torch for $PY: install python3-torch to get the DDP baseline)"
+[ "$have_torch" = 1 ] || echo "(no torch for $PY: run scripts/deps.sh bench to get the DDP baseline)"

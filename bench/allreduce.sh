@@ -5,11 +5,11 @@
 # and alternated ROUNDS times; each side's best round is reported, as GB/s =
 # bytes / time per all-reduce (torch's algbw), with the ratio.
 #
-#   bench/allreduce.sh            # ROUNDS=3 BENCHTIME=2s PYTHON=/usr/bin/python3
+#   bench/allreduce.sh            # ROUNDS=3 BENCHTIME=2s PYTHON=.venv/hf/bin/python
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/torch_malloc.sh # PyTorch in its steady state: see there
-PY=${PYTHON:-/usr/bin/python3}
+. bench/python.sh
 ROUNDS=${ROUNDS:-3}
 BENCHTIME=${BENCHTIME:-2s}
 SECONDS_PER_SIZE=${BENCHTIME%s}
@@ -41,4 +41,4 @@ for mb in 4 64; do
 	printf "%-8s %14s %14s %8s\n" "${mb}MB" "$g" "${b/#0.000/n/a}" "$ratio"
 done
 echo "gloo setting: dist.all_reduce (sum) of float32 CPU tensors, algbw; torch's thread count does not enter gloo's transfer"
-[ "$have_torch" = 1 ] || echo "(no torch for $PY: install python3-torch to get the gloo baseline)"
+[ "$have_torch" = 1 ] || echo "(no torch for $PY: run scripts/deps.sh bench to get the gloo baseline)"

@@ -1,11 +1,10 @@
-#!/usr/bin/python3
 """All-reduce bandwidth of torch.distributed's gloo backend: the baseline for
 goaccel's dist all-reduce (bench/allreduce.sh runs both in one go).
 
 Two processes on this host all-reduce (sum) float32 tensors of each size;
 the figure is algbw as torch reports it: tensor bytes / time per all-reduce.
 Prints one line per size:  gloo size_mb=4 ms=6.10 gbps=0.688
-Run with Debian's interpreter (python3-torch): /usr/bin/python3 bench/allreduce_gloo.py
+Run with the benchmarks' Python (bench/python.sh): .venv/hf/bin/python bench/allreduce_gloo.py
 """
 import argparse
 import os

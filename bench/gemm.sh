@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . bench/torch_malloc.sh # PyTorch in its steady state: see there
-PY=${PYTHON:-/usr/bin/python3}
+. bench/python.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go test -c -o "$tmp/gemm.test" ./tensors/backend/cpu/internal/gemm/ || exit 1
@@ -20,7 +20,7 @@ try:
     import gemm_torch
 except ImportError as e:
     torch = None
-    print(f"PyTorch baseline unavailable ({e}): install python3-torch (scripts/deps.sh); Go numbers only")
+    print(f"PyTorch baseline unavailable ({e}): run scripts/deps.sh bench; Go numbers only")
 if torch is not None:
     shapes = gemm_torch.SHAPES
 else:  # same list without importing torch

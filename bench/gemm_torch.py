@@ -1,11 +1,10 @@
-#!/usr/bin/python3
 """PyTorch baseline for tensors/backend/cpu/internal/gemm: torch.mm GFLOP/s on the shapes of
 BenchmarkSgemm (same names), at each requested thread count.
 
 Prints one line per measurement, in `go test -bench` format so bench/gemm.sh
 parses both sides the same way:
     BenchmarkTorchSgemm/<shape>-<threads>  <iters>  <ns/op> ns/op  <x> GFLOP/s
-Run with Debian's interpreter: /usr/bin/python3 bench/gemm_torch.py --threads 1,2
+Run with the benchmarks' Python (bench/python.sh): .venv/hf/bin/python bench/gemm_torch.py --threads 1,2
 """
 import argparse
 import re

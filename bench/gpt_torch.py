@@ -1,107 +1,146 @@
-#!/usr/bin/python3
-"""PyTorch baseline of nn's BenchmarkGPTTrainStep (run by bench/gpt.sh): notebooks/char_gpt.ipynb's
-character GPT (nanoGPT, vocabulary 96, block 64, 4 layers, 4 heads, 128 features, biases, about
-0.8 M parameters) at the notebook's batch of 16 × 64 tokens: forward, cross entropy, backward, AdamW with nanoGPT's
-decay groups in PyTorch's fastest setting (foreach=True), zero_grad(set_to_none=True).
+"""PyTorch 2.x baseline of nn's BenchmarkGPTTrainStep (run by bench/gpt.sh): nanoGPT's model as
+written for PyTorch 2 (scaled_dot_product_attention with is_causal=True, biases, weight tying) at
+two sizes:
 
-PyTorch 1.13 has no fused attention (scaled_dot_product_attention came in 2.0): the model computes
-the weights explicitly, as nanoGPT does on PyTorch 1.x. Usage: gpt_torch.py [seconds] [threads...]
-Prints Go-benchmark-style lines, e.g. "TorchGPTTrainStep-threads1  120.1 ms/op  119.8 cpu-ms/op".
+  char         notebooks/char_gpt.ipynb: vocabulary 96, block 64, 4 layers, 4 heads, 128 features,
+               batch 16 x 64 tokens (about 0.8 M parameters)
+  shakespeare  nanoGPT's shakespeare-char config: vocabulary 65, block 256, 6 layers, 6 heads, 384
+               features, batch 8 x 256 tokens (about 10.7 M parameters)
+
+One step: forward, cross entropy, backward, AdamW with nanoGPT's decay groups (fused=True:
+PyTorch's fastest AdamW on the CPU since 2.4), zero_grad(set_to_none=True); in float32 (f32) and
+under torch.autocast("cpu", dtype=torch.bfloat16) (bf16), each in eager mode and, as a second
+column, with torch.compile (inductor) when it compiles here.
+
+Usage: gpt_torch.py [seconds] [threads...]; GPT_SIZES (char shakespeare), GPT_DTYPES (f32 bf16),
+GPT_COMPILE (1: also torch.compile) choose what runs. Prints Go-benchmark-style lines:
+"TorchGPTTrainStep/char_f32-threads1  30.1 ms/op  29.8 cpu-ms/op" (compiled: TorchCompiledGPT...).
 """
-import math
+import contextlib
+import os
 import sys
 import time
+import warnings
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-VOCAB, BLOCK, LAYERS, HEADS, EMBED, BATCH = 96, 64, 4, 4, 128, 16
+SIZES = {
+    # name: vocab, block, layers, heads, embed, batch
+    "char": (96, 64, 4, 4, 128, 16),
+    "shakespeare": (65, 256, 6, 6, 384, 8),
+}
 
 
 class CausalSelfAttention(nn.Module):
-    def __init__(self):
+    def __init__(self, embed, heads):
         super().__init__()
-        self.c_attn = nn.Linear(EMBED, 3 * EMBED)
-        self.c_proj = nn.Linear(EMBED, EMBED)
-        self.register_buffer("mask", torch.tril(torch.ones(BLOCK, BLOCK)).view(1, 1, BLOCK, BLOCK))
+        self.heads = heads
+        self.c_attn = nn.Linear(embed, 3 * embed)
+        self.c_proj = nn.Linear(embed, embed)
 
     def forward(self, x):
         b, t, c = x.size()
         q, k, v = self.c_attn(x).split(c, dim=2)
-        heads = lambda z: z.view(b, t, HEADS, c // HEADS).transpose(1, 2)
-        q, k, v = heads(q), heads(k), heads(v)
-        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
-        att = att.masked_fill(self.mask[:, :, :t, :t] == 0, float("-inf")).softmax(dim=-1)
-        return self.c_proj((att @ v).transpose(1, 2).contiguous().view(b, t, c))
+        q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=True)
+        return self.c_proj(y.transpose(1, 2).contiguous().view(b, t, c))
 
 
 class Block(nn.Module):
-    def __init__(self):
+    def __init__(self, embed, heads):
         super().__init__()
-        self.ln_1, self.ln_2 = nn.LayerNorm(EMBED), nn.LayerNorm(EMBED)
-        self.attn = CausalSelfAttention()
-        self.mlp = nn.Sequential(nn.Linear(EMBED, 4 * EMBED), nn.GELU(), nn.Linear(4 * EMBED, EMBED))
+        self.ln_1, self.ln_2 = nn.LayerNorm(embed), nn.LayerNorm(embed)
+        self.attn = CausalSelfAttention(embed, heads)
+        self.c_fc, self.gelu, self.c_proj = nn.Linear(embed, 4 * embed), nn.GELU(), nn.Linear(4 * embed, embed)
 
     def forward(self, x):
         x = x + self.attn(self.ln_1(x))
-        return x + self.mlp(self.ln_2(x))
+        return x + self.c_proj(self.gelu(self.c_fc(self.ln_2(x))))
 
 
 class GPT(nn.Module):
-    def __init__(self):
+    def __init__(self, vocab, block, layers, heads, embed):
         super().__init__()
-        self.wte, self.wpe = nn.Embedding(VOCAB, EMBED), nn.Embedding(BLOCK, EMBED)
-        self.h = nn.ModuleList([Block() for _ in range(LAYERS)])
-        self.ln_f = nn.LayerNorm(EMBED)
-        self.lm_head = nn.Linear(EMBED, VOCAB, bias=False)
+        self.wte, self.wpe = nn.Embedding(vocab, embed), nn.Embedding(block, embed)
+        self.h = nn.ModuleList([Block(embed, heads) for _ in range(layers)])
+        self.ln_f = nn.LayerNorm(embed)
+        self.lm_head = nn.Linear(embed, vocab, bias=False)
         self.wte.weight = self.lm_head.weight
 
     def forward(self, idx):
-        x = self.wte(idx) + self.wpe(torch.arange(idx.size(1)))
+        pos = torch.arange(idx.size(1), dtype=torch.long)
+        x = self.wte(idx) + self.wpe(pos)
         for b in self.h:
             x = b(x)
         return self.lm_head(self.ln_f(x))
 
 
-def step_fn():
+def make_step(size, bf16, compiled):
+    vocab, block, layers, heads, embed, batch = SIZES[size]
     torch.manual_seed(0)
-    model = GPT()
+    model = GPT(vocab, block, layers, heads, embed)
+    # nanoGPT's configure_optimizers: decay for every parameter of 2 or more dimensions.
     decay = [p for p in model.parameters() if p.dim() >= 2]
     rest = [p for p in model.parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": rest, "weight_decay": 0.0}],
-                            lr=1e-3, betas=(0.9, 0.99), foreach=True)
-    x = torch.randint(0, VOCAB, (BATCH, BLOCK))
-    y = torch.randint(0, VOCAB, (BATCH * BLOCK,))
+                            lr=1e-3, betas=(0.9, 0.99), fused=True)
+    fwd = torch.compile(model) if compiled else model
+    x = torch.randint(0, vocab, (batch, block))
+    y = torch.randint(0, vocab, (batch * block,))
+    ctx = (lambda: torch.autocast("cpu", dtype=torch.bfloat16)) if bf16 else contextlib.nullcontext
 
     def step():
-        loss = F.cross_entropy(model(x).view(-1, VOCAB), y)
+        with ctx():
+            logits = fwd(x)
+            loss = F.cross_entropy(logits.view(-1, vocab), y)
         loss.backward()
         opt.step()
         opt.zero_grad(set_to_none=True)
-    return model, step
+    return sum(p.numel() for p in model.parameters()), step
+
+
+def best(step, seconds):
+    for _ in range(3):
+        step()
+    best_wall, best_cpu = float("inf"), float("inf")
+    for _ in range(3):
+        n, t0, c0 = 0, time.perf_counter(), time.process_time()
+        while time.perf_counter() - t0 < seconds / 3 or n < 2:
+            step()
+            n += 1
+        best_wall = min(best_wall, (time.perf_counter() - t0) / n)
+        best_cpu = min(best_cpu, (time.process_time() - c0) / n)
+    return best_wall, best_cpu
 
 
 def main():
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 4.0
     threads = [int(a) for a in sys.argv[2:]] or [1, 2]
-    print("# setting TorchGPTTrainStep: AdamW(foreach=True, nanoGPT decay groups), zero_grad(set_to_none=True), explicit attention (torch 1.13 has no fused one)")
+    sizes = os.environ.get("GPT_SIZES", "char shakespeare").split()
+    dtypes = os.environ.get("GPT_DTYPES", "f32 bf16").split()
+    modes = [False, True] if os.environ.get("GPT_COMPILE", "0") == "1" else [False]
+    print(f"# torch {torch.__version__}, CPU capability {torch.backends.cpu.get_cpu_capability()}; "
+          "setting: scaled_dot_product_attention(is_causal=True), AdamW(fused=True, nanoGPT decay groups), "
+          "zero_grad(set_to_none=True)", flush=True)
     for th in threads:
         torch.set_num_threads(th)
-        model, step = step_fn()
-        n_params = sum(p.numel() for p in model.parameters())
-        for _ in range(2):
-            step()
-        best_wall, best_cpu = float("inf"), float("inf")
-        for _ in range(3):
-            n, t0, c0 = 0, time.perf_counter(), time.process_time()
-            while time.perf_counter() - t0 < seconds / 3 or n < 2:
-                step()
-                n += 1
-            best_wall = min(best_wall, (time.perf_counter() - t0) / n)
-            best_cpu = min(best_cpu, (time.process_time() - c0) / n)
-        print(f"TorchGPTTrainStep-threads{th}\t{best_wall * 1e3:.3f} ms/op\t{best_cpu * 1e3:.3f} cpu-ms/op\t# {n_params} parameters", flush=True)
+        for size in sizes:
+            for dt in dtypes:
+                for compiled in modes:
+                    name = "TorchCompiledGPTTrainStep" if compiled else "TorchGPTTrainStep"
+                    try:
+                        n_params, step = make_step(size, dt == "bf16", compiled)
+                        w, c = best(step, seconds)
+                    except Exception as e:  # torch.compile needs a C++ compiler; say why it did not run
+                        print(f"# {name}/{size}_{dt}-threads{th}: did not run: {type(e).__name__}: {str(e).splitlines()[0][:160]}", flush=True)
+                        continue
+                    print(f"{name}/{size}_{dt}-threads{th}\t{w * 1e3:.3f} ms/op\t{c * 1e3:.3f} cpu-ms/op\t# {n_params} parameters", flush=True)
 
 
 if __name__ == "__main__":
+    warnings.filterwarnings("ignore")
     main()

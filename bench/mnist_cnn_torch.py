@@ -1,7 +1,7 @@
-#!/usr/bin/python3
 """PyTorch's MNIST example (pytorch/examples, mnist/main.py) on the CPU, as notebooks/mnist_cnn.ipynb
 trains it in goaccel: the same network (two 3×3 convolutions, ReLU, max-pool, dropout 0.25, two
-linear layers with dropout 0.5, log-softmax), Adadelta lr 1.0, StepLR γ 0.7, batch 64 in the
+linear layers with dropout 0.5, log-softmax), Adadelta lr 1.0 (foreach=True: PyTorch 2's
+multi-tensor path, which has no fused form for Adadelta), StepLR γ 0.7, batch 64 in the
 training set's order (the example shuffles only on an accelerator), test batch 1000, seed 1.
 
   mnist_cnn_torch.py MNIST_DIR [EPOCHS] [THREADS]
@@ -71,7 +71,7 @@ def main():
     xtr, ytr = load(folder, "train")
     xte, yte = load(folder, "test")
     model = Net()
-    optimizer = torch.optim.Adadelta(model.parameters(), lr=1.0)
+    optimizer = torch.optim.Adadelta(model.parameters(), lr=1.0, foreach=True)
     scheduler = StepLR(optimizer, step_size=1, gamma=0.7)
     for epoch in range(1, epochs + 1):
         model.train()

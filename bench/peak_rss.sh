@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # peak_rss: peak resident memory (VmHWM) of training the MNIST notebook's MLP (one epoch, 469
 # steps) and the char_gpt notebook's GPT (STEPS_GPT, 300 steps), in goaccel (bench/peak_rss) and
-# in PyTorch 1.13 (bench/peak_rss_torch.py: the same model, data, batch and steps, AdamW
+# in PyTorch 2.x (bench/peak_rss_torch.py: the same model, data, batch and steps, AdamW
 # foreach=True, 1 thread), each in its own process. The ratio is goaccel / PyTorch (below 1:
 # goaccel needs less). Both include their runtime (Go's, or Python with torch imported).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. bench/python.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/peak_rss" ./bench/peak_rss || exit 1
@@ -14,8 +15,10 @@ steps_gpt=${STEPS_GPT:-300}
 {
 	"$tmp/peak_rss" -model mnist -steps 469
 	"$tmp/peak_rss" -model gpt -steps "$steps_gpt"
-	/usr/bin/python3 bench/peak_rss_torch.py mnist 469 "$mnist" || echo "PyTorch baseline unavailable (install python3-torch)"
-	/usr/bin/python3 bench/peak_rss_torch.py gpt "$steps_gpt"
+	if [ "$HAVE_TORCH" = 1 ]; then
+		"$PY" bench/peak_rss_torch.py mnist 469 "$mnist"
+		"$PY" bench/peak_rss_torch.py gpt "$steps_gpt"
+	fi
 } | tee "$tmp/runs"
 awk '
 	{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } peak[$1, f["model"]] = f["peak_rss_mib"] }

@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """PyTorch baseline of bench/peak_rss (run by bench/peak_rss.sh): the same model, data and steps,
 then the process's peak resident memory (VmHWM).
 

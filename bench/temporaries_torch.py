@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """PyTorch baseline of bench/temporaries (run by bench/temporaries.sh): the same lines of plain
 code, each result dropped as Python drops it (its last reference goes when the name is rebound),
 at 1 and 2 threads, in PyTorch's steady state (bench/torch_malloc.sh: glibc keeps freed buffers).

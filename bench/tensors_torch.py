@@ -1,10 +1,10 @@
-#!/usr/bin/python3
 """PyTorch baselines for the tensors benchmarks (run by bench/tensors.sh beside go test -bench).
 
-Every workload runs in PyTorch's fastest documented setting for it, at 1 and at 2 threads
-(tensors_compare.py takes the better of the two and says which):
-  - optimizers with foreach=True (the multi-tensor path; PyTorch 1.13's default on CPU is the
-    slower per-tensor loop), gradients dropped with zero_grad(set_to_none=True) as goaccel does;
+Every workload runs in PyTorch's fastest documented settings for it, at 1 and at 2 threads
+(tensors_compare.py takes the best and says which):
+  - optimizers both fused (fused=True: one kernel for all parameters, PyTorch 2.4+'s fastest on
+    the CPU) and foreach=True (the multi-tensor path), each its own line (suffix -fused,
+    -foreach), gradients dropped with zero_grad(set_to_none=True) as goaccel does;
   - ops whose Go benchmark builds no autograd graph under torch.no_grad();
   - glibc told (bench/torch_malloc.sh) to keep freed large buffers for reuse, so PyTorch's
     allocations do not fault in fresh pages on every call.
@@ -19,8 +19,10 @@ import torch
 import torch.nn.functional as F
 
 SETTINGS = {
-    "TorchMLPStepSGD": "SGD(foreach=True), zero_grad(set_to_none=True)",
-    "TorchMLPStepADAMW": "AdamW(foreach=True, weight_decay=0.01), zero_grad(set_to_none=True)",
+    "TorchMLPStepSGD-fused": "SGD(fused=True), zero_grad(set_to_none=True)",
+    "TorchMLPStepSGD-foreach": "SGD(foreach=True), zero_grad(set_to_none=True)",
+    "TorchMLPStepADAMW-fused": "AdamW(fused=True, weight_decay=0.01), zero_grad(set_to_none=True)",
+    "TorchMLPStepADAMW-foreach": "AdamW(foreach=True, weight_decay=0.01), zero_grad(set_to_none=True)",
     "TorchAdd1M": "torch.no_grad()",
     "TorchSum1M": "torch.no_grad()",
     "TorchSoftmax": "torch.no_grad()",
@@ -59,17 +61,18 @@ def no_grad(fn):
     return run
 
 
-def mlp_step(optim_name):
+def mlp_step(optim_name, variant):
     """One training step of MLP 784-512-512-10 at batch 128: BenchmarkMLPStep (SGD, lr 0.01) and
     nn's BenchmarkMLPTrainStep (AdamW, lr 1e-3, weight decay 0.01)."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512),
                                 torch.nn.ReLU(), torch.nn.Linear(512, 10))
     x, y = torch.randn(128, 784), torch.randint(0, 10, (128,))
+    kw = {variant: True}  # fused=True or foreach=True
     if optim_name == "sgd":
-        opt = torch.optim.SGD(model.parameters(), lr=0.01, foreach=True)
+        opt = torch.optim.SGD(model.parameters(), lr=0.01, **kw)
     else:
-        opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01, foreach=True)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01, **kw)
 
     def step():
         opt.zero_grad(set_to_none=True)
@@ -88,8 +91,9 @@ def main():
     for threads in (1, 2):
         torch.set_num_threads(threads)
         for name in ("sgd", "adamw"):
-            wall = timeit(mlp_step(name), min_time)
-            print(f"TorchMLPStep{name.upper()}-threads{threads}\t{wall * 1e3:.3f} ms/op\t{timeit.cpu * 1e3:.3f} cpu-ms/op", flush=True)
+            for variant in ("fused", "foreach"):
+                wall = timeit(mlp_step(name, variant), min_time)
+                print(f"TorchMLPStep{name.upper()}-{variant}-threads{threads}\t{wall * 1e3:.3f} ms/op\t{timeit.cpu * 1e3:.3f} cpu-ms/op", flush=True)
         x, y = torch.randn(1024, 1024), torch.randn(1024, 1024)
         report(f"TorchAdd1M-threads{threads}", timeit(no_grad(lambda: x + y), min_time))
         report(f"TorchSum1M-threads{threads}", timeit(no_grad(lambda: x.sum()), min_time))

@@ -39,24 +39,6 @@ func timeSteps(b *testing.B, step func()) {
 	b.ReportMetric(float64(cputime.Process()-c0)/1e6/float64(b.N), "cpu-ms/op")
 }
 
-// gptStep returns one language-model training step of m on tokens x [batch, n] and next-token
-// targets y [batch·n]: forward, cross entropy, backward, the optimizer's step, zero grad, with
-// every intermediate released.
-func gptStep(m *nn.GPT, opt optim.Optimizer, x, y *tensors.Tensor) func() {
-	batch, n := x.Size(0), x.Size(1)
-	return func() {
-		logits := m.Forward(x)
-		flat := logits.Reshape(batch*n, logits.Size(-1))
-		loss := nn.CrossEntropy(flat, y)
-		logits.Release()
-		flat.Release()
-		loss.Backward()
-		opt.Step()
-		opt.ZeroGrad()
-		loss.Release()
-	}
-}
-
 // BenchmarkAdamWStepMLP times only the optimizer update over the MLP's 669,706 parameters.
 func BenchmarkAdamWStepMLP(b *testing.B) {
 	m := nn.NewSequential(nn.NewLinear(784, 512), nn.ReLU{}, nn.NewLinear(512, 512), nn.ReLU{}, nn.NewLinear(512, 10))
@@ -73,18 +55,53 @@ func BenchmarkAdamWStepMLP(b *testing.B) {
 	}
 }
 
-// gptBenchConfig is notebooks/char_gpt.ipynb's model: about 0.8 M parameters.
-var gptBenchConfig = nn.GPTConfig{VocabSize: 96, BlockSize: 64, Layers: 4, Heads: 4, Embed: 128, Bias: true}
+// gptBenchSizes are the two models bench/gpt.sh compares with PyTorch: notebooks/char_gpt.ipynb's
+// character GPT (about 0.8 M parameters, batch 16 × 64 tokens) and nanoGPT's shakespeare-char
+// configuration (about 10.7 M parameters, batch 8 × 256 tokens).
+var gptBenchSizes = []struct {
+	name  string
+	cfg   nn.GPTConfig
+	batch int
+}{
+	{"char", nn.GPTConfig{VocabSize: 96, BlockSize: 64, Layers: 4, Heads: 4, Embed: 128, Bias: true}, 16},
+	{"shakespeare", nn.GPTConfig{VocabSize: 65, BlockSize: 256, Layers: 6, Heads: 6, Embed: 384, Bias: true}, 8},
+}
 
-// BenchmarkGPTTrainStep is one training step of the notebook's character GPT at its batch of
-// 16 × 64 tokens: forward, cross entropy, backward, AdamW (nanoGPT's decay groups), zero grad.
-// bench/gpt.sh runs it beside the same step in PyTorch (bench/gpt_torch.py).
+// BenchmarkGPTTrainStep is one language-model training step written as a user writes it (no
+// Release): forward, cross entropy, backward, AdamW with nanoGPT's decay groups, zero grad; for
+// each size of gptBenchSizes in float32 (f32) and under bfloat16 autocast (bf16). bench/gpt.sh
+// runs it beside the same step in PyTorch (bench/gpt_torch.py).
 func BenchmarkGPTTrainStep(b *testing.B) {
-	tensors.ManualSeed(0)
-	m := nn.NewGPT(gptBenchConfig)
-	opt := optim.NewAdamWGroups(optim.DecayGroups(m.Parameters(), 0.1), optim.AdamConfig{LR: 1e-3, Beta1: 0.9, Beta2: 0.99})
-	const batch, n = 16, 64
-	x := tensors.RandInt(0, int64(gptBenchConfig.VocabSize), batch, n)
-	y := tensors.RandInt(0, int64(gptBenchConfig.VocabSize), batch*n)
-	timeSteps(b, gptStep(m, opt, x, y))
+	for _, size := range gptBenchSizes {
+		for _, bf16 := range []bool{false, true} {
+			name := size.name + "_f32"
+			if bf16 {
+				name = size.name + "_bf16"
+			}
+			b.Run(name, func(b *testing.B) {
+				tensors.ManualSeed(0)
+				m := nn.NewGPT(size.cfg)
+				opt := optim.NewAdamWGroups(optim.DecayGroups(m.Parameters(), 0.1), optim.AdamConfig{LR: 1e-3, Beta1: 0.9, Beta2: 0.99})
+				n := size.cfg.BlockSize
+				x := tensors.RandInt(0, int64(size.cfg.VocabSize), size.batch, n)
+				y := tensors.RandInt(0, int64(size.cfg.VocabSize), size.batch*n)
+				step := func() {
+					var loss *tensors.Tensor
+					forward := func() {
+						logits := m.Forward(x)
+						loss = nn.CrossEntropy(logits.Reshape(size.batch*n, size.cfg.VocabSize), y)
+					}
+					if bf16 {
+						tensors.Autocast(tensors.BFloat16, forward)
+					} else {
+						forward()
+					}
+					loss.Backward()
+					opt.Step()
+					opt.ZeroGrad()
+				}
+				timeSteps(b, step)
+			})
+		}
+	}
 }

@@ -231,3 +231,21 @@ func TestGPTTrainingStepRecyclesMemory(t *testing.T) {
 		t.Fatalf("a warm GPT step allocates %d bytes", bytes)
 	}
 }
+
+// gptStep returns one language-model training step of m on tokens x [batch, n] and next-token
+// targets y [batch·n]: forward, cross entropy, backward, the optimizer's step, zero grad, with
+// every intermediate released.
+func gptStep(m *nn.GPT, opt optim.Optimizer, x, y *tensors.Tensor) func() {
+	batch, n := x.Size(0), x.Size(1)
+	return func() {
+		logits := m.Forward(x)
+		flat := logits.Reshape(batch*n, logits.Size(-1))
+		loss := nn.CrossEntropy(flat, y)
+		logits.Release()
+		flat.Release()
+		loss.Backward()
+		opt.Step()
+		opt.ZeroGrad()
+		loss.Release()
+	}
+}

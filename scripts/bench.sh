@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs every benchmark side by side with its baseline (PyTorch, ipykernel, gloo) in the same run.
-# Needs python3-torch for the baselines: GOACCEL_BENCH_DEPS=1 scripts/deps.sh installs it.
+# Runs every benchmark side by side with its baseline (PyTorch 2.x, Accelerate 1.x, transformers,
+# ipykernel, gloo) in the same run. scripts/deps.sh bench installs what the baselines need (the
+# PyPI PyTorch of .venv/hf, bench/python.sh); each bench/*.sh also runs on its own.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-GOACCEL_BENCH_DEPS=1 scripts/deps.sh run
+scripts/deps.sh bench || exit 1
 mkdir -p bench/out
 status=0
 run() {
@@ -12,7 +13,9 @@ run() {
 }
 : >bench/out/bench.log
 for s in bench/*.sh; do
-	[ -e "$s" ] || continue
+	case "$(basename "$s")" in
+	python.sh | torch_malloc.sh) continue ;; # sourced by the others
+	esac
 	run bash "$s"
 done
 run go test -run '^$' -bench . -benchmem -benchtime 2s ./tensors/... ./nn/... ./optim/... ./dist/... ./tensors/backend/cpu/internal/gemm/...

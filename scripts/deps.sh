@@ -24,19 +24,23 @@
 #                  trackers' own readers (tensorboard, mlflow: tests/requirements-trackers.txt) in
 #                  .venv/trackers, which read back what accelerate's TensorBoard and MLflow
 #                  trackers write (about 0.9 GB).
+#   deps.sh bench  what `make bench` needs: the run job's packages, ipykernel (the reference
+#                  kernel of bench/kernel_bench.sh), g++ (the emulated GPU of
+#                  bench/temporaries.sh) and the baselines' Python: the Hugging Face stack of
+#                  .venv/hf (the test job's environment, reused: PyTorch 2.x from PyPI with MKL and
+#                  oneDNN, about 6 GB) plus Accelerate 1.x and what it imports
+#                  (bench/requirements-bench.txt), installed into it with `pip install --no-deps`.
 # The virtual environment is made with Debian's /usr/bin/python3 (python3-venv) and never
 # touches the system Python; it is made anew when its requirements file changed.
-# Set GOACCEL_BENCH_DEPS=1 to also install python3-torch and OpenBLAS (reference numerics and
-# benchmarks).
 # It prints what it installs, and nothing else when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 job=${1:-test}
 stack=${2:-debian}
 case "$job:$stack" in
-run:debian | run:pypi | test:debian) ;;
+run:debian | run:pypi | test:debian | bench:debian) ;;
 *)
-	echo "usage: scripts/deps.sh run [debian|pypi] | test" >&2
+	echo "usage: scripts/deps.sh run [debian|pypi] | test | bench" >&2
 	exit 2
 	;;
 esac
@@ -46,6 +50,7 @@ esac
 run_pkgs=(jupyter-nbconvert python3-nbclient jupyter-client)
 [ "$stack" = pypi ] && run_pkgs=(python3-venv)
 test_pkgs=(jupyter-notebook jupyter-console python3-ipykernel chromium iproute2 python3-venv g++ slurm-wlm munge openmpi-bin)
+[ "$job" = bench ] && test_pkgs=(python3-venv g++ python3-ipykernel)
 
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 need_run=() need_test=()
@@ -53,6 +58,11 @@ for p in "${run_pkgs[@]}"; do
 	have "$p" || need_run+=("$p")
 done
 cuda=0
+if [ "$job" = bench ]; then
+	for p in "${test_pkgs[@]}"; do
+		have "$p" || need_test+=("$p")
+	done
+fi
 if [ "$job" = test ]; then
 	for p in "${test_pkgs[@]}"; do
 		have "$p" || need_test+=("$p")
@@ -61,14 +71,6 @@ if [ "$job" = test ]; then
 	if ! command -v node >/dev/null || ! command -v npm >/dev/null; then need_test+=(nodejs npm); fi
 	have nvidia-cuda-toolkit || cuda=1
 fi
-# OpenBLAS with it: the baselines' fastest BLAS here (Debian's default, the reference BLAS, makes
-# PyTorch's products some 30× slower).
-if [ "${GOACCEL_BENCH_DEPS:-0}" = 1 ]; then
-	for p in python3-torch libopenblas0-pthread; do
-		have "$p" || need_test+=("$p")
-	done
-fi
-
 if [ ${#need_run[@]} -gt 0 ] || [ ${#need_test[@]} -gt 0 ] || [ $cuda = 1 ]; then
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -80,7 +82,7 @@ if [ ${#need_run[@]} -gt 0 ] || [ ${#need_test[@]} -gt 0 ] || [ $cuda = 1 ]; the
 		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_run[@]}"
 	fi
 	if [ ${#need_test[@]} -gt 0 ]; then
-		echo "installing (apt, for make test): ${need_test[*]}"
+		echo "installing (apt, for make $job): ${need_test[*]}"
 		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_test[@]}"
 	fi
 	if [ $cuda = 1 ]; then
@@ -123,10 +125,25 @@ venv_for() {
 	cp "$reqs" "$stamp"
 	echo "$venv installed in $(($(date +%s) - start)) s"
 }
+# bench_extras VENV: VENV also holds the pinned packages of bench/requirements-bench.txt, unless
+# it already does (a stamp beside the environment's own).
+bench_extras() {
+	local venv=$1 reqs=bench/requirements-bench.txt stamp=$1/.goaccel-bench-requirements
+	if cmp -s "$reqs" "$stamp"; then
+		return
+	fi
+	echo "installing (pip, into $venv): the pinned packages of $reqs"
+	"$venv/bin/pip" --disable-pip-version-check install --quiet --no-deps -r "$reqs"
+	"$venv/bin/pip" --disable-pip-version-check check >/dev/null
+	cp "$reqs" "$stamp"
+}
 if [ "$job" = test ]; then
 	venv_for .venv/jupyter tests/requirements-jupyter.txt
 	venv_for .venv/hf tests/requirements-hf.txt
 	venv_for .venv/trackers tests/requirements-trackers.txt
+elif [ "$job" = bench ]; then
+	venv_for .venv/hf tests/requirements-hf.txt
+	bench_extras .venv/hf
 elif [ "$stack" = pypi ]; then
 	venv_for .venv/jupyter scripts/requirements-run.txt tests/requirements-jupyter.txt
 fi

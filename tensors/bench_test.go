@@ -250,3 +250,23 @@ func BenchmarkMatMul(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCausalAttention is MultiHeadAttention's forward and backward at bench/gpt.sh's two
+// sizes: the char GPT's (16 × 64 tokens, 4 heads of 32) and shakespeare-char's (8 × 256 tokens,
+// 6 heads of 64), causal, no dropout.
+func BenchmarkCausalAttention(b *testing.B) {
+	for _, s := range []struct {
+		name           string
+		batch, t, c, h int
+	}{{"char", 16, 64, 128, 4}, {"shakespeare", 8, 256, 384, 6}} {
+		b.Run(s.name, func(b *testing.B) {
+			qkv := Randn(s.batch, s.t, 3*s.c).SetRequiresGrad(true)
+			g := Randn(s.batch, s.t, s.c)
+			loop(b, func() {
+				y := MultiHeadAttention(qkv, s.h, AttentionOptions{Causal: true})
+				y.BackwardWith(g)
+				qkv.ZeroGrad()
+			})
+		})
+	}
+}

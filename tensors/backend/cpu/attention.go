@@ -51,6 +51,75 @@ func expShiftT[T float](d, s []T, shift T) float64 {
 	return expRow(d, s, shift)
 }
 
+// expVisible writes row[j] = e^(row[j]−shift) for the vis visible scores of a block row of
+// length nk and zeros after them, and returns the sum. Where the block holds them, the scores
+// past vis up to the next multiple of 8 are set to −∞ first so that the vector kernel covers the
+// row's tail (their e^ is 0) instead of the scalar loop.
+func expVisible[T float](row []T, vis int, shift T) float64 {
+	end := min(len(row), (vis+7)&^7)
+	for j := vis; j < end; j++ {
+		row[j] = T(math.Inf(-1))
+	}
+	sum := expShiftT(row[:end], row[:end], shift)
+	clear(row[end:])
+	return sum
+}
+
+// mulRowT sets d[i] = x[i]·v.
+func mulRowT[T float](d, x []T, v T) {
+	done := 0
+	if len(d) > 0 && unsafe.Sizeof(v) == 4 {
+		done = vecF32(backend.Mul, asF32(d), asF32(x), nil, float32(v))
+	}
+	for i := done; i < len(d); i++ {
+		d[i] = x[i] * v
+	}
+}
+
+// softmaxGradRow sets d[i] = w[i]·(d[i] − u), the softmax backward's dS from dP.
+func softmaxGradRow[T float](d, w []T, u T) {
+	done := 0
+	if len(d) > 0 && unsafe.Sizeof(u) == 4 {
+		df := asF32(d)
+		done = vecF32(backend.Sub, df, df, nil, float32(u))
+		vecF32(backend.Mul, df[:done], df[:done], asF32(w)[:done], 0)
+	}
+	for i := done; i < len(d); i++ {
+		d[i] = w[i] * (d[i] - u)
+	}
+}
+
+// dotT returns Σ a[i]·b[i] for len(a) elements.
+func dotT[T float](a, b []T) T {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 T
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// transposeT writes the rows×cols block starting at src (row stride lds) transposed into dst
+// (row stride ldd): dst[j*ldd+i] = src[i*lds+j].
+func transposeT[T float](dst []T, ldd int, src []T, lds, rows, cols int) {
+	if rows > 0 && cols > 0 && unsafe.Sizeof(dst[0]) == 4 {
+		gemm.Transpose(asF32(dst), ldd, asF32(src[:(rows-1)*lds+cols]), lds, rows, cols)
+		return
+	}
+	for i := range rows {
+		for j := range cols {
+			dst[j*ldd+i] = src[i*lds+j]
+		}
+	}
+}
+
 // view4 addresses a [B, H, T, D] strided operand.
 type view4[T float] struct {
 	data       []T
@@ -81,11 +150,12 @@ type attnScratch[T float] struct {
 	acc      []T // attnBlock×Dv
 	m, l     []T // attnBlock
 	di       []T // Tq
+	kt, vt   []T // a key block and a value block transposed: D×attnBlock, Dv×attnBlock
 }
 
 var attnPools sync.Map // element size → *sync.Pool of *attnScratch
 
-func getScratch[T float](dv, tq int) *attnScratch[T] {
+func getScratch[T float](dk, dv, tq int) *attnScratch[T] {
 	var z T
 	pl, _ := attnPools.LoadOrStore(unsafe.Sizeof(z), &sync.Pool{})
 	sc, _ := pl.(*sync.Pool).Get().(*attnScratch[T])
@@ -103,6 +173,7 @@ func getScratch[T float](dv, tq int) *attnScratch[T] {
 	sc.acc = grow(sc.acc, attnBlock*dv)
 	sc.m, sc.l = grow(sc.m, attnBlock), grow(sc.l, attnBlock)
 	sc.di = grow(sc.di, tq)
+	sc.kt, sc.vt = grow(sc.kt, attnBlock*dk), grow(sc.vt, attnBlock*dv)
 	return sc
 }
 
@@ -181,7 +252,7 @@ func attention[T float](out backend.Strided, lse []T, q, k, v backend.Strided, p
 	tasks := p.Batch * p.Heads * qBlocks
 	work := p.Batch * p.Heads * p.Tq * p.Tk * (p.D + p.Dv)
 	parallelFor(tasks, work, func(lo, hi int) {
-		sc := getScratch[T](p.Dv, p.Tq)
+		sc := getScratch[T](p.D, p.Dv, p.Tq)
 		defer putScratch(sc)
 		for t := lo; t < hi; t++ {
 			bh, qb := t/qBlocks, t%qBlocks
@@ -196,7 +267,6 @@ func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4
 	nq := min(attnBlock, p.Tq-i0)
 	dv := p.Dv
 	acc, m, l := sc.acc[:nq*dv], sc.m[:nq], sc.l[:nq]
-	clear(acc)
 	for r := range m {
 		m[r] = T(math.Inf(-1))
 		l[r] = 0
@@ -228,21 +298,28 @@ func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4
 			if !math.IsInf(float64(m[r]), -1) {
 				corr = T(expT(m[r] - mx))
 			}
-			sum := expShiftT(row[:vis], row[:vis], mx)
+			sum := expVisible(row, vis, mx)
 			if holes {
 				zeroMasked(row[:vis], km, b, j0)
 			}
-			clear(row[vis:])
 			l[r] = l[r]*corr + T(sum)
 			m[r] = mx
-			if corr != 1 {
+			// The first block's product overwrites acc (beta 0): nothing to rescale before it.
+			if jb > 0 && corr != 1 {
 				scaleT(acc[r*dv:(r+1)*dv], corr)
 			}
 			if p.Dropout > 0 {
 				dropRow(row[:vis], p, b, h, i0+r, j0)
 			}
 		}
-		attnGemm(false, false, nq, dv, nk, 1, s, attnBlock, vv.at(b, h, j0), vv.st, 1, acc, dv)
+		beta := T(1)
+		if jb == 0 {
+			beta = 0
+		}
+		attnGemm(false, false, nq, dv, nk, 1, s, attnBlock, vv.at(b, h, j0), vv.st, beta, acc, dv)
+	}
+	if end == 0 { // no key block at all: acc was never written
+		clear(acc)
 	}
 	rowBase := (b*p.Heads+h)*p.Tq + i0
 	for r := range nq {
@@ -253,10 +330,7 @@ func attnForwardBlock[T float](sc *attnScratch[T], lse []T, qv, kv, vv, ov view4
 			lse[rowBase+r] = T(math.Inf(1))
 			continue
 		}
-		inv := 1 / l[r]
-		for j := range dst {
-			dst[j] = src[j] * inv
-		}
+		mulRowT(dst, src, 1/l[r])
 		lse[rowBase+r] = m[r] + T(math.Log(float64(l[r])))
 	}
 }
@@ -285,7 +359,7 @@ func attentionGrad[T float](dq, dk, dv, gout, out backend.Strided, lse []T, q, k
 	tasks := p.Batch * p.Heads
 	work := 2 * tasks * p.Tq * p.Tk * (p.D + p.Dv)
 	parallelFor(tasks, work, func(lo, hi int) {
-		sc := getScratch[T](p.Dv, p.Tq)
+		sc := getScratch[T](p.D, p.Dv, p.Tq)
 		defer putScratch(sc)
 		for t := lo; t < hi; t++ {
 			attnBackwardProblem(sc, lse, vs, p, km, t/p.Heads, t%p.Heads)
@@ -296,27 +370,27 @@ func attentionGrad[T float](dq, dk, dv, gout, out backend.Strided, lse []T, q, k
 // attnBackwardProblem computes the gradients of one (b, h) problem, key block by key block, so
 // each key block's dK and dV rows are finished before the next, and dQ accumulates in place.
 func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[T], p backend.AttentionParams, km *keyMask, b, h int) {
-	zeroRows := func(v view4[T], n int) {
-		for i := range n {
+	zeroRows := func(v view4[T], from, to int) {
+		for i := from; i < to; i++ {
 			clear(v.row(b, h, i))
 		}
 	}
-	zeroRows(vs.dq, p.Tq)
-	zeroRows(vs.dk, p.Tk)
-	zeroRows(vs.dv, p.Tk)
 	// D_i = Σ dO_i·O_i, the softmax backward's row term (dropout included: O is what was output).
 	di := sc.di[:p.Tq]
 	for i := range p.Tq {
-		g, o := vs.g.row(b, h, i), vs.o.row(b, h, i)
-		var s T
-		for j := range g {
-			s += g[j] * o[j]
-		}
-		di[i] = s
+		di[i] = dotT(vs.g.row(b, h, i), vs.o.row(b, h, i))
 	}
 	rowBase := (b*p.Heads + h) * p.Tq
 	scale := T(p.Scale)
 	end := km.keyEnd(b, p.Tk) // keys past it get no gradient: their rows stay zero
+	zeroRows(vs.dk, end, p.Tk)
+	zeroRows(vs.dv, end, p.Tk)
+	if end == 0 {
+		zeroRows(vs.dq, 0, p.Tq)
+	}
+	// Each gradient block's first contribution is written with beta 0 (dQ's by the first key
+	// block, which every query block sees; dK's and dV's by the first query block that sees
+	// theirs), so no row is cleared first.
 	for j0 := 0; j0 < end; j0 += attnBlock {
 		nk := min(attnBlock, end-j0)
 		holes := km.hasHoles(b, j0/attnBlock)
@@ -324,10 +398,23 @@ func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[
 		if p.Causal {
 			first = j0 / attnBlock * attnBlock // query blocks before the key block see none of it
 		}
+		if first >= p.Tq {
+			zeroRows(vs.dk, j0, j0+nk)
+			zeroRows(vs.dv, j0, j0+nk)
+			continue
+		}
+		// K_j and V_j transposed once for all the query blocks: their products are then
+		// untransposed, read in place.
+		kt, vt := sc.kt[:p.D*attnBlock], sc.vt[:p.Dv*attnBlock]
+		transposeT(kt, attnBlock, vs.k.at(b, h, j0), vs.k.st, nk, p.D)
+		transposeT(vt, attnBlock, vs.v.at(b, h, j0), vs.v.st, nk, p.Dv)
 		for i0 := first; i0 < p.Tq; i0 += attnBlock {
 			nq := min(attnBlock, p.Tq-i0)
-			s, pd, dp := sc.s[:nq*attnBlock], sc.p[:nq*attnBlock], sc.dp[:nq*attnBlock]
-			attnGemm(false, true, nq, nk, p.D, scale, vs.q.at(b, h, i0), vs.q.st, vs.k.at(b, h, j0), vs.k.st, 0, s, attnBlock)
+			s, pd, dp := sc.s[:nq*attnBlock], sc.s[:nq*attnBlock], sc.dp[:nq*attnBlock]
+			if p.Dropout > 0 {
+				pd = sc.p[:nq*attnBlock]
+			}
+			attnGemm(false, false, nq, nk, p.D, scale, vs.q.at(b, h, i0), vs.q.st, kt, attnBlock, 0, s, attnBlock)
 			// s becomes P (the weights), pd the weights after dropout.
 			for r := range nq {
 				vis := visibleCols(p, i0+r, j0, nk)
@@ -335,29 +422,30 @@ func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[
 				if math.IsInf(float64(lse[rowBase+i0+r]), 1) { // the row saw no key
 					vis = 0
 				}
-				expShiftT(row[:vis], row[:vis], lse[rowBase+i0+r])
+				expVisible(row, vis, lse[rowBase+i0+r])
 				if holes {
 					zeroMasked(row[:vis], km, b, j0)
 				}
-				clear(row[vis:])
-				prow := pd[r*attnBlock : r*attnBlock+nk]
-				copy(prow, row)
 				if p.Dropout > 0 {
+					prow := pd[r*attnBlock : r*attnBlock+nk]
+					copy(prow, row)
 					dropRow(prow[:vis], p, b, h, i0+r, j0)
 				}
 			}
+			firstQ := T(1)
+			if i0 == first {
+				firstQ = 0
+			}
 			// dV_j += Pdᵀ·dO_i
-			attnGemm(true, false, nk, p.Dv, nq, 1, pd, attnBlock, vs.g.at(b, h, i0), vs.g.st, 1, vs.dv.at(b, h, j0), vs.dv.st)
+			attnGemm(true, false, nk, p.Dv, nq, 1, pd, attnBlock, vs.g.at(b, h, i0), vs.g.st, firstQ, vs.dv.at(b, h, j0), vs.dv.st)
 			// dP = dO_i·V_jᵀ, then dropout's mask and dS = P∘(dP − D)
-			attnGemm(false, true, nq, nk, p.Dv, 1, vs.g.at(b, h, i0), vs.g.st, vs.v.at(b, h, j0), vs.v.st, 0, dp, attnBlock)
+			attnGemm(false, false, nq, nk, p.Dv, 1, vs.g.at(b, h, i0), vs.g.st, vt, attnBlock, 0, dp, attnBlock)
 			for r := range nq {
 				row := dp[r*attnBlock : r*attnBlock+nk]
 				w := s[r*attnBlock : r*attnBlock+nk]
 				d := di[i0+r]
 				if p.Dropout == 0 {
-					for j := range row {
-						row[j] = w[j] * (row[j] - d)
-					}
+					softmaxGradRow(row, w, d)
 					continue
 				}
 				// Dropout's factor Z is 0 where the dropped weight pd is 0 and 1/(1−p) where it
@@ -372,9 +460,13 @@ func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[
 					row[j] = w[j] * (row[j]*z - d)
 				}
 			}
+			firstK := T(1)
+			if j0 == 0 {
+				firstK = 0
+			}
 			// dQ_i += Scale·dS·K_j; dK_j += Scale·dSᵀ·Q_i
-			attnGemm(false, false, nq, p.D, nk, scale, dp, attnBlock, vs.k.at(b, h, j0), vs.k.st, 1, vs.dq.at(b, h, i0), vs.dq.st)
-			attnGemm(true, false, nk, p.D, nq, scale, dp, attnBlock, vs.q.at(b, h, i0), vs.q.st, 1, vs.dk.at(b, h, j0), vs.dk.st)
+			attnGemm(false, false, nq, p.D, nk, scale, dp, attnBlock, vs.k.at(b, h, j0), vs.k.st, firstK, vs.dq.at(b, h, i0), vs.dq.st)
+			attnGemm(true, false, nk, p.D, nq, scale, dp, attnBlock, vs.q.at(b, h, i0), vs.q.st, firstQ, vs.dk.at(b, h, j0), vs.dk.st)
 		}
 	}
 }

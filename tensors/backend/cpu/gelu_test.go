@@ -8,12 +8,18 @@ import (
 )
 
 func TestGELUVectorKernelsMatchScalar(t *testing.T) {
+	// 27: sixteen lanes, then eight, then the scalar loop for the last three.
+	for _, n := range []int{27, 4099} {
+		checkGELUVectorKernels(t, n)
+	}
+}
+
+func checkGELUVectorKernels(t *testing.T, n int) {
 	c := New()
-	n := 4099
 	x := backend.NewHost(backend.F32, n)
 	gy := backend.NewHost(backend.F32, n)
 	for i := range n {
-		x.F32[i] = float32(i-n/2) / 300 // -6.8 .. 6.8
+		x.F32[i] = float32(i-n/2) * 13.6 / float32(n) // -6.8 .. 6.8
 		gy.F32[i] = float32(math.Sin(float64(i)))
 	}
 	x.F32[0], x.F32[1], x.F32[2] = -100, 100, 0

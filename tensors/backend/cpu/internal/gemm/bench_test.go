@@ -19,7 +19,7 @@ type shape struct {
 
 // benchShapes are the square sizes and the MLP 784-512-512-10 (batch 128)
 // forward and backward GEMMs, as nn.Linear issues them (y = x·Wᵀ,
-// dx = dy·W, dW = dyᵀ·x). Names match bench/gemm_torch.py.
+// dx = dy·W, dW = dyᵀ·x), and the char GPT's. Names match bench/gemm_torch.py.
 func benchShapes() []shape {
 	s := []shape{}
 	for _, n := range []int{256, 512, 1024, 2048} {
@@ -34,6 +34,13 @@ func benchShapes() []shape {
 		shape{"dW1_512x128x784_TN", true, false, 512, 784, 128},
 		shape{"dW2_512x128x512_TN", true, false, 512, 512, 128},
 		shape{"dW3_10x128x512_TN", true, false, 10, 512, 128},
+		// The char GPT's (bench/gpt.sh: 1024 tokens, 128 features) linear layers.
+		shape{"gpt_qkv_1024x128x384_NT", false, true, 1024, 384, 128},
+		shape{"gpt_fc_1024x128x512_NT", false, true, 1024, 512, 128},
+		shape{"gpt_proj_1024x512x128_NT", false, true, 1024, 128, 512},
+		shape{"gpt_dx_1024x384x128_NN", false, false, 1024, 128, 384},
+		shape{"gpt_dW_384x1024x128_TN", true, false, 384, 128, 1024},
+		shape{"gpt_dWproj_128x1024x512_TN", true, false, 128, 512, 1024},
 	)
 }
 

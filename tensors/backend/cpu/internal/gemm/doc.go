@@ -8,14 +8,20 @@
 // The design is BLIS's: op(A) and op(B) are packed, block by block, into
 // contiguous micro-panels (transposes are absorbed by packing, never by
 // copying a whole matrix), and a register-blocked micro-kernel computes one
-// mr×nr tile of C per call. Blocks are sized for the caches (kc = 256 steps
+// mr×nr tile of C per call. With AVX-512, float32 operands are read in place
+// where a strided kernel can walk them (A in either layout, B untransposed),
+// and only the partial last panels are packed: packing costs as much as the
+// product when k or n is a few dozen to a few hundred (a transformer's heads
+// and features); a row-major A whose rows are a multiple of 4 KiB apart is
+// still packed (its rows would share one L1 set). Blocks are sized for the caches (kc = 256 steps
 // of k, about 144 rows of A, up to 2048 columns of B). Large calls use up to
 // Threads() goroutines that share the packed blocks and take tiles of C from
 // an atomic counter.
 //
 // Kernels, chosen once at start-up from golang.org/x/sys/cpu:
 //   - AVX-512F: 12×32 fp32 tile (12×16 when C has ≤ 16 columns) with
-//     broadcast-operand FMAs;
+//     broadcast-operand FMAs, on packed panels or on operands in place at any
+//     stride (12, 8 and 4 rows);
 //   - AVX512_BF16: the same tiles with VDPBF16PS on k-pairs for SgemmBF16
 //     (emitted as raw bytes: Go's assembler lacks the instruction); without
 //     it, bf16 inputs are widened while packing and run on the fp32 kernel;
@@ -28,7 +34,8 @@
 //   - bf16.go: SgemmBF16, bfloat16 operands accumulated in float32.
 //   - dgemm.go: Dgemm, the float64 product of gradient checks (blocked, pure Go).
 //   - driver.go: the blocked loops shared by every element type and transpose: block sizes,
-//     packing buffers, the k-block split and the goroutines that take tiles of C.
+//     packing buffers, the k-block split, the goroutines that take tiles of C, and the tiles
+//     of operands read in place.
 //   - gemm.go: SetThreads and Threads.
 //   - gen_kernels.go: the generator of kernels_amd64.s (build tag ignore; go generate runs it).
 //   - kernel.go: the micro-kernel type, the portable 4×4 Go kernel and the choice of kernels.

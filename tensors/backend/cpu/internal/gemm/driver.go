@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"math/bits"
 	"sync"
 	"unsafe"
 
@@ -27,18 +28,42 @@ type job struct {
 	// packA packs op(A)[i0:i0+mc, p0:p0+kc]; packB packs op(B)[p0:p0+kc, j0:j0+nc].
 	packA func(dst []float32, i0, mc, p0, kc int)
 	packB func(dst []float32, p0, kc, j0, nc int)
+	// Operands the strided kernels read in place (nil: packed): a with leading dimension lda,
+	// transposed when transA; b untransposed with leading dimension ldb.
+	a      []float32
+	lda    int
+	transA bool
+	b      []float32
+	ldb    int
 }
 
-var bufPool sync.Pool // *[]float32 packing buffers, reused across calls
+// scratch is one goroutine's space beside the shared panels: a tile of C for partial tiles, and
+// the partial last panels of an A or B read in place, packed (zero-padded) once per block.
+type scratch struct{ tile, pa, pb []float32 }
+
+func (jb *job) scratchLen(ks int) int { return jb.k.mr*jb.k.nr + jb.k.mr*ks + ks*jb.k.nr }
+
+func (jb *job) scratchAt(buf []float32, ks int) scratch {
+	mr, nr := jb.k.mr, jb.k.nr
+	return scratch{tile: buf[:mr*nr], pa: buf[mr*nr : mr*nr+mr*ks], pb: buf[mr*nr+mr*ks : mr*nr+mr*ks+ks*nr]}
+}
+
+// bufPools keep packing buffers for reuse across calls, one pool per power-of-two capacity: a
+// small call (an attention block's product) never takes the buffer a large one needs, which the
+// large one would then have to allocate and clear anew.
+var bufPools [48]sync.Pool // *[]float32 of capacity 2^i
 
 func getBuf(n int) *[]float32 {
-	if v, ok := bufPool.Get().(*[]float32); ok && cap(*v) >= n {
+	i := bits.Len(uint(max(n, 1) - 1))
+	if v, ok := bufPools[i].Get().(*[]float32); ok {
 		*v = (*v)[:n]
 		return v
 	}
-	s := make([]float32, n)
+	s := make([]float32, n, 1<<i)
 	return &s
 }
+
+func putBuf(b *[]float32) { bufPools[bits.Len(uint(cap(*b)-1))].Put(b) }
 
 // kBlock is the k-block length in elements: at most kcSteps steps, split
 // evenly (784 = 4×196 rather than 3×256 + 16, whose thin last block would pay
@@ -55,13 +80,21 @@ func (jb *job) kBlock() int {
 func (jb *job) run(i0, i1, j0, j1 int) {
 	kr := jb.k
 	kcElems := jb.kBlock()
+	ksMax := steps(kcElems, kr.pairs)
 	mc := min(mcRows/kr.mr*kr.mr, roundUp(i1-i0, kr.mr))
 	nc := min(ncCols, roundUp(j1-j0, kr.nr))
-	buf := getBuf(mc*kcSteps + nc*kcSteps + kr.mr*kr.nr)
-	defer bufPool.Put(buf)
-	ap := (*buf)[:mc*kcSteps]
-	bp := (*buf)[mc*kcSteps : mc*kcSteps+nc*kcSteps]
-	tmp := (*buf)[mc*kcSteps+nc*kcSteps:]
+	na, nb := mc*ksMax, nc*ksMax
+	if jb.a != nil {
+		na = 0
+	}
+	if jb.b != nil {
+		nb = 0
+	}
+	buf := getBuf(na + nb + jb.scratchLen(ksMax))
+	defer putBuf(buf)
+	ap := (*buf)[:na]
+	bp := (*buf)[na : na+nb]
+	sc := jb.scratchAt((*buf)[na+nb:], ksMax)
 
 	for jc := j0; jc < j1; jc += nc {
 		ncb := min(nc, j1-jc)
@@ -72,18 +105,101 @@ func (jb *job) run(i0, i1, j0, j1 int) {
 			if pc > 0 {
 				beta = 1
 			}
-			jb.packB(bp, pc, kcb, jc, ncb)
+			if jb.b == nil {
+				jb.packB(bp, pc, kcb, jc, ncb)
+			}
 			for ic := i0; ic < i1; ic += mc {
 				mcb := min(mc, i1-ic)
-				jb.packA(ap, ic, mcb, pc, kcb)
-				jb.macro(ap, bp, tmp, ks, ic, mcb, jc, ncb, beta)
+				if jb.a == nil {
+					jb.packA(ap, ic, mcb, pc, kcb)
+				}
+				jb.macro(ap, bp, sc, ks, ic, mcb, jc, ncb, pc, beta)
 			}
 		}
 	}
 }
 
-// macro runs the kernel over every mr×nr tile of an mcb×ncb block.
-func (jb *job) macro(ap, bp, tmp []float32, ks, ic, mcb, jc, ncb int, beta float32) {
+// macro runs the kernel over every mr×nr tile of an mcb×ncb block: from the packed panels ap
+// and bp, or, for an operand read in place, from the operand (its partial last panel packed into
+// sc once).
+func (jb *job) macro(ap, bp []float32, sc scratch, ks, ic, mcb, jc, ncb, pc int, beta float32) {
+	if jb.a == nil && jb.b == nil {
+		jb.macroPacked(ap, bp, sc.tile, ks, ic, mcb, jc, ncb, beta)
+		return
+	}
+	kr := jb.k
+	mr, nr := kr.mr, kr.nr
+	kcb := min(jb.kdim-pc, ks)
+	// The partial last panels, packed once for all the tiles that use them.
+	lastRows, lastCols := mcb%mr, ncb%nr
+	if jb.a != nil && lastRows != 0 && lastRows%4 != 0 {
+		jb.packA(sc.pa, ic+mcb-lastRows, lastRows, pc, kcb)
+	}
+	if jb.b != nil && lastCols != 0 {
+		jb.packB(sc.pb, pc, kcb, jc+ncb-lastCols, lastCols)
+	}
+	for jr := 0; jr < ncb; jr += nr {
+		cols := min(nr, ncb-jr)
+		var b unsafe.Pointer
+		ldb := nr
+		switch {
+		case jb.b == nil:
+			b = unsafe.Pointer(&bp[jr*ks])
+		case cols < nr:
+			b = unsafe.Pointer(&sc.pb[0])
+		default:
+			b, ldb = unsafe.Pointer(&jb.b[pc*jb.ldb+jc+jr]), jb.ldb
+		}
+		for ir := 0; ir < mcb; ir += mr {
+			rows := min(mr, mcb-ir)
+			var a unsafe.Pointer
+			lda, rowMajor, fit := mr, false, rows // fit: the rows the kernel computes
+			switch {
+			case jb.a == nil:
+				a = unsafe.Pointer(&ap[ir*ks])
+				if rows%4 != 0 {
+					fit = mr
+				}
+			case rows%4 != 0:
+				a, fit = unsafe.Pointer(&sc.pa[0]), mr
+			case jb.transA:
+				a, lda = unsafe.Pointer(&jb.a[pc*jb.lda+ic+ir]), jb.lda
+			default:
+				a, lda, rowMajor = unsafe.Pointer(&jb.a[(ic+ir)*jb.lda+pc]), jb.lda, true
+			}
+			f := kr.strided.k[fit/4]
+			if rowMajor {
+				f = kr.strided.r[fit/4]
+			}
+			ci := (ic+ir)*jb.ldc + jc + jr
+			if fit == rows && cols == nr {
+				f(ks, a, lda, b, ldb, &jb.c[ci], jb.ldc, jb.alpha, beta)
+				continue
+			}
+			f(ks, a, lda, b, ldb, &sc.tile[0], nr, jb.alpha, 0)
+			jb.addTile(sc.tile, ci, rows, cols, beta)
+		}
+	}
+}
+
+// addTile stores rows×cols of the scratch tile t (row stride nr) into C at ci: C = t + beta·C.
+func (jb *job) addTile(t []float32, ci, rows, cols int, beta float32) {
+	nr := jb.k.nr
+	for r := 0; r < rows; r++ {
+		row := jb.c[ci+r*jb.ldc : ci+r*jb.ldc+cols]
+		src := t[r*nr : r*nr+cols]
+		if beta == 0 {
+			copy(row, src)
+			continue
+		}
+		for j, v := range src {
+			row[j] = v + beta*row[j]
+		}
+	}
+}
+
+// macroPacked runs the kernel over every mr×nr tile of an mcb×ncb block of packed panels.
+func (jb *job) macroPacked(ap, bp, tmp []float32, ks, ic, mcb, jc, ncb int, beta float32) {
 	kr := jb.k
 	mr, nr := kr.mr, kr.nr
 	for jr := 0; jr < ncb; jr += nr {
@@ -102,17 +218,7 @@ func (jb *job) macro(ap, bp, tmp []float32, ks, ic, mcb, jc, ncb int, beta float
 				continue
 			}
 			kr.fn(ks, a, b, &tmp[0], nr, jb.alpha, 0)
-			for r := 0; r < rows; r++ {
-				row := jb.c[ci+r*jb.ldc : ci+r*jb.ldc+cols]
-				t := tmp[r*nr : r*nr+cols]
-				if beta == 0 {
-					copy(row, t)
-					continue
-				}
-				for j, v := range t {
-					row[j] = v + beta*row[j]
-				}
-			}
+			jb.addTile(tmp, ci, rows, cols, beta)
 		}
 	}
 }
@@ -151,11 +257,19 @@ func (jb *job) runShared(nt, i0, i1 int) {
 	groups := ceilDiv(m, mcRows/kr.mr*kr.mr)
 	mc := roundUp(ceilDiv(m, groups), kr.mr) // equal row groups, each in L2
 	nc := min(ncCols, roundUp(jb.n, kr.nr))
-	abuf, bbuf := getBuf(roundUp(m, kr.mr)*ksMax), getBuf(nc*ksMax)
-	tbuf := getBuf(nt * kr.mr * kr.nr)
-	defer bufPool.Put(abuf)
-	defer bufPool.Put(bbuf)
-	defer bufPool.Put(tbuf)
+	na, nb := roundUp(m, kr.mr)*ksMax, nc*ksMax
+	if jb.a != nil {
+		na = 0
+	}
+	if jb.b != nil {
+		nb = 0
+	}
+	abuf, bbuf := getBuf(na), getBuf(nb)
+	per := jb.scratchLen(ksMax)
+	tbuf := getBuf(nt * per)
+	defer putBuf(abuf)
+	defer putBuf(bbuf)
+	defer putBuf(tbuf)
 	ap, bp, tmp := *abuf, *bbuf, *tbuf
 	for jc := 0; jc < jb.n; jc += nc {
 		ncb := min(nc, jb.n-jc)
@@ -171,22 +285,37 @@ func (jb *job) runShared(nt, i0, i1 int) {
 			if pc > 0 {
 				beta = 1
 			}
-			bChunks := ceilDiv(ncb, bw)
-			parallelChunks(nt, groups+bChunks, func(_, c int) {
-				if c < groups {
-					i := c * mc
-					if i < m {
-						jb.packA(ap[i*ks:], i0+i, min(mc, m-i), pc, kcb)
+			aChunks, bChunks := groups, ceilDiv(ncb, bw)
+			if jb.a != nil {
+				aChunks = 0
+			}
+			if jb.b != nil {
+				bChunks = 0
+			}
+			if aChunks+bChunks > 0 {
+				parallelChunks(nt, aChunks+bChunks, func(_, c int) {
+					if c < aChunks {
+						i := c * mc
+						if i < m {
+							jb.packA(ap[i*ks:], i0+i, min(mc, m-i), pc, kcb)
+						}
+						return
 					}
-					return
-				}
-				j := (c - groups) * bw
-				jb.packB(bp[j*ks:], pc, kcb, jc+j, min(bw, ncb-j))
-			})
+					j := (c - aChunks) * bw
+					jb.packB(bp[j*ks:], pc, kcb, jc+j, min(bw, ncb-j))
+				})
+			}
 			parallelChunks(nt, groups*cgroups, func(t, c int) {
 				i, j := c/cgroups*mc, c%cgroups*cw
 				if i < m {
-					jb.macro(ap[i*ks:], bp[j*ks:], tmp[t*kr.mr*kr.nr:], ks, i0+i, min(mc, m-i), jc+j, min(cw, ncb-j), beta)
+					var a, b []float32
+					if jb.a == nil {
+						a = ap[i*ks:]
+					}
+					if jb.b == nil {
+						b = bp[j*ks:]
+					}
+					jb.macro(a, b, jb.scratchAt(tmp[t*per:], ksMax), ks, i0+i, min(mc, m-i), jc+j, min(cw, ncb-j), pc, beta)
 				}
 			})
 		}

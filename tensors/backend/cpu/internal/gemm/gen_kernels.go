@@ -138,6 +138,144 @@ func avx512(name string, bf16 bool, nv, rows int) {
 	p("RET")
 }
 
+// avx512Strided writes a rows×(16·nv) fp32 kernel that reads its operands in place, at any
+// stride: B is k-major (step p's nr floats at b + p·ldb: a packed panel when ldb = nr, or the
+// rows of an untransposed B), and A either k-major too (step p's rows at a + p·lda: a packed
+// panel when lda = 12, or the columns of a transposed A) or row-major (rowMajorA: row r's k
+// values contiguous at a + r·lda, an untransposed A). Strides are in elements. Accumulators and
+// the C update are avx512's.
+func avx512Strided(name string, nv, rows int, rowMajorA bool) {
+	nr := 16 * nv
+	mode := "k-major"
+	if rowMajorA {
+		mode = "row-major"
+	}
+	fmt.Fprintf(&out, "\n// %d×%d fp32 tile with AVX-512 FMA; a is %s with stride lda, b k-major with stride ldb (in elements).\n", rows, nr, mode)
+	fmt.Fprintf(&out, "// func %s(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)\n", name)
+	fmt.Fprintf(&out, "TEXT ·%s(SB), NOSPLIT, $0-64\n", name)
+	p("MOVQ kc+0(FP), CX")
+	p("MOVQ a+8(FP), AX")
+	p("MOVQ lda+16(FP), R11")
+	p("SHLQ $2, R11")
+	p("MOVQ b+24(FP), BX")
+	p("MOVQ ldb+32(FP), R12")
+	p("SHLQ $2, R12")
+	p("LEAQ (R12)(R12*2), R10") // 3 B steps
+	p("MOVQ c+40(FP), DI")
+	p("MOVQ ldc+48(FP), DX")
+	p("SHLQ $2, DX")
+	// A's row bases: row-major A keeps rows 3g..3g+2 at bases[g] + {0, 1, 2}·lda.
+	bases := []string{"AX", "SI", "R8", "R9"}
+	if rowMajorA {
+		for g := 1; g < (rows+2)/3; g++ {
+			p("LEAQ (%s)(R11*2), %s", bases[g-1], bases[g])
+			p("ADDQ R11, %s", bases[g])
+		}
+	} else {
+		p("LEAQ (R11)(R11*2), R13") // 3 A steps
+	}
+	// Start fetching the C tile, through the register the k loop later counts with.
+	pf := "R9"
+	if rowMajorA {
+		pf = "R13"
+	}
+	p("MOVQ DI, %s", pf)
+	for r := 0; r < rows; r++ {
+		for v := 0; v < nv; v++ {
+			p("PREFETCHT0 %d(%s)", 64*v, pf)
+		}
+		p("ADDQ DX, %s", pf)
+	}
+	for r := 0; r < nv*rows; r++ {
+		p("VPXORD Z%d, Z%d, Z%d", r, r, r)
+	}
+	bStep := []string{"(BX)", "(BX)(R12*1)", "(BX)(R12*2)", "(BX)(R10*1)"}
+	aStep := []string{"(AX)", "(AX)(R11*1)", "(AX)(R11*2)", "(AX)(R13*1)"}
+	rowIdx := []string{"", "(R11*1)", "(R11*2)"}
+	step := func(u int) {
+		for v := 0; v < nv; v++ {
+			p("VMOVUPS %d%s, Z%d", 64*v, bStep[u], 24+v)
+		}
+		for r := 0; r < rows; r++ {
+			var addr string
+			if rowMajorA {
+				addr = fmt.Sprintf("%d(%s)%s", 4*u, bases[r/3], rowIdx[r%3])
+			} else {
+				addr = fmt.Sprintf("%d%s", 4*r, aStep[u])
+			}
+			for v := 0; v < nv; v++ {
+				p("VFMADD231PS.BCST %s, Z%d, Z%d", addr, 24+v, nv*r+v)
+			}
+		}
+	}
+	advance := func(steps int) {
+		if steps == 4 {
+			p("LEAQ (BX)(R12*4), BX")
+		} else {
+			p("ADDQ R12, BX")
+		}
+		if rowMajorA {
+			for g := 0; g < (rows+2)/3; g++ {
+				p("ADDQ $%d, %s", 4*steps, bases[g])
+			}
+		} else if steps == 4 {
+			p("LEAQ (AX)(R11*4), AX")
+		} else {
+			p("ADDQ R11, AX")
+		}
+	}
+	counter := "R13"
+	if !rowMajorA {
+		counter = "R9"
+	}
+	p("MOVQ CX, %s", counter)
+	p("SHRQ $2, %s", counter)
+	p("JEQ %s_tail", name)
+	p("PCALIGN $32")
+	label(name + "_loop4")
+	for u := 0; u < 4; u++ {
+		step(u)
+	}
+	advance(4)
+	p("DECQ %s", counter)
+	p("JNE %s_loop4", name)
+	label(name + "_tail")
+	p("ANDQ $3, CX")
+	p("JEQ %s_store", name)
+	p("PCALIGN $32")
+	label(name + "_loop1")
+	step(0)
+	advance(1)
+	p("DECQ CX")
+	p("JNE %s_loop1", name)
+	label(name + "_store")
+	p("VBROADCASTSS alpha+56(FP), Z24")
+	p("VBROADCASTSS beta+60(FP), Z25")
+	p("MOVL beta+60(FP), R9")
+	p("ANDL $0x7fffffff, R9")
+	p("JEQ %s_beta0", name)
+	for r := 0; r < rows; r++ {
+		for v := 0; v < nv; v++ {
+			p("VMULPS Z24, Z%d, Z%d", nv*r+v, nv*r+v)
+			p("VFMADD231PS %d(DI), Z25, Z%d", 64*v, nv*r+v)
+			p("VMOVUPS Z%d, %d(DI)", nv*r+v, 64*v)
+		}
+		p("ADDQ DX, DI")
+	}
+	p("VZEROUPPER")
+	p("RET")
+	label(name + "_beta0")
+	for r := 0; r < rows; r++ {
+		for v := 0; v < nv; v++ {
+			p("VMULPS Z24, Z%d, Z%d", nv*r+v, nv*r+v)
+			p("VMOVUPS Z%d, %d(DI)", nv*r+v, 64*v)
+		}
+		p("ADDQ DX, DI")
+	}
+	p("VZEROUPPER")
+	p("RET")
+}
+
 // avx2 writes a 6×16 fp32 kernel with AVX2 and FMA3.
 func avx2(name string) {
 	const mr = 6
@@ -385,6 +523,12 @@ func main() {
 	for _, rows := range []int{4, 8} {
 		avx512(fmt.Sprintf("sgemmKernelAVX512r%d", rows), false, 2, rows)
 		avx512(fmt.Sprintf("sgemmKernelAVX512x16r%d", rows), false, 1, rows)
+	}
+	for _, rows := range []int{12, 8, 4} {
+		for _, nv := range []int{2, 1} {
+			avx512Strided(fmt.Sprintf("sgemmKernelK%dx%d", rows, 16*nv), nv, rows, false)
+			avx512Strided(fmt.Sprintf("sgemmKernelR%dx%d", rows, 16*nv), nv, rows, true)
+		}
 	}
 	avx2("sgemmKernelAVX2")
 	transpose8()

@@ -15,7 +15,18 @@ type kernel struct {
 	fn     kernelFunc
 	short  shortTiles // kernels for tiles of fewer rows, reading the same panels
 	narrow *kernel    // same family with a narrower tile, for C with few columns
+	// strided reads float32 operands in place instead of packed (nil: none; the tile width is nr)
+	strided *stridedSet
 }
+
+// stridedFunc computes a tile as kernelFunc does from operands at any stride (in elements): B
+// k-major (step p's tile columns at b + p·ldb), A k-major (step p's rows at a + p·lda) or
+// row-major (row r's k values at a + r·lda), as its stridedSet says.
+type stridedFunc func(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+// stridedSet holds a kernel family's strided variants by rows/4 (1: 4 rows, 2: 8, 3: 12): k for a
+// k-major A, r for a row-major A.
+type stridedSet struct{ k, r [4]stridedFunc }
 
 // shortTiles are a kernel's variants that compute only the first r rows of a tile (indexed by
 // r; nil where there is none): a C whose row count leaves a partial last tile of r rows is

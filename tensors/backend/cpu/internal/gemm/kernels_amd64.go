@@ -36,6 +36,45 @@ func sgemmKernelAVX512x16r4(kc int, a, b unsafe.Pointer, c *float32, ldc int, al
 //go:noescape
 func sgemmKernelAVX512x16r8(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
 
+// Strided kernels (gen_kernels.go's avx512Strided): operands read in place, A k-major (K) or
+// row-major (R), B k-major, at any stride; 12, 8 and 4 rows by 32 or 16 columns.
+//
+//go:noescape
+func sgemmKernelK12x32(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelR12x32(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelK12x16(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelR12x16(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelK8x32(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelR8x32(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelK8x16(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelR8x16(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelK4x32(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelR4x32(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelK4x16(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
+//go:noescape
+func sgemmKernelR4x16(kc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, c *float32, ldc int, alpha, beta float32)
+
 //go:noescape
 func sgemmKernelAVX2(kc int, a, b unsafe.Pointer, c *float32, ldc int, alpha, beta float32)
 
@@ -76,8 +115,14 @@ func archKernels() (f32 []kernel, bf16 []kernel) {
 	if cpu.X86.HasAVX512F {
 		f32 = append(f32, kernel{name: "avx512", mr: 12, nr: 32, fn: sgemmKernelAVX512,
 			short: shortTiles{4: sgemmKernelAVX512r4, 8: sgemmKernelAVX512r8},
+			strided: &stridedSet{
+				k: [4]stridedFunc{1: sgemmKernelK4x32, 2: sgemmKernelK8x32, 3: sgemmKernelK12x32},
+				r: [4]stridedFunc{1: sgemmKernelR4x32, 2: sgemmKernelR8x32, 3: sgemmKernelR12x32}},
 			narrow: &kernel{name: "avx512x16", mr: 12, nr: 16, fn: sgemmKernelAVX512x16,
-				short: shortTiles{4: sgemmKernelAVX512x16r4, 8: sgemmKernelAVX512x16r8}}})
+				short: shortTiles{4: sgemmKernelAVX512x16r4, 8: sgemmKernelAVX512x16r8},
+				strided: &stridedSet{
+					k: [4]stridedFunc{1: sgemmKernelK4x16, 2: sgemmKernelK8x16, 3: sgemmKernelK12x16},
+					r: [4]stridedFunc{1: sgemmKernelR4x16, 2: sgemmKernelR8x16, 3: sgemmKernelR12x16}}}})
 		if cpu.X86.HasAVX512BF16 {
 			bf16 = append(bf16, kernel{name: "avx512bf16", mr: 12, nr: 32, pairs: true, fn: sbgemmKernelAVX512,
 				narrow: &kernel{name: "avx512bf16x16", mr: 12, nr: 16, pairs: true, fn: sbgemmKernelAVX512x16}})

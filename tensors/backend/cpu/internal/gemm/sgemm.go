@@ -59,8 +59,19 @@ func sgemmWith(kr kernel, transA, transB bool, m, n, k int, alpha float32, a []f
 
 func sgemmJob(kr kernel, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) *job {
 	mr, nr := kr.mr, kr.nr // the closures capture these, not all of kr
-	return &job{k: kr, m: m, n: n, kdim: k, alpha: alpha, beta: beta, c: c, ldc: ldc,
+	jb := &job{k: kr, m: m, n: n, kdim: k, alpha: alpha, beta: beta, c: c, ldc: ldc,
 		packA: func(dst []float32, i0, mc, p0, kc int) { packAF32(dst, a, lda, transA, mr, i0, mc, p0, kc) },
 		packB: func(dst []float32, p0, kc, j0, nc int) { packBF32(dst, b, ldb, transB, nr, p0, kc, j0, nc) },
 	}
+	// Read operands in place where a strided kernel can: no packing, which costs as much as the
+	// product when the matrices are thin (k or n of a few dozen to a few hundred). A row-major A
+	// whose rows are a multiple of 4 KiB apart is packed: its twelve rows would share one set of
+	// the L1 cache (measured: 1024² 75 GFLOP/s in place, 98 packed).
+	if kr.strided != nil && (transA || lda%1024 != 0) {
+		jb.a, jb.lda, jb.transA = a, lda, transA
+	}
+	if kr.strided != nil && !transB {
+		jb.b, jb.ldb = b, ldb
+	}
+	return jb
 }
