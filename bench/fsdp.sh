@@ -6,17 +6,17 @@
 # CPU time, steadier on a shared machine) and the ratio torch / goaccel (above 1: goaccel is
 # faster).
 #
-#   bench/fsdp.sh            # ROUNDS=3 STEPS=20 PYTHON=.venv/hf/bin/python
+#   bench/fsdp.sh            # ROUNDS=3 STEPS=20 PYTHON=.venv/hf/bin/python (bench/python.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-.venv/hf/bin/python}
+. bench/python.sh # PY: PyTorch 2.x and Accelerate 1.x (.venv/hf)
 ROUNDS=${ROUNDS:-3}
 STEPS=${STEPS:-20}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 go build -o "$out/fsdp" ./bench/fsdp
-have_torch=1
-"$PY" -c 'import accelerate, torch.distributed.fsdp' 2>/dev/null || { have_torch=0; echo "# no torch 2 with accelerate at $PY (scripts/deps.sh test): goaccel only"; }
+have_torch=$HAVE_TORCH
+"$PY" -c 'import accelerate, torch.distributed.fsdp' 2>/dev/null || { have_torch=0; echo "# no torch 2 with accelerate at $PY (scripts/deps.sh bench): goaccel only"; }
 for round in $(seq "$ROUNDS"); do
 	"$out/fsdp" -procs 2 -steps "$STEPS" | tee -a "$out/runs"
 	if [ "$have_torch" = 1 ]; then

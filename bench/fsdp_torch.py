@@ -24,6 +24,8 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpt_torch  # noqa: E402  the model of the single-process baseline
 
+VOCAB, BLOCK, LAYERS, HEADS, EMBED, BATCH = gpt_torch.SIZES["char"]
+
 
 def free_port():
     with socket.socket() as s:
@@ -47,7 +49,7 @@ def worker(rank, procs, port, setting, steps, warmup, threads):
             fsdp_version=2, reshard_after_forward=(setting == "full-shard"),
             auto_wrap_policy="transformer_based_wrap", transformer_cls_names_to_wrap=["Block"])
     torch.manual_seed(0)
-    model = gpt_torch.GPT()
+    model = gpt_torch.GPT(VOCAB, BLOCK, LAYERS, HEADS, EMBED)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.1)
     model, opt = acc.prepare(model, opt)
     from torch.distributed.tensor import DTensor
@@ -56,13 +58,13 @@ def worker(rank, procs, port, setting, steps, warmup, threads):
         raise SystemExit(f"{setting}: the parameters are {type(next(model.parameters())).__name__}, sharded {sharded}")
     g = torch.Generator().manual_seed(1 + rank)
     batch = 16 // procs
-    x = torch.randint(0, gpt_torch.VOCAB, (batch, gpt_torch.BLOCK), generator=g)
-    y = torch.randint(0, gpt_torch.VOCAB, (batch * gpt_torch.BLOCK,), generator=g)
+    x = torch.randint(0, VOCAB, (batch, BLOCK), generator=g)
+    y = torch.randint(0, VOCAB, (batch * BLOCK,), generator=g)
     for i in range(warmup + steps):
         if i == warmup:
             acc.wait_for_everyone()
             t0, c0 = time.perf_counter(), time.process_time()
-        loss = F.cross_entropy(model(x).view(-1, gpt_torch.VOCAB), y)
+        loss = F.cross_entropy(model(x).view(-1, VOCAB), y)
         acc.backward(loss)
         opt.step()
         opt.zero_grad(set_to_none=True)
