@@ -11,6 +11,7 @@ import (
 func init() {
 	Symbols["github.com/goaccel/goaccel/nn/nn"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Checkpoint":              reflect.ValueOf(nn.Checkpoint),
 		"ClipGradNorm":            reflect.ValueOf(nn.ClipGradNorm),
 		"ClipGradValue":           reflect.ValueOf(nn.ClipGradValue),
 		"ConvertSyncBatchNorm":    reflect.ValueOf(nn.ConvertSyncBatchNorm),
@@ -24,6 +25,7 @@ func init() {
 		"LoadStateDict":           reflect.ValueOf(nn.LoadStateDict),
 		"LoadStateDictNonStrict":  reflect.ValueOf(nn.LoadStateDictNonStrict),
 		"MSE":                     reflect.ValueOf(nn.MSE),
+		"Modules":                 reflect.ValueOf(nn.Modules),
 		"MoveTo":                  reflect.ValueOf(nn.MoveTo),
 		"NLLLoss":                 reflect.ValueOf(nn.NLLLoss),
 		"NLLLossSum":              reflect.ValueOf(nn.NLLLossSum),
@@ -61,44 +63,47 @@ func init() {
 		"WriteSafetensors":        reflect.ValueOf(nn.WriteSafetensors),
 
 		// type definitions
-		"AdaptiveAvgPool2d":   reflect.ValueOf((*nn.AdaptiveAvgPool2d)(nil)),
-		"AvgPool2d":           reflect.ValueOf((*nn.AvgPool2d)(nil)),
-		"BatchNorm1d":         reflect.ValueOf((*nn.BatchNorm1d)(nil)),
-		"BatchNorm2d":         reflect.ValueOf((*nn.BatchNorm2d)(nil)),
-		"BatchNormConfig":     reflect.ValueOf((*nn.BatchNormConfig)(nil)),
-		"Buffered":            reflect.ValueOf((*nn.Buffered)(nil)),
-		"CausalSelfAttention": reflect.ValueOf((*nn.CausalSelfAttention)(nil)),
-		"Conv2d":              reflect.ValueOf((*nn.Conv2d)(nil)),
-		"CrossEntropyLoss":    reflect.ValueOf((*nn.CrossEntropyLoss)(nil)),
-		"Dropout":             reflect.ValueOf((*nn.Dropout)(nil)),
-		"Embedding":           reflect.ValueOf((*nn.Embedding)(nil)),
-		"Flatten":             reflect.ValueOf((*nn.Flatten)(nil)),
-		"GELU":                reflect.ValueOf((*nn.GELU)(nil)),
-		"GPT":                 reflect.ValueOf((*nn.GPT)(nil)),
-		"GPTConfig":           reflect.ValueOf((*nn.GPTConfig)(nil)),
-		"GenerateOptions":     reflect.ValueOf((*nn.GenerateOptions)(nil)),
-		"Group":               reflect.ValueOf((*nn.Group)(nil)),
-		"GroupNorm":           reflect.ValueOf((*nn.GroupNorm)(nil)),
-		"LayerNorm":           reflect.ValueOf((*nn.LayerNorm)(nil)),
-		"Linear":              reflect.ValueOf((*nn.Linear)(nil)),
-		"MLP":                 reflect.ValueOf((*nn.MLP)(nil)),
-		"MSELoss":             reflect.ValueOf((*nn.MSELoss)(nil)),
-		"MaxPool2d":           reflect.ValueOf((*nn.MaxPool2d)(nil)),
-		"Module":              reflect.ValueOf((*nn.Module)(nil)),
-		"NamedParameter":      reflect.ValueOf((*nn.NamedParameter)(nil)),
-		"RMSNorm":             reflect.ValueOf((*nn.RMSNorm)(nil)),
-		"ReLU":                reflect.ValueOf((*nn.ReLU)(nil)),
-		"Sequential":          reflect.ValueOf((*nn.Sequential)(nil)),
-		"SyncBatchNorm":       reflect.ValueOf((*nn.SyncBatchNorm)(nil)),
-		"Tanh":                reflect.ValueOf((*nn.Tanh)(nil)),
-		"Trainer":             reflect.ValueOf((*nn.Trainer)(nil)),
-		"TransformerBlock":    reflect.ValueOf((*nn.TransformerBlock)(nil)),
+		"AdaptiveAvgPool2d":    reflect.ValueOf((*nn.AdaptiveAvgPool2d)(nil)),
+		"AvgPool2d":            reflect.ValueOf((*nn.AvgPool2d)(nil)),
+		"BatchNorm1d":          reflect.ValueOf((*nn.BatchNorm1d)(nil)),
+		"BatchNorm2d":          reflect.ValueOf((*nn.BatchNorm2d)(nil)),
+		"BatchNormConfig":      reflect.ValueOf((*nn.BatchNormConfig)(nil)),
+		"Buffered":             reflect.ValueOf((*nn.Buffered)(nil)),
+		"CausalSelfAttention":  reflect.ValueOf((*nn.CausalSelfAttention)(nil)),
+		"Checkpointed":         reflect.ValueOf((*nn.Checkpointed)(nil)),
+		"Conv2d":               reflect.ValueOf((*nn.Conv2d)(nil)),
+		"CrossEntropyLoss":     reflect.ValueOf((*nn.CrossEntropyLoss)(nil)),
+		"Dropout":              reflect.ValueOf((*nn.Dropout)(nil)),
+		"Embedding":            reflect.ValueOf((*nn.Embedding)(nil)),
+		"Flatten":              reflect.ValueOf((*nn.Flatten)(nil)),
+		"GELU":                 reflect.ValueOf((*nn.GELU)(nil)),
+		"GPT":                  reflect.ValueOf((*nn.GPT)(nil)),
+		"GPTConfig":            reflect.ValueOf((*nn.GPTConfig)(nil)),
+		"GenerateOptions":      reflect.ValueOf((*nn.GenerateOptions)(nil)),
+		"GradientCheckpointer": reflect.ValueOf((*nn.GradientCheckpointer)(nil)),
+		"Group":                reflect.ValueOf((*nn.Group)(nil)),
+		"GroupNorm":            reflect.ValueOf((*nn.GroupNorm)(nil)),
+		"LayerNorm":            reflect.ValueOf((*nn.LayerNorm)(nil)),
+		"Linear":               reflect.ValueOf((*nn.Linear)(nil)),
+		"MLP":                  reflect.ValueOf((*nn.MLP)(nil)),
+		"MSELoss":              reflect.ValueOf((*nn.MSELoss)(nil)),
+		"MaxPool2d":            reflect.ValueOf((*nn.MaxPool2d)(nil)),
+		"Module":               reflect.ValueOf((*nn.Module)(nil)),
+		"NamedParameter":       reflect.ValueOf((*nn.NamedParameter)(nil)),
+		"RMSNorm":              reflect.ValueOf((*nn.RMSNorm)(nil)),
+		"ReLU":                 reflect.ValueOf((*nn.ReLU)(nil)),
+		"Sequential":           reflect.ValueOf((*nn.Sequential)(nil)),
+		"SyncBatchNorm":        reflect.ValueOf((*nn.SyncBatchNorm)(nil)),
+		"Tanh":                 reflect.ValueOf((*nn.Tanh)(nil)),
+		"Trainer":              reflect.ValueOf((*nn.Trainer)(nil)),
+		"TransformerBlock":     reflect.ValueOf((*nn.TransformerBlock)(nil)),
 
 		// interface wrapper definitions
-		"_Buffered": reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Buffered)(nil)),
-		"_Group":    reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Group)(nil)),
-		"_Module":   reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Module)(nil)),
-		"_Trainer":  reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Trainer)(nil)),
+		"_Buffered":             reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Buffered)(nil)),
+		"_GradientCheckpointer": reflect.ValueOf((*_github_com_goaccel_goaccel_nn_GradientCheckpointer)(nil)),
+		"_Group":                reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Group)(nil)),
+		"_Module":               reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Module)(nil)),
+		"_Trainer":              reflect.ValueOf((*_github_com_goaccel_goaccel_nn_Trainer)(nil)),
 	}
 }
 
@@ -110,6 +115,16 @@ type _github_com_goaccel_goaccel_nn_Buffered struct {
 
 func (W _github_com_goaccel_goaccel_nn_Buffered) NamedBuffers() []nn.NamedParameter {
 	return W.WNamedBuffers()
+}
+
+// _github_com_goaccel_goaccel_nn_GradientCheckpointer is an interface wrapper for GradientCheckpointer type
+type _github_com_goaccel_goaccel_nn_GradientCheckpointer struct {
+	IValue                    interface{}
+	WSetGradientCheckpointing func(on bool)
+}
+
+func (W _github_com_goaccel_goaccel_nn_GradientCheckpointer) SetGradientCheckpointing(on bool) {
+	W.WSetGradientCheckpointing(on)
 }
 
 // _github_com_goaccel_goaccel_nn_Group is an interface wrapper for Group type

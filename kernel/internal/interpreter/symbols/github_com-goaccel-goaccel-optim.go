@@ -43,6 +43,7 @@ func init() {
 		"LambdaLR":       reflect.ValueOf((*optim.LambdaLR)(nil)),
 		"Optimizer":      reflect.ValueOf((*optim.Optimizer)(nil)),
 		"ParamGroup":     reflect.ValueOf((*optim.ParamGroup)(nil)),
+		"ParamReplacer":  reflect.ValueOf((*optim.ParamReplacer)(nil)),
 		"RMSprop":        reflect.ValueOf((*optim.RMSprop)(nil)),
 		"RMSpropConfig":  reflect.ValueOf((*optim.RMSpropConfig)(nil)),
 		"SGD":            reflect.ValueOf((*optim.SGD)(nil)),
@@ -50,9 +51,10 @@ func init() {
 		"Scheduler":      reflect.ValueOf((*optim.Scheduler)(nil)),
 
 		// interface wrapper definitions
-		"_Grouped":   reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Grouped)(nil)),
-		"_Optimizer": reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Optimizer)(nil)),
-		"_Scheduler": reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Scheduler)(nil)),
+		"_Grouped":       reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Grouped)(nil)),
+		"_Optimizer":     reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Optimizer)(nil)),
+		"_ParamReplacer": reflect.ValueOf((*_github_com_goaccel_goaccel_optim_ParamReplacer)(nil)),
+		"_Scheduler":     reflect.ValueOf((*_github_com_goaccel_goaccel_optim_Scheduler)(nil)),
 	}
 }
 
@@ -130,6 +132,16 @@ func (W _github_com_goaccel_goaccel_optim_Optimizer) Step() {
 }
 func (W _github_com_goaccel_goaccel_optim_Optimizer) ZeroGrad() {
 	W.WZeroGrad()
+}
+
+// _github_com_goaccel_goaccel_optim_ParamReplacer is an interface wrapper for ParamReplacer type
+type _github_com_goaccel_goaccel_optim_ParamReplacer struct {
+	IValue         interface{}
+	WReplaceParams func(with func(p *tensors.Tensor) *tensors.Tensor) error
+}
+
+func (W _github_com_goaccel_goaccel_optim_ParamReplacer) ReplaceParams(with func(p *tensors.Tensor) *tensors.Tensor) error {
+	return W.WReplaceParams(with)
 }
 
 // _github_com_goaccel_goaccel_optim_Scheduler is an interface wrapper for Scheduler type

@@ -22,6 +22,7 @@ func init() {
 		"CPU":                        reflect.ValueOf(&tensors.CPU).Elem(),
 		"CUDA":                       reflect.ValueOf(tensors.CUDA),
 		"Cat":                        reflect.ValueOf(tensors.Cat),
+		"Checkpoint":                 reflect.ValueOf(tensors.Checkpoint),
 		"Conv2d":                     reflect.ValueOf(tensors.Conv2d),
 		"CrossEntropy":               reflect.ValueOf(tensors.CrossEntropy),
 		"CrossEntropyWith":           reflect.ValueOf(tensors.CrossEntropyWith),
