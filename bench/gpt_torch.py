@@ -26,6 +26,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from timing import best
+
 SIZES = {
     # name: vocab, block, layers, heads, embed, batch
     "char": (96, 64, 4, 4, 128, 16),
@@ -101,20 +103,6 @@ def make_step(size, bf16, compiled):
         opt.step()
         opt.zero_grad(set_to_none=True)
     return sum(p.numel() for p in model.parameters()), step
-
-
-def best(step, seconds):
-    for _ in range(3):
-        step()
-    best_wall, best_cpu = float("inf"), float("inf")
-    for _ in range(3):
-        n, t0, c0 = 0, time.perf_counter(), time.process_time()
-        while time.perf_counter() - t0 < seconds / 3 or n < 2:
-            step()
-            n += 1
-        best_wall = min(best_wall, (time.perf_counter() - t0) / n)
-        best_cpu = min(best_cpu, (time.process_time() - c0) / n)
-    return best_wall, best_cpu
 
 
 def main():

@@ -19,6 +19,8 @@ import torch
 import transformers
 from transformers import AutoModelForSequenceClassification
 
+from timing import best
+
 BATCH, LEN = 16, 128
 
 
@@ -34,20 +36,6 @@ def inputs():
 
 def precision(bf16):
     return torch.autocast("cpu", dtype=torch.bfloat16) if bf16 else contextlib.nullcontext()
-
-
-def best(step, seconds):
-    for _ in range(2):
-        step()
-    best_wall, best_cpu = float("inf"), float("inf")
-    for _ in range(3):
-        n, t0, c0 = 0, time.perf_counter(), time.process_time()
-        while time.perf_counter() - t0 < seconds / 3 or n < 2:
-            step()
-            n += 1
-        best_wall = min(best_wall, (time.perf_counter() - t0) / n)
-        best_cpu = min(best_cpu, (time.process_time() - c0) / n)
-    return best_wall, best_cpu
 
 
 def main():
@@ -68,7 +56,7 @@ def main():
                 with torch.inference_mode(), precision(bf16):
                     model(input_ids=ids, attention_mask=mask).logits.sum().item()
 
-            w, c = best(forward, seconds)
+            w, c = best(forward, seconds, warmup=2)
             print(f"TorchMiniLMForward{sfx}-threads{th}\t{w * 1e3:.1f} ms/op\t{c * 1e3:.1f} cpu-ms/op", flush=True)
 
             model.train()
@@ -86,7 +74,7 @@ def main():
                 opt.step()
                 opt.zero_grad(set_to_none=True)
 
-            w, c = best(train, seconds)
+            w, c = best(train, seconds, warmup=2)
             print(f"TorchMiniLMTrainStep{sfx}-threads{th}\t{w * 1e3:.1f} ms/op\t{c * 1e3:.1f} cpu-ms/op", flush=True)
 
 
