@@ -15,7 +15,10 @@ func gemm(dev tensors.Device, n int, bf16 bool) float64 {
 	tensors.NoGrad(func() {
 		a, b = tensors.Randn(n, n).To(dev), tensors.Randn(n, n).To(dev)
 		if bf16 {
+			a32, b32 := a, b
 			a, b = a.AsType(tensors.BFloat16), b.AsType(tensors.BFloat16)
+			a32.Release() // the float32 originals, dropped here, would hold GPU memory until a collection
+			b32.Release()
 		}
 	})
 	defer a.Release()
