@@ -104,6 +104,14 @@ func ORR(d, n, m V) string { return three(0x4ea01c00, "orr", "16b", d, n, m) }
 // EOR is d = n ^ m, bitwise.
 func EOR(d, n, m V) string { return three(0x6e201c00, "eor", "16b", d, n, m) }
 
+// CMHI is d = n > m ? all ones : 0 per 32-bit lane, unsigned.
+func CMHI(d, n, m V) string { return three(0x6ea03400, "cmhi", "4s", d, n, m) }
+
+// MOV is d = n (all 128 bits).
+func MOV(d, n V) string {
+	return word(0x4ea01c00|uint32(n&31)<<16|uint32(n&31)<<5|uint32(d&31), "mov v%d.16b, v%d.16b", d, n)
+}
+
 // ADD is d = n + m on four int32 lanes.
 func ADD(d, n, m V) string { return three(0x4ea08400, "add", "4s", d, n, m) }
 

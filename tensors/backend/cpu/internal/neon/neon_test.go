@@ -25,7 +25,7 @@ func every() []string {
 		FMLAElem(V8, V4, V0, 0), FMLAElem(V9, V5, V1, 1), FMLAElem(V30, V6, V31, 2), FMLAElem(V31, V7, V17, 3),
 		FMULElem(V1, V2, V3, 3), FMULElem(V20, V21, V19, 2),
 		SHL(V1, V2, 23), USHR(V3, V4, 16), USHR(V5, V6, 1), XTN(V7, V8), XTN2(V9, V10),
-		DUP(V11, V12, 3), DUP(V13, V14, 0), MOVI0(V15),
+		DUP(V11, V12, 3), DUP(V13, V14, 0), MOVI0(V15), CMHI(V16, V17, V18), MOV(V19, V20),
 	}
 }
 
