@@ -19,7 +19,7 @@ import (
 	"math"
 	"os"
 
-	"github.com/goaccel/goaccel/tensors/backend/cpu/internal/neon"
+	"github.com/goaccel/goaccel/internal/neon"
 )
 
 var out bytes.Buffer

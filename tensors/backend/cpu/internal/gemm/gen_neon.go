@@ -20,7 +20,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/goaccel/goaccel/tensors/backend/cpu/internal/neon"
+	"github.com/goaccel/goaccel/internal/neon"
 )
 
 var out bytes.Buffer

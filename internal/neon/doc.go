@@ -1,7 +1,7 @@
 // Package neon encodes the arm64 Advanced SIMD (NEON) instructions that Go's
 // arm64 assembler does not know, as WORD directives for the generators of
-// goaccel's arm64 kernels (gen_*.go in tensors/backend/cpu and its gemm
-// package). Go's assembler has VFMLA, VLD1, VST1, VDUP and integer vector
+// goaccel's arm64 kernels (gen_neon.go in tensors/backend/cpu, its gemm
+// package and dist/internal/reduce). Go's assembler has VFMLA, VLD1, VST1, VDUP and integer vector
 // ops, but no floating-point add, multiply, divide, square root, compare,
 // conversion or multiply-by-element: each function here returns one line of
 // Go assembly, the instruction's word followed by its GNU syntax, so the
