@@ -44,7 +44,8 @@
 // output, and stops the whole group on the first failure or on
 // cancellation: each worker runs in its own process group (so a terminal's
 // Ctrl-C reaches only the launcher, which forwards it), dies with the
-// launcher on Linux (Pdeathsig), and has its output prefixed with
+// launcher (on Linux by Pdeathsig; everywhere it leaves when its control
+// pipe closes, which internal/workerinfo watches), and has its output prefixed with
 // "[rank r] " for r > 0. A line a worker starts with FramePrefix
 // (WriteFrame) is for the launcher, not the user: a notebook worker's
 // display message.
