@@ -82,6 +82,8 @@
 //   - report.go: Places, the stall report's text (Stall.Text) with the
 //     stacks trimmed to the user's frames, GroupStatus.Text, StopNote
 //     and Ended, and Bytes.
+//   - signal_unix.go, signal_windows.go: signals to a worker's process group, or a kill on
+//     Windows, where RunGroup refuses to start workers (no inherited pipes).
 //   - sys_linux.go: the workers' process group and Pdeathsig.
-//   - sys_other.go: the workers' process group elsewhere.
+//   - sys_unix.go: the workers' process group on the other Unix systems.
 package workers
