@@ -96,11 +96,15 @@ func adamChunk(s *step, sp span) {
 	}
 	b1, ob1, b2, ob2, bc2, eps, nss, wd := c.Beta1, c.OneMinusBeta1, c.Beta2, c.OneMinusBeta2, c.BC2, c.Eps, c.StepSize, c.L2
 	w, m, v = w[:len(g)], m[:len(g)], v[:len(g)]
-	for j, gj := range g { // Adam's L2 term, folded into the gradient
-		gj += wd * w[j]
-		m[j] = m[j]*b1 + ob1*gj
-		v[j] = v[j]*b2 + ob2*gj*gj
-		w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
+	// Adam's L2 term, folded into the gradient. The explicit float32 conversions forbid the
+	// compiler to fuse multiply-adds (it does on arm64): every platform, and the composed update
+	// of devices without this kernel, round each operation alike.
+	for j, gj := range g {
+		gj += float32(wd * w[j])
+		mj := float32(m[j]*b1) + float32(ob1*gj)
+		vj := float32(v[j]*b2) + float32(float32(ob2*gj)*gj)
+		m[j], v[j] = mj, vj
+		w[j] += float32(nss * float32(mj/(float32(sqrt32(vj)/bc2)+eps)))
 	}
 }
 
