@@ -14,7 +14,7 @@ BIN        := bin/goaccel
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
 
-.PHONY: all build run deps deps-run install test test-race test-unit test-e2e test-cuda-emulated test-cuda-tsan test-platforms test-arm64-notebooks test-cuda-emulated-arm64 lint bench generate ptx gpu-bundle clean
+.PHONY: all build run deps deps-run install test test-race test-unit test-e2e test-cuda-emulated test-cuda-tsan test-platforms test-arm64-notebooks test-cuda-emulated-arm64 lint bench generate ptx proto gpu-bundle clean
 
 all: build
 
@@ -51,7 +51,8 @@ run: deps-run install
 # and PyPI's, nbconvert on every notebook, JupyterLab 4 and Notebook 7 in Chromium, two hosts in
 # network namespaces when run as root, the corpus of real Go programs run as cells), the
 # assembly-free (purego) and cgo-free builds, zmq4's own tests on the patched copy, the patched
-# yaegi's tests of goaccel's changes, the GPU path on an emulated CUDA machine and the race
+# yaegi's tests of goaccel's changes, the GPU path on an emulated CUDA machine, the other
+# platforms (test-platforms: cross-builds, arm64 unit tests under emulation) and the race
 # detector (test-race). GOACCEL_REQUIRE_JUPYTER_STACKS makes a missing stack fail the tests that
 # use it instead of skipping them.
 test: deps
@@ -119,6 +120,12 @@ generate:
 # (Debian's nvidia-cuda-toolkit, which scripts/deps.sh installs).
 ptx:
 	cuda/internal/kernels/genptx.sh
+
+# proto: regenerate the Go types of TensorBoard's messages (accelerate/internal/tensorboard/tbpb,
+# hparamspb) from the .proto files beside them; needs protoc (Debian's protobuf-compiler and
+# libprotobuf-dev).
+proto:
+	accelerate/internal/tensorboard/genproto.sh
 
 # gpu-bundle: what tests/gpu/check.sh runs on a GPU machine without Go, in tests/gpu/bundle: the
 # tensors test binary (the op suite; its fixtures are read from the repository carried with it),

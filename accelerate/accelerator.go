@@ -46,6 +46,12 @@ type Accelerator struct {
 	trackers       []Tracker
 	extra          []Tracker   // added with AddTracker
 	notebook       *plots.Live // the "notebook" tracker's figure, shared by its runs
+
+	trigger    bool                       // SetTrigger's flag, for CheckTrigger (triggers.go)
+	joining    bool                       // inside JoinUnevenInputs without even batches (join.go)
+	joinRounds int                        // this process's synchronising Backward calls inside it
+	saveHooks  hookList[SaveStatePreHook] // hooks.go
+	loadHooks  hookList[LoadStatePreHook]
 }
 
 // New returns an Accelerator for cfg, joining the process group described by
@@ -177,7 +183,9 @@ func splitRange(n, procs, rank int) (start, end int) {
 // training on every process.
 func (a *Accelerator) EndTraining() {
 	for _, t := range a.trackers {
-		_ = t.Finish()
+		if err := t.Finish(); err != nil {
+			fmt.Fprintf(os.Stderr, "accelerate: tracker %T: %v\n", t, err)
+		}
 	}
 	a.trackers = nil
 	a.worker.Flush()    // the launcher's table shows where training ended

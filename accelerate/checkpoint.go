@@ -119,9 +119,12 @@ func (a *Accelerator) saveState(dir string, auto bool) (string, error) {
 	if err = a.agree(err); err != nil {
 		return "", fmt.Errorf("accelerate: SaveState %s: %w", dir, err)
 	}
-	err = a.writeRandomState(tmp)
+	weights, err := a.modelWeights(tmp)
+	if err == nil {
+		err = a.writeRandomState(tmp)
+	}
 	if err == nil && a.IsMainProcess() {
-		err = a.writeMainState(tmp, iteration)
+		err = a.writeMainState(tmp, iteration, weights)
 	}
 	if err = a.agree(err); err != nil {
 		return "", fmt.Errorf("accelerate: SaveState %s: %w", dir, err)
@@ -181,13 +184,16 @@ func (a *Accelerator) writeFile(dir, name string, b []byte) error {
 	return atomicdir.WriteFile(filepath.Join(dir, name), b, 0o644)
 }
 
-func (a *Accelerator) writeMainState(dir string, iteration int) error {
-	for i, m := range a.models {
+func (a *Accelerator) writeMainState(dir string, iteration int, weights []map[string]*tensors.Tensor) error {
+	for i, sd := range weights {
+		if sd == nil {
+			continue // a save hook saved this model itself
+		}
 		path := filepath.Join(dir, indexed("model", i, ".safetensors"))
 		if a.checkpointHook != nil {
 			a.checkpointHook("write " + filepath.Base(path))
 		}
-		if err := nn.SaveSafetensors(path, nn.StateDict(m.inner), map[string]string{"format": "pt"}); err != nil {
+		if err := nn.SaveSafetensors(path, sd, map[string]string{"format": "pt"}); err != nil {
 			return fmt.Errorf("save model %d: %w", i, err)
 		}
 		if err := atomicdir.Sync(path); err != nil {
@@ -266,12 +272,19 @@ func (a *Accelerator) LoadState(dir string) error {
 func (a *Accelerator) loadState(dir string) error {
 	prev := a.worker.SetPhase(workerinfo.PhaseRestoring)
 	defer a.worker.SetPhase(prev)
-	for i, m := range a.models {
+	models, err := a.modelsToLoad(dir)
+	if err != nil {
+		return err
+	}
+	for i, m := range models {
+		if m == nil {
+			continue // a load hook loaded this model itself
+		}
 		sd, err := nn.LoadSafetensors(filepath.Join(dir, indexed("model", i, ".safetensors")))
 		if err != nil {
 			return err
 		}
-		if err := nn.LoadStateDict(m.inner, sd); err != nil {
+		if err := nn.LoadStateDict(m, sd); err != nil {
 			return err
 		}
 	}

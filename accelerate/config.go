@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -58,8 +59,12 @@ type Config struct {
 	AutomaticCheckpointNaming bool
 	// TotalLimit keeps at most this many automatic checkpoints (0: all).
 	TotalLimit int
-	// LogWith names the trackers: "jsonl", "notebook", or "all".
+	// LogWith names the trackers: "jsonl", "notebook", "tensorboard", "mlflow", or "all".
 	LogWith []string
+	// LoggingDir is where trackers write (Accelerate's ProjectConfiguration.logging_dir):
+	// jsonl and tensorboard under LoggingDir/<project>, mlflow's tracking folder in
+	// LoggingDir/mlruns; "" means ProjectDir/logs.
+	LoggingDir string
 
 	// DDP tunes the data-parallel gradient all-reduce (Accelerate's DistributedDataParallelKwargs).
 	DDP DistributedDataParallelKwargs
@@ -107,7 +112,7 @@ type resolved struct {
 	evenBatches, stepWithOpt, scaling bool
 }
 
-var knownTrackers = []string{"jsonl", "notebook"}
+var knownTrackers = []string{"jsonl", "notebook", "tensorboard", "mlflow"}
 
 // resolve applies environment overrides and defaults, and panics with a
 // message naming the field and the allowed values when one is invalid.
@@ -157,10 +162,13 @@ func (c Config) resolve() resolved {
 			trackers = append(trackers, knownTrackers...)
 			continue
 		}
-		checkChoice("Config.LogWith", name, append([]string{"all"}, knownTrackers...)...)
+		checkTracker(name)
 		trackers = append(trackers, name)
 	}
 	c.LogWith = trackers
+	if c.LoggingDir == "" && c.ProjectDir != "" {
+		c.LoggingDir = filepath.Join(c.ProjectDir, "logs")
+	}
 	c.DDP = c.DDP.resolve()
 	c.GradScaler = c.GradScaler.resolve()
 	if c.InitProcessGroup.Timeout < 0 {

@@ -26,7 +26,9 @@ func TestInvalidConfigPanicsNamingFieldAndAllowedValues(t *testing.T) {
 		{Config{MixedPrecision: "fp32"}, nil, []string{"Config.MixedPrecision", `"fp32"`, "no, fp16, bf16"}},
 		{Config{GradientAccumulationSteps: -1}, nil, []string{"Config.GradientAccumulationSteps", "≥ 1"}},
 		{Config{TotalLimit: -3}, nil, []string{"Config.TotalLimit"}},
-		{Config{LogWith: []string{"wandb"}}, nil, []string{"Config.LogWith", "jsonl", "notebook"}},
+		{Config{LogWith: []string{"wandb"}}, nil, []string{"Config.LogWith", `"wandb"`, "Weights & Biases", "jsonl", "notebook", "tensorboard", "mlflow", "AddTracker"}},
+		{Config{LogWith: []string{"comet_ml"}}, nil, []string{"Config.LogWith", "Comet", "tensorboard, mlflow"}},
+		{Config{LogWith: []string{"tensorbord"}}, nil, []string{"Config.LogWith", `"tensorbord"`, "all, jsonl, notebook, tensorboard, mlflow"}},
 		{Config{EvenBatches: 7}, nil, []string{"Config.EvenBatches", "accelerate.Off"}},
 		{Config{AutomaticCheckpointNaming: true}, nil, []string{"ProjectDir"}},
 		{Config{}, map[string]string{"ACCELERATE_MIXED_PRECISION": "fp8"}, []string{"ACCELERATE_MIXED_PRECISION", "bf16"}},
@@ -69,7 +71,7 @@ func TestEnvironmentFillsUnsetConfig(t *testing.T) {
 	if r := (Config{}).resolve(); !r.evenBatches || !r.stepWithOpt {
 		t.Error("EvenBatches and StepSchedulerWithOptimizer must default to on")
 	}
-	if r := (Config{EvenBatches: Off, LogWith: []string{"all"}}).resolve(); r.evenBatches || len(r.LogWith) != 2 {
+	if r := (Config{EvenBatches: Off, LogWith: []string{"all"}}).resolve(); r.evenBatches || len(r.LogWith) != 4 {
 		t.Errorf("EvenBatches Off / LogWith all: %+v", r)
 	}
 }

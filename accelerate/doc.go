@@ -17,6 +17,29 @@
 //		})
 //	}
 //
+// A pretrained model of package transformers is prepared the same way from a
+// variable of type transformers.Model (what FromPretrained returns) and stays
+// one: its Run, model(**batch), runs under the configured autocast:
+//
+//	model, _, err := transformers.FromPretrained(dir, transformers.Options{Task: transformers.SequenceClassification, NumLabels: 5})
+//	acc.Prepare(&model, &opt, &loader, &sched)
+//	for loader.Next() {
+//		batch := loader.Named()
+//		acc.Accumulate(model, func() {
+//			out, err := model.Run(transformers.BatchInputs(batch))
+//			…
+//			acc.Backward(out.Loss)
+//			acc.ClipGradNorm(model.Parameters(), 1.0)
+//			opt.Step()
+//			sched.Step()
+//			opt.ZeroGrad()
+//		})
+//	}
+//	acc.WaitForEveryone()
+//	if acc.IsMainProcess() {
+//		err = transformers.SavePretrained("out", acc.UnwrapModel(model), transformers.SaveOptions{})
+//	}
+//
 // A model with batch normalisation converted by nn.ConvertSyncBatchNorm (or
 // built with nn.SyncBatchNorm) normalises over the batch of every process once
 // prepared: Prepare gives its layers the process group, whose sums run in turn
@@ -43,6 +66,18 @@
 // BucketCapMB), GradScaler (GradScalerKwargs: InitScale, GrowthFactor,
 // BackoffFactor, GrowthInterval, Enabled) and InitProcessGroup
 // (InitProcessGroupKwargs: Timeout).
+//
+// Trackers (Config.LogWith, InitTrackers, Log, LogImages, LogText) record a
+// run on the main process: "jsonl", "notebook" (a live plot under the cell),
+// "tensorboard" (event files under LoggingDir/<project>, which TensorBoard
+// reads) and "mlflow" (MLflow's file store in LoggingDir/mlruns, or the
+// tracking server MLFLOW_TRACKING_URI names); AddTracker takes any other,
+// a progress bar included. Profile(kwargs, fn) records fn's ops,
+// backward nodes, collectives and data loading per process as Chrome
+// traces and a table of top ops. FindExecutableBatchSize retries on a
+// device's out-of-memory; SetTrigger/CheckTrigger stop every process when
+// one asks; JoinUnevenInputs trains over uneven shards; FreeMemory,
+// GetStateDict and the save/load state pre-hooks are Accelerate's too.
 //
 // Device returns where prepared models and batches live: cuda:LOCAL_RANK on a
 // machine with GPUs (the model moves there at Prepare, each batch as the
@@ -100,19 +135,30 @@
 //     collective backend (NCCL when every process has a GPU of its own).
 //   - gather.go: Gather, GatherForMetrics, GatherForMetricsAll, Reduce and
 //     PadAcrossProcesses.
+//   - hooks.go: SaveStatePreHook, LoadStatePreHook, RemovableHandle and
+//     their registration (RegisterSaveStatePreHook, RegisterLoadStatePreHook).
+//   - join.go: JoinUnevenInputs: joined processes shadow the gradient
+//     all-reduce of the others, then take the last joiner's parameters.
 //   - group.go: joining the dist process group and leaving it cleanly, and
 //     the dist adapter of comm.
 //   - loader.go: prepared loaders: sharding, the end-of-epoch state and
 //     SkipFirstBatches.
 //   - logger.go: Logger and GetLogger, logging on the main process (or all).
+//   - memory.go: FreeMemory and Clear, FindExecutableBatchSize and
+//     FindExecutableBatchSizeWith (retries on tensors.ErrOutOfMemory).
 //   - model.go: the prepared model, UnwrapModel, SaveModel, the broadcast
 //     of initial parameters and of buffers, and the process group of
 //     SyncBatchNorm layers.
 //   - notebook_tracker.go: the "notebook" tracker, a plots.Live under the
 //     cell.
+//   - notebook_tracker_media.go: the notebook tracker's images and texts,
+//     an output per tag updated in place.
 //   - optimizer.go: prepared optimizers and schedulers, which act only on
 //     sync steps.
 //   - prepare.go: Prepare and its hints for the objects it takes.
+//   - pretrained.go: prepared transformers.Model values, which keep their Run.
+//   - profile.go: Profile, ProfileKwargs, ProfileResult (Rows, Table, HTML,
+//     WriteChromeTrace): the Chrome traces and the table of top ops.
 //   - reducer.go: bucketed gradient all-reduce overlapped with the backward
 //     pass (OnGradReady hooks; on devices, one flat tensor per bucket), and
 //     the other collectives of a backward pass queued in turn with it.
@@ -122,11 +168,19 @@
 //   - scaler.go: the fp16 loss scaler (PyTorch's GradScaler).
 //   - shard.go: how one process takes its share of a loader's batches
 //     (round robin or split, EvenBatches).
+//   - statedict.go: GetStateDict.
 //   - stop.go: a launcher's stop at a step boundary every rank agrees on
 //     (the prepared loaders' StopPass): save and leave, or finish and
 //     return; StopRequested.
 //   - tracking.go: Tracker, AddTracker, InitTrackers, Log and the jsonl
 //     tracker.
+//   - tracking_media.go: ImageTracker, TextTracker, LogImages, LogText, and
+//     the refusal of Accelerate's trackers goaccel does not have.
+//   - tracking_mlflow.go: the "mlflow" tracker (package
+//     accelerate/internal/mlflow: the file store and the REST API).
+//   - tracking_tensorboard.go: the "tensorboard" tracker (package
+//     accelerate/internal/tensorboard: event files).
 //   - train.go: Backward, Accumulate, NoSync, Autocast, ClipGradNorm and
 //     ClipGradValue.
+//   - triggers.go: SetTrigger and CheckTrigger.
 package accelerate

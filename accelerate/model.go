@@ -29,15 +29,22 @@ type model struct {
 // DistributedDataParallel does by default (broadcast_buffers): every process's running
 // statistics are rank 0's.
 func (m *model) Forward(x *tensors.Tensor) *tensors.Tensor {
+	var out *tensors.Tensor
+	m.call(func() { out = m.inner.Forward(x) })
+	return out
+}
+
+// call runs a forward pass of the wrapped module, fn, as Forward runs it: after the broadcast
+// of rank 0's buffers in training, under autocast with mixed precision.
+func (m *model) call(fn func()) {
 	if m.red != nil && len(m.buffers) > 0 && nn.IsTraining(m.inner) {
 		broadcastTensors(m.acc.c, m.buffers, "Forward: broadcast the model's buffers from rank 0")
 	}
 	if !m.autocast {
-		return m.inner.Forward(x)
+		fn()
+		return
 	}
-	var out *tensors.Tensor
-	tensors.Autocast(m.autoDT, func() { out = m.inner.Forward(x) })
-	return out
+	tensors.Autocast(m.autoDT, fn)
 }
 
 // Parameters returns the wrapped module's parameters.
@@ -63,11 +70,26 @@ func (m *model) Unwrap() nn.Module { return m.inner }
 //	if acc.IsMainProcess() {
 //		err = nn.SaveSafetensors("model.safetensors", nn.StateDict(acc.UnwrapModel(model)), nil)
 //	}
+//
+// A prepared transformers.Model unwraps to the model FromPretrained returned, which
+// transformers.SavePretrained writes.
 func (a *Accelerator) UnwrapModel(m nn.Module) nn.Module {
-	if w, ok := m.(*model); ok {
+	if w, ok := prepared(m); ok {
 		return w.inner
 	}
 	return m
+}
+
+// prepared returns the prepared model behind m: m itself, or the one a prepared
+// transformers.Model holds.
+func prepared(m nn.Module) (*model, bool) {
+	switch w := m.(type) {
+	case *model:
+		return w, true
+	case *pretrained:
+		return w.model, true
+	}
+	return nil, false
 }
 
 // SaveModel writes the unwrapped m's weights to dir/model.safetensors
@@ -98,7 +120,7 @@ func (a *Accelerator) SaveModel(m nn.Module, dir string) error {
 // prepareModel moves m to the Accelerator's device, broadcasts rank 0's
 // parameters and wraps m.
 func (a *Accelerator) prepareModel(m nn.Module) *model {
-	if w, ok := m.(*model); ok {
+	if w, ok := prepared(m); ok {
 		return w
 	}
 	w := &model{inner: m, acc: a}

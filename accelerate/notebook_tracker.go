@@ -1,19 +1,22 @@
 package accelerate
 
 import (
+	"github.com/goaccel/goaccel/display"
 	"github.com/goaccel/goaccel/internal/host"
 	"github.com/goaccel/goaccel/plots"
 )
 
 // notebookTracker is the "notebook" tracker: every logged metric drawn live
 // under the cell that runs the training, one subplot per metric (a
-// plots.Live, redrawn at most twice a second plus once at the end). The
+// plots.Live, redrawn at most twice a second plus once at the end), and
+// the images and texts of LogImages and LogText shown under it. The
 // Accelerator keeps one Live, so a second InitTrackers draws its run beside
 // the first in the same figure. Outside the kernel (no display in the
 // process's host) it does nothing, not even record.
 type notebookTracker struct {
-	acc  *Accelerator
-	live *plots.Live // nil outside a kernel
+	acc     *Accelerator
+	live    *plots.Live                // nil outside a kernel
+	outputs map[string]*display.Handle // the run's images and texts, by tag (notebook_tracker_media.go)
 }
 
 func (n *notebookTracker) Start(project string, config map[string]any) error {

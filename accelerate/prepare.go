@@ -8,6 +8,7 @@ import (
 	"github.com/goaccel/goaccel/internal/workerinfo"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
+	"github.com/goaccel/goaccel/transformers"
 )
 
 // Prepare readies each training object for this process group, replacing it
@@ -19,7 +20,8 @@ import (
 //	loader := data.NewLoader(ds, data.LoaderConfig{BatchSize: 8, Shuffle: true})
 //	acc.Prepare(&model, &opt, &loader)
 //
-// Models (*nn.Module) get rank 0's parameters and gradient synchronisation;
+// Models (*nn.Module, or *transformers.Model for a pretrained model, which
+// keeps its Run) get rank 0's parameters and gradient synchronisation;
 // optimizers (*optim.Optimizer) and schedulers (*optim.Scheduler) get the
 // accumulation and skip rules; loaders (*data.Loader or **data.Loader) are
 // sharded. Each argument must point to a variable of the interface type, so
@@ -33,6 +35,11 @@ import (
 func (a *Accelerator) Prepare(objs ...any) {
 	for i, o := range objs {
 		switch v := o.(type) {
+		case *transformers.Model:
+			if *v == nil {
+				panic(fmt.Sprintf("accelerate: Prepare: argument %d points to a nil transformers.Model", i))
+			}
+			*v = a.preparePretrained(*v)
 		case *nn.Module:
 			if *v == nil {
 				panic(fmt.Sprintf("accelerate: Prepare: argument %d points to a nil nn.Module", i))
@@ -66,13 +73,14 @@ func (a *Accelerator) Prepare(objs ...any) {
 // prepareHint explains what to pass instead of o.
 func prepareHint(i int, o any) string {
 	t := reflect.TypeOf(o)
+	pre := reflect.TypeOf((*transformers.Model)(nil)).Elem()
 	mod := reflect.TypeOf((*nn.Module)(nil)).Elem()
 	opt := reflect.TypeOf((*optim.Optimizer)(nil)).Elem()
 	sch := reflect.TypeOf((*optim.Scheduler)(nil)).Elem()
 	kinds := []struct {
 		iface reflect.Type
 		decl  string
-	}{{mod, "var model nn.Module = …"}, {opt, "var opt optim.Optimizer = …"}, {sch, "var sched optim.Scheduler = …"}}
+	}{{pre, "var model transformers.Model = …"}, {mod, "var model nn.Module = …"}, {opt, "var opt optim.Optimizer = …"}, {sch, "var sched optim.Scheduler = …"}}
 	for _, c := range kinds {
 		if t != nil && t.Implements(c.iface) {
 			return fmt.Sprintf("accelerate: Prepare: argument %d is a %v value; pass a pointer to the variable holding it, declared with the interface type (%s; acc.Prepare(&model, …))", i, t, c.decl)
@@ -92,7 +100,7 @@ func prepareHint(i int, o any) string {
 		// interpreter's type has no methods the compiled side can see.
 		return fmt.Sprintf("accelerate: Prepare: argument %d points to a %v variable, a concrete type, so Prepare cannot store the prepared object in it; declare the variable with the interface type (var model nn.Module = &MyNet{…}, var opt optim.Optimizer = …) and pass its address", i, e)
 	}
-	return fmt.Sprintf("accelerate: Prepare: argument %d has type %v; Prepare takes pointers to nn.Module, optim.Optimizer, optim.Scheduler or *data.Loader variables", i, t)
+	return fmt.Sprintf("accelerate: Prepare: argument %d has type %v; Prepare takes pointers to nn.Module, transformers.Model, optim.Optimizer, optim.Scheduler or *data.Loader variables", i, t)
 }
 
 func (a *Accelerator) prepareOptimizer(o optim.Optimizer) optim.Optimizer {

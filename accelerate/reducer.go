@@ -3,6 +3,7 @@ package accelerate
 import (
 	"fmt"
 
+	"github.com/goaccel/goaccel/internal/profiling"
 	"github.com/goaccel/goaccel/tensors"
 )
 
@@ -46,6 +47,10 @@ type reducer struct {
 	active  bool
 	work    chan job
 	done    chan error
+	hooks   []*tensors.HookHandle // the parameters' gradient-ready hooks (FreeMemory removes them)
+	// sentOrder is the order the buckets went to the worker in this pass (JoinUnevenInputs
+	// shadows them in that order).
+	sentOrder []*bucket
 }
 
 // job is what the all-reduce worker does next: a bucket's all-reduce, or another collective the
@@ -81,7 +86,7 @@ func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
 		b.params = append(b.params, p)
 		b.size += p.Numel()
 		b.grads = append(b.grads, nil)
-		p.OnGradReady(r.ready)
+		r.hooks = append(r.hooks, p.OnGradReady(r.ready))
 	}
 	return r
 }
@@ -89,6 +94,7 @@ func newReducer(a *Accelerator, params []*tensors.Tensor) *reducer {
 // begin arms the hooks for one backward pass.
 func (r *reducer) begin() {
 	r.active = true
+	r.sentOrder = r.sentOrder[:0]
 	r.work = make(chan job, len(r.buckets))
 	r.done = make(chan error, 1)
 	for _, b := range r.buckets {
@@ -154,6 +160,7 @@ func (r *reducer) send(b *bucket) {
 		}
 	}
 	b.sent = true
+	r.sentOrder = append(r.sentOrder, b)
 	r.work <- job{b: b}
 }
 
@@ -208,7 +215,11 @@ func (r *reducer) finish() error {
 		}
 	}
 	close(r.work)
-	if err := <-r.done; err != nil {
+	// A profile shows how long the backward pass waited for the all-reduces to finish.
+	span := profiling.Begin(profiling.CatWait, "wait gradient all-reduce", profiling.Args{})
+	err := <-r.done
+	span.End()
+	if err != nil {
 		return fmt.Errorf("gradient all-reduce: %w", err)
 	}
 	for _, b := range r.buckets {

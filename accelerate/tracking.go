@@ -9,8 +9,9 @@ import (
 )
 
 // Tracker records experiment metrics (Accelerate's GeneralTracker). The
-// built-in ones are "jsonl" and "notebook" (Config.LogWith); AddTracker adds
-// any other. A *plots.Live is a Tracker too: add the same one to several
+// built-in ones are "jsonl", "notebook", "tensorboard" and "mlflow"
+// (Config.LogWith); AddTracker adds any other. A tracker that also records
+// images or text implements ImageTracker or TextTracker. A *plots.Live is a Tracker too: add the same one to several
 // Accelerators (one per run of a sweep) to draw their runs in one figure.
 type Tracker interface {
 	// Start begins a run of project with its hyper-parameters.
@@ -33,11 +34,17 @@ func (a *Accelerator) InitTrackers(project string, config map[string]any) error 
 	var ts []Tracker
 	for _, name := range a.cfg.LogWith {
 		switch name {
-		case "jsonl":
-			if a.cfg.ProjectDir == "" {
-				return fmt.Errorf("accelerate: InitTrackers: the jsonl tracker writes to ProjectDir/logs; set Config.ProjectDir")
+		case "jsonl", "tensorboard":
+			if a.cfg.LoggingDir == "" {
+				return fmt.Errorf("accelerate: InitTrackers: the %s tracker writes to LoggingDir/%s; set Config.ProjectDir (LoggingDir is then ProjectDir/logs) or Config.LoggingDir", name, project)
 			}
-			ts = append(ts, &jsonlTracker{dir: filepath.Join(a.cfg.ProjectDir, "logs")})
+			if name == "jsonl" {
+				ts = append(ts, &jsonlTracker{dir: a.cfg.LoggingDir})
+			} else {
+				ts = append(ts, &tensorboardTracker{dir: a.cfg.LoggingDir})
+			}
+		case "mlflow":
+			ts = append(ts, newMLflowTracker(a.cfg.LoggingDir))
 		case "notebook":
 			ts = append(ts, &notebookTracker{acc: a})
 		}

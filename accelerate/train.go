@@ -12,7 +12,16 @@ import (
 // divides the loss by the accumulation steps, scales it under fp16, and on
 // sync steps averages the gradients across processes (in buckets, overlapped
 // with the backward pass).
+//
+// A nil loss panics with what usually causes it: a model that computed none
+// (a transformers model without labels in its Inputs, or without a head for
+// its task).
 func (a *Accelerator) Backward(loss *tensors.Tensor) {
+	if loss == nil {
+		panic("accelerate: Backward: the loss is nil: the forward pass computed none. A transformers model computes its loss " +
+			"only from Inputs.Labels (a batch's \"labels\") and with a head for its task: load it with " +
+			"transformers.Options{Task: transformers.SequenceClassification, NumLabels: n} (the default Task is the base model, which has no head)")
+	}
 	if a.cfg.GradientAccumulationSteps > 1 {
 		loss = loss.DivScalar(float64(a.cfg.GradientAccumulationSteps))
 	}
@@ -22,9 +31,12 @@ func (a *Accelerator) Backward(loss *tensors.Tensor) {
 	var armed []*reducer
 	for _, m := range a.models {
 		if m.red != nil && !m.noSync && a.syncGradients {
-			m.red.begin()
 			armed = append(armed, m.red)
 		}
+	}
+	a.joinRound(armed)
+	for _, r := range armed {
+		r.begin()
 	}
 	func() {
 		defer func() {
@@ -70,7 +82,7 @@ func (a *Accelerator) doSync() {
 // NoSync runs fn with the gradient all-reduce of m switched off, so gradients
 // accumulate locally (DDP's no_sync). Outside Accumulate the optimizer still steps.
 func (a *Accelerator) NoSync(m nn.Module, fn func()) {
-	w, ok := m.(*model)
+	w, ok := prepared(m)
 	if !ok || w.red == nil {
 		fn()
 		return

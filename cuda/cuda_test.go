@@ -1,6 +1,7 @@
 package cuda_test
 
 import (
+	"errors"
 	"math"
 	"runtime"
 	"strings"
@@ -148,4 +149,20 @@ func TestMaxMemoryAllocatedIsThePeakSinceReset(t *testing.T) {
 	if err := cuda.ResetPeakMemoryStats(7); err == nil {
 		t.Fatal("no error for cuda:7 on a two-GPU machine")
 	}
+}
+
+// TestAFullDevicePanicsWithErrOutOfMemory asks the emulated GPU (8 GiB) for a 16 GiB result:
+// the op panics with an error that wraps tensors.ErrOutOfMemory and names the device, which
+// accelerate.FindExecutableBatchSize recognises.
+func TestAFullDevicePanicsWithErrOutOfMemory(t *testing.T) {
+	dev := tensors.CUDA(0)
+	col, row := tensors.Zeros(1<<16, 1).To(dev), tensors.Zeros(1, 1<<16).To(dev)
+	defer func() {
+		err, ok := recover().(error)
+		if !ok || !errors.Is(err, tensors.ErrOutOfMemory) || !strings.Contains(err.Error(), "cuda:0") {
+			t.Fatalf("panic %v (%T); want an error wrapping tensors.ErrOutOfMemory", err, err)
+		}
+	}()
+	col.Add(row)
+	t.Fatal("a 16 GiB result on an 8 GiB device did not panic")
 }

@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"github.com/goaccel/goaccel/internal/profiling"
 	"runtime"
 
 	"github.com/goaccel/goaccel/internal/host"
@@ -101,6 +102,8 @@ func NewLoader(ds Dataset, cfg LoaderConfig) *Loader {
 // Next loads the next batch and reports whether there was one. After the last batch of an epoch
 // it returns false once; the following call starts the next epoch.
 func (l *Loader) Next() bool {
+	// A profile in progress (accelerate.Profile) shows the time the loop waits for its batch.
+	defer profiling.Begin(profiling.CatData, "DataLoader.Next", profiling.Args{}).End()
 	// What a launched worker is doing, for its launcher's status table.
 	w := host.Current().Worker
 	defer w.SetPhase(w.SetPhase(workerinfo.PhaseLoading))

@@ -34,8 +34,11 @@ func (g *Group) AllReduceCoalesced(ctx context.Context, bufs [][]float32, op Op)
 		for i, b := range bufs {
 			raw[i] = reduce.FromF32(b)
 		}
-		handled := false
-		err := g.run(ctx, "all-reduce-coalesced("+op.String()+")", func(ctx context.Context) error {
+		handled, n := false, 0
+		for _, b := range raw {
+			n += len(b)
+		}
+		err := g.runBytes(ctx, "all-reduce-coalesced("+op.String()+")", n, func(ctx context.Context) error {
 			var err error
 			handled, err = v.allReduceV(ctx, raw, Float32, bop, scale)
 			return err

@@ -21,7 +21,7 @@ func (g *Group) allReduce(ctx context.Context, buf []byte, dt DType, op Op) erro
 	if op == Mean {
 		bop = Sum
 	}
-	return g.run(ctx, "all-reduce("+op.String()+")", func(ctx context.Context) error {
+	return g.runBytes(ctx, "all-reduce("+op.String()+")", len(buf), func(ctx context.Context) error {
 		if err := g.backend.AllReduce(ctx, buf, dt, bop); err != nil {
 			return err
 		}
@@ -52,7 +52,7 @@ func (g *Group) allGather(ctx context.Context, send, recv []byte, es int) error 
 	if len(recv) != g.Size()*len(send) {
 		return fmt.Errorf("dist: all-gather: recv holds %d elements, want size × len(send) = %d × %d", len(recv)/es, g.Size(), len(send)/es)
 	}
-	return g.run(ctx, "all-gather", func(ctx context.Context) error {
+	return g.runBytes(ctx, "all-gather", len(send), func(ctx context.Context) error {
 		return g.backend.AllGather(ctx, send, recv)
 	})
 }
@@ -152,7 +152,7 @@ func (g *Group) broadcast(ctx context.Context, buf []byte, root int) error {
 	if root < 0 || root >= g.Size() {
 		return fmt.Errorf("dist: broadcast: root %d is outside [0, %d)", root, g.Size())
 	}
-	return g.run(ctx, fmt.Sprintf("broadcast(root %d)", root), func(ctx context.Context) error {
+	return g.runBytes(ctx, fmt.Sprintf("broadcast(root %d)", root), len(buf), func(ctx context.Context) error {
 		return g.backend.Broadcast(ctx, buf, root)
 	})
 }

@@ -3,6 +3,7 @@ package dist
 import (
 	"context"
 	"fmt"
+	"github.com/goaccel/goaccel/internal/profiling"
 
 	"github.com/goaccel/goaccel/tensors"
 )
@@ -57,10 +58,18 @@ func (g *Group) StartAllReduceTensor(ctx context.Context, t *tensors.Tensor, op 
 	if !ok {
 		return func() error { return nil }, g.AllReduceTensor(ctx, t, op)
 	}
-	err = g.run(ctx, "all-reduce", func(ctx context.Context) error {
+	n := t.Numel() * 4
+	err = g.runBytes(ctx, "all-reduce", n, func(ctx context.Context) error {
 		wait, err = db.StartAllReduce(ctx, t, op)
 		return err
 	})
+	if inner := wait; err == nil && inner != nil && profiling.Active() != nil {
+		// The caller's wait for the device's all-reduce shows as a span of its own.
+		wait = func() error {
+			defer profiling.Begin(profiling.CatWait, "wait all-reduce", profiling.Args{Bytes: int64(n)}).End()
+			return inner()
+		}
+	}
 	return wait, err
 }
 

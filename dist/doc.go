@@ -56,8 +56,8 @@
 //     ReduceScatterTensor.
 //   - errors.go: ErrPeerLost, ErrClosed and PeerLostError.
 //   - group.go: Group (Rank, Size, LocalRank, LocalSize, Config,
-//     SetTimeout, Transport, Close): timeouts and the broken state after a
-//     failure.
+//     SetTimeout, Transport, Close): timeouts, the broken state after a
+//     failure, and each collective's event in a profile (accelerate.Profile).
 //   - init.go: Init: the rendezvous, host identities, the backend, and
 //     errors that name a lost peer.
 //   - object.go: GatherObject and BroadcastObject, Go values through gob.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/goaccel/goaccel/internal/profiling"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -85,7 +86,22 @@ func (g *Group) Transport() string { return g.transport }
 // run executes one collective under the group's lock and timeout, and turns
 // failures into the group's sticky error.
 func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context) error) error {
-	g.mu.Lock()
+	return g.runBytes(ctx, name, 0, f)
+}
+
+// runBytes is run for a collective of n bytes per rank: a profile in progress
+// (accelerate.Profile) records it with its size and the time it queued behind another
+// collective of this process.
+func (g *Group) runBytes(ctx context.Context, name string, n int, f func(ctx context.Context) error) error {
+	if r := profiling.Active(); r != nil {
+		queued := time.Now()
+		span := r.Start(profiling.CatCollective, name, profiling.Args{Bytes: int64(n)})
+		g.mu.Lock()
+		lockWait := time.Since(queued)
+		defer span.EndWaited(lockWait)
+	} else {
+		g.mu.Lock()
+	}
 	defer g.mu.Unlock()
 	if g.closed || g.closing.Load() {
 		return fmt.Errorf("dist: %s: %w", name, ErrClosed)

@@ -42,5 +42,7 @@
 //     settings on BSD and macOS, and on Linux.
 //   - term_other.go: no terminal check elsewhere: plain log lines.
 //   - term_unix.go: isTerminal.
+//   - tracker.go: Start, Log and Finish: a Bar as an accelerate.Tracker that shows the latest
+//     logged values.
 //   - widget.go: the bar as Jupyter widgets (Options.Widget).
 package progress

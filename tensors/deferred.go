@@ -5,6 +5,7 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/goaccel/goaccel/internal/profiling"
 	"github.com/goaccel/goaccel/tensors/backend"
 )
 
@@ -93,6 +94,10 @@ func (s *storage) materialise() {
 
 func (s *storage) materialiseLocked() {
 	d := s.pending
+	if r := profiling.Active(); r != nil {
+		// A deferred chain computed where it is first read, as one fused kernel.
+		defer r.Start(profiling.CatOp, "Elementwise", profiling.Args{Device: s.be.Name(), DType: "float32", Shapes: [][]int{{d.n}}}).End()
+	}
 	backend.CollectIfDue()
 	buf := s.be.AllocUninit(backend.F32, d.n)
 	s.be.(backend.ElementwiseOps).Elementwise(buf, d.program(), d.n)

@@ -73,3 +73,10 @@ func openBackend(d Device) backend.Backend {
 	}
 	return b
 }
+
+// ErrOutOfMemory is what an op panics with, wrapped in an error that names the device and the
+// sizes, when its device is full even after the device's cache was emptied and the garbage
+// collector ran (errors.Is(recover().(error), tensors.ErrOutOfMemory); PyTorch raises
+// torch.OutOfMemoryError). The CPU never does: Go's runtime ends the process when the machine's
+// memory runs out.
+var ErrOutOfMemory = backend.ErrOutOfMemory

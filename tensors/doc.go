@@ -105,8 +105,8 @@
 //     forms.
 //   - deferred.go: deferred elementwise results: their recipes, the lists of results that read a
 //     storage, and computing them (in one fused pass, or as a sum).
-//   - device.go: Device, CPU, CUDA, DeviceCount, and the backend of a device (opened by name
-//     from the registry of tensors/backend).
+//   - device.go: Device, CPU, CUDA, DeviceCount, the backend of a device (opened by name
+//     from the registry of tensors/backend), and ErrOutOfMemory.
 //   - dtype.go: DType, RoundBFloat16 and RoundFloat16.
 //   - elementwise.go: the arithmetic and elementwise functions (Add … Div, the *Scalar forms,
 //     Pow, Exp, Log, ReLU, GELU, SiLU, Clamp, …) with their gradients.
@@ -121,6 +121,8 @@
 //     summed across processes), GroupNorm and RMSNorm.
 //   - pooling.go: MaxPool2d, AvgPool2d (AvgPool2dOptions) and AdaptiveAvgPool2d.
 //   - print.go: String, NumPy-style printing.
+//   - profile.go: the ops' events in a profile (accelerate.Profile, package internal/profiling):
+//     one atomic load per op while none runs.
 //   - random.go: Generator (seeded, with its State), ManualSeed, DefaultGenerator, Randn, Rand
 //     and RandInt.
 //   - reduce.go: Sum, Mean, Max, Min (whole or by dimension), ArgMax, Var, Softmax and

@@ -22,6 +22,7 @@ func releaseIfNot(x, orig *Tensor) {
 
 // Add returns t + o with NumPy broadcasting.
 func (t *Tensor) Add(o *Tensor) *Tensor {
+	defer opSpan("Add", t, o).End()
 	if out := deferBinary(backend.Add, t, o); out != nil {
 		return out
 	}
@@ -34,6 +35,7 @@ func (t *Tensor) Add(o *Tensor) *Tensor {
 
 // Sub returns t - o with NumPy broadcasting.
 func (t *Tensor) Sub(o *Tensor) *Tensor {
+	defer opSpan("Sub", t, o).End()
 	if out := deferBinary(backend.Sub, t, o); out != nil {
 		return out
 	}
@@ -50,6 +52,7 @@ func (t *Tensor) Sub(o *Tensor) *Tensor {
 
 // Mul returns t * o elementwise with NumPy broadcasting.
 func (t *Tensor) Mul(o *Tensor) *Tensor {
+	defer opSpan("Mul", t, o).End()
 	if out := deferBinary(backend.Mul, t, o); out != nil {
 		return out
 	}
@@ -69,6 +72,7 @@ func (t *Tensor) Mul(o *Tensor) *Tensor {
 
 // Div returns t / o elementwise with NumPy broadcasting (true division).
 func (t *Tensor) Div(o *Tensor) *Tensor {
+	defer opSpan("Div", t, o).End()
 	if t.dtype == Int64 && o.dtype == Int64 {
 		t, o = t.AsType(Float32), o.AsType(Float32)
 	}
@@ -95,6 +99,7 @@ func (t *Tensor) Div(o *Tensor) *Tensor {
 
 // unary runs an elementwise kernel and records its derivative.
 func (t *Tensor) unary(op backend.UnaryOp, name string, p, q float64) *Tensor {
+	defer opSpan(name, t).End()
 	if out := deferUnary(op, t, p, q); out != nil {
 		return out
 	}

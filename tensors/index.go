@@ -20,6 +20,7 @@ func split3(shape []int, d int) (outer, n, inner int) {
 
 // IndexSelect picks entries along dim with a 1-D int64 index.
 func (t *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
+	defer opSpan("IndexSelect", t, index).End()
 	checkIndexTensor("IndexSelect", index)
 	if index.Dim() != 1 {
 		panic(fmt.Sprintf("tensors: IndexSelect: index must be 1-D, have shape %v", index.shape))
@@ -47,6 +48,7 @@ func (t *Tensor) IndexSelect(dim int, index *Tensor) *Tensor {
 // Gather picks t[..., index[...], ...] along dim; index has t's rank and, except along dim,
 // t's sizes.
 func (t *Tensor) Gather(dim int, index *Tensor) *Tensor {
+	defer opSpan("Gather", t, index).End()
 	checkIndexTensor("Gather", index)
 	d := t.normDim("Gather", dim)
 	if index.Dim() != t.Dim() {
@@ -77,6 +79,7 @@ func (t *Tensor) Gather(dim int, index *Tensor) *Tensor {
 
 // Cat concatenates tensors along dim; all other sizes must match.
 func Cat(ts []*Tensor, dim int) *Tensor {
+	defer opSpanOf("Cat", ts).End()
 	if len(ts) == 0 {
 		panic("tensors: Cat: no tensors given")
 	}
@@ -124,6 +127,7 @@ func Cat(ts []*Tensor, dim int) *Tensor {
 
 // Stack joins same-shaped tensors along a new dimension dim.
 func Stack(ts []*Tensor, dim int) *Tensor {
+	defer opSpanOf("Stack", ts).End()
 	if len(ts) == 0 {
 		panic("tensors: Stack: no tensors given")
 	}

@@ -8,6 +8,7 @@ import (
 // LayerNorm normalises x over its trailing normalizedShape dims to zero mean and unit variance,
 // then applies weight and bias (either may be nil).
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
+	defer opSpan("LayerNorm", x, weight, bias).End()
 	k := len(normalizedShape)
 	if k == 0 || x.Dim() < k || !slices.Equal(x.shape[x.Dim()-k:], normalizedShape) {
 		panic(fmt.Sprintf("tensors: LayerNorm: input shape %v does not end with normalized shape %v", x.shape, normalizedShape))

@@ -10,6 +10,7 @@ import (
 // Linear returns x·weightᵀ + bias for x [..., in], weight [out, in] and bias [out] (or nil),
 // as one fused gemm whose accumulator starts from the bias.
 func Linear(x, weight, bias *Tensor) *Tensor {
+	defer opSpan("Linear", x, weight, bias).End()
 	if weight.Dim() != 2 || x.Dim() == 0 || x.shape[x.Dim()-1] != weight.shape[1] {
 		panic(fmt.Sprintf("tensors: Linear: input shape %v and weight shape %v do not match (need weight [out, %d])", x.shape, weight.shape, lastDim(x)))
 	}
@@ -97,6 +98,7 @@ func lastDim(t *Tensor) int {
 
 // MSE returns the mean squared error between a and b (broadcast).
 func MSE(a, b *Tensor) *Tensor {
+	defer opSpan("MSE", a, b).End()
 	d := a.Sub(b)
 	sq := d.Mul(d)
 	out := sq.Mean()
@@ -109,6 +111,7 @@ func MSE(a, b *Tensor) *Tensor {
 // 1/(1-p); it returns x unchanged when train is false or p is 0. Masks come from the
 // process-wide generator.
 func Dropout(x *Tensor, p float64, train bool) *Tensor {
+	defer opSpan("Dropout", x).End()
 	if p < 0 || p > 1 {
 		panic(fmt.Sprintf("tensors: Dropout: probability %v outside [0, 1]", p))
 	}
@@ -139,6 +142,7 @@ func Dropout(x *Tensor, p float64, train bool) *Tensor {
 // Embedding looks up rows of weight [num, dim] for int64 indices of any shape; the result has
 // shape indices.shape + [dim].
 func Embedding(weight, indices *Tensor) *Tensor {
+	defer opSpan("Embedding", weight, indices).End()
 	if weight.Dim() != 2 {
 		panic(fmt.Sprintf("tensors: Embedding: weight must be [num, dim], have %v", weight.shape))
 	}

@@ -27,6 +27,7 @@ func CrossEntropy(logits, target *Tensor) *Tensor {
 
 // CrossEntropyWith is CrossEntropy with explicit options.
 func CrossEntropyWith(logits, target *Tensor, opts CrossEntropyOptions) *Tensor {
+	defer opSpan("CrossEntropy", logits, target).End()
 	if target.dtype != Int64 {
 		panic(fmt.Sprintf("tensors: CrossEntropy: target must hold int64 class indices, have %s (use AsType(tensors.Int64))", target.dtype))
 	}

@@ -77,6 +77,7 @@ func matmulRaw(a, b *Tensor, lowp DType) *Tensor {
 // MatMul is torch.matmul: dot product for 1-D·1-D, matrix product for 2-D, and batched
 // products with broadcast batch dimensions.
 func (t *Tensor) MatMul(o *Tensor) *Tensor {
+	defer opSpan("MatMul", t, o).End()
 	if t.Dim() == 0 || o.Dim() == 0 {
 		panic(fmt.Sprintf("tensors: MatMul: shapes %v and %v: both operands need at least one dimension", t.shape, o.shape))
 	}

@@ -58,6 +58,7 @@ func checkChannels(op string, x *Tensor, ts ...*Tensor) {
 // with runningMean and runningVar. weight and bias (per channel) may be nil. The gradient flows
 // to x, weight and bias (through the batch statistics in training).
 func BatchNorm(x, runningMean, runningVar, weight, bias *Tensor, training bool, momentum, eps float64) *Tensor {
+	defer opSpan("BatchNorm", x, weight, bias).End()
 	checkChannels("BatchNorm", x, runningMean, runningVar, weight, bias)
 	if !training {
 		if runningMean == nil || runningVar == nil {
@@ -73,6 +74,7 @@ func BatchNorm(x, runningMean, runningVar, weight, bias *Tensor, training bool, 
 // float32 tensor on x's device with its sum over the processes (every process calls it in the
 // same order: twice in the forward pass, once in the backward pass).
 func SyncBatchNorm(x, runningMean, runningVar, weight, bias *Tensor, momentum, eps float64, allReduce func(*Tensor)) *Tensor {
+	defer opSpan("SyncBatchNorm", x, weight, bias).End()
 	checkChannels("SyncBatchNorm", x, runningMean, runningVar, weight, bias)
 	if allReduce == nil {
 		panic("tensors: SyncBatchNorm: allReduce is nil (use BatchNorm on one process)")
@@ -268,6 +270,7 @@ func updateRunning(running, batch *Tensor, momentum float64) {
 // them), then scales and shifts each channel by weight and bias (either may be nil), as PyTorch's
 // F.group_norm(x, groups, weight, bias, eps).
 func GroupNorm(x *Tensor, groups int, weight, bias *Tensor, eps float64) *Tensor {
+	defer opSpan("GroupNorm", x, weight, bias).End()
 	checkChannels("GroupNorm", x, weight, bias)
 	c := x.shape[1]
 	if groups < 1 || c%groups != 0 {
@@ -294,6 +297,7 @@ func GroupNorm(x *Tensor, groups int, weight, bias *Tensor, eps float64) *Tensor
 // eps): y = x / √(mean(x²) + ε) · weight. PyTorch's default ε is the machine epsilon of x's type
 // (1.1920929e-07 for float32).
 func RMSNorm(x *Tensor, normalizedShape []int, weight *Tensor, eps float64) *Tensor {
+	defer opSpan("RMSNorm", x, weight).End()
 	k := len(normalizedShape)
 	if k == 0 || x.Dim() < k || !slices.Equal(x.shape[x.Dim()-k:], normalizedShape) {
 		panic(fmt.Sprintf("tensors: RMSNorm: input shape %v does not end with normalized shape %v", x.shape, normalizedShape))

@@ -9,6 +9,7 @@ import (
 // MaxPool2d takes the maximum over kernel×kernel windows of NCHW input with the given stride
 // (no padding); the gradient goes to each window's first maximal element.
 func MaxPool2d(x *Tensor, kernel, stride int) *Tensor {
+	defer opSpan("MaxPool2d", x).End()
 	if x.Dim() != 4 {
 		panic(fmt.Sprintf("tensors: MaxPool2d: need NCHW input, have shape %v", x.shape))
 	}
@@ -52,6 +53,7 @@ type AvgPool2dOptions struct {
 // AvgPool2d averages kernel×kernel windows of x ([N, C, H, W] or [C, H, W]), as PyTorch's
 // F.avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override).
 func AvgPool2d(x *Tensor, kernel int, opts AvgPool2dOptions) *Tensor {
+	defer opSpan("AvgPool2d", x).End()
 	if x.Dim() != 3 && x.Dim() != 4 {
 		panic(fmt.Sprintf("tensors: AvgPool2d: need [N, C, H, W] or [C, H, W] input, have shape %v", x.shape))
 	}
@@ -95,6 +97,7 @@ func poolOut(n, k, s, pad int, ceil bool) int {
 // covering input rows ⌊i·H/outH⌋ to ⌈(i+1)·H/outH⌉ (columns alike), as PyTorch's
 // F.adaptive_avg_pool2d; AdaptiveAvgPool2d(x, 1, 1) is global average pooling.
 func AdaptiveAvgPool2d(x *Tensor, outH, outW int) *Tensor {
+	defer opSpan("AdaptiveAvgPool2d", x).End()
 	if x.Dim() != 3 && x.Dim() != 4 {
 		panic(fmt.Sprintf("tensors: AdaptiveAvgPool2d: need [N, C, H, W] or [C, H, W] input, have shape %v", x.shape))
 	}

@@ -124,6 +124,7 @@ func (t *Tensor) Sum() *Tensor { return t.SumDims(false) }
 
 // SumDims sums over dims (all when none given), keeping them as size 1 when keepdim is set.
 func (t *Tensor) SumDims(keepdim bool, dims ...int) *Tensor {
+	defer opSpan("Sum", t).End()
 	ds := t.normDims("SumDims", dims)
 	if len(ds) == len(t.shape) {
 		if v, ok := deferredSum(t); ok {
@@ -158,6 +159,7 @@ func (t *Tensor) Mean() *Tensor { return t.MeanDims(false) }
 
 // MeanDims averages over dims (all when none given).
 func (t *Tensor) MeanDims(keepdim bool, dims ...int) *Tensor {
+	defer opSpan("Mean", t).End()
 	ds := t.normDims("MeanDims", dims)
 	n := 1
 	for _, d := range ds {
@@ -176,6 +178,7 @@ func (t *Tensor) Max() *Tensor { return t.extreme(backend.Max, "Max") }
 func (t *Tensor) Min() *Tensor { return t.extreme(backend.Min, "Min") }
 
 func (t *Tensor) extreme(op backend.ReduceOp, name string) *Tensor {
+	defer opSpan(name, t).End()
 	if t.Numel() == 0 {
 		panic(fmt.Sprintf("tensors: %s: tensor of shape %v is empty", name, t.shape))
 	}
@@ -202,11 +205,13 @@ func (t *Tensor) extreme(op backend.ReduceOp, name string) *Tensor {
 
 // MaxDim returns the maximum along dim (gradient to the first maximal position).
 func (t *Tensor) MaxDim(dim int, keepdim bool) *Tensor {
+	defer opSpan("MaxDim", t).End()
 	return t.extremeDim(backend.ArgMax, dim, keepdim)
 }
 
 // MinDim returns the minimum along dim.
 func (t *Tensor) MinDim(dim int, keepdim bool) *Tensor {
+	defer opSpan("MinDim", t).End()
 	return t.extremeDim(backend.ArgMin, dim, keepdim)
 }
 
@@ -223,6 +228,7 @@ func (t *Tensor) extremeDim(op backend.ReduceOp, dim int, keepdim bool) *Tensor 
 
 // ArgMax returns the int64 index of the first maximum along dim.
 func (t *Tensor) ArgMax(dim int, keepdim bool) *Tensor {
+	defer opSpan("ArgMax", t).End()
 	d := t.normDim("ArgMax", dim)
 	idx := reduceRaw(backend.ArgMax, t, d)
 	if !keepdim {
@@ -235,6 +241,7 @@ func (t *Tensor) ArgMax(dim int, keepdim bool) *Tensor {
 // Var returns the variance over dims (all when none given), with Bessel's correction when
 // unbiased.
 func (t *Tensor) Var(unbiased, keepdim bool, dims ...int) *Tensor {
+	defer opSpan("Var", t).End()
 	ds := t.normDims("Var", dims)
 	n := 1
 	for _, d := range ds {
@@ -266,6 +273,7 @@ func (t *Tensor) softmax(dim int, log bool) *Tensor {
 	if log {
 		name = "LogSoftmax"
 	}
+	defer opSpan(name, t).End()
 	d := t.normDim(name, dim)
 	x := t.dense()
 	outer, n, inner := split3(x.shape, d)

@@ -149,6 +149,7 @@ func (t *Tensor) To(d Device) *Tensor {
 	if sameDevice(d, t.dev) {
 		return t
 	}
+	defer opSpan("To", t).End()
 	out := t.moved(d)
 	src := t.dev
 	record(out, "To", []*Tensor{t}, func(g *Tensor) []*Tensor { return []*Tensor{g.To(src)} })
@@ -271,6 +272,7 @@ func (t *Tensor) convertTo(dt DType) *Tensor {
 // hostAs returns t's elements as a contiguous host tensor of type dt, sharing t's storage when
 // t already is one (callers copy what they hand out).
 func (t *Tensor) hostAs(dt DType) *Tensor {
+	defer opSpan("ReadBack", t).End()
 	c := t.onHost()
 	if c.dtype != dt || !c.isContiguous() {
 		c = c.convertTo(dt)

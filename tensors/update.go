@@ -27,6 +27,7 @@ type AdamStepConfig struct {
 //
 //	g ← g + L2·w;  m ← β1·m + (1−β1)·g;  v ← β2·v + (1−β2)·g²;  w ← w·Shrink + StepSize·m/(√v/BC2 + ε)
 func AdamStep(params, grads, expAvg, expAvgSq []*Tensor, cfg []AdamStepConfig) {
+	defer opSpanOf("AdamStep", params).End()
 	checkLists("AdamStep", params, grads, expAvg, expAvgSq)
 	if len(cfg) != len(params) {
 		panic(fmt.Sprintf("tensors: AdamStep: %d configs for %d parameters", len(cfg), len(params)))
@@ -60,6 +61,7 @@ type SGDStepConfig struct {
 //
 //	g ← g + wd·w;  b ← g (First) or μ·b + (1−dampening)·g;  g ← g + μ·b (Nesterov) or b;  w ← w − lr·g
 func SGDStep(params, grads, momentum []*Tensor, cfg []SGDStepConfig) {
+	defer opSpanOf("SGDStep", params).End()
 	if len(momentum) != len(params) || len(cfg) != len(params) {
 		panic(fmt.Sprintf("tensors: SGDStep: %d parameters, %d momentum buffers, %d configs", len(params), len(momentum), len(cfg)))
 	}
@@ -83,6 +85,7 @@ func SGDStep(params, grads, momentum []*Tensor, cfg []SGDStepConfig) {
 // SumSquares returns Σ x² over every element of ts (nil entries skipped), accumulated in float64:
 // the squared L2 norm that gradient clipping needs. It reads one number back per device.
 func SumSquares(ts []*Tensor) float64 {
+	defer opSpanOf("SumSquares", ts).End()
 	var total float64
 	u := getUpdate()
 	defer putUpdate(u)
@@ -100,6 +103,7 @@ func SumSquares(ts []*Tensor) float64 {
 // ScaleInPlace multiplies every tensor of ts (nil entries skipped) by v in place, outside
 // autograd.
 func ScaleInPlace(ts []*Tensor, v float64) {
+	defer opSpanOf("ScaleInPlace", ts).End()
 	for _, t := range ts {
 		if t == nil {
 			continue
@@ -121,6 +125,7 @@ func ScaleInPlace(ts []*Tensor, v float64) {
 // _amp_foreach_non_finite_check_and_unscale_, for loss scaling). It reads one number back per
 // device.
 func ScaleCheckFinite(ts []*Tensor, v float64) bool {
+	defer opSpanOf("ScaleCheckFinite", ts).End()
 	finite := true
 	u := getUpdate()
 	defer putUpdate(u)

@@ -18,6 +18,7 @@ type AdadeltaStepConfig struct{ LR, Rho, Eps, WeightDecay float64 }
 //
 //	g ← g + wd·w;  s ← ρ·s + (1−ρ)·g²;  d ← √(a+ε)/√(s+ε)·g;  a ← ρ·a + (1−ρ)·d²;  w ← w − lr·d
 func AdadeltaStep(params, grads, squareAvg, accDelta []*Tensor, cfg []AdadeltaStepConfig) {
+	defer opSpanOf("AdadeltaStep", params).End()
 	checkLists("AdadeltaStep", params, grads, squareAvg, accDelta)
 	checkConfigs("AdadeltaStep", len(cfg), len(params))
 	u := getUpdate()
@@ -49,6 +50,7 @@ type RMSpropStepConfig struct {
 //	g ← g + wd·w;  s ← α·s + (1−α)·g²;  r ← √s + ε, or, centered, m ← α·m + (1−α)·g and r ← √(s−m²) + ε;
 //	b ← μ·b + g/r and w ← w − lr·b with momentum, else w ← w − lr·g/r
 func RMSpropStep(params, grads, squareAvg, momentum, gradAvg []*Tensor, cfg []RMSpropStepConfig) {
+	defer opSpanOf("RMSpropStep", params).End()
 	checkLists("RMSpropStep", params, grads, squareAvg, momentum, gradAvg)
 	checkConfigs("RMSpropStep", len(cfg), len(params))
 	for i, c := range cfg {
@@ -82,6 +84,7 @@ type AdagradStepConfig struct{ LR, Eps, WeightDecay float64 }
 //
 //	g ← g + wd·w;  s ← s + g²;  w ← w − lr·g/(√s + ε)
 func AdagradStep(params, grads, sum []*Tensor, cfg []AdagradStepConfig) {
+	defer opSpanOf("AdagradStep", params).End()
 	checkLists("AdagradStep", params, grads, sum)
 	checkConfigs("AdagradStep", len(cfg), len(params))
 	u := getUpdate()

@@ -23,6 +23,7 @@ func whereRaw(name string, cond, a, b *Tensor) *Tensor {
 
 // Where returns a where cond is nonzero and b elsewhere, broadcasting all three.
 func Where(cond, a, b *Tensor) *Tensor {
+	defer opSpan("Where", cond, a, b).End()
 	out := whereRaw("Where", cond, a, b)
 	record(out, "Where", []*Tensor{a, b}, func(g *Tensor) []*Tensor {
 		zero := zeros(g.dtype, g.dev)
@@ -41,6 +42,7 @@ func Where(cond, a, b *Tensor) *Tensor {
 
 // MaskedFill returns t with value wherever mask (any dtype, broadcast to t) is nonzero.
 func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
+	defer opSpan("MaskedFill", t, mask).End()
 	shape := broadcastShapes("MaskedFill", t.shape, mask.shape)
 	if !slices.Equal(shape, t.shape) {
 		panic(fmt.Sprintf("tensors: MaskedFill: mask shape %v does not broadcast to tensor shape %v", mask.shape, t.shape))
@@ -60,6 +62,7 @@ func (t *Tensor) MaskedFill(mask *Tensor, value float64) *Tensor {
 }
 
 func compare(op backend.BinaryOp, name string, t, o *Tensor) *Tensor {
+	defer opSpan(name, t, o).End()
 	a, b := t, o
 	if a.dtype == BFloat16 || a.dtype == Float16 {
 		a = a.AsType(Float32)

@@ -87,6 +87,9 @@
 //   - launch_e2e_test.go: `%accelerate launch` and notebook_launcher.Launch
 //     from cells through each stack's jupyter_client (launch_e2e.py), and the
 //     launch notebooks of testdata/launch run by each stack's nbconvert.
+//   - finetune_test.go: what notebooks/finetune_text_classification.ipynb
+//     shows, and the folder it saved loaded with transformers (.venv/hf):
+//     the same predicted topics as goaccel's on the held-out articles.
 //   - layout_test.go: the layers of the module: which folders may import
 //     which, and the top-level internal/ kept to small leaves.
 //   - netns_test.go: two hosts in Linux network namespaces training over a
@@ -108,6 +111,10 @@
 //     network-namespace host) running scripts/slurm's batch scripts, and
 //     mpirun across the same two hosts, training a function exported from a
 //     notebook.
+//   - soak_test.go: a long session through the real kernel (soak_e2e.py):
+//     the cell of issue 30 re-run 4,000 times, the memory (Pss) of the
+//     kernel's process tree bounded, flat after the first thousand runs and
+//     given back when the session is idle.
 //   - stacks_test.go: the two Jupyter stacks and forEachStack, which runs a
 //     test once on each.
 //   - ui_test.go: JupyterLab 4 and Notebook 7 (the PyPI stack's

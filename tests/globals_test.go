@@ -54,14 +54,16 @@ var processGlobals = map[string]string{
 	// The garbage collector is the process's: its pacing for device memory is too.
 	"tensors/backend.due":                   "a device's memory pacer is over its budget: the next allocation collects (the Go collector is process-wide)",
 	"tensors/backend.duePacer":              "which pacer that is",
+	"tensors/backend.pacers":                "every device's pacer, so the end of a cell and an idle session (CollectDropped, Idle) reach all of them",
 	"tensors/backend.lastForced":            "when the last forced collection ended, so that collections are spaced",
 	"tensors/backend.collections":           "collections seen, counted by a finalizer tick",
 	"tensors/backend/sim.collectEachKernel": "the strict simulated device's test mode: a collection after every kernel (CollectEachKernel, tests only)",
 	"tensors/backend/sim.collected":         "the call sites that mode already collected at",
 
 	// Modes of the whole process, as PyTorch's (Go has no goroutine-local state).
-	"tensors.noGradDepth": "tensors.NoGrad, torch.no_grad's counterpart: process-wide, documented so",
-	"tensors.autocastDT":  "tensors.Autocast, torch.autocast's counterpart: process-wide like NoGrad",
+	"tensors.noGradDepth":       "tensors.NoGrad, torch.no_grad's counterpart: process-wide, documented so",
+	"tensors.autocastDT":        "tensors.Autocast, torch.autocast's counterpart: process-wide like NoGrad",
+	"internal/profiling.active": "the profile in progress (accelerate.Profile, torch.profiler's counterpart): tensors' ops, dist's collectives and data's loaders record into it without a context to carry it, process-wide like NoGrad",
 
 	// What one process runs at a time, by its nature.
 	"accelerate.groupComm":                  "the process group: one per process, shared by every Accelerator in it (Accelerate's PartialState), joined by the first",

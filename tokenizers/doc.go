@@ -45,6 +45,8 @@
 //     truncation and their defaults), BatchEncoding and its int64 tensors.
 //   - pretrained.go: FromPretrained (tokenizer_config.json,
 //     special_tokens_map.json).
+//   - save.go: SavePretrained, the folder FromPretrained and transformers'
+//     AutoTokenizer read.
 //   - internal/normstr: the normalised string with its alignments to the
 //     original, splitting, patterns (tokenizers' NormalizedString).
 //   - internal/uprops: character properties and Unicode normalisation as

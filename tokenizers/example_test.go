@@ -2,6 +2,7 @@ package tokenizers_test
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/goaccel/goaccel/tokenizers"
 )
@@ -71,4 +72,34 @@ func ExampleTokenizer_Batch() {
 	// Output:
 	// [[1 1 1 1 1 1 1 0 0 0 0 0 0 0 0 0] [1 1 1 1 1 1 1 1 1 1 1 1 1 1 0 0]]
 	// [2 16] int64
+}
+
+// A tokenizer saved beside a fine-tuned model (transformers' tokenizer.save_pretrained), with a
+// setting changed, loads back with it.
+func ExampleTokenizer_SavePretrained() {
+	tok, err := tokenizers.FromPretrained("testdata/minilm")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tok.PaddingSide = "left"
+	dir, err := os.MkdirTemp("", "tokenizer-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	if err := tok.SavePretrained(dir); err != nil {
+		fmt.Println(err)
+		return
+	}
+	back, err := tokenizers.FromPretrained(dir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b, _ := back.Batch([]string{"Hello world", "Hi"}, tokenizers.Options{Padding: tokenizers.PadLongest})
+	fmt.Println(back.PaddingSide, back.PadToken, back.ModelMaxLength, b.InputIDs[1])
+	// Output:
+	// left [PAD] 512 [0 101 7632 102]
 }

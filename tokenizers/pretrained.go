@@ -42,6 +42,7 @@ func FromPretrained(dir string) (*Tokenizer, error) {
 	if err := t.configure(cfg); err != nil {
 		return nil, fmt.Errorf("tokenizers: %s: %w", filepath.Join(dir, "tokenizer_config.json"), err)
 	}
+	t.configKeys, t.specialKeys = cfg.configKeys, cfg.specialKeys
 	return t, nil
 }
 
@@ -53,6 +54,8 @@ type tokenizerConfig struct {
 	CleanUp        *bool    `json:"clean_up_tokenization_spaces"`
 	PadTokenTypeID *int     `json:"pad_token_type_id"`
 	Special        map[string]json.RawMessage
+	// the files' keys, for SavePretrained
+	configKeys, specialKeys map[string]json.RawMessage
 }
 
 var specialNames = []string{"bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"}
@@ -77,7 +80,11 @@ func readConfig(dir string) (*tokenizerConfig, error) {
 				cfg.Special[s] = v
 			}
 		}
+		if name == "special_tokens_map.json" {
+			cfg.specialKeys = fields
+		}
 		if name == "tokenizer_config.json" {
+			cfg.configKeys = fields
 			if err := json.Unmarshal(data, cfg); err != nil {
 				return nil, fmt.Errorf("tokenizers: %s: %w", path, err)
 			}

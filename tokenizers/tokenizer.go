@@ -1,6 +1,7 @@
 package tokenizers
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -17,6 +18,10 @@ import (
 type Tokenizer struct {
 	p    *pipeline.Tokenizer
 	name string // the file, for messages
+	raw  []byte // tokenizer.json as read, which SavePretrained writes back
+	// the keys of tokenizer_config.json and special_tokens_map.json as FromPretrained read
+	// them, which SavePretrained writes back under the settings above
+	configKeys, specialKeys map[string]json.RawMessage
 
 	// ModelMaxLength is the longest input the model takes (tokenizer_config.json's
 	// model_max_length); 0 when unknown, as with FromFile. Batch truncates and
@@ -60,7 +65,7 @@ func load(data []byte, name string) (*Tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokenizers: %s: %w", name, err)
 	}
-	t := &Tokenizer{p: p, name: name, PaddingSide: "right", TruncationSide: "right"}
+	t := &Tokenizer{p: p, name: name, raw: data, PaddingSide: "right", TruncationSide: "right"}
 	if p.Padding != nil {
 		t.PadToken, t.PadTokenTypeID = p.Padding.PadToken, p.Padding.PadTypeID
 	}

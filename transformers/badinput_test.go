@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goaccel/goaccel/data"
 	"github.com/goaccel/goaccel/tensors"
 	"github.com/goaccel/goaccel/transformers"
 	_ "github.com/goaccel/goaccel/transformers/bert"
@@ -70,7 +71,7 @@ func TestBadSnapshotsAreClearErrors(t *testing.T) {
 				return []byte(strings.Replace(string(b), `"model_type": "bert"`, `"model_type": "gpt_neox"`, 1))
 			})
 			return d
-		}, "", []string{`model_type "gpt_neox" is not supported`, "bert, distilbert, roberta"}},
+		}, "", []string{`model_type "gpt_neox" is not supported`, "bert, distilbert, gpt2, llama, mistral, roberta"}},
 		{"no weights", func(t *testing.T) string {
 			d := copySnapshot(t, "tiny-bert")
 			os.Remove(filepath.Join(d, "model.safetensors"))
@@ -108,6 +109,10 @@ func TestBadSnapshotsAreClearErrors(t *testing.T) {
 		}, "", []string{"model-00002-of-00002.safetensors", "model.safetensors.index.json"}},
 		{"head the family lacks", func(t *testing.T) string { return copySnapshot(t, "tiny-distilbert") }, transformers.MaskedLM,
 			[]string{`model type "distilbert" has no masked-lm head`, "sequence-classification"}},
+		{"labels for a model without a classification head", func(t *testing.T) string { return copySnapshot(t, "tiny-bert") }, "",
+			[]string{"Options.NumLabels and ID2Label size a classification head, and the task base-model has none (BertModel)", "transformers.SequenceClassification"}},
+		{"labels for the masked LM head", func(t *testing.T) string { return copySnapshot(t, "tiny-bert") }, transformers.MaskedLM,
+			[]string{"the task masked-lm has none (BertForMaskedLM)"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
@@ -117,7 +122,11 @@ func TestBadSnapshotsAreClearErrors(t *testing.T) {
 						t.Fatalf("panic: %v", r)
 					}
 				}()
-				_, _, err = transformers.FromPretrained(c.setup(t), transformers.Options{Task: c.task, Log: io.Discard})
+				opts := transformers.Options{Task: c.task, Log: io.Discard}
+				if strings.HasPrefix(c.name, "labels for") {
+					opts.NumLabels = 5
+				}
+				_, _, err = transformers.FromPretrained(c.setup(t), opts)
 			}()
 			if err == nil {
 				t.Fatal("no error")
@@ -158,6 +167,11 @@ func TestBadInputsAreClearErrors(t *testing.T) {
 		{"float token types", transformers.Inputs{InputIDs: ids(2, 3, 3), TokenTypeIDs: tensors.Zeros(2, 3)}, "TokenTypeIDs must be int64"},
 		{"id past the vocabulary", transformers.Inputs{InputIDs: ids(1, 3, 99)}, "BertModel: tensors: "},
 		{"labels of another length", transformers.Inputs{InputIDs: ids(2, 3, 3), Labels: tensors.FromInt64([]int64{1, 2, 0}, 3)}, "single-label classification needs int64 class ids [2]"},
+		{"a label past num_labels", transformers.Inputs{InputIDs: ids(2, 3, 3), Labels: tensors.FromInt64([]int64{1, 4}, 2)},
+			"CrossEntropy: target 4 at row 1 is outside [0, 3) (classes of logits): the model has 3 labels (num_labels) and the labels are class ids in [0, 3): load the model with the dataset's label set (transformers.Options{NumLabels: n} or ID2Label"},
+		{"a batch with a tensor the model does not take", transformers.BatchInputs(data.NewBatch().Set("input_ids", ids(2, 3, 3)).Set("idx", tensors.FromInt64([]int64{7, 8}, 2)).Set("attention_masks", ids(2, 3, 1))),
+			`BertModel: the batch holds ["idx" "attention_masks"], which the model does not take`},
+		{"a KV cache given to an encoder", transformers.Inputs{InputIDs: ids(1, 3, 3), PastKeyValues: transformers.NewKVCache(1, 1, 4)}, "PastKeyValues and LogitsToKeep are for decoders"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error

@@ -46,6 +46,11 @@ type BaseConfig struct {
 	// or torch_dtype in files written before transformers 5); empty means float32.
 	DType               string `json:"dtype,omitempty"`
 	TransformersVersion string `json:"transformers_version,omitempty"`
+	// Generation holds the token ids of the snapshot's generation_config.json, which
+	// FromPretrained reads for a language model: Generate takes its end-of-sequence, padding and
+	// start ids in place of the configuration's (transformers' generation_config replaces the ids
+	// of config.json), and SavePretrained writes the file back. Nil without that file.
+	Generation *GenerationConfig `json:"-"`
 
 	raw map[string]json.RawMessage // every key of the file read, for writing back
 }

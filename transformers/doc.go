@@ -6,11 +6,13 @@
 //	model, report, err := transformers.FromPretrained(dir, transformers.Options{
 //		Task: transformers.SequenceClassification, NumLabels: 5})
 //	out, err := model.Run(transformers.Inputs{InputIDs: ids, AttentionMask: mask, Labels: labels})
+//	out, err = model.Run(transformers.BatchInputs(loader.Named())) // model(**batch)
 //	out.Loss.Backward()
 //	err = transformers.SavePretrained("out/model", model, transformers.SaveOptions{})
 //
 // Families are packages named as transformers names them (transformers/bert for "bert",
-// including MiniLM; transformers/distilbert; transformers/roberta), each with its config,
+// including MiniLM; transformers/distilbert; transformers/roberta; transformers/gpt2;
+// transformers/llama for "llama" and "mistral"), each with its config,
 // modules under transformers' parameter names and heads; they register their model_type with
 // this package when imported, as database/sql drivers do (a notebook cell links them all). A
 // Model is an nn.Module (optimizers, state dicts, nn.SetTraining, accelerate's Prepare take it)
@@ -25,17 +27,34 @@
 // otherwise, and the model comes back in evaluation mode. Anything that does not fit is an error
 // naming the file, the tensor or the key, never a panic.
 //
+// A decoder loaded with Task CausalLM (a GenerativeModel) continues prompts with Generate,
+// transformers' generate: greedy or sampled (GenerateOptions), a left-padded batch with
+// positions from its attention mask, each row until its end-of-sequence token, over a KVCache
+// (Inputs.PastKeyValues) that code decoding token by token can also drive itself:
+//
+//	model, _, err := transformers.FromPretrained(dir, transformers.Options{Task: transformers.CausalLM})
+//	out, err := transformers.Generate(model, transformers.Inputs{InputIDs: ids, AttentionMask: mask},
+//		transformers.GenerateOptions{MaxNewTokens: 20})
+//
 // Files:
 //   - config.go: Config, BaseConfig (the shared keys, unknown keys kept for writing back),
 //     LoadConfig, ParseConfig and MarshalConfig.
 //   - registry.go: Task, Architecture, Family, Register and SupportedModelTypes.
 //   - model.go: Model, Inputs and Output.
+//   - batch.go: BatchInputs, model(**batch) for a data.Loader's named batch.
 //   - pretrained.go: Options, FromPretrained, ParseDType, SaveOptions, SavePretrained and
 //     ParseSize.
 //   - load.go: LoadWeights and the matching of checkpoint names to parameters.
 //   - report.go: LoadReport and Mismatch.
+//   - generate.go: GenerativeModel, GenerationConfig, GenerateOptions, GenerateOutput and
+//     Generate (the loop, the prompts' mask and positions).
+//   - sampling.go: greedy choice, temperature, top-k, top-p and the draw.
+//   - kvcache.go: KVCache and NewKVCache.
+//   - tokenids.go: TokenIDs, a configuration key of one token id or several (eos_token_id).
 //
 // Plumbing lives under internal/: snapshot (reading and writing weight files and shards),
-// modeling (layers, activations, input checks and losses the families share) and testenv (what
-// the tests need from outside the repository).
+// modeling (layers, activations, input checks and losses the families share), decoding (what
+// the decoder families share: cached and grouped-query attention, last-token pooling, the causal
+// LM loss) and testenv (what the tests need from outside the repository, transformers' Python
+// among it).
 package transformers

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/goaccel/goaccel/data"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/optim"
 	"github.com/goaccel/goaccel/tensors"
@@ -117,4 +118,28 @@ func ExampleLoadConfig() {
 	// Output:
 	// *roberta.Config roberta 3 labels
 	// true
+}
+
+// model(**batch): the named batch a padding collator makes (here written out) goes to Run as it
+// is.
+func ExampleBatchInputs() {
+	model, _, err := transformers.FromPretrained("testdata/tiny-bert", transformers.Options{
+		Task: transformers.SequenceClassification, Log: io.Discard})
+	if err != nil {
+		log.Fatal(err)
+	}
+	batch := data.NewBatch().
+		Set("input_ids", tensors.FromInt64([]int64{2, 45, 17, 3, 2, 60, 3, 0}, 2, 4)).
+		Set("attention_mask", tensors.FromInt64([]int64{1, 1, 1, 1, 1, 1, 1, 0}, 2, 4)).
+		Set("labels", tensors.FromInt64([]int64{2, 0}, 2))
+	out, err := model.Run(transformers.BatchInputs(batch))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out.Logits.Shape(), out.Loss != nil)
+	_, err = model.Run(transformers.BatchInputs(batch.Set("special_tokens_mask", tensors.Zeros(2, 4))))
+	fmt.Println(err)
+	// Output:
+	// [2 3] true
+	// BertModel: the batch holds ["special_tokens_mask"], which the model does not take (its inputs are input_ids, attention_mask, token_type_ids, position_ids and labels): remove those columns from the dataset before collating (datasets' RemoveColumns, or Map's RemoveColumns)
 }

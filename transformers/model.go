@@ -39,6 +39,17 @@ type Inputs struct {
 	// OutputHiddenStates asks for the embeddings' output and every layer's in
 	// Output.HiddenStates.
 	OutputHiddenStates bool
+	// PastKeyValues, for the decoder families (GPT-2, Llama), is the cache of the tokens before
+	// InputIDs: the model attends over them and appends the new tokens' keys and values.
+	// AttentionMask then covers the cached tokens and the new ones ([B, Len()+T]), and the
+	// default positions continue from Len(). A cache that holds tokens takes one new token per
+	// call. See KVCache; Generate uses one unless told not to.
+	PastKeyValues *KVCache
+	// LogitsToKeep, when positive, makes a language modelling head score only the last
+	// LogitsToKeep positions (transformers' logits_to_keep): Logits are [B, LogitsToKeep, vocab].
+	LogitsToKeep int
+
+	unexpected []string // a batch's names BatchInputs has no field for (see Unexpected)
 }
 
 // Output is what a forward pass returns (transformers' ModelOutput classes in one struct):

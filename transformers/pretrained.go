@@ -25,7 +25,8 @@ type Options struct {
 	// Checkpoint tensors of another type are converted.
 	DType string
 	// NumLabels, when positive, sizes a classification head (classes LABEL_0 …), replacing the
-	// configuration's; ID2Label names the classes instead (and sizes the head).
+	// configuration's; ID2Label names the classes instead (and sizes the head). Either with a
+	// Task that has no classification head (the default, BaseModel) is an error.
 	NumLabels int
 	ID2Label  map[int]string
 	// ProblemType overrides the configuration's (see BaseConfig.ProblemType).
@@ -69,6 +70,9 @@ func FromPretrained(dir string, opts Options) (Model, LoadReport, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if (opts.NumLabels > 0 || len(opts.ID2Label) > 0) && task != SequenceClassification && task != TokenClassification {
+		return fail(fmt.Errorf("Options.NumLabels and ID2Label size a classification head, and the task %s has none (%s): set Options.Task to transformers.SequenceClassification (AutoModelForSequenceClassification) or TokenClassification", task, arch.Name))
+	}
 	switch {
 	case len(opts.ID2Label) > 0:
 		base.ID2Label, base.Label2ID = opts.ID2Label, map[string]int{}
@@ -93,6 +97,11 @@ func FromPretrained(dir string, opts Options) (Model, LoadReport, error) {
 	m, err := arch.New(cfg)
 	if err != nil {
 		return fail(err)
+	}
+	if _, ok := m.(GenerativeModel); ok {
+		if base.Generation, err = LoadGenerationConfig(dir); err != nil {
+			return fail(err)
+		}
 	}
 	report, err := loadWeights(m, f, w, opts.IgnoreMismatchedSizes)
 	if err != nil {
@@ -155,8 +164,16 @@ type SaveOptions struct {
 // kept as read) and its weights in safetensors with {"format": "pt"}, sharded above
 // opts.MaxShardSize, each tied weight once under its first name. transformers'
 // from_pretrained loads the folder, and so does FromPretrained.
-func SavePretrained(dir string, m Model, opts SaveOptions) error {
+//
+// m is a Model (FromPretrained's, a family's constructor's); it is taken as an nn.Module so that
+// what accelerate's UnwrapModel returns for a prepared model saves as it is, as
+// accelerator.unwrap_model(model).save_pretrained(dir) does. Any other module is an error.
+func SavePretrained(dir string, m nn.Module, opts SaveOptions) error {
 	fail := func(err error) error { return fmt.Errorf("transformers: save pretrained %s: %w", dir, err) }
+	pm, ok := m.(Model)
+	if !ok {
+		return fail(fmt.Errorf("%T is not a pretrained model (a transformers.Model, as FromPretrained returns, or what UnwrapModel returns for one); save other modules with nn.SaveSafetensors", m))
+	}
 	limit, err := ParseSize(opts.MaxShardSize)
 	if err != nil {
 		return fail(err)
@@ -164,10 +181,10 @@ func SavePretrained(dir string, m Model, opts SaveOptions) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fail(err)
 	}
-	cfg := m.PretrainedConfig()
+	cfg := pm.PretrainedConfig()
 	base := cfg.Base()
-	base.Architectures = []string{m.Architecture()}
-	entries := uniqueEntries(m)
+	base.Architectures = []string{pm.Architecture()}
+	entries := uniqueEntries(pm)
 	sd := make(map[string]*tensors.Tensor, len(entries))
 	order := make([]string, len(entries))
 	for i, e := range entries {
@@ -185,6 +202,11 @@ func SavePretrained(dir string, m Model, opts SaveOptions) error {
 	}
 	if _, err := snapshot.Write(dir, sd, order, limit, map[string]string{"format": "pt"}); err != nil {
 		return fail(err)
+	}
+	if g := base.Generation; g != nil && g.raw != nil {
+		if err := os.WriteFile(filepath.Join(dir, GenerationConfigFile), g.raw, 0o644); err != nil {
+			return fail(err)
+		}
 	}
 	return nil
 }

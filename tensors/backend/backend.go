@@ -1,6 +1,14 @@
 package backend
 
-import "runtime"
+import (
+	"errors"
+	"runtime"
+)
+
+// ErrOutOfMemory is what a device's allocation panics with (wrapped in an error naming the
+// device and the sizes) when the device is full even after its cache was emptied and the
+// garbage collector ran: a panic value that is an error, so errors.Is finds this.
+var ErrOutOfMemory = errors.New("out of memory")
 
 // DType numbers the element types; the values match tensors.DType.
 type DType uint8

@@ -28,7 +28,8 @@
 //
 // Memory: a device hands its buffers' memory back to its pool when they are released, and
 // when a buffer that was never released becomes unreachable (Reclaim); it charges what it hands
-// out to its Pacer, which says when a collection is due. A buffer reaching a kernel is reachable
+// out to its Pacer, which says when a collection is due. A program that pauses (a notebook
+// between cells) gives back what it dropped and what the pools keep with CollectDropped and Idle. A buffer reaching a kernel is reachable
 // until the kernel returns: package tensors keeps its tensors so.
 //
 // Conventions: every kernel writes a contiguous destination; "outer, n, inner" describe a
@@ -63,6 +64,9 @@
 //     AdamScalars, SGDScalars, AdadeltaScalars, RMSpropScalars, AdagradScalars and Backend.
 //   - host.go: NewHost, ContiguousStrides, Coalesce and SizeClass, shared by host devices and
 //     pools.
+//   - pause.go: what a paused program gives back: CollectDropped (the buffers dropped since the
+//     last collection, at the end of a notebook cell), Idle (the pools' free buffers and the
+//     heap, to the operating system) and IdleCollections.
 //   - reclaim.go: Reclaim and Escape (memory of unreachable buffers back to a device's pool),
 //     Pacer (when to collect), CollectIfDue, Collect and Collections.
 //   - registry.go: Opener, Register, Count and Open, the device types of this program.

@@ -60,6 +60,9 @@ func NewPacer(name string, min, max int64) *Pacer {
 	p := &Pacer{name: name, min: min, max: max}
 	p.budget.Store(min)
 	p.epoch.Store(collections.Load())
+	pacersMu.Lock()
+	pacers = append(pacers, p)
+	pacersMu.Unlock()
 	return p
 }
 

@@ -14,8 +14,8 @@ type Raw interface {
 	Free(p uintptr) error
 }
 
-// ErrOutOfMemory is what Raw.Alloc wraps when the device is full.
-var ErrOutOfMemory = errors.New("out of memory")
+// ErrOutOfMemory is what Raw.Alloc wraps when the device is full: backend.ErrOutOfMemory.
+var ErrOutOfMemory = backend.ErrOutOfMemory
 
 // Stats counts the allocator's work.
 type Stats struct {

@@ -1,6 +1,7 @@
 package device
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -132,6 +133,10 @@ func (d *Device) run(what string, fn func() error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.ctx.Do(fn); err != nil {
+		if errors.Is(err, alloc.ErrOutOfMemory) {
+			// An error value, so that accelerate.FindExecutableBatchSize (errors.Is) knows it.
+			panic(fmt.Errorf("tensors: %s on cuda:%d: %w", what, d.index, err))
+		}
 		panic(fmt.Sprintf("tensors: %s on cuda:%d: %v", what, d.index, err))
 	}
 }

@@ -37,16 +37,17 @@ type corpusOutcome struct {
 
 // TestCorpusRunsAsGo runs the programs of testdata/corpus (real Go programs
 // written for other purposes: Go by Example, Go's test/ken, go doc
-// examples; README.md there) in fresh sessions, as the two cells a notebook
+// examples, A Tour of Go, The Go Blog and go.dev's documentation, Rosetta
+// Code; README.md there) in fresh sessions, as the two cells a notebook
 // user writes (the declarations, then main's body) and as one cell holding
 // the whole program, and compares what each prints, on stdout and on
 // stderr, with what the program prints built by the go command and run in
-// the same way. At least 98% must print the same, and the others must end
-// with an error naming what the interpreter does not support: never a
-// different output.
+// the same way (sameOutput: addresses aside). At least 98% must print the
+// same, and the others must end with an error naming what the interpreter
+// does not support: never a different output.
 func TestCorpusRunsAsGo(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs 134 programs")
+		t.Skip("builds and runs 274 programs")
 	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
@@ -76,7 +77,7 @@ func TestCorpusRunsAsGo(t *testing.T) {
 				}
 				o := runCorpusCells(t, p.name, cells)
 				switch {
-				case o.err == nil && o.stdout == p.stdout && o.stderr == p.stderr:
+				case o.err == nil && sameOutput(p.stdout, o.stdout) && sameOutput(p.stderr, o.stderr):
 					same = append(same, p.name)
 				case o.err != nil && namesUnsupported(o.err):
 					refused = append(refused, fmt.Sprintf("%s: %s: %s", p.name, o.err.Ename, o.err.Evalue))
@@ -119,8 +120,8 @@ func describeDifference(p corpusProgram, o corpusOutcome) string {
 		fmt.Fprintf(&b, ": error %s: %s", o.err.Ename, o.err.Evalue)
 	}
 	for _, s := range []struct{ what, want, got string }{{"stdout", p.stdout, o.stdout}, {"stderr", p.stderr, o.stderr}} {
-		if s.want != s.got {
-			fmt.Fprintf(&b, "\n%s: %s", s.what, firstDifference(s.want, s.got))
+		if !sameOutput(s.want, s.got) {
+			fmt.Fprintf(&b, "\n%s: %s", s.what, firstDifference(normalPointers(s.want), normalPointers(s.got)))
 		}
 	}
 	return b.String()
@@ -170,7 +171,10 @@ func runCorpusCells(t *testing.T, name string, cells []string) corpusOutcome {
 	}
 	var o corpusOutcome
 	for _, c := range cells {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		// The limit catches a program that hangs, not a slow one: Go's test/ken divconst and
+		// modconst take about 45 s of CPU in the interpreter alone, and their wall time grows with
+		// whatever else the machine runs (60 s was passed at a load average of 12).
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		r := s.Execute(ctx, c)
 		cancel()
 		if r.Error != nil {
@@ -183,7 +187,7 @@ func runCorpusCells(t *testing.T, name string, cells []string) corpusOutcome {
 }
 
 // loadCorpus reads testdata/corpus/*/*.go and runs each program built by
-// the go command (one go build of them all), in a directory of its own.
+// the go command.
 func loadCorpus(t *testing.T) []corpusProgram {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "corpus", "*", "*.go"))
@@ -191,10 +195,6 @@ func loadCorpus(t *testing.T) []corpusProgram {
 		t.Fatalf("no corpus: %v", err)
 	}
 	sort.Strings(files)
-	build := t.TempDir()
-	if err := os.WriteFile(filepath.Join(build, "go.mod"), []byte("module corpus\n\ngo 1.26\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var progs []corpusProgram
 	for _, f := range files {
 		src, err := os.ReadFile(f)
@@ -203,11 +203,25 @@ func loadCorpus(t *testing.T) []corpusProgram {
 		}
 		name := filepath.Base(filepath.Dir(f)) + "/" + strings.TrimSuffix(filepath.Base(f), ".go")
 		progs = append(progs, corpusProgram{name: name, src: string(src)})
-		dir := filepath.Join(build, binName(name))
+	}
+	runWithGo(t, progs)
+	return progs
+}
+
+// runWithGo builds progs with the go command (one go build of them all) and
+// runs each in a directory of its own, recording what it printed.
+func runWithGo(t *testing.T, progs []corpusProgram) {
+	t.Helper()
+	build := t.TempDir()
+	if err := os.WriteFile(filepath.Join(build, "go.mod"), []byte("module corpus\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range progs {
+		dir := filepath.Join(build, binName(p.name))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(p.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -215,7 +229,7 @@ func loadCorpus(t *testing.T) []corpusProgram {
 	cmd := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./...")
 	cmd.Dir = build
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the corpus: %v\n%s", err, out)
+		t.Fatalf("go build of the programs: %v\n%s", err, out)
 	}
 	for i := range progs {
 		var stdout, stderr bytes.Buffer
@@ -227,8 +241,26 @@ func loadCorpus(t *testing.T) []corpusProgram {
 		}
 		progs[i].stdout, progs[i].stderr = stdout.String(), stderr.String()
 	}
-	return progs
 }
+
+// pointerRE matches what fmt prints for an address (%p, %v of a pointer, a
+// function or a channel): a real hex number of at least 6 digits, never
+// anything else.
+var pointerRE = regexp.MustCompile(`0x[0-9a-f]{6,}`)
+
+// sameOutput reports whether the interpreter's output got is what the
+// compiled program printed, want, but for addresses, which differ from run
+// to run; a %!verb(...) that want lacks is a difference (fmt printing a
+// value it could not: the interpreter's own types showing through).
+func sameOutput(want, got string) bool {
+	if strings.Count(got, "%!") > strings.Count(want, "%!") {
+		return false
+	}
+	return normalPointers(want) == normalPointers(got)
+}
+
+// normalPointers is s with every address written 0x….
+func normalPointers(s string) string { return pointerRE.ReplaceAllString(s, "0x…") }
 
 func binName(name string) string { return "p_" + strings.NewReplacer("/", "_", "-", "_").Replace(name) }
 
@@ -277,4 +309,26 @@ func wholeProgram(src string) string {
 		return src
 	}
 	return strings.TrimSpace(src[fset.Position(f.Name.End()).Offset:])
+}
+
+// The comparison forgives addresses only: real hex numbers of six digits or
+// more, never what fmt writes for a value it could not print.
+func TestSameOutputForgivesOnlyAddresses(t *testing.T) {
+	for _, c := range []struct {
+		want, got string
+		same      bool
+	}{
+		{"pointer: 0xc000012345\n", "pointer: 0x2f51a9de8040\n", true},
+		{"&{1 2} 0xc000012345 (*main.T)(0xc000100000)", "&{1 2} 0x7f00aa (*main.T)(0x1234567)", true},
+		{"pointer: 0xc000012345\n", "pointer: %!p(interp.printable={0x2f51a9de8040 0x2f51a9de8050 {0x2f51a9de8060 0x2f51a9de8070 406}})\n", false},
+		{"%!p(main.T={1})", "%!p(struct { X int }={1})", false},
+		{"0xff", "0xfe", false},
+		{"x: 0x1f", "x: 0x20", false},
+		{"a %!d(string=x)", "a %!d(string=x)", true},
+		{"a", "a %!d(string=x)", false},
+	} {
+		if got := sameOutput(c.want, c.got); got != c.same {
+			t.Errorf("sameOutput(%q, %q) = %v, want %v", c.want, c.got, got, c.same)
+		}
+	}
 }

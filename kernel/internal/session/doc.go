@@ -84,7 +84,9 @@
 //   - eval.go: runCell: parsing, rewriting, compiling and running a cell
 //     unit by unit, each in its own file with its source map; loading the
 //     generic standard packages on first import; compile errors and panics
-//     turned into the cell's error.
+//     turned into the cell's error; forgetting the runs none of whose code
+//     is reachable any more (forgetUnused), so that a cell re-run keeps one
+//     run's worth of code, imports, source and source maps.
 //   - goroutines.go: the interpreter's go statement: a panic in a goroutine
 //     a cell started is reported on stderr and ends only that goroutine.
 //   - launch.go: the declaration record that launches and exports build
@@ -94,6 +96,11 @@
 //     interrupt (Interrupt: the first gracefully, executor.Stopper) stop.
 //   - magicenv.go: the session as package magics sees it (magics.Env), and
 //     Who.
+//   - memory.go: what the end of a cell gives back: the tensors' memory
+//     the cell dropped, collected when it is sizeable
+//     (backend.CollectDropped), and, once the session has stayed idle for
+//     2 s, the pools' free buffers and the collector's heap to the
+//     operating system (backend.Idle).
 //   - overrides.go: the symbols the session sets beyond
 //     kernel/internal/interpreter's tables: its os.Stdin, os.Stdout and
 //     os.Stderr and the runtime helpers rewritten cells and magics call.

@@ -56,6 +56,7 @@ func (s *Session) runCell(ctx context.Context, code string) Result {
 // quote the lines of shown, the cell as the user wrote it, whose line L is
 // line L+shift of code.
 func (s *Session) runCellShown(ctx context.Context, code, shown string, shift int) Result {
+	s.forgetUnused()
 	s.mu.Lock()
 	s.runs++
 	run := s.runs
@@ -69,6 +70,7 @@ func (s *Session) runCellShown(ctx context.Context, code, shown string, shift in
 		s.mu.Lock()
 		s.running = prevRunning
 		s.mu.Unlock()
+		s.yaegi.CloseFile(fileName(run)) // forgotten once its code is garbage (forgetUnused)
 	}()
 	if needReset {
 		s.clearAfterPanic()
@@ -271,7 +273,7 @@ const lineVar = cells.LineVar
 // function, a final expression after setting lineVar to its line. It
 // returns the file name and the source.
 func (s *Session) compiled(run int, u cells.Unit) (name, src string) {
-	name = fmt.Sprintf("cell%d.go", run)
+	name = fileName(run)
 	s.mu.Lock()
 	f := s.files[name]
 	if f == nil {
@@ -310,6 +312,29 @@ func (s *Session) compiled(run int, u cells.Unit) (name, src string) {
 	return name, m.Text()
 }
 
+// fileName is the file the interpreter compiles a run's units under.
+func fileName(run int) string { return fmt.Sprintf("cell%d.go", run) }
+
+// forgetUnused lets go of what the interpreter and the session keep of the
+// runs none of whose code is reachable any more (a statement that ran, a
+// function defined again): their imports and positions in the interpreter,
+// their source and source maps here. A cell re-run a thousand times keeps
+// one run's worth.
+func (s *Session) forgetUnused() {
+	released := s.yaegi.ReleaseFiles()
+	if len(released) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, name := range released {
+		if f := s.files[name]; f != nil {
+			delete(s.sources, f.run)
+			delete(s.files, name)
+		}
+	}
+}
+
 // compilePanic is a panic of yaegi's parser or type checker.
 type compilePanic struct{ value any }
 
@@ -327,6 +352,11 @@ func (s *Session) run(ctx context.Context, run int, u cells.Unit) (reflect.Value
 		root = f.Decls[0].(*ast.FuncDecl).Body
 	}
 	prog, err := s.compile(root)
+	if prog != nil {
+		// Runs once: the global frame's slots it took for its
+		// intermediate values serve the next units.
+		defer prog.Done()
+	}
 	if err != nil || u.Kind == cells.KindImport {
 		return reflect.Value{}, err // imports take effect when compiled; running them only resizes yaegi's frame
 	}
@@ -362,7 +392,15 @@ func (s *Session) failure(ctx context.Context, err error, run int) Result {
 		if code, ok := p.Value.(interp.ExitCode); ok {
 			return exitResult(int(code))
 		}
-		return s.panicResult(p, run)
+		r := s.panicResult(p, run)
+		if _, ok := p.Value.(*interp.Unsupported); ok {
+			// What the interpreter found it cannot do as Go does, when the
+			// code ran (reflect.TypeOf of a cell's type held in an any,
+			// say): not the program's panic.
+			r.Error.Ename = "UnsupportedError"
+			r.Error.Traceback[0] = "UnsupportedError: " + strings.TrimPrefix(r.Error.Traceback[0], "panic: ")
+		}
+		return r
 	}
 	var cp *compilePanic
 	if errors.As(err, &cp) {

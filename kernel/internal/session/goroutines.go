@@ -10,7 +10,8 @@ import (
 // goOrigin is where a go statement of interpreted code ran: the cell
 // running at the time.
 type goOrigin struct {
-	run int // 0 when no cell was running (a goroutine started by another goroutine after its cell ended)
+	run int         // 0 when no cell was running (a goroutine started by another goroutine after its cell ended)
+	src *cellSource // that cell, kept for naming it once the session has let its records go
 }
 
 // startGoroutine is the interpreter's go statement (interp.Options.Go): the
@@ -19,7 +20,7 @@ type goOrigin struct {
 // session does, and the session keeps every variable.
 func (s *Session) startGoroutine(run func()) {
 	s.mu.Lock()
-	origin := goOrigin{run: s.running}
+	origin := goOrigin{run: s.running, src: s.sources[s.running]}
 	s.mu.Unlock()
 	go func() {
 		defer func() {
@@ -45,7 +46,7 @@ func (s *Session) reportGoroutinePanic(origin goOrigin, value any, frames []fram
 	case origin.run == running:
 		b.WriteString("panic in a goroutine this cell started")
 	default:
-		fmt.Fprintf(&b, "panic in a goroutine started by the cell %s", s.cellName(origin.run))
+		fmt.Fprintf(&b, "panic in a goroutine started by the cell %s", cellName(origin.src))
 	}
 	b.WriteString(" (the goroutine ended; the session and its variables are kept)\n")
 	fmt.Fprintf(&b, "panic: %v\n", value)
@@ -60,21 +61,27 @@ func (s *Session) reportGoroutinePanic(origin goOrigin, value any, frames []fram
 		}
 		fmt.Fprintf(&b, "  in %s, line %d", fn, o.Line)
 		if o.run != running {
-			fmt.Fprintf(&b, " of the cell %s", s.cellName(o.run))
+			fmt.Fprintf(&b, " of the cell %s", s.cellNameOf(o.run))
 		}
 		fmt.Fprintf(&b, ": %s\n", strings.TrimSpace(s.lineText(o.run, o.Line)))
 	}
 	fmt.Fprint(s.opts.Stderr, b.String())
 }
 
-// cellName names a cell for users by its first line of code.
-func (s *Session) cellName(run int) string {
+// cellNameOf names the cell of a run for users (cellName).
+func (s *Session) cellNameOf(run int) string {
 	s.mu.Lock()
+	c := s.sources[run]
+	s.mu.Unlock()
+	return cellName(c)
+}
+
+// cellName names a cell for users by its first line of code.
+func cellName(c *cellSource) string {
 	src := ""
-	if c := s.sources[run]; c != nil {
+	if c != nil {
 		src = c.text
 	}
-	s.mu.Unlock()
 	for _, line := range strings.Split(src, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			if len(line) > 40 {

@@ -2,8 +2,10 @@ package session
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestGenericsDeclaredInCellsWorkAtTheTopLevel(t *testing.T) {
@@ -118,6 +120,27 @@ func TestGoroutinePanicAfterItsCellEndedIsReportedLater(t *testing.T) {
 	}
 	if r := s.Execute(ctx, "1 + 1"); r.Error != nil || r.Data["text/plain"] != "2" {
 		t.Errorf("session after the panic: %+v", r)
+	}
+}
+
+// A goroutine running a function another cell declared outlives the cell
+// that started it, whose code and records the session lets go of meanwhile:
+// its panic still names that cell.
+func TestGoroutinePanicNamesItsForgottenCell(t *testing.T) {
+	s, out := newSession(t)
+	ctx := context.Background()
+	if r := s.Execute(ctx, "func worker() { time.Sleep(300 * time.Millisecond); panic(\"late worker\") }"); r.Error != nil {
+		t.Fatal(r.Error.Evalue)
+	}
+	s.Execute(ctx, "go worker()")
+	for range 3 { // the starting cell's code is garbage: the next cells forget it
+		runtime.GC()
+		time.Sleep(20 * time.Millisecond)
+		s.Execute(ctx, "_ = 1")
+	}
+	got := waitOutput(t, out, "panic: late worker", "started by the cell `go worker()`")
+	if !strings.Contains(got, "started by the cell `go worker()`") {
+		t.Errorf("report %q, want it to name the cell `go worker()`", got)
 	}
 }
 

@@ -48,7 +48,7 @@ func (s *Session) Doc(symbol string) (string, bool) {
 				if typ == "" && v.IsValid() {
 					typ = typeString(v.Type())
 				}
-				return fmt.Sprintf("%s %s %s = %s", kind, parts[0], typ, plain(v)), true
+				return fmt.Sprintf("%s %s %s = %s", kind, parts[0], typ, s.plain(v)), true
 			}
 		}
 	}
@@ -58,7 +58,7 @@ func (s *Session) Doc(symbol string) (string, bool) {
 			t = v.Elem().Type()
 		}
 		if len(parts) == 1 {
-			return fmt.Sprintf("var %s %s = %s", parts[0], typeString(t), plain(v)), true
+			return fmt.Sprintf("var %s %s = %s", parts[0], typeString(t), s.plain(v)), true
 		}
 		named := t
 		if named.Kind() == reflect.Pointer {

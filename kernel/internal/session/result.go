@@ -89,7 +89,7 @@ func (s *Session) evalTuple(ctx context.Context, run int, u cells.Unit, t reflec
 	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		parts[i] = plain(v)
+		parts[i] = s.plain(v)
 	}
 	return Result{Data: map[string]any{"text/plain": "(" + strings.Join(parts, ", ") + ")"}, Metadata: map[string]any{}}
 }
@@ -113,7 +113,7 @@ func (s *Session) show(v reflect.Value) Result {
 	if !v.IsValid() || v.Type() == ptrToAny {
 		return Result{} // no value, or yaegi's placeholder for a declaration
 	}
-	data := map[string]any{"text/plain": plain(v)}
+	data := map[string]any{"text/plain": s.plain(v)}
 	if v.CanInterface() {
 		if b, err := display.BundleOf(v.Interface()); err == nil {
 			for k, d := range b {
@@ -131,8 +131,11 @@ func hasRenderer(v reflect.Value) bool {
 	return ok
 }
 
-// plain is the text/plain form of a value.
-func plain(v reflect.Value) string {
+// plain is the text/plain form of a value, as fmt's %v prints it in a
+// cell: a value of a cell's type kept in an interface (boxed by the
+// interpreter), or a slice or map holding such values, with its type's
+// methods, not as the interpreter's box.
+func (s *Session) plain(v reflect.Value) string {
 	if !v.IsValid() {
 		return "<nil>"
 	}
@@ -145,10 +148,7 @@ func plain(v reflect.Value) string {
 	if v.Kind() == reflect.Func {
 		return typeString(v.Type())
 	}
-	if !v.CanInterface() {
-		return v.String()
-	}
-	return fmt.Sprintf("%v", v.Interface())
+	return s.yaegi.Sprint(v)
 }
 
 // typeString names a type for users: yaegi's own types appear as their

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/goaccel/goaccel/kernel/internal/interpreter"
 	"github.com/goaccel/goaccel/kernel/internal/program"
 	"github.com/goaccel/goaccel/magics"
+	"github.com/goaccel/goaccel/tensors/backend"
 )
 
 // Options configure a Session.
@@ -111,6 +113,8 @@ type Session struct {
 
 	callback      func() // the widget callback runCallback runs
 	callbackReady bool   // the interpreter's default file imports the runtime helpers
+
+	idle *time.Timer // gives memory back once the session is idle (memory.go)
 }
 
 // New starts an interpreter with the standard library and goaccel's packages.
@@ -129,6 +133,8 @@ func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts, in: &stdinSwitch{r: opts.Stdin}, magics: magics.NewRegistry(),
 		out: &switchWriter{w: opts.Stdout}, errOut: &switchWriter{w: opts.Stderr}}
 	s.stderr = &panicFilter{w: s.errOut}
+	s.idle = time.AfterFunc(idleRelease, backend.Idle)
+	s.idle.Stop()
 	s.stdoutFile, _ = opts.Stdout.(*os.File)
 	s.stderrFile, _ = opts.Stderr.(*os.File)
 	if err := s.start(); err != nil {
@@ -185,6 +191,8 @@ func (s *Session) SetStdin(r io.Reader) { s.in.set(r) }
 // cancellation interrupts it: an interpreted loop stops, the Result has
 // Interrupted set and the session's variables survive.
 func (s *Session) Execute(ctx context.Context, code string) Result {
+	s.cellStarted()
+	defer s.cellEnded()
 	s.mu.Lock()
 	s.seq++
 	s.cell = s.seq

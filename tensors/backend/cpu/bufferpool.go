@@ -227,9 +227,8 @@ func (c *CPU) put(b *backend.Buffer) bool {
 }
 
 // idleCollections is how many collections a free buffer may wait through before the pool lets
-// it go. A buffer reclaimed by one collection may be stamped with its number or the next (the
-// cleanups that count collections and reclaim buffers run in any order), so one idle cycle is 3.
-const idleCollections = 3
+// it go (backend.Idle counts on it).
+const idleCollections = backend.IdleCollections
 
 // trim drops the free buffers put back idleCollections or more collections before e (called
 // with mu held). The oldest of a list are at its front.

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -169,5 +170,52 @@ func TestAnIdlePoolIsTrimmedByCollectionsAlone(t *testing.T) {
 	}
 	if c.Pooled() != 0 {
 		t.Fatalf("the pool still holds %d bytes after 5 s of collections with nothing allocated", c.Pooled())
+	}
+}
+
+// The end of a notebook cell collects what the cell dropped once it passes a limit
+// (backend.CollectDropped): below it nothing runs, past it the dropped buffers come back to the
+// pool at once instead of piling up to the pacer's budget.
+func TestCollectDroppedRunsPastItsLimitOnly(t *testing.T) {
+	// A collection of Go's own would reset the debts (they count from the last collection).
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	c := New()
+	backend.Collect() // the debts count from here
+	const n = 1 << 20 // 4 MiB of float32
+	drop := func(k int) {
+		for range k {
+			c.AllocUninit(backend.F32, n)
+		}
+	}
+	drop(2)
+	if backend.CollectDropped(16 << 20) {
+		t.Fatal("collected for 8 MiB dropped, under a 16 MiB limit")
+	}
+	drop(3)
+	reclaimed := c.PoolStats().Reclaimed
+	if !backend.CollectDropped(16 << 20) {
+		t.Fatal("did not collect for 20 MiB dropped, over a 16 MiB limit")
+	}
+	if got := c.PoolStats().Reclaimed - reclaimed; got != 5 {
+		t.Fatalf("%d dropped buffers came back, want 5", got)
+	}
+	if backend.CollectDropped(16 << 20) {
+		t.Fatal("collected again with nothing dropped since")
+	}
+}
+
+// A paused program gives back what the pools keep for reuse (backend.Idle).
+func TestIdleEmptiesThePool(t *testing.T) {
+	c := New()
+	for range 4 {
+		c.Release(c.AllocUninit(backend.F32, 1<<20))
+	}
+	c.AllocUninit(backend.F32, 1<<19) // dropped: reclaimed by the first collection
+	if c.Pooled() == 0 {
+		t.Fatal("nothing pooled to begin with")
+	}
+	backend.Idle()
+	if c.Pooled() != 0 {
+		t.Fatalf("the pool holds %d bytes after Idle, want none", c.Pooled())
 	}
 }

@@ -920,7 +920,7 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 		return true
 	})
 
-	interp.roots = append(interp.roots, root)
+	interp.addRoot(root)
 	return pkgName, root, err
 }
 

@@ -79,6 +79,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if isBoolAction(n) {
 				break
 			}
+			if isConstExpr(n, sc) {
+				// goaccel: a constant expression is evaluated exactly, untyped,
+				// then converted (var x float32 = 1 / 3 is 0, not 0.33, and var
+				// b byte = 1.0 + 3i - 3.0i is 1, not an error).
+				break
+			}
 			// Gather assigned type if set, to give context for type propagation at post-order.
 			switch n.anc.kind {
 			case assignStmt, defineStmt:
@@ -103,6 +109,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = dest.typ
 				}
 			case binaryExpr, unaryExpr, parenExpr:
+				if a := n.anc; a.kind == binaryExpr && (a.action == aShl || a.action == aShr) && childPos(n) == 1 {
+					// goaccel: a shift count has a type of its own (KB ByteSize
+					// = 1 << (10 * iota) typed the count ByteSize, a float).
+					break
+				}
 				n.typ = n.anc.typ
 			}
 
@@ -259,6 +270,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case caseClause:
 			sc = sc.pushBloc()
+			if len(n.child) == 0 {
+				// goaccel: a default clause with an empty body defines nothing
+				// (lastChild below indexed -1: the type switch of Go's doc
+				// "interface values" example crashed).
+				break
+			}
 			if sn := n.anc.anc; sn.kind == typeSwitch && sn.child[1].action == aAssign {
 				// Type switch clause with a var defined in switch guard.
 				var typ *itype
@@ -557,6 +574,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return false
 			}
 			typeName := n.child[0].ident
+			if _, ok := sc.sym[typeName]; !ok {
+				// goaccel: the local type shadows an outer one of the same
+				// name from here on, its own declaration included; nodeType
+				// would otherwise find the outer type (by the name of the
+				// declaration) and declare that one again.
+				sc.sym[typeName] = &symbol{kind: typeSym, index: -1, typ: &itype{name: typeName, path: sc.pkgName, node: n.child[0], incomplete: true, scope: sc}}
+			}
 			var typ *itype
 			if typ, err = nodeType(interp, sc, n.child[1]); err != nil {
 				return false
@@ -575,6 +599,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			default:
 				n.typ = typ
 				n.typ.name = typeName
+				// goaccel: a local type belongs to its package, as %T shows.
+				n.typ.path = pkgName
+				n.typ.str = pkgName + "." + typeName
 			}
 			sc.sym[typeName] = &symbol{kind: typeSym, typ: n.typ}
 			return false
@@ -1304,6 +1331,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err = hiddenMethods(interp, c0, n.child[1:]); err != nil {
 					break
 				}
+				if isReflectOf(c0.rval) && len(n.child) == 2 {
+					if t := n.child[1].typ; t != nil && !isInterfaceType(t) && boxedInInterface(t) {
+						err = n.child[1].cfgErrorf("%v", interp.reflectOfRefusal(callName(c0), t))
+						break
+					}
+				}
 
 				n.gen = callBin
 				typ := c0.typ.rtype
@@ -1400,13 +1433,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case caseClause:
 			sc = sc.pop()
-			if sn := n.anc.anc; sn.kind == typeSwitch {
-				for _, c := range n.child[:len(n.child)-1] {
-					if err = unboxedCase(c, c.typ); err != nil {
-						break
-					}
-				}
-			}
 
 		case commClauseDefault:
 			wireChild(n)
@@ -2058,6 +2084,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// Check that cases expressions are all different
 			usedCase := map[string]bool{}
 			for _, c := range n.lastChild().child {
+				if len(c.child) == 0 {
+					continue // an empty default clause (goaccel)
+				}
 				for _, t := range c.child[:len(c.child)-1] {
 					tid := t.typ.id()
 					if usedCase[tid] {
@@ -2189,10 +2218,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if err != nil {
 				break
 			}
-			if err = unboxedCase(c1, c1.typ); err != nil {
-				break
-			}
-
 			if n.anc.action != aAssignX {
 				if c0.typ.cat == valueT && isFunc(c1.typ) {
 					// Avoid special wrapping of interfaces and func types.
@@ -3296,26 +3321,6 @@ func inNestedBlock(n *node) bool {
 	return false
 }
 
-// unboxedCase refuses a type assertion or type switch case to t, a type the
-// interpreted code declares without methods and not a struct (goaccel): the
-// interpreter keeps such a value in an interface as a value of the type it
-// is declared over, and could not tell type Celsius float64's from
-// float64's. (Values of types with methods are boxed with their type.)
-func unboxedCase(n *node, t *itype) error {
-	if t == nil || t.path == "" || t.name == "" || isBin(t) || len(t.methods()) > 0 {
-		return nil
-	}
-	switch t.cat {
-	case structT, interfaceT, genericT, nilT, valueT, errorT:
-		return nil
-	}
-	under := "its underlying type"
-	if u := t.val; t.cat == linkedT && u != nil {
-		under = u.id()
-	}
-	return n.cfgErrorf("a type switch or assertion to %s, a type without methods that is not a struct, is not supported: the interpreter keeps its values in an interface as values of %s, and cannot tell them apart; give %s a method (String, say)", t.name, under, t.name)
-}
-
 // hiddenMethods refuses a call of a compiled function that looks for
 // interfaces in its argument (json.Marshal for json.Marshaler, …: the
 // interpreter's MapTypes) when an argument holds a value of an interpreted
@@ -3415,4 +3420,25 @@ func methodOf(t *itype, ifaces []reflect.Type) string {
 		}
 	}
 	return ""
+}
+
+// isConstExpr reports whether n is an expression of untyped constants only
+// (literals, untyped constants, iota), whose value Go computes exactly before
+// converting it to the type the context gives (goaccel).
+func isConstExpr(n *node, sc *scope) bool {
+	switch n.kind {
+	case basicLit:
+		return true
+	case identExpr:
+		if n.ident == "iota" {
+			return true
+		}
+		sym, _, ok := sc.lookup(n.ident)
+		return ok && sym.kind == constSym && sym.typ != nil && sym.typ.untyped
+	case parenExpr, unaryExpr:
+		return len(n.child) == 1 && isConstExpr(n.child[0], sc)
+	case binaryExpr:
+		return len(n.child) == 2 && isConstExpr(n.child[0], sc) && isConstExpr(n.child[1], sc)
+	}
+	return false
 }

@@ -427,7 +427,7 @@ type BreakpointTarget func(*Debugger, func(*node))
 // packages loaded by Yaegi.
 func PathBreakpointTarget(path string) BreakpointTarget {
 	return func(dbg *Debugger, cb func(*node)) {
-		for _, r := range dbg.interp.roots {
+		for _, r := range dbg.interp.liveRoots() {
 			f := dbg.interp.fset.File(r.pos)
 			if f != nil && f.Name() == path {
 				cb(r)
@@ -448,7 +448,7 @@ func ProgramBreakpointTarget(prog *Program) BreakpointTarget {
 // use with LineBreakpoint.
 func AllBreakpointTarget() BreakpointTarget {
 	return func(dbg *Debugger, cb func(*node)) {
-		for _, r := range dbg.interp.roots {
+		for _, r := range dbg.interp.liveRoots() {
 			cb(r)
 		}
 	}

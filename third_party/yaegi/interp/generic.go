@@ -260,6 +260,10 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 			// was no type to instantiate with).
 			input = input.defaultType(input.node.rval, sc)
 		}
+		named := input
+		// The structure of a defined type is its underlying type's; a type
+		// parameter is inferred as the type itself (goaccel: E of
+		// As[E any](err error, target *E) was int for a *Errno).
 		input = coreType(input)
 		switch param.cat {
 		case chanT, ptrT, sliceT, arrayT:
@@ -319,7 +323,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 			if param.cat == nilT && !isParam || inferred[param.name] != nil {
 				return
 			}
-			inferred[param.name] = input
+			inferred[param.name] = named
 			if constraint != nil {
 				switch constraint.cat {
 				case chanT, ptrT, sliceT, arrayT, mapT, funcT, structT:

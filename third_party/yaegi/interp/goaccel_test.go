@@ -2,10 +2,16 @@ package interp_test
 
 import (
 	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"reflect"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -102,7 +108,7 @@ var goaccelCases = []goaccelCase{
 	},
 	{
 		name:   "struct fields keep the names written",
-		srcs:   []string{"package main\nimport (\"encoding/json\"; \"fmt\"; \"reflect\")\ntype point struct{ x, Y int }\nfunc main() {\n\tp := point{1, 2}\n\tp.x += 2\n\tb, _ := json.Marshal(p)\n\tfmt.Printf(\"%+v %s %s\\n\", p, b, reflect.TypeOf(p).Field(0).Name)\n}"},
+		srcs:   []string{"package main\nimport (\"encoding/json\"; \"fmt\"; \"reflect\")\ntype point struct{ x, Y int }\nfunc main() {\n\tp := point{1, 2}\n\tp.x += 2\n\tb, _ := json.Marshal(p)\n\tfmt.Printf(\"%+v %s %s\\n\", p, b, reflect.TypeOf(struct{ x, Y int }{}).Field(0).Name)\n}"},
 		stdout: "{x:3 Y:2} {\"Y\":2} x\n",
 	},
 	{
@@ -121,9 +127,14 @@ var goaccelCases = []goaccelCase{
 		stdout: "1\n",
 	},
 	{
-		name:    "a type switch to a named type without methods is refused",
-		srcs:    []string{"package main\ntype Celsius float64\nfunc main() {\n\tvar x any = 1.5\n\t_, ok := x.(Celsius)\n\tprintln(ok)\n}"},
-		evalErr: "a type switch or assertion to Celsius, a type without methods that is not a struct, is not supported",
+		name:   "values of named types without methods keep their type in an interface",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype Celsius float64\ntype A struct{ X int }\ntype B struct{ X int }\nfunc kind(x any) string {\n\tswitch x.(type) {\n\tcase float64:\n\t\treturn \"float64\"\n\tcase Celsius:\n\t\treturn \"Celsius\"\n\tcase B:\n\t\treturn \"B\"\n\tcase A:\n\t\treturn \"A\"\n\t}\n\treturn \"?\"\n}\nfunc get() any { return Celsius(3) }\ntype PtrStr struct{ N int }\nfunc (p *PtrStr) String() string { return \"p\" }\nfunc main() {\n\tvar x any = 1.5\n\t_, ok := x.(Celsius)\n\tvar y any = Celsius(2)\n\t_, isF := y.(float64)\n\tfmt.Println(ok, isF, kind(y), kind(x), kind(A{1}), kind(B{1}), kind(get()), kind(any(A{})))\n\t_, isS := any(PtrStr{}).(fmt.Stringer)\n\t_, isSP := any(&PtrStr{}).(fmt.Stringer)\n\tfmt.Println(isS, isSP)\n\tfmt.Printf(\"%T %T %v\\n\", y, []any{A{2}}[0], map[string]any{\"b\": B{3}})\n}"},
+		stdout: "false false Celsius float64 A B Celsius A\nfalse true\nmain.Celsius main.A map[b:{3}]\n",
+	},
+	{
+		name:   "boxes inside a compiled function's arguments are opened",
+		srcs:   []string{"package main\nimport (\"encoding/json\"; \"fmt\")\ntype Named struct{ N string }\nfunc (n Named) String() string { return \"Named(\" + n.N + \")\" }\ntype Money struct{ Cents int }\nfunc (m Money) MarshalJSON() ([]byte, error) { return []byte(fmt.Sprint(m.Cents)), nil }\ntype P struct{ A int }\nfunc main() {\n\tb, err := json.Marshal([]any{Named{\"n\"}, P{1}, Money{5}})\n\tfmt.Println(string(b), err)\n\tb, err = json.Marshal(map[string]any{\"a\": Named{\"n\"}, \"b\": []any{P{2}}})\n\tfmt.Println(string(b), err)\n\tvar s fmt.Stringer = Named{\"w\"}\n\tvar x any = s\n\tb, err = json.Marshal(x)\n\tfmt.Println(string(b), err)\n}"},
+		stdout: "[{\"N\":\"n\"},{\"A\":1},5] <nil>\n{\"a\":{\"N\":\"n\"},\"b\":[{\"A\":2}]} <nil>\n{\"N\":\"w\"} <nil>\n",
 	},
 	{
 		name:   "a package has its symbol table and its functions compiled from source",
@@ -232,6 +243,89 @@ func main() {
 }`},
 		stdout: "0 20000 0\n1 20000 0\n2 20000 0\n3 20000 0\n",
 	},
+	{
+		name:   "a local type shadows a package-level type of the same name",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype Point struct{ X, Y int }\ntype Circle struct {\n\tPoint\n\tRadius int\n}\nfunc init() {\n\ttype Circle struct {\n\t\t*Point\n\t\tRadius int\n\t}\n\tc := Circle{&Point{1, 2}, 3}\n\tfmt.Println(c.X, c.Radius)\n}\nfunc main() {\n\ttype Point struct{ Z string }\n\tp := Point{\"z\"}\n\tfmt.Printf(\"%v %T %v\\n\", p, p, Circle{})\n}"},
+		stdout: "1 3\n{z} main.Point {{0 0} 0}\n",
+	},
+	{
+		name:   "a composite literal assigned to an interface the code declares",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype I interface{ M() }\ntype T struct{ S string }\nfunc (t T) M() { fmt.Println(t.S) }\nfunc main() {\n\tvar i I = T{\"hello\"}\n\ti.M()\n\tvar j I\n\tj = T{\"x\"}\n\tj.M()\n}"},
+		stdout: "hello\nx\n",
+	},
+	{
+		name:   "printing a value of an interface the code declares shows its dynamic type",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype I interface{ M() }\ntype T struct{ S string }\nfunc (t *T) M() {}\ntype F float64\nfunc (f F) M() {}\nfunc describe(i I) { fmt.Printf(\"(%v, %T)\\n\", i, i) }\nfunc main() {\n\tvar i I = &T{\"Hello\"}\n\tdescribe(i)\n\ti = F(3.14)\n\tdescribe(i)\n\tvar n I\n\tfmt.Println(n)\n\tfmt.Printf(\"%v %T %d\\n\", n, n, n)\n}"},
+		stdout: "(&{Hello}, *main.T)\n(3.14, main.F)\n<nil>\n<nil> <nil> %!d(<nil>)\n",
+	},
+	{
+		name:   "%p and verbs that do not suit a value print as fmt does",
+		srcs:   []string{"package main\nimport (\"fmt\"; \"strings\")\ntype point struct{ x, y int }\ntype Named struct{ N string }\nfunc (n Named) String() string { return \"N\" }\ntype Money struct{ Cents int }\ntype Count int\nfunc main() {\n\tp := point{1, 2}\n\ts := fmt.Sprintf(\"%p|%v\", &p, &p)\n\tfmt.Println(strings.HasPrefix(s, \"0x\"), strings.HasSuffix(s, \"|&{1 2}\"))\n\tfmt.Printf(\"%p %p\\n\", p, Named{\"n\"})\n\tfmt.Printf(\"%s %d %s\\n\", Money{1234}, Named{\"a\"}, Count(7))\n\tfmt.Printf(\"%[1]T %[1]v %[2]p %[1]p\\n\", p, 1.5)\n}"},
+		stdout: "true true\n%!p(main.point={1 2}) %!p(main.Named={n})\n{%!s(int=1234)} {%!d(string=a)} %!s(main.Count=7)\nmain.point {1 2} %!p(float64=1.5) %!p(main.point={1 2})\n",
+	},
+	{
+		name:   "an interface value holds a copy of a named type's value",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype Point struct{ X int }\ntype Named struct{ N string }\nfunc (n Named) String() string { return n.N }\nfunc main() {\n\tp := Point{1}\n\tvar x any = p\n\tp.X = 2\n\tn := Named{\"a\"}\n\tvar y any = n\n\tn.N = \"b\"\n\txs := []any{p}\n\tp.X = 3\n\tfmt.Println(x, y, xs)\n}"},
+		stdout: "{1} a [{2}]\n",
+	},
+	{
+		name:   "keys of a map with interface keys compare as Go compares them",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype N struct{ A int }\nfunc (n N) String() string { return fmt.Sprint(\"N\", n.A) }\ntype P struct{ A int }\ntype Q struct{ A int }\nfunc main() {\n\tm := map[any]int{N{1}: 1}\n\tm[N{1}]++\n\tvar k any = N{1}\n\tm[k]++\n\tm[P{1}] = 5\n\tm[Q{1}] = 6\n\tv, ok := m[any(P{1})]\n\tdelete(m, k)\n\tfmt.Println(len(m), v, ok, m[N{1}], m[P{1}], m[Q{1}])\n}"},
+		stdout: "2 5 true 0 5 6\n",
+	},
+	{
+		name:   "errors.As and errors.Is with errors of interpreted types",
+		srcs:   []string{"package main\nimport (\"errors\"; \"fmt\")\ntype Errno int\nfunc (e Errno) Error() string { return fmt.Sprint(\"errno \", int(e)) }\ntype NotFound struct{ Name string }\nfunc (e *NotFound) Error() string { return e.Name + \" not found\" }\nfunc main() {\n\tw := fmt.Errorf(\"ctx: %w\", Errno(2))\n\tvar e Errno\n\tvar nf *NotFound\n\tfmt.Println(errors.As(w, &e), e, errors.As(w, &nf), errors.Is(w, Errno(2)), errors.Is(w, Errno(3)))\n\tw = fmt.Errorf(\"ctx: %w\", &NotFound{\"k\"})\n\tfmt.Println(errors.As(w, &nf), nf.Name, errors.As(w, &e))\n}"},
+		stdout: "true errno 2 false true false\ntrue k false\n",
+	},
+	{
+		name:   "errors.Is and errors.As of a nil error are false",
+		srcs:   []string{"package main\nimport (\"errors\"; \"fmt\"; \"io\")\ntype Errno int\nfunc (e Errno) Error() string { return \"errno\" }\nfunc main() {\n\tvar err error\n\tvar e Errno\n\tfmt.Println(errors.Is(err, io.EOF), errors.Is(err, Errno(1)), errors.As(err, &e), errors.Is(Errno(1), nil))\n}"},
+		stdout: "false false false false\n",
+	},
+	{
+		name:    "reflect.TypeOf of a value of an interpreted named type is refused",
+		srcs:    []string{"package main\nimport (\"fmt\"; \"reflect\")\ntype Celsius float64\nfunc main() {\n\tfmt.Println(reflect.TypeOf(1.5).Name(), reflect.ValueOf(struct{ X int }{1}).Field(0))\n\tvar x any = Celsius(1)\n\tfmt.Println(reflect.TypeOf(x).Name())\n}"},
+		stdout:  "float64 1\n",
+		stderr:  "5:2: panic: main.main(...)\n",
+		evalErr: "reflect.TypeOf of a main.Celsius is not supported",
+	},
+	{
+		name:   "a type parameter is inferred as the named type of an argument",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype Errno int\nfunc set[E any](p *E, v E) E { *p = v; return v }\nfunc first[S ~[]E, E any](s S) E { return s[0] }\ntype Celsius float64\ntype Temps []Celsius\nfunc main() {\n\tvar e Errno\n\tfmt.Printf(\"%T %T\\n\", set(&e, 3), first(Temps{1.5}))\n}"},
+		stdout: "main.Errno main.Celsius\n",
+	},
+	{
+		name:    "json.Marshal of a value hiding a MarshalJSON method, held in an interface, is refused",
+		srcs:    []string{"package main\nimport (\"encoding/json\"; \"fmt\")\ntype Cost struct{ C int }\nfunc (c Cost) MarshalJSON() ([]byte, error) { return []byte(\"1\"), nil }\ntype Invoice struct{ Price Cost }\nfunc main() {\n\tvar x any = Invoice{Cost{2}}\n\t_, err := json.Marshal(x)\n\tfmt.Println(err)\n}"},
+		stderr:  "7:22: panic: main.main(...)\n",
+		evalErr: "json.Marshal of a main.Invoice is not supported: Cost's MarshalJSON method is invisible to compiled code inside a struct",
+	},
+	{
+		name:   "a constant expression is computed untyped, then converted",
+		srcs:   []string{"package main\nimport \"fmt\"\ntype ByteSize float64\nconst (\n\t_ = iota\n\tKB ByteSize = 1 << (10 * iota)\n\tMB\n\tGB\n\tTB\n\tPB\n\tEB\n\tZB\n\tYB\n)\nfunc main() {\n\tvar x float32 = 1 / 3\n\tvar y float64 = 7 / 2 * 2\n\tvar b byte = 1.0 + 3i - 3.0i\n\tconst k = 5\n\tvar z float64 = k / 2\n\tfmt.Println(x, y, b, z, KB, MB, YB)\n}"},
+		stdout: "0 6 1 2 1024 1.048576e+06 1.2089258196146292e+24\n",
+	},
+	{
+		name:   "a type switch with an empty default clause",
+		srcs:   []string{"package main\nimport \"fmt\"\nfunc main() {\n\tvar i interface{} = 2.5\n\tswitch v := i.(type) {\n\tcase int:\n\t\tfmt.Println(\"int\", v)\n\tdefault:\n\t\t// nothing\n\t}\n\tfmt.Println(\"done\")\n}"},
+		stdout: "done\n",
+	},
+	{
+		name:    "a type defined in terms of itself through a pointer is refused",
+		srcs:    []string{"package main\ntype Number *Number\nfunc main() {\n\tvar n Number\n\tprintln(n == nil)\n}"},
+		evalErr: "a type defined in terms of itself other than through a struct (type Number *Number) is not supported",
+	},
+	{
+		name:   "compiled containers keep values of interpreted types with their type",
+		srcs:   []string{"package main\nimport (\"container/heap\"; \"container/list\"; \"fmt\"; \"sync\")\ntype Celsius float64\ntype H []Celsius\nfunc (h H) Len() int { return len(h) }\nfunc (h H) Less(i, j int) bool { return h[i] < h[j] }\nfunc (h H) Swap(i, j int) { h[i], h[j] = h[j], h[i] }\nfunc (h *H) Push(x any) { *h = append(*h, x.(Celsius)) }\nfunc (h *H) Pop() any { old := *h; n := len(old); x := old[n-1]; *h = old[:n-1]; return x }\nfunc main() {\n\tl := list.New()\n\tl.PushBack(Celsius(1))\n\tvar x any = Celsius(2)\n\tl.PushFront(x)\n\tfor e := l.Front(); e != nil; e = e.Next() {\n\t\t_, ok := e.Value.(Celsius)\n\t\tfmt.Printf(\"%T %v \", e.Value, ok)\n\t}\n\tvar m sync.Map\n\tm.Store(\"k\", Celsius(4))\n\tv, _ := m.Load(\"k\")\n\th := &H{5, 2}\n\theap.Init(h)\n\theap.Push(h, Celsius(1))\n\tfmt.Printf(\"%T %v\\n\", v, heap.Pop(h))\n}"},
+		stdout: "main.Celsius true main.Celsius true main.Celsius 1\n",
+	},
+	{
+		name:   "a failed comma-ok assertion sets the zero value",
+		srcs:   []string{"package main\nimport \"fmt\"\nfunc main() {\n\tfor _, x := range []any{1, \"a\", 2.5} {\n\t\tn, ok := x.(int)\n\t\ts, ok2 := x.(fmt.Stringer)\n\t\tfmt.Println(n, ok, s, ok2)\n\t}\n}"},
+		stdout: "1 true <nil> false\n0 false <nil> false\n0 false <nil> false\n",
+	},
 }
 
 func TestGoaccelChanges(t *testing.T) {
@@ -339,5 +433,220 @@ func TestGoaccelWrapperBoxOpensToCompiledCode(t *testing.T) {
 	held := reflect.ValueOf(box.InterpretedValue())
 	if held.Kind() != reflect.Struct || held.Field(0).Int() != 3 {
 		t.Fatalf("the box holds %v, want T{3}", held)
+	}
+}
+
+// notebookEval compiles and runs a cell as goaccel's session does (changes
+// 55 and 56): it lets go of the files of earlier cells no code of is left,
+// compiles its imports and its statements as two units under a file name of
+// its own (the statements as the body of a function), says each Program is
+// done once run, then closes the file.
+func notebookEval(t *testing.T, i *interp.Interpreter, name, imports, stmts string) {
+	t.Helper()
+	i.ReleaseFiles()
+	for _, unit := range []struct{ src, kind string }{{"package main\n" + imports, "import"}, {"package main; func main() {\n" + stmts + "\n}", "stmts"}} {
+		f, err := parser.ParseFile(i.FileSet(), name, unit.src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var root ast.Node = f
+		if unit.kind == "stmts" {
+			root = f.Decls[0].(*ast.FuncDecl).Body
+		}
+		prog, err := i.CompileAST(root)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if unit.kind == "stmts" {
+			if _, err := i.Execute(prog); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		prog.Done()
+	}
+	i.CloseFile(name)
+}
+
+// settle collects, waits for the cleanups that count compiled code, and
+// releases the closed files none of whose code is left.
+func settle(i *interp.Interpreter) (released []string) {
+	s := []metrics.Sample{{Name: "/gc/cleanups/queued:cleanups"}, {Name: "/gc/cleanups/executed:cleanups"}}
+	for k := 0; k < 2; k++ {
+		runtime.GC()
+		deadline := time.Now().Add(5 * time.Second)
+		for metrics.Read(s); s[1].Value.Uint64() < s[0].Value.Uint64() && time.Now().Before(deadline); metrics.Read(s) {
+			time.Sleep(time.Millisecond)
+		}
+		released = append(released, i.ReleaseFiles()...)
+	}
+	return released
+}
+
+// The code of an evaluation is garbage once nothing refers to it (changes
+// 55 and 56): re-running a cell 2,000 times, each run under a file name of
+// its own, keeps neither the runs' nodes nor their imports, their positions
+// or their slots of the global frame.
+func TestGoaccelFinishedEvaluationsAreFreed(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	heap := func() float64 {
+		settle(i)
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc) / (1 << 10)
+	}
+	run := 0
+	cell := func() {
+		run++
+		notebookEval(t, i, fmt.Sprintf("cell%d.go", run), `import ("fmt"; "strings")`,
+			`s := strings.Repeat("x", 10); for k := 0; k < 2; k++ { s += fmt.Sprint(k) }; n := len(s); _ = n`)
+	}
+	for k := 0; k < 200; k++ {
+		cell()
+	}
+	before := heap()
+	for k := 0; k < 2000; k++ {
+		cell()
+	}
+	grew := heap() - before
+	files := 0
+	i.FileSet().Iterate(func(*token.File) bool { files++; return true })
+	if grew > 1024 {
+		t.Errorf("2,000 runs of a cell kept %.0f KiB (%.0f bytes a run), want at most 1 MiB", grew, grew*1024/2000)
+	}
+	if files > 20 {
+		t.Errorf("the file set holds %d files after 2,200 runs, want those of the last few runs only", files)
+	}
+}
+
+// A closed file whose code is still reachable keeps its imports: a generic
+// function declared in it is instantiated later with them (change 55).
+func TestGoaccelReachableCodeKeepsItsFile(t *testing.T) {
+	var stdout bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &stdout})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	decl, err := parser.ParseFile(i.FileSet(), "cell1.go", "package main\nimport \"fmt\"\nfunc Show[T any](v T) string { return fmt.Sprint(\"<\", v, \">\") }", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.CompileAST(decl); err != nil {
+		t.Fatal(err)
+	}
+	i.CloseFile("cell1.go")
+	notebookEval(t, i, "cell2.go", `import "fmt"`, `fmt.Println("cell 2")`)
+	if released := settle(i); len(released) != 1 || released[0] != "cell2.go" {
+		t.Fatalf("released %q, want cell2.go only (cell1.go declares Show)", released)
+	}
+	notebookEval(t, i, "cell3.go", `import "fmt"`, `fmt.Println(Show(3.5), Show("a"))`)
+	if got, want := stdout.String(), "cell 2\n<3.5> <a>\n"; got != want {
+		t.Fatalf("printed %q, want %q", got, want)
+	}
+}
+
+// The global frame stays as large as the slots in use (change 56): after
+// 2,000 evaluations of a statement with intermediate values, a function
+// literal made at the top level copies a small frame, not one slot for
+// every intermediate value ever computed (nor the frame's spare room).
+func TestGoaccelTopLevelClosuresCopyASmallFrame(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`import "strings"`, `acc := 0`} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	perClosure := func() float64 {
+		settle(i)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := i.Eval(`for k := 0; k < 1000; k++ { f := func() int { return acc + k }; acc = f() }`); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.TotalAlloc-before.TotalAlloc) / 1000
+	}
+	for k := 0; k < 2000; k++ {
+		if _, err := i.Eval(`s := strings.Repeat("x", 3) + strings.ToUpper("y"); acc += len(s) * 2`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b := perClosure(); b > 4096 {
+		t.Errorf("a closure made at the top level after 2,000 evaluations allocates %.0f bytes, want at most 4 KiB", b)
+	}
+}
+
+// A function literal made at the top level captures what it reads (change
+// 57): a cell re-run 200 times that defines a 1 MiB value and a closure
+// keeps one of each, not every value the closures' copies of the frame held;
+// closures still see what they read as it was when they were made.
+func TestGoaccelTopLevelClosuresCaptureWhatTheyRead(t *testing.T) {
+	var stdout bytes.Buffer
+	i := interp.New(interp.Options{Stdout: &stdout})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	heap := func() float64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc) / (1 << 20)
+	}
+	before := heap()
+	for k := 0; k < 200; k++ {
+		if _, err := i.Eval(`x := make([]byte, 1<<20); f := func() int { return len(x) }`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if grew := heap() - before; grew > 20 {
+		t.Errorf("200 runs of a cell defining 1 MiB and a closure: the heap grew by %.0f MiB, want at most 20", grew)
+	}
+	for _, src := range []string{
+		`import "fmt"`,
+		`var fs []func() string`,
+		`for k := 0; k < 3; k++ { j := k * 10; fs = append(fs, func() string { return fmt.Sprint(j, len(x)) }) }`,
+		`n := 5; g := func() func() int { return func() int { return n + f() } }()`,
+		`for _, h := range fs { fmt.Print(h(), " ") }; fmt.Println(g())`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatal(src, err)
+		}
+	}
+	if got, want := stdout.String(), "0 1048576 10 1048576 20 1048576 1048581\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
+
+// Interpreter.Sprint shows an evaluation's result as fmt.Sprint does in the
+// interpreted code, boxes included (change 52).
+func TestGoaccelSprintShowsBoxedValues(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"type Celsius float64\nfunc (c Celsius) String() string { return \"C\" }\ntype point struct{ X int }", "var x any = Celsius(2)", "var n interface{ String() string }"} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for src, want := range map[string]string{
+		"x":                           "C",
+		"[]any{point{1}, Celsius(3)}": "[{1} C]",
+		"map[any]int{point{1}: 2}":    "map[{1}:2]",
+		"n":                           "<nil>",
+	} {
+		v, err := i.Eval(src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := i.Sprint(v); got != want {
+			t.Errorf("Sprint of %s = %q, want %q", src, got, want)
+		}
 	}
 }

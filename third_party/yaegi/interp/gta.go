@@ -372,6 +372,12 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				n.typ.path = pkgName
 			}
 			n.typ.str = n.typ.path + "." + n.typ.name
+			if recursiveOutsideStruct(n.typ) {
+				// goaccel: reflect cannot make such a type without its name
+				// (frameType recursed until a nil type crashed).
+				err = n.cfgErrorf("a type defined in terms of itself other than through a struct (type %s %s) is not supported", typeName, typeExprString(n.child[1]))
+				return false
+			}
 
 			asImportName := filepath.Join(typeName, baseName)
 			if _, exists := sc.sym[asImportName]; exists {

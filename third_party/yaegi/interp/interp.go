@@ -114,6 +114,9 @@ type frame struct {
 	root *frame          // global space
 	anc  *frame          // ancestor frame (caller space)
 	data []reflect.Value // values
+	// used is the slots in use of a global frame, whose data has room to
+	// spare (goaccel: resizeFrame); 0 when all are.
+	used int
 
 	mutex     sync.RWMutex
 	deferred  [][]reflect.Value // defer stack
@@ -177,8 +180,14 @@ func (f *frame) clone() *frame {
 	if f.orig != nil {
 		nf.orig = f.orig
 	}
-	nf.data = make([]reflect.Value, len(f.data))
-	copy(nf.data, f.data)
+	// The global frame's spare room is not copied (goaccel): the code that
+	// runs in the clone reads only the slots in use when it was compiled.
+	n := len(f.data)
+	if f.used > 0 && f.used < n {
+		n = f.used
+	}
+	nf.data = make([]reflect.Value, n)
+	copy(nf.data, f.data[:n])
 	return nf
 }
 
@@ -236,6 +245,7 @@ type Interpreter struct {
 	binPkg     Exports                          // binary packages used in interpreter, indexed by path
 	rdir       map[string]bool                  // for src import cycle detection
 	mapTypes   map[reflect.Value][]reflect.Type // special interfaces mapping for wrappers
+	mapKeys    keyTable                         // canonical keys of maps with interface keys (goaccel)
 	printNeeds map[*itype]bool                  // needsPrinter's answers (goaccel)
 	printFuncs map[reflect.Value]printKind      // printing functions of fixStdlib (goaccel)
 	frameLen   int                              // slots of frame in use (goaccel: resizeFrame)
@@ -248,8 +258,12 @@ type Interpreter struct {
 	srcPkg   imports           // source packages used in interpreter, indexed by path
 	pkgNames map[string]string // package names, indexed by import path
 	done     chan struct{}     // for cancellation of channel operations
-	roots    []*node
 	generic  map[string]*node
+
+	// goaccel: the compiled roots, weakly, for the debugger (addRoot), and
+	// the code of each file still in use (CloseFile, ReleaseFiles).
+	roots rootList
+	files *fileUse
 
 	hooks *hooks // symbol hooks
 
@@ -414,6 +428,7 @@ func New(options Options) *Interpreter {
 		fset:     token.NewFileSet(),
 		universe: initUniverse(),
 		scopes:   map[string]*scope{},
+		files:    newFileUse(),
 		binPkg:   Exports{"": map[string]reflect.Value{"_error": reflect.ValueOf((*_error)(nil))}},
 		mapTypes: map[reflect.Value][]reflect.Type{},
 		srcPkg:   imports{},
@@ -426,6 +441,7 @@ func New(options Options) *Interpreter {
 	// An interpreted error is wrapped with the methods errors.Is, As and
 	// Unwrap look for that it has (goaccel, errorwrap.go).
 	i.mapTypes[i.binPkg[""]["_error"]] = errorWrappers
+	i.universe.slots = newSlotPool() // goaccel: slots.go
 
 	if i.opt.stdin = options.Stdin; i.opt.stdin == nil {
 		i.opt.stdin = os.Stdin
@@ -594,6 +610,7 @@ func (interp *Interpreter) resizeFrame() {
 		interp.frame.data[b+j] = reflect.New(t).Elem()
 	}
 	interp.frameLen = l
+	interp.frame.used = l
 }
 
 // releaseTemps forgets the values of the global frame's slots from first on
@@ -603,19 +620,7 @@ func (interp *Interpreter) resizeFrame() {
 // say, reachable for the life of the interpreter). A slot gets a new zero
 // variable, so a closure's copy of the frame keeps the old one.
 func (interp *Interpreter) releaseTemps(first int) {
-	interp.mutex.RLock()
-	named := map[int]bool{}
-	for _, sc := range interp.scopes {
-		for _, sym := range sc.sym {
-			if sym.kind == varSym || sym.kind == constSym || sym.kind == funcSym {
-				named[sym.index] = true
-			}
-		}
-	}
-	for _, sym := range interp.universe.sym {
-		named[sym.index] = true
-	}
-	interp.mutex.RUnlock()
+	named := interp.namedSlots()
 	f := interp.frame
 	f.mutex.Lock()
 	defer f.mutex.Unlock()
@@ -696,6 +701,7 @@ func (interp *Interpreter) eval(src, name string, inc bool) (res reflect.Value, 
 		return res, err
 	}
 
+	defer prog.Done() // goaccel: nothing else can run it again
 	return interp.Execute(prog)
 }
 

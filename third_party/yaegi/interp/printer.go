@@ -89,19 +89,62 @@ func (interp *Interpreter) virtualPrint(fn reflect.Value, orig interface{}) {
 // printable is an argument of a printing function, printed with its
 // interpreted type (nil: the reflect type says all).
 type printable struct {
-	interp *Interpreter
-	t      *itype
-	v      reflect.Value
+	interp   *Interpreter
+	t        *itype
+	v        reflect.Value
+	erroring bool // the value of a %!verb(type=value): no method called
 }
 
 // Format prints p as fmt would print a value of its Go type.
 func (p printable) Format(s fmt.State, verb rune) {
-	pr := &printer{interp: p.interp, s: s, verb: verb, plus: s.Flag('+'), sharp: s.Flag('#')}
+	pr := &printer{interp: p.interp, s: s, verb: verb, plus: s.Flag('+'), sharp: s.Flag('#'), erroring: p.erroring}
 	if verb == 'v' && pr.sharp {
 		pr.sharpV = true
 	}
 	pr.directive = directive(s, verb)
 	pr.value(p.t, p.v, 0, true)
+}
+
+// special is what p prints for a verb fmt handles before it looks at an
+// operand's methods, as another operand and verb: %T the type's name, %p
+// the address of a pointer, a map, a slice, a channel or a function, or
+// %!p(type=value) for another value.
+func (p printable) special(verb rune) (verbRewrite, bool) {
+	switch verb {
+	case 'T':
+		return verbRewrite{operand: p.typeName(), verb: 's'}, true
+	case 'p':
+		t, v := p.dynamic()
+		if !v.IsValid() {
+			return verbRewrite{}, false
+		}
+		switch v.Kind() {
+		case reflect.Chan, reflect.Func, reflect.Map, reflect.Ptr, reflect.Slice, reflect.UnsafePointer:
+			return verbRewrite{operand: unsafe.Pointer(v.Pointer()), verb: 'p'}, true
+		}
+		value := fmt.Sprintf("%v", printable{interp: p.interp, t: t, v: v, erroring: true})
+		return verbRewrite{operand: "%!p(" + p.typeName() + "=" + value + ")", verb: 's', plain: true}, true
+	}
+	return verbRewrite{}, false
+}
+
+// typeName is the name of p's type as %T prints it.
+func (p printable) typeName() string {
+	if p.t == nil {
+		return printedType(p.interp, p.v)
+	}
+	return p.interp.typeString(p.t)
+}
+
+// dynamic is p's value and its interpreted type (nil: the reflect type's),
+// out of the interfaces, boxes and wrappers around it.
+func (p printable) dynamic() (*itype, reflect.Value) {
+	pr := &printer{interp: p.interp}
+	t, v, _ := pr.concrete(p.t, p.v)
+	for t == nil && v.IsValid() && isWrapper(v.Type()) {
+		t, v, _ = pr.concrete(nil, v.Field(0))
+	}
+	return t, v
 }
 
 // directive rebuilds the verb of s with its flags, width and precision.
@@ -130,6 +173,7 @@ type printer struct {
 	plus      bool
 	sharp     bool
 	sharpV    bool
+	erroring  bool // printing the value of a %!verb(type=value): fmt calls no method
 }
 
 func (pr *printer) write(s string) { _, _ = pr.s.Write([]byte(s)) }
@@ -176,22 +220,14 @@ func (pr *printer) value(t *itype, v reflect.Value, depth int, exported bool) {
 		under = nil
 	}
 	switch v.Kind() {
-	case reflect.Bool:
-		pr.leaf(v.Bool())
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		pr.leaf(v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		pr.leaf(v.Uint())
-	case reflect.Float32:
-		pr.leaf(float32(v.Float()))
-	case reflect.Float64:
-		pr.leaf(v.Float())
-	case reflect.Complex64:
-		pr.leaf(complex64(v.Complex()))
-	case reflect.Complex128:
-		pr.leaf(v.Complex())
-	case reflect.String:
-		pr.leaf(v.String())
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+		if !verbSuits(v.Kind(), pr.verb) {
+			pr.badVerb(t, v)
+			return
+		}
+		pr.leaf(basicValue(v))
 	case reflect.Map:
 		pr.mapValue(t, under, v, depth, exported)
 	case reflect.Struct:
@@ -271,6 +307,9 @@ func isWrapper(rt reflect.Type) bool {
 // Error or String for the verbs a string suits. It reports whether one
 // printed v.
 func (pr *printer) methods(t *itype, v reflect.Value) bool {
+	if pr.erroring {
+		return false
+	}
 	if t == nil {
 		if !v.CanInterface() {
 			return false
@@ -396,11 +435,70 @@ func (pr *printer) pointer(t *itype, v reflect.Value) {
 		pr.write("(" + pr.typeString(t, v) + ")(0x" + strconv.FormatUint(uint64(v.Pointer()), 16) + ")")
 		return
 	}
+	if !verbSuits(reflect.Ptr, pr.verb) {
+		pr.badVerb(t, v)
+		return
+	}
 	if v.Pointer() == 0 && pr.verb == 'v' {
 		pr.write("<nil>")
 		return
 	}
 	pr.leaf(unsafe.Pointer(v.Pointer()))
+}
+
+// verbSuits reports whether fmt prints a value of kind k with verb, or
+// writes %!verb(type=value) (fmt's fmtBool, fmtInteger, fmtFloat,
+// fmtComplex, fmtString and fmtPointer).
+func verbSuits(k reflect.Kind, verb rune) bool {
+	switch k {
+	case reflect.Bool:
+		return strings.ContainsRune("tv", verb)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strings.ContainsRune("vdboOxXcqU", verb)
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return strings.ContainsRune("vbgGxXfFeE", verb)
+	case reflect.String:
+		return strings.ContainsRune("vsxXq", verb)
+	case reflect.Ptr, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return strings.ContainsRune("vpbodxX", verb)
+	}
+	return true
+}
+
+// badVerb writes what fmt writes for a verb that does not suit the value:
+// %!verb(type=value), the value printed with %v and no method called.
+func (pr *printer) badVerb(t *itype, v reflect.Value) {
+	pr.write("%!" + string(pr.verb) + "(" + pr.typeString(t, v) + "=")
+	inner := &printer{interp: pr.interp, s: pr.s, verb: 'v', directive: "%v", erroring: true}
+	inner.value(t, v, 0, false)
+	pr.write(")")
+}
+
+// basicValue is v, of a basic kind, as a value of its reflect type (an
+// unexported field's too), for fmt to print.
+func basicValue(v reflect.Value) interface{} {
+	if v.CanInterface() {
+		return v.Interface()
+	}
+	var c reflect.Value
+	switch v.Kind() {
+	case reflect.Bool:
+		c = reflect.ValueOf(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		c = reflect.ValueOf(v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		c = reflect.ValueOf(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		c = reflect.ValueOf(v.Float())
+	case reflect.Complex64, reflect.Complex128:
+		c = reflect.ValueOf(v.Complex())
+	case reflect.String:
+		c = reflect.ValueOf(v.String())
+	default:
+		return nil
+	}
+	return c.Convert(v.Type()).Interface()
 }
 
 func (pr *printer) structValue(t, under *itype, v reflect.Value, depth int, exported bool) {
@@ -799,9 +897,15 @@ func (interp *Interpreter) printArgs(k printKind, in []reflect.Value, types []*i
 	}
 	printed := make([]reflect.Value, len(args))
 	changed := false
-	var typeNames map[int]string
+	printables := map[int]printable{}
 	for i, a := range args {
 		printed[i] = a
+		if isNilBox(a) {
+			// A nil value of an interface the interpreted code declares.
+			printed[i] = reflect.Zero(emptyInterfaceType)
+			changed = true
+			continue
+		}
 		p, ok := interp.printableOf(argTypes[i], a, k.errorf)
 		if !ok {
 			continue
@@ -814,23 +918,24 @@ func (interp *Interpreter) printArgs(k printKind, in []reflect.Value, types []*i
 			continue
 		}
 		printed[i] = reflect.ValueOf(p)
-		if k.format >= 0 {
-			if typeNames == nil {
-				typeNames = map[int]string{}
-			}
-			typeNames[i] = interp.typeString(p.t)
-			if p.t == nil {
-				typeNames[i] = printedType(interp, p.v)
-			}
-		}
+		printables[i] = p
 	}
 	if !changed {
 		return in
 	}
-	if k.format >= 0 && len(typeNames) > 0 {
-		format, extra := rewriteTypeVerbs(out[k.format].String(), typeNames)
-		for i, name := range extra {
-			printed[i] = reflect.ValueOf(name)
+	if k.format >= 0 && len(printables) > 0 {
+		format, replaced, extra := rewriteVerbs(out[k.format].String(), len(printed), func(arg int, verb rune) (verbRewrite, bool) {
+			p, ok := printables[arg]
+			if !ok {
+				return verbRewrite{}, false
+			}
+			return p.special(verb)
+		})
+		for i, r := range replaced {
+			printed[i] = reflect.ValueOf(r)
+		}
+		for _, r := range extra {
+			printed = append(printed, reflect.ValueOf(r))
 		}
 		out[k.format] = reflect.ValueOf(format).Convert(out[k.format].Type())
 	}
@@ -843,6 +948,20 @@ func (interp *Interpreter) printArgs(k printKind, in []reflect.Value, types []*i
 		return out
 	}
 	return append(out[:k.first], printed...)
+}
+
+// isNilBox reports whether v is the interpreter's box of a nil interface
+// value (an interface the interpreted code declares, never assigned or
+// assigned nil).
+func isNilBox(v reflect.Value) bool {
+	if !v.IsValid() || v.Type() != valueInterfaceType {
+		return false
+	}
+	vi, _ := v.Interface().(valueInterface)
+	if vi.node == nil || !vi.value.IsValid() || vi.node.typ != nil && vi.node.typ.cat == nilT {
+		return true
+	}
+	return vi.value.Kind() == reflect.Interface && vi.value.IsNil() && (vi.node.typ == nil || isInterfaceType(vi.node.typ))
 }
 
 // printedType is the type name %T prints for a value of no known
@@ -867,7 +986,7 @@ func printedType(interp *Interpreter, v reflect.Value) string {
 }
 
 func isStringKind(p printable) bool {
-	_, v, _ := (&printer{interp: p.interp}).concrete(p.t, p.v)
+	_, v := p.dynamic()
 	return v.IsValid() && v.Kind() == reflect.String
 }
 
@@ -915,84 +1034,19 @@ func isInterfaceType(t *itype) bool {
 	return isInterfaceSrc(t) || t.cat == errorT || t.cat == valueT && t.rtype.Kind() == reflect.Interface
 }
 
-// rewriteTypeVerbs replaces each %T of format whose operand has a name in
-// names (by argument index) with %s, and returns the names to print for
-// those operands. It follows fmt's doPrintf: flags, [n] argument indexes,
-// * widths and precisions taking an argument.
-func rewriteTypeVerbs(format string, names map[int]string) (string, map[int]string) {
-	var b strings.Builder
-	extra := map[int]string{}
-	argNum := 0
-	end := len(format)
-	for i := 0; i < end; {
-		lasti := i
-		for i < end && format[i] != '%' {
-			i++
-		}
-		b.WriteString(format[lasti:i])
-		if i >= end {
-			break
-		}
-		start := i
-		i++ // the %
-		for ; i < end; i++ {
-			if c := format[i]; c != '#' && c != '0' && c != '+' && c != '-' && c != ' ' {
-				break
-			}
-		}
-		argIndex := func() {
-			if i < end && format[i] == '[' {
-				j := i + 1
-				for j < end && format[j] != ']' {
-					j++
-				}
-				if j < end {
-					if n, err := strconv.Atoi(format[i+1 : j]); err == nil && n >= 1 {
-						argNum = n - 1
-					}
-					i = j + 1
-				}
-			}
-		}
-		argIndex()
-		if i < end && format[i] == '*' {
-			i++
-			argNum++
-		} else {
-			for i < end && format[i] >= '0' && format[i] <= '9' {
-				i++
-			}
-		}
-		if i < end && format[i] == '.' {
-			i++
-			argIndex()
-			if i < end && format[i] == '*' {
-				i++
-				argNum++
-			} else {
-				for i < end && format[i] >= '0' && format[i] <= '9' {
-					i++
-				}
-			}
-		}
-		argIndex()
-		if i >= end {
-			b.WriteString(format[start:])
-			break
-		}
-		verb, size := utf8.DecodeRuneInString(format[i:])
-		i += size
-		if verb == '%' {
-			b.WriteString(format[start:i])
-			continue
-		}
-		if name, ok := names[argNum]; ok && verb == 'T' {
-			b.WriteString(format[start:i-size] + "s")
-			extra[argNum] = name
-		} else {
-			b.WriteString(format[start:i])
-		}
-		argNum++
+// Sprint formats v, a value an evaluation returned, as fmt.Sprint would in
+// the interpreted code (goaccel): a value boxed with its interpreted type,
+// or a container holding such values, prints with the types' names and
+// methods, not as the interpreter's boxes.
+func (interp *Interpreter) Sprint(v reflect.Value) string {
+	if isNilBox(v) {
+		return "<nil>"
 	}
-	return b.String(), extra
+	if p, ok := interp.printableOf(nil, v, false); ok {
+		return fmt.Sprint(p)
+	}
+	if !v.IsValid() || !v.CanInterface() {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprint(v.Interface())
 }

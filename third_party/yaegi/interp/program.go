@@ -17,6 +17,7 @@ type Program struct {
 	pkgName string
 	root    *node
 	init    []*node
+	slots   *programSlots // the global frame's slots it took (goaccel: slots.go)
 }
 
 // PackageName returns name used in a package clause.
@@ -73,6 +74,10 @@ func (interp *Interpreter) compileSrc(src, name string, inc bool) (*Program, err
 // WARNING: The node must have been parsed using interp.FileSet(). Results are
 // unpredictable otherwise.
 func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
+	return interp.compileTakingSlots(n) // goaccel: slots.go
+}
+
+func (interp *Interpreter) compileAST(n ast.Node) (*Program, error) {
 	// Convert AST.
 	pkgName, root, err := interp.ast(n)
 	if err != nil || root == nil {
@@ -135,11 +140,12 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 		root.cfgDot(dotWriter(dotCmd))
 	}
 
-	return &Program{pkgName, root, initNodes}, nil
+	return &Program{pkgName: pkgName, root: root, init: initNodes}, nil
 }
 
 // Execute executes compiled Go code.
 func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
+	defer p.slots.started()() // goaccel: slots.go
 	interp.frame.mutex.RLock()
 	slots := interp.frameLen // the global frame's size before this program's
 	interp.frame.mutex.RUnlock()
@@ -251,8 +257,10 @@ func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (
 	interp.mutex.Unlock()
 
 	done := make(chan struct{})
+	ended := p.slots.started() // goaccel: until the goroutine has run it (slots.go)
 	go func() {
 		defer close(done)
+		defer ended()
 		res, err = interp.Execute(p)
 	}()
 

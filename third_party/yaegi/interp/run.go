@@ -352,155 +352,33 @@ func typeAssert(n *node, withResult, withOk bool) {
 		setStatus = n.anc.child[1].ident != "_" // do not assign status to "_"
 	}
 
-	typ := c1.typ // type to assert or convert to
-	typID := typ.id()
+	typ := c1.typ             // type to assert or convert to
 	rtype := typ.refType(nil) // type to assert
 	next := getExec(n.tnext)
 
 	switch {
-	case isInterfaceSrc(typ):
-		n.exec = func(f *frame) bltn {
-			valf := value(f)
-			v, ok := valf.Interface().(valueInterface)
-			if setStatus {
-				defer func() {
-					value1(f).SetBool(ok)
-				}()
-			}
-			if !ok && valf.Kind() == reflect.Interface && !valf.IsNil() {
-				// A compiled value in a compiled interface (the error of
-				// fmt.Errorf) asserted to an interface of the interpreted
-				// code, interface{ Unwrap() error } say (goaccel: upstream
-				// always failed): its compiled methods decide.
-				dyn := valf.Elem()
-				if ok = implementsCompiled(dyn, typ); ok && withResult {
-					value0(f).Set(reflect.ValueOf(valueInterface{&node{typ: valueTOf(dyn.Type())}, dyn}))
-				}
-				if !ok && !withOk {
-					panic(n.cfgErrorf("interface conversion: %s is not %s", dyn.Type(), typID))
-				}
-				return next
-			}
-			if !ok {
-				if !withOk {
-					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
-				}
-				return next
-			}
-			if c0.typ.cat == valueT {
-				valf = reflect.ValueOf(v)
-			}
-			if v.node.typ.id() == typID {
-				if withResult {
-					value0(f).Set(valf)
-				}
-				return next
-			}
-			m0 := v.node.typ.methods()
-			m1 := typ.methods()
-			if len(m0) < len(m1) {
-				ok = false
-				if !withOk {
-					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
-				}
-				return next
-			}
-
-			for k, meth1 := range m1 {
-				var meth0 string
-				meth0, ok = m0[k]
-				if !ok {
-					return next
-				}
-				// As far as we know this equality check can fail because they are two ways to
-				// represent the signature of a method: one where the receiver appears before the
-				// func keyword, and one where it is just a func signature, and the receiver is
-				// seen as the first argument. That's why if that equality fails, we try harder to
-				// compare them afterwards. Hopefully that is the only reason this equality can fail.
-				if meth0 == meth1 {
-					continue
-				}
-				tm := lookupFieldOrMethod(v.node.typ, k)
-				if tm == nil {
-					ok = false
-					return next
-				}
-
-				var err error
-				meth0, err = stripReceiverFromArgs(meth0)
-				if err != nil {
-					ok = false
-					return next
-				}
-
-				if meth0 != meth1 {
-					ok = false
-					return next
-				}
-			}
-
-			if withResult {
-				value0(f).Set(valf)
-			}
-			return next
-		}
 	case isInterface(typ):
+		// goaccel: one matcher for assertions to interfaces and type
+		// switches (typeSwitchMatch), which keeps a box's type and takes
+		// method sets as Go does; upstream took a value's pointer-receiver
+		// methods for its own and wrapped a box by evaluating its node,
+		// where the value was made, in this frame.
+		operand := genOperand(c0)
 		n.exec = func(f *frame) bltn {
-			var leftType reflect.Type
-			v := value(f)
-			val, ok := v.Interface().(valueInterface)
-			if setStatus {
-				defer func() {
-					value1(f).SetBool(ok)
-				}()
-			}
-			if ok && val.node.typ.cat != valueT {
-				m0 := val.node.typ.methods()
-				m1 := typ.methods()
-				if len(m0) < len(m1) {
-					ok = false
-					return next
-				}
-
-				for k, meth1 := range m1 {
-					var meth0 string
-					meth0, ok = m0[k]
-					if !ok {
-						return next
-					}
-					if meth0 != meth1 {
-						ok = false
-						return next
-					}
-				}
-
-				if withResult {
-					value0(f).Set(genInterfaceWrapper(val.node, rtype)(f))
-				}
-				ok = true
-				return next
-			}
-
-			if ok {
-				v = val.value
-				leftType = val.node.typ.rtype
+			src := operand(f)
+			var ok bool
+			var v reflect.Value
+			if isEmptyInterface(typ) {
+				ok, v = !isNilBox(src) && !(src.Kind() == reflect.Interface && src.IsNil()), src
 			} else {
-				v = v.Elem()
-				leftType = v.Type()
-				ok = true
+				ok, v = typeSwitchMatch(n.interp, f, src, typ)
 			}
-			ok = v.IsValid()
+			if setStatus {
+				value1(f).SetBool(ok)
+			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
-				}
-				return next
-			}
-			ok = canAssertTypes(leftType, rtype)
-			if !ok {
-				if !withOk {
-					method := firstMissingMethod(leftType, rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method))
+					panic(n.cfgErrorf("%s", assertionFailure(n.interp, src, typ)))
 				}
 				return next
 			}
@@ -521,7 +399,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if static != nil {
 				ok, v = static.id() == typ.id(), value(f)
 			} else {
-				ok, v = typeSwitchMatch(f, value(f), typ)
+				ok, v = typeSwitchMatch(n.interp, f, value(f), typ)
 			}
 			if setStatus {
 				value1(f).SetBool(ok)
@@ -646,6 +524,19 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if withResult {
 				value0(f).Set(v.value)
+			}
+			return next
+		}
+	}
+	if withResult && withOk && setStatus {
+		// goaccel: a failed v, ok := x.(T) sets v to T's zero value (in a
+		// loop, it kept the value of an earlier iteration).
+		exec := n.exec
+		n.exec = func(f *frame) bltn {
+			next := exec(f)
+			if !value1(f).Bool() {
+				d := value0(f)
+				d.Set(reflect.Zero(d.Type()))
 			}
 			return next
 		}
@@ -813,10 +704,10 @@ func assign(n *node) {
 			svalue[i] = genDestValue(dest.typ, src)
 		}
 		if isMapEntry(dest) {
-			if isInterfaceSrc(dest.child[1].typ) { // key
+			if isInterfaceSrc(dest.child[1].typ) && !interfaceKeys(dest.child[0].typ) { // key
 				ivalue[i] = genValueInterface(dest.child[1])
 			} else {
-				ivalue[i] = genValue(dest.child[1])
+				ivalue[i] = genMapKey(dest.child[0].typ, dest.child[1]) // goaccel: mapkeys.go
 			}
 			dvalue[i] = genValue(dest.child[0])
 		} else {
@@ -1209,13 +1100,17 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	}
 	funcType := n.typ.TypeOf()
 	closure := n.kind == funcLit
+	var captured []int
+	if closure {
+		captured = capturedSlots(def) // goaccel: capture.go
+	}
 
 	return func(f *frame) reflect.Value {
 		if closure {
 			// A function literal passed to compiled code captures the
 			// variables of this moment, as getFunc's closures do (goaccel:
 			// in a loop, every such closure saw the last iteration's j := i).
-			f = f.clone()
+			f = f.cloneFor(captured)
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			// Allocate and init local frame. All values to be settable and addressable.
@@ -1483,7 +1378,7 @@ func call(n *node) {
 			switch {
 			case hasVariadicArgs:
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || boxedInInterface(c.typ)):
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.rtype))
@@ -1706,7 +1601,8 @@ func callBin(n *node) {
 	// getMapType returns a reflect type suitable for interface wrapper for functions
 	// with some special processing in case of interface{} argument, i.e. fmt.Printf.
 	var getMapType func(*itype) reflect.Type
-	if lr, ok := n.interp.mapTypes[c0.rval]; ok {
+	lr := n.interp.mapTypes[c0.rval]
+	if _, ok := n.interp.mapTypes[c0.rval]; ok {
 		getMapType = func(typ *itype) reflect.Type {
 			for _, rt := range lr {
 				if typ.implements(&itype{cat: valueT, rtype: rt}) {
@@ -1736,8 +1632,26 @@ func callBin(n *node) {
 	// the interpreter knows better as printables (printer.go, goaccel).
 	pk, printing := n.interp.printCall(c0.rval)
 	var argTypes []*itype // the static type of each of values
+	// errors.As into a variable of an interpreted type (goaccel: errorsas.go).
+	if c0.rval.IsValid() && c0.rval.Kind() == reflect.Func && c0.rval.Pointer() == errorsAs.Pointer() && len(child) == 2 {
+		if want := interpretedAsTarget(child[1].typ); want != nil {
+			callFn = n.interp.errorsAsCall(want)
+		}
+	}
+	if c0.rval.IsValid() && c0.rval.Kind() == reflect.Func && c0.rval.Pointer() == errorsIs.Pointer() && len(child) == 2 {
+		callFn = errorsIsCall
+	}
+
+	// The arguments as compiled code can read them (goaccel: unbox.go),
+	// but for the containers that only keep them.
+	keeper := keepsValues(c0)
+	unbox := newUnboxer(n.interp, c0, lr)
+	if keeper {
+		unbox = nil
+	}
 	if printing {
 		getMapType = nil // printArgs reads the boxes
+		unbox = nil
 		base := callFn
 		spread := n.action == aCallSlice
 		callFn = func(v reflect.Value, in []reflect.Value) []reflect.Value {
@@ -1747,6 +1661,10 @@ func callBin(n *node) {
 
 	for i, c := range child {
 		switch {
+		case isReflectOf(c0.rval) && len(child) == 1:
+			// goaccel: reflectof.go.
+			values = append(values, reflectOfArg(c0, c))
+			argTypes = append(argTypes, c.typ)
 		case isBinCall(c, c.scope):
 			// Handle nested function calls: pass returned values as arguments
 			numOut := c.child[0].typ.rtype.NumOut()
@@ -1813,11 +1731,17 @@ func callBin(n *node) {
 			}
 
 			switch {
+			case keeper && defType.Kind() == reflect.Interface && defType.NumMethod() == 0 && (isEmptyInterface(c.typ) || boxedInInterface(c.typ)):
+				// goaccel: a compiled container keeps the box, which the
+				// interpreted code gets back with its type (unbox.go).
+				values = append(values, genValueInterface(c))
 			case isEmptyInterface(c.typ) && getMapType == nil && !printing:
 				// goaccel: the value, not the interpreter's box of it,
 				// which compiled code cannot read (json.Marshal gave {}).
 				values = append(values, genValueInterfaceValue(c))
 			case isEmptyInterface(c.typ):
+				values = append(values, genValue(c))
+			case isInterfaceSrc(c.typ) && printing:
 				values = append(values, genValue(c))
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
@@ -1851,7 +1775,7 @@ func callBin(n *node) {
 			val := make([]reflect.Value, l+1)
 			val[0] = deferredArg(value(f))
 			for i, v := range values {
-				val[i+1] = deferredArg(getBinValue(getMapType, v, f))
+				val[i+1] = deferredArg(unbox.arg(f, v(f)))
 			}
 			if printing {
 				copy(val[1:], n.interp.printArgs(pk, val[1:], argTypes, n.action == aCallSlice))
@@ -1864,7 +1788,7 @@ func callBin(n *node) {
 		n.exec = func(f *frame) bltn {
 			in := make([]reflect.Value, l)
 			for i, v := range values {
-				in[i] = getBinValue(getMapType, v, f)
+				in[i] = unbox.arg(f, v(f))
 			}
 			fn := value(f)
 			n.interp.goStart(func() { callFn(fn, in) })
@@ -1877,7 +1801,7 @@ func callBin(n *node) {
 		n.exec = func(f *frame) bltn {
 			in := make([]reflect.Value, l)
 			for i, v := range values {
-				in[i] = getBinValue(getMapType, v, f)
+				in[i] = unbox.arg(f, v(f))
 			}
 			res := callFn(value(f), in)
 			b := res[0].Bool()
@@ -1909,7 +1833,7 @@ func callBin(n *node) {
 			n.exec = func(f *frame) bltn {
 				in := make([]reflect.Value, l)
 				for i, v := range values {
-					in[i] = getBinValue(getMapType, v, f)
+					in[i] = unbox.arg(f, v(f))
 				}
 				out := callFn(value(f), in)
 				for i, v := range rvalues {
@@ -1937,7 +1861,7 @@ func callBin(n *node) {
 			n.exec = func(f *frame) bltn {
 				in := make([]reflect.Value, l)
 				for i, v := range values {
-					in[i] = getBinValue(getMapType, v, f)
+					in[i] = unbox.arg(f, v(f))
 				}
 				out := callFn(value(f), in)
 				for i, v := range out {
@@ -1953,7 +1877,7 @@ func callBin(n *node) {
 			n.exec = func(f *frame) bltn {
 				in := make([]reflect.Value, l)
 				for i, v := range values {
-					in[i] = getBinValue(getMapType, v, f)
+					in[i] = unbox.arg(f, v(f))
 				}
 				out := callFn(value(f), in)
 				for i := 0; i < len(out); i++ {
@@ -2074,7 +1998,7 @@ func getIndexMap(n *node) {
 	tnext := getExec(n.tnext)
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
-	if n.child[1].rval.IsValid() { // constant map index
+	if n.child[1].rval.IsValid() && !interfaceKeys(n.child[0].typ) { // constant map index
 		mi := n.child[1].rval
 
 		switch {
@@ -2099,7 +2023,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0].typ, n.child[1]) // map index (goaccel: mapkeys.go)
 
 		switch {
 		case n.fnext != nil:
@@ -2138,7 +2062,7 @@ func getIndexMap2(n *node) {
 		nop(n)
 		return
 	}
-	if n.child[1].rval.IsValid() { // constant map index
+	if n.child[1].rval.IsValid() && !interfaceKeys(n.child[0].typ) { // constant map index
 		mi := n.child[1].rval
 		switch {
 		case !doValue:
@@ -2160,7 +2084,7 @@ func getIndexMap2(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0].typ, n.child[1]) // map index (goaccel: mapkeys.go)
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -2189,9 +2113,10 @@ func getFunc(n *node) {
 	l := n.level
 	next := getExec(n.tnext)
 	numRet := len(n.typ.ret)
+	captured := capturedSlots(n) // goaccel: capture.go
 
 	n.exec = func(f *frame) bltn {
-		fr := f.clone()
+		fr := f.cloneFor(captured)
 		f.mutex.RLock() // goaccel: the closure's calls write it, maybe on another goroutine
 		o := getFrame(f, l).data[i]
 		f.mutex.RUnlock()
@@ -2225,9 +2150,13 @@ func getFunc(n *node) {
 			// Interpreter code execution.
 			runCfg(n.child[3].start, fr2, n, n)
 
-			f.mutex.Lock()
-			getFrame(f, l).data[i] = o
-			f.mutex.Unlock()
+			// Not in the global frame (goaccel): once the evaluation
+			// that made the closure is done, the slot is another's (slots.go).
+			if fo := getFrame(f, l); fo != fo.root {
+				f.mutex.Lock()
+				fo.data[i] = o
+				f.mutex.Unlock()
+			}
 
 			return fr2.data[:numRet]
 		})
@@ -2750,7 +2679,7 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
-				if len(t.field) == 0 {
+				if len(t.field) == 0 && !boxedInInterface(c.typ) {
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
 					// not on n, which means that the interfaceT knowledge is lost.
@@ -2859,6 +2788,9 @@ func mapLit(n *node) {
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
 		keys[i] = genDestValue(n.typ.key, c.child[0])
+		if interfaceKeys(n.typ) {
+			keys[i] = genMapKey(n.typ, c.child[0]) // goaccel: mapkeys.go
+		}
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
@@ -3009,15 +2941,6 @@ func doCompositeBinStruct(n *node, hasType bool) {
 func compositeBinStruct(n *node)       { doCompositeBinStruct(n, true) }
 func compositeBinStructNotype(n *node) { doCompositeBinStruct(n, false) }
 
-func destType(n *node) *itype {
-	switch n.anc.kind {
-	case assignStmt, defineStmt:
-		return n.anc.child[0].typ
-	default:
-		return n.typ
-	}
-}
-
 func doComposite(n *node, hasType bool, keyed bool) {
 	value := valueGenerator(n, n.findex)
 	next := getExec(n.tnext)
@@ -3029,7 +2952,6 @@ func doComposite(n *node, hasType bool, keyed bool) {
 	if hasType {
 		child = n.child[1:]
 	}
-	destInterface := isInterfaceSrc(destType(n))
 
 	values := make(map[int]func(*frame) reflect.Value)
 	for i, c := range child {
@@ -3050,7 +2972,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || boxedInInterface(val.typ)):
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -3072,12 +2994,6 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
-			if len(destType(n).field) > 0 {
-				d.Set(reflect.ValueOf(valueInterface{n, a}))
-				break
-			}
-			d.Set(a)
 		default:
 			getFrame(f, l).data[frameIndex] = a
 		}
@@ -3250,13 +3166,14 @@ func _case(n *node) {
 	case n.anc.anc.kind == typeSwitch:
 		fnext := getExec(n.fnext)
 		sn := n.anc.anc // switch node
-		types := make([]*itype, len(n.child)-1)
+		types := make([]*itype, max(len(n.child)-1, 0))
 		for i := range types {
 			types[i] = n.child[i].typ
 		}
-		srcValue := genValue(sn.child[1].lastChild().child[0])
+		srcValue := genOperand(sn.child[1].lastChild().child[0])
 		var destValue func(*frame) reflect.Value
-		if len(sn.child[1].child) == 2 {
+		if len(sn.child[1].child) == 2 && len(n.child) > 0 {
+			// (goaccel: an empty default clause has no variable to set)
 			// assign in switch guard
 			destValue = genValue(n.lastChild().child[0])
 		}
@@ -3276,7 +3193,7 @@ func _case(n *node) {
 		n.exec = func(f *frame) bltn {
 			v := srcValue(f)
 			for _, typ := range types {
-				ok, bound := typeSwitchMatch(f, v, typ)
+				ok, bound := typeSwitchMatch(n.interp, f, v, typ)
 				if !ok {
 					continue
 				}
@@ -3323,7 +3240,7 @@ func _case(n *node) {
 // assertion as its frame holds it (an interface value, an interpreter box, a
 // wrapper or a concrete value), holds a value of type typ, and the value a
 // variable of type typ bound to it holds (goaccel).
-func typeSwitchMatch(f *frame, v reflect.Value, typ *itype) (bool, reflect.Value) {
+func typeSwitchMatch(interp *Interpreter, f *frame, v reflect.Value, typ *itype) (bool, reflect.Value) {
 	var dynT *itype // the dynamic type when the interpreter boxed the value
 	for v.IsValid() {
 		if vi, ok := v.Interface().(valueInterface); ok {
@@ -3364,7 +3281,7 @@ func typeSwitchMatch(f *frame, v reflect.Value, typ *itype) (bool, reflect.Value
 	case isInterfaceSrc(typ):
 		// An interface the interpreted code declares.
 		if dynT != nil {
-			if !dynT.implements(typ) {
+			if !inMethodSet(dynT, typ) {
 				return false, reflect.Value{}
 			}
 			return true, reflect.ValueOf(valueInterface{&node{typ: dynT}, v})
@@ -3376,10 +3293,10 @@ func typeSwitchMatch(f *frame, v reflect.Value, typ *itype) (bool, reflect.Value
 	case typ.cat == errorT || typ.cat == valueT && typ.rtype.Kind() == reflect.Interface:
 		rt := typ.TypeOf()
 		if dynT != nil {
-			if !dynT.implements(typ) {
+			if !inMethodSet(dynT, typ) {
 				return false, reflect.Value{}
 			}
-			w := genInterfaceWrapper(&node{typ: dynT, rval: v}, rt)(f)
+			w := genInterfaceWrapper(&node{typ: dynT, rval: v, interp: interp}, rt)(f)
 			return true, w
 		}
 		if wrapped.Type().Implements(rt) {
@@ -3392,7 +3309,18 @@ func typeSwitchMatch(f *frame, v reflect.Value, typ *itype) (bool, reflect.Value
 		return dynT.id() == typ.id(), v
 	}
 	rt := typ.TypeOf()
+	if rt != nil && declaresName(typ, map[*itype]bool{}) && !structLike(rt) {
+		// A value of such a type is boxed in an interface (boxes.go): a
+		// bare float64 is no Celsius. A struct that went through compiled
+		// code (container/list, say) comes back bare, and matches.
+		return false, v
+	}
 	return rt != nil && v.Type() == rt, v
+}
+
+// structLike reports whether rt is a struct or a pointer to one.
+func structLike(rt reflect.Type) bool {
+	return rt.Kind() == reflect.Struct || rt.Kind() == reflect.Ptr && rt.Elem().Kind() == reflect.Struct
 }
 
 func implementsInterface(v reflect.Value, t *itype) bool {
@@ -3458,7 +3386,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || boxedInInterface(arg.typ)):
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.rtype)
@@ -3480,7 +3408,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || boxedInInterface(n.child[2].typ)):
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.rtype)
@@ -3604,8 +3532,8 @@ func _real(n *node) {
 }
 
 func _delete(n *node) {
-	value0 := genValue(n.child[1]) // map
-	value1 := genValue(n.child[2]) // key
+	value0 := genValue(n.child[1])                  // map
+	value1 := genMapKey(n.child[1].typ, n.child[2]) // key (goaccel: mapkeys.go)
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
@@ -3916,6 +3844,32 @@ func convertConstantValue(n *node) {
 	c, ok := n.rval.Interface().(constant.Value)
 	if !ok {
 		return
+	}
+	// goaccel: an integer constant of a float or complex type is converted
+	// as a float (KB ByteSize = 1 << (10 * iota), its YB 1 << 80, did not
+	// fit an int64).
+	// A complex constant with no imaginary part converts to a float or an
+	// integer type, and a float constant with no fraction to an integer type
+	// (var b byte = 1.0 + 3i - 3.0i).
+	if rt := n.typ.TypeOf(); rt != nil {
+		k := rt.Kind()
+		isFloat := k == reflect.Float32 || k == reflect.Float64
+		isInt := reflect.Int <= k && k <= reflect.Uintptr
+		if (isFloat || isInt) && c.Kind() == constant.Complex {
+			if im := constant.Imag(c); constant.Sign(im) == 0 {
+				c = constant.Real(c)
+			}
+		}
+		switch {
+		case isFloat && c.Kind() == constant.Int:
+			c = constant.ToFloat(c)
+		case isInt && c.Kind() == constant.Float:
+			if i := constant.ToInt(c); i.Kind() == constant.Int {
+				c = i
+			}
+		case (k == reflect.Complex64 || k == reflect.Complex128) && (c.Kind() == constant.Int || c.Kind() == constant.Float):
+			c = constant.ToComplex(c)
+		}
 	}
 
 	var v reflect.Value

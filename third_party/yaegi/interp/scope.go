@@ -84,13 +84,19 @@ type scope struct {
 	level       int                // frame level: number of frame indirections to access var during execution
 	sym         map[string]*symbol // map of symbols defined in this current scope
 	global      bool               // true if scope refers to global space (single frame for universe and package level scopes)
+	slots       *slotPool          // the global frame's slots, in global scopes (goaccel: slots.go)
 	iota        int                // iota value in this scope
 }
 
 // push creates a new child scope and chain it to the current one.
 func (s *scope) push(indirect bool) *scope {
 	sc := &scope{anc: s, level: s.level, sym: map[string]*symbol{}}
-	s.child = append(s.child, sc)
+	if !s.global {
+		// Only the debugger reads the children, for a function's
+		// variables (goaccel): the global scope's would keep every scope
+		// a REPL's evaluations pushed, and their nodes.
+		s.child = append(s.child, sc)
+	}
 	if indirect {
 		sc.types = []reflect.Type{}
 		sc.level = s.level + 1
@@ -99,6 +105,7 @@ func (s *scope) push(indirect bool) *scope {
 		sc.types = s.types
 		sc.def = s.def
 		sc.global = s.global
+		sc.slots = s.slots
 		sc.level = s.level
 	}
 	// inherit loop state and pkgID from ancestor
@@ -216,6 +223,9 @@ func (s *scope) add(typ *itype) (index int) {
 	t := typ.frameType()
 	if t == nil {
 		log.Panic("nil reflect type")
+	}
+	if s.slots != nil {
+		s.slots.took(index) // a slot of the global frame (goaccel: slots.go)
 	}
 	s.types = append(s.types, t)
 	return

@@ -588,6 +588,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		dt := t
 
 		switch a := n.anc; {
+		case t.untyped && isConstExpr(n, sc):
+			// goaccel: a constant expression is computed untyped, then
+			// converted (var x float32 = 1 / 3 is 0).
 		case a.kind == assignStmt && isEmptyInterface(a.child[0].typ):
 			// Because an empty interface concrete type "mutates" as different values are
 			// assigned to it, we need to make a new itype from scratch everytime a new
@@ -809,7 +812,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			t.method = m
 			sym.typ = t
 		}
-		if t.node == nil {
+		if t.node == nil && t.cat != binPkgT && t.cat != srcPkgT {
+			// A package's type is shared by every use of its name
+			// (goaccel): a node would keep the code of the first alive.
 			t.node = n
 		}
 

@@ -157,7 +157,7 @@ func genValue(n *node) func(*frame) reflect.Value {
 func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	convertLiteralValue(n, typ.TypeOf())
 	switch {
-	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || len(n.typ.method) > 0):
+	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || boxedInInterface(n.typ)):
 		return genValueInterface(n)
 	case isNamedFuncSrc(n.typ):
 		return genFunctionWrapper(n)
@@ -236,10 +236,11 @@ func genValueRangeArray(n *node) func(*frame) reflect.Value {
 
 func genValueInterface(n *node) func(*frame) reflect.Value {
 	value := genValue(n)
+	box := boxNode(n) // goaccel
 
 	return func(f *frame) reflect.Value {
 		v := value(f)
-		nod := n
+		nod := box
 
 		for v.IsValid() {
 			// traverse interface indirections to find out concrete type
@@ -256,7 +257,13 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 			return v
 		}
 
-		return reflect.ValueOf(valueInterface{nod, v})
+		// goaccel: a copy of the value, as an interface holds (v may be a
+		// variable's storage, or the slot the box is written to), of the
+		// box's type (not the interface{} a builtin's result may be in).
+		if v.IsValid() && v.Kind() == reflect.Interface && nod != nil && nod.typ != nil && !isInterfaceType(nod.typ) && !v.IsNil() {
+			v = v.Elem()
+		}
+		return reflect.ValueOf(valueInterface{nod, deferredArg(v)})
 	}
 }
 
@@ -324,23 +331,6 @@ func genValueOutput(n *node, t reflect.Type) func(*frame) reflect.Value {
 		}
 	}
 	return value
-}
-
-func getBinValue(getMapType func(*itype) reflect.Type, value func(*frame) reflect.Value, f *frame) reflect.Value {
-	v := value(f)
-	if getMapType == nil {
-		return v
-	}
-	val, ok := v.Interface().(valueInterface)
-	if !ok || val.node == nil {
-		return v
-	}
-	if rt := getMapType(val.node.typ); rt != nil {
-		return genInterfaceWrapper(val.node, rt)(f)
-	}
-	// goaccel: the value, not the interpreter's box of it, which compiled
-	// code cannot read (json.Marshal gave {}).
-	return valueInterfaceValue(v)
 }
 
 func valueInterfaceValue(v reflect.Value) reflect.Value {

@@ -2,6 +2,7 @@ package modeling
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/goaccel/goaccel/tensors"
 	"github.com/goaccel/goaccel/transformers"
@@ -43,7 +44,7 @@ func SequenceClassificationLoss(cfg *transformers.BaseConfig, logits, labels *te
 		if labels.DType() != tensors.Int64 || labels.Numel() != b {
 			return nil, fmt.Errorf("single-label classification needs int64 class ids [%d], have %s %v", b, labels.DType(), labels.Shape())
 		}
-		return tensors.CrossEntropy(logits.Reshape(b, n), labels.Reshape(b)), nil
+		return classLoss(n, func() *tensors.Tensor { return tensors.CrossEntropy(logits.Reshape(b, n), labels.Reshape(b)) })
 	case "multi_label_classification":
 		if !sameShape(labels.Shape(), logits.Shape()) {
 			return nil, fmt.Errorf("multi-label classification needs 0/1 targets %v, have %v", logits.Shape(), labels.Shape())
@@ -51,6 +52,22 @@ func SequenceClassificationLoss(cfg *transformers.BaseConfig, logits, labels *te
 		return bceWithLogits(logits, floatLabels(labels, logits.DType())), nil
 	}
 	return nil, fmt.Errorf("problem_type %q is not one of regression, single_label_classification, multi_label_classification", problem)
+}
+
+// classLoss returns loss(), turning CrossEntropy's panic on a class id outside the n classes
+// into an error that says where n comes from: the usual cause is a model loaded with fewer
+// labels than the dataset's label set has (num_labels defaults to 2).
+func classLoss(n int, loss func() *tensors.Tensor) (l *tensors.Tensor, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, ok := r.(string)
+			if !ok || !strings.HasPrefix(s, "tensors: CrossEntropy: target ") {
+				panic(r)
+			}
+			err = fmt.Errorf("%s: the model has %d labels (num_labels) and the labels are class ids in [0, %d): load the model with the dataset's label set (transformers.Options{NumLabels: n} or ID2Label, num_labels in config.json)", strings.TrimPrefix(s, "tensors: "), n, n)
+		}
+	}()
+	return loss(), nil
 }
 
 func floatLabels(labels *tensors.Tensor, dt tensors.DType) *tensors.Tensor {

@@ -3,6 +3,9 @@ package modeling
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
@@ -56,21 +59,54 @@ func NewLayerNorm(n int, eps float64, dt tensors.DType) *nn.LayerNorm {
 	return &nn.LayerNorm{Shape: []int{n}, Eps: eps, Weight: filled(1, dt, n), Bias: filled(0, dt, n)}
 }
 
-// Activation returns the function of a config's hidden_act (transformers' ACT2FN names).
+// activations are the functions of transformers' ACT2FN names that goaccel computes; the tanh
+// approximations of GELU (gelu_new, gelu_fast, gelu_accurate, …) are one formula.
+var activations = map[string]func(*tensors.Tensor) *tensors.Tensor{
+	"gelu":              (*tensors.Tensor).GELU,
+	"gelu_python":       (*tensors.Tensor).GELU,
+	"gelu_new":          (*tensors.Tensor).GELUTanh,
+	"gelu_pytorch_tanh": (*tensors.Tensor).GELUTanh,
+	"gelu_python_tanh":  (*tensors.Tensor).GELUTanh,
+	"gelu_fast":         (*tensors.Tensor).GELUTanh,
+	"gelu_accurate":     (*tensors.Tensor).GELUTanh,
+	"gelu_10": func(x *tensors.Tensor) *tensors.Tensor {
+		return Apply(x.GELU(), func(y *tensors.Tensor) *tensors.Tensor { return y.Clamp(-10, 10) })
+	},
+	"quick_gelu": func(x *tensors.Tensor) *tensors.Tensor {
+		return Apply(Apply(x.MulScalar(1.702), (*tensors.Tensor).Sigmoid), x.Mul)
+	},
+	"relu": (*tensors.Tensor).ReLU,
+	"relu2": func(x *tensors.Tensor) *tensors.Tensor {
+		return Apply(x.ReLU(), func(y *tensors.Tensor) *tensors.Tensor { return y.Mul(y) })
+	},
+	"relu6": func(x *tensors.Tensor) *tensors.Tensor { return x.Clamp(0, 6) },
+	"leaky_relu": func(x *tensors.Tensor) *tensors.Tensor { // torch's default slope, 0.01
+		neg := Apply(Apply(x.Neg(), (*tensors.Tensor).ReLU), func(y *tensors.Tensor) *tensors.Tensor { return y.MulScalar(0.01) })
+		return Apply(x.ReLU(), func(y *tensors.Tensor) *tensors.Tensor { return Apply(neg, y.Sub) })
+	},
+	"silu":    (*tensors.Tensor).SiLU,
+	"swish":   (*tensors.Tensor).SiLU,
+	"sigmoid": (*tensors.Tensor).Sigmoid,
+	"tanh":    (*tensors.Tensor).Tanh,
+	"linear":  func(x *tensors.Tensor) *tensors.Tensor { return x },
+	"hardswish": func(x *tensors.Tensor) *tensors.Tensor { // x·relu6(x+3)/6
+		g := Apply(Apply(x.AddScalar(3), func(y *tensors.Tensor) *tensors.Tensor { return y.Clamp(0, 6) }), func(y *tensors.Tensor) *tensors.Tensor { return y.DivScalar(6) })
+		return Apply(g, x.Mul)
+	},
+	"mish": func(x *tensors.Tensor) *tensors.Tensor { // x·tanh(softplus(x))
+		sp := Apply(Apply(x.Exp(), func(y *tensors.Tensor) *tensors.Tensor { return y.AddScalar(1) }), (*tensors.Tensor).Log)
+		return Apply(Apply(sp, (*tensors.Tensor).Tanh), x.Mul)
+	},
+}
+
+// Activation returns the function of a config's activation (hidden_act, activation_function:
+// transformers' ACT2FN names); a name transformers knows that goaccel does not compute, or one
+// it does not know, is an error naming the key, the name and the supported ones.
 func Activation(key, name string) (func(*tensors.Tensor) *tensors.Tensor, error) {
-	switch name {
-	case "gelu":
-		return (*tensors.Tensor).GELU, nil
-	case "gelu_new", "gelu_pytorch_tanh":
-		return (*tensors.Tensor).GELUTanh, nil
-	case "relu":
-		return (*tensors.Tensor).ReLU, nil
-	case "silu", "swish":
-		return (*tensors.Tensor).SiLU, nil
-	case "tanh":
-		return (*tensors.Tensor).Tanh, nil
+	if f, ok := activations[name]; ok {
+		return f, nil
 	}
-	return nil, fmt.Errorf("config key %s: activation %q is not supported (gelu, gelu_new, gelu_pytorch_tanh, relu, silu, swish, tanh)", key, name)
+	return nil, fmt.Errorf("config key %s: activation %q is not supported (supported: %s)", key, name, strings.Join(slices.Sorted(maps.Keys(activations)), ", "))
 }
 
 // Dropout applies dropout with probability p in training mode and returns x otherwise,

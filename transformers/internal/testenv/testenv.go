@@ -5,7 +5,10 @@
 // or fails under GOACCEL_REQUIRE_JUPYTER_STACKS (as `make test` runs).
 //
 // Files:
-//   - testenv.go: MiniLMDir, Python, Fixture and the comparison helpers the tests share.
+//   - testenv.go: MiniLMDir, Python, RunPython, Fixture and the comparison helpers the tests
+//     share.
+//   - python.go: LoadWithTransformers, transformers' from_pretrained on folders SavePretrained
+//     wrote (Saved, Loaded).
 package testenv
 
 import (
@@ -183,4 +186,21 @@ func CloseScaled(t testing.TB, what string, got, want *tensors.Tensor, tol float
 		t.Errorf("%s differs from transformers: max abs %.3g, %.3g of its largest element %.3g (tolerance %g)", what, d.Abs, rel, scale, tol)
 	}
 	return rel
+}
+
+// RunPython runs script (Python source) with the reference Python (see Python) and args, offline
+// (HF_HUB_OFFLINE=1), and returns what it writes to standard output; without that Python it
+// skips as Python does, and it fails the test, with the script's standard error, when the script
+// fails.
+func RunPython(t testing.TB, script string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(Python(t), append([]string{"-c", script}, args...)...)
+	cmd.Env = append(os.Environ(), "HF_HUB_OFFLINE=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the Python script failed: %v\n%s", err, stderr.String())
+	}
+	return out
 }

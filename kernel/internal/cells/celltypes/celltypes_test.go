@@ -3,6 +3,7 @@ package celltypes
 import (
 	"go/ast"
 	"go/parser"
+	"go/token"
 	"go/types"
 	"strings"
 	"testing"
@@ -106,5 +107,37 @@ func TestScopeKeepsTheSessionsNamesAcrossCellsAndRebuilds(t *testing.T) {
 	c = sc.Check([]*ast.File{cell(t, sc, "var bad = undefinedName")}, []string{"bad"}, false)
 	if len(c.Errors) != 1 || !strings.Contains(c.Errors[0].Msg, "undefined: undefinedName") {
 		t.Errorf("errors %v; want undefined: undefinedName", c.Errors)
+	}
+}
+
+// A statement checked again and again keeps the package bounded: go/types
+// keeps every file it checked (a file scope, the cell's init function and
+// its syntax), so the Scope starts the package afresh from the session's
+// declarations every rebuildEvery checks and forgets the earlier cells'
+// files, while the session's names and the variables' types stay.
+func TestScopeStaysBoundedOverManyCells(t *testing.T) {
+	fmtImport := [2]string{"fmt", "fmt"}
+	sess := Session{Imports: [][2]string{fmtImport}, Decls: []Decl{{Names: []string{"twice"}, Text: "func twice(x float64) float64 { return 2 * x }"}}, Vars: []string{"acc"}}
+	sc := NewScope(newImporter(), func() Session { return sess })
+	c := sc.Check([]*ast.File{cell(t, sc, sess.Decls[0].Text+"\nvar acc = 0.0", fmtImport)}, []string{"acc", "twice"}, false)
+	if len(c.Errors) > 0 {
+		t.Fatalf("errors: %v", c.Errors)
+	}
+	for range 1000 {
+		c = sc.Check([]*ast.File{cell(t, sc, "func init() { acc += twice(1); fmt.Println(acc) }", fmtImport)}, nil, false)
+		if len(c.Errors) > 0 {
+			t.Fatalf("errors: %v", c.Errors)
+		}
+	}
+	files := 0
+	sc.FileSet().Iterate(func(*token.File) bool { files++; return true })
+	if n := sc.Package().Scope().NumChildren(); n > rebuildEvery+1 {
+		t.Errorf("after 1,000 checks the package has %d file scopes, want at most %d", n, rebuildEvery+1)
+	}
+	if files > rebuildEvery+2 {
+		t.Errorf("after 1,000 checks the file set holds %d files, want at most %d", files, rebuildEvery+2)
+	}
+	if got := typeOfVar(sc, "acc"); got != "float64" {
+		t.Errorf("acc: %s, want float64", got)
 	}
 }

@@ -10,7 +10,10 @@
 // kernel/internal/interpreter/stdgeneric), which the symbol tables cannot
 // hold. A Scope is the session as go/types sees it: one package holding
 // every name the notebook declared, against which each cell is checked,
-// cell by cell; a Namer writes types back as source a cell can hold.
+// cell by cell (go/types keeps every file it checked, so the Scope rebuilds
+// the package from the declarations every 64 checks, and drops the earlier
+// cells' files from its file set); a Namer writes types back as source a
+// cell can hold.
 //
 //	imp := celltypes.NewImporter(interpreter.Tables()...)
 //	sc := celltypes.NewScope(imp, nil)               // nil: nothing to rebuild from

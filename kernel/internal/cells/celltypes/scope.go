@@ -42,7 +42,16 @@ type Scope struct {
 	info    *types.Info
 	errs    []types.Error
 	dirty   bool
+	checks  int // Checks since the package was last started
+	mark    int // the file set's base when the last Check ended: earlier cells' files are below it
 }
+
+// rebuildEvery bounds the Checks between two rebuilds. go/types keeps every
+// file it checked in the package (its scope, the objects and syntax of its
+// init functions) even when it declares nothing, so a session re-running a
+// statement would grow without end; a rebuild, which re-checks only the
+// declarations, starts afresh.
+const rebuildEvery = 64
 
 // NewScope returns an empty session scope importing packages with imp (nil:
 // imports fail and what they declare has no type). source, when not nil,
@@ -77,6 +86,22 @@ func (sc *Scope) reset() {
 	}, FakeImportC: true}
 	sc.checker = types.NewChecker(conf, sc.fset, sc.pkg, sc.info)
 	sc.dirty = false
+	sc.checks = 0
+}
+
+// forgetFiles removes the files below base from the file set: those of the
+// cells checked before, which a rebuild leaves out of the package.
+func (sc *Scope) forgetFiles(base int) {
+	var old []*token.File
+	sc.fset.Iterate(func(f *token.File) bool {
+		if f.Base() < base {
+			old = append(old, f)
+		}
+		return true
+	})
+	for _, f := range old {
+		sc.fset.RemoveFile(f)
+	}
 }
 
 type noImporter struct{}
@@ -106,20 +131,23 @@ type Checked struct {
 func (sc *Scope) Check(files []*ast.File, declares []string, methods bool) Checked {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	rebuild := sc.dirty || methods
+	rebuild := sc.dirty || methods || sc.checks >= rebuildEvery && sc.source != nil
 	for _, n := range declares {
 		if sc.pkg.Scope().Lookup(n) != nil {
 			rebuild = true
 		}
 	}
 	if rebuild {
+		sc.forgetFiles(sc.mark)
 		files = append(sc.rebuild(declares), files...)
 	}
+	sc.checks++
 	clear(sc.info.Types)
 	clear(sc.info.Defs)
 	clear(sc.info.Uses)
 	sc.errs = nil
 	_ = sc.checker.Files(files)
+	sc.mark = sc.fset.Base()
 	return Checked{Info: sc.info, Errors: sc.errs, Package: sc.pkg}
 }
 

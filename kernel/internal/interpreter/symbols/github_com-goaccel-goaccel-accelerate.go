@@ -6,19 +6,23 @@ import (
 	"github.com/goaccel/goaccel/accelerate"
 	"go/constant"
 	"go/token"
+	"image"
 	"reflect"
 )
 
 func init() {
 	Symbols["github.com/goaccel/goaccel/accelerate/accelerate"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Auto":      reflect.ValueOf(accelerate.Auto),
-		"EnvDevice": reflect.ValueOf(constant.MakeFromLiteral("\"GOACCEL_DEVICE\"", token.STRING, 0)),
-		"GetLogger": reflect.ValueOf(accelerate.GetLogger),
-		"New":       reflect.ValueOf(accelerate.New),
-		"Off":       reflect.ValueOf(accelerate.Off),
-		"On":        reflect.ValueOf(accelerate.On),
-		"SetSeed":   reflect.ValueOf(accelerate.SetSeed),
+		"Auto":                        reflect.ValueOf(accelerate.Auto),
+		"EnvDevice":                   reflect.ValueOf(constant.MakeFromLiteral("\"GOACCEL_DEVICE\"", token.STRING, 0)),
+		"ErrNoExecutableBatchSize":    reflect.ValueOf(&accelerate.ErrNoExecutableBatchSize).Elem(),
+		"FindExecutableBatchSize":     reflect.ValueOf(accelerate.FindExecutableBatchSize),
+		"FindExecutableBatchSizeWith": reflect.ValueOf(accelerate.FindExecutableBatchSizeWith),
+		"GetLogger":                   reflect.ValueOf(accelerate.GetLogger),
+		"New":                         reflect.ValueOf(accelerate.New),
+		"Off":                         reflect.ValueOf(accelerate.Off),
+		"On":                          reflect.ValueOf(accelerate.On),
+		"SetSeed":                     reflect.ValueOf(accelerate.SetSeed),
 
 		// type definitions
 		"Accelerator":                   reflect.ValueOf((*accelerate.Accelerator)(nil)),
@@ -26,13 +30,23 @@ func init() {
 		"Config":                        reflect.ValueOf((*accelerate.Config)(nil)),
 		"DistributedDataParallelKwargs": reflect.ValueOf((*accelerate.DistributedDataParallelKwargs)(nil)),
 		"GradScalerKwargs":              reflect.ValueOf((*accelerate.GradScalerKwargs)(nil)),
+		"ImageTracker":                  reflect.ValueOf((*accelerate.ImageTracker)(nil)),
 		"InitProcessGroupKwargs":        reflect.ValueOf((*accelerate.InitProcessGroupKwargs)(nil)),
+		"LoadStatePreHook":              reflect.ValueOf((*accelerate.LoadStatePreHook)(nil)),
 		"Logger":                        reflect.ValueOf((*accelerate.Logger)(nil)),
+		"ProfileKwargs":                 reflect.ValueOf((*accelerate.ProfileKwargs)(nil)),
+		"ProfileResult":                 reflect.ValueOf((*accelerate.ProfileResult)(nil)),
+		"ProfileRow":                    reflect.ValueOf((*accelerate.ProfileRow)(nil)),
+		"RemovableHandle":               reflect.ValueOf((*accelerate.RemovableHandle)(nil)),
+		"SaveStatePreHook":              reflect.ValueOf((*accelerate.SaveStatePreHook)(nil)),
+		"TextTracker":                   reflect.ValueOf((*accelerate.TextTracker)(nil)),
 		"Toggle":                        reflect.ValueOf((*accelerate.Toggle)(nil)),
 		"Tracker":                       reflect.ValueOf((*accelerate.Tracker)(nil)),
 
 		// interface wrapper definitions
 		"_Checkpointable": reflect.ValueOf((*_github_com_goaccel_goaccel_accelerate_Checkpointable)(nil)),
+		"_ImageTracker":   reflect.ValueOf((*_github_com_goaccel_goaccel_accelerate_ImageTracker)(nil)),
+		"_TextTracker":    reflect.ValueOf((*_github_com_goaccel_goaccel_accelerate_TextTracker)(nil)),
 		"_Tracker":        reflect.ValueOf((*_github_com_goaccel_goaccel_accelerate_Tracker)(nil)),
 	}
 }
@@ -49,6 +63,50 @@ func (W _github_com_goaccel_goaccel_accelerate_Checkpointable) LoadStateDict(sta
 }
 func (W _github_com_goaccel_goaccel_accelerate_Checkpointable) StateDict() ([]byte, error) {
 	return W.WStateDict()
+}
+
+// _github_com_goaccel_goaccel_accelerate_ImageTracker is an interface wrapper for ImageTracker type
+type _github_com_goaccel_goaccel_accelerate_ImageTracker struct {
+	IValue     interface{}
+	WFinish    func() error
+	WLog       func(values map[string]float64, step int) error
+	WLogImages func(images map[string]image.Image, step int) error
+	WStart     func(project string, config map[string]any) error
+}
+
+func (W _github_com_goaccel_goaccel_accelerate_ImageTracker) Finish() error {
+	return W.WFinish()
+}
+func (W _github_com_goaccel_goaccel_accelerate_ImageTracker) Log(values map[string]float64, step int) error {
+	return W.WLog(values, step)
+}
+func (W _github_com_goaccel_goaccel_accelerate_ImageTracker) LogImages(images map[string]image.Image, step int) error {
+	return W.WLogImages(images, step)
+}
+func (W _github_com_goaccel_goaccel_accelerate_ImageTracker) Start(project string, config map[string]any) error {
+	return W.WStart(project, config)
+}
+
+// _github_com_goaccel_goaccel_accelerate_TextTracker is an interface wrapper for TextTracker type
+type _github_com_goaccel_goaccel_accelerate_TextTracker struct {
+	IValue   interface{}
+	WFinish  func() error
+	WLog     func(values map[string]float64, step int) error
+	WLogText func(texts map[string]string, step int) error
+	WStart   func(project string, config map[string]any) error
+}
+
+func (W _github_com_goaccel_goaccel_accelerate_TextTracker) Finish() error {
+	return W.WFinish()
+}
+func (W _github_com_goaccel_goaccel_accelerate_TextTracker) Log(values map[string]float64, step int) error {
+	return W.WLog(values, step)
+}
+func (W _github_com_goaccel_goaccel_accelerate_TextTracker) LogText(texts map[string]string, step int) error {
+	return W.WLogText(texts, step)
+}
+func (W _github_com_goaccel_goaccel_accelerate_TextTracker) Start(project string, config map[string]any) error {
+	return W.WStart(project, config)
 }
 
 // _github_com_goaccel_goaccel_accelerate_Tracker is an interface wrapper for Tracker type

@@ -30,6 +30,7 @@ func init() {
 		"DeviceCount":                reflect.ValueOf(tensors.DeviceCount),
 		"Dropout":                    reflect.ValueOf(tensors.Dropout),
 		"Embedding":                  reflect.ValueOf(tensors.Embedding),
+		"ErrOutOfMemory":             reflect.ValueOf(&tensors.ErrOutOfMemory).Elem(),
 		"Float16":                    reflect.ValueOf(tensors.Float16),
 		"Float32":                    reflect.ValueOf(tensors.Float32),
 		"Float64":                    reflect.ValueOf(tensors.Float64),

@@ -15,13 +15,18 @@ func init() {
 	Symbols["github.com/goaccel/goaccel/transformers/transformers"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BaseModel":              reflect.ValueOf(transformers.BaseModel),
+		"BatchInputs":            reflect.ValueOf(transformers.BatchInputs),
 		"CausalLM":               reflect.ValueOf(transformers.CausalLM),
 		"ConfigFile":             reflect.ValueOf(constant.MakeFromLiteral("\"config.json\"", token.STRING, 0)),
 		"FromPretrained":         reflect.ValueOf(transformers.FromPretrained),
+		"Generate":               reflect.ValueOf(transformers.Generate),
+		"GenerationConfigFile":   reflect.ValueOf(constant.MakeFromLiteral("\"generation_config.json\"", token.STRING, 0)),
 		"LoadConfig":             reflect.ValueOf(transformers.LoadConfig),
+		"LoadGenerationConfig":   reflect.ValueOf(transformers.LoadGenerationConfig),
 		"LoadWeights":            reflect.ValueOf(transformers.LoadWeights),
 		"MarshalConfig":          reflect.ValueOf(transformers.MarshalConfig),
 		"MaskedLM":               reflect.ValueOf(transformers.MaskedLM),
+		"NewKVCache":             reflect.ValueOf(transformers.NewKVCache),
 		"ParseConfig":            reflect.ValueOf(transformers.ParseConfig),
 		"ParseDType":             reflect.ValueOf(transformers.ParseDType),
 		"ParseSize":              reflect.ValueOf(transformers.ParseSize),
@@ -32,22 +37,29 @@ func init() {
 		"TokenClassification":    reflect.ValueOf(transformers.TokenClassification),
 
 		// type definitions
-		"Architecture": reflect.ValueOf((*transformers.Architecture)(nil)),
-		"BaseConfig":   reflect.ValueOf((*transformers.BaseConfig)(nil)),
-		"Config":       reflect.ValueOf((*transformers.Config)(nil)),
-		"Family":       reflect.ValueOf((*transformers.Family)(nil)),
-		"Inputs":       reflect.ValueOf((*transformers.Inputs)(nil)),
-		"LoadReport":   reflect.ValueOf((*transformers.LoadReport)(nil)),
-		"Mismatch":     reflect.ValueOf((*transformers.Mismatch)(nil)),
-		"Model":        reflect.ValueOf((*transformers.Model)(nil)),
-		"Options":      reflect.ValueOf((*transformers.Options)(nil)),
-		"Output":       reflect.ValueOf((*transformers.Output)(nil)),
-		"SaveOptions":  reflect.ValueOf((*transformers.SaveOptions)(nil)),
-		"Task":         reflect.ValueOf((*transformers.Task)(nil)),
+		"Architecture":     reflect.ValueOf((*transformers.Architecture)(nil)),
+		"BaseConfig":       reflect.ValueOf((*transformers.BaseConfig)(nil)),
+		"Config":           reflect.ValueOf((*transformers.Config)(nil)),
+		"Family":           reflect.ValueOf((*transformers.Family)(nil)),
+		"GenerateOptions":  reflect.ValueOf((*transformers.GenerateOptions)(nil)),
+		"GenerateOutput":   reflect.ValueOf((*transformers.GenerateOutput)(nil)),
+		"GenerationConfig": reflect.ValueOf((*transformers.GenerationConfig)(nil)),
+		"GenerativeModel":  reflect.ValueOf((*transformers.GenerativeModel)(nil)),
+		"Inputs":           reflect.ValueOf((*transformers.Inputs)(nil)),
+		"KVCache":          reflect.ValueOf((*transformers.KVCache)(nil)),
+		"LoadReport":       reflect.ValueOf((*transformers.LoadReport)(nil)),
+		"Mismatch":         reflect.ValueOf((*transformers.Mismatch)(nil)),
+		"Model":            reflect.ValueOf((*transformers.Model)(nil)),
+		"Options":          reflect.ValueOf((*transformers.Options)(nil)),
+		"Output":           reflect.ValueOf((*transformers.Output)(nil)),
+		"SaveOptions":      reflect.ValueOf((*transformers.SaveOptions)(nil)),
+		"Task":             reflect.ValueOf((*transformers.Task)(nil)),
+		"TokenIDs":         reflect.ValueOf((*transformers.TokenIDs)(nil)),
 
 		// interface wrapper definitions
-		"_Config": reflect.ValueOf((*_github_com_goaccel_goaccel_transformers_Config)(nil)),
-		"_Model":  reflect.ValueOf((*_github_com_goaccel_goaccel_transformers_Model)(nil)),
+		"_Config":          reflect.ValueOf((*_github_com_goaccel_goaccel_transformers_Config)(nil)),
+		"_GenerativeModel": reflect.ValueOf((*_github_com_goaccel_goaccel_transformers_GenerativeModel)(nil)),
+		"_Model":           reflect.ValueOf((*_github_com_goaccel_goaccel_transformers_Model)(nil)),
 	}
 }
 
@@ -63,6 +75,44 @@ func (W _github_com_goaccel_goaccel_transformers_Config) Base() *transformers.Ba
 }
 func (W _github_com_goaccel_goaccel_transformers_Config) Validate() error {
 	return W.WValidate()
+}
+
+// _github_com_goaccel_goaccel_transformers_GenerativeModel is an interface wrapper for GenerativeModel type
+type _github_com_goaccel_goaccel_transformers_GenerativeModel struct {
+	IValue            interface{}
+	WArchitecture     func() string
+	WForward          func(x *tensors.Tensor) *tensors.Tensor
+	WGenerationConfig func() transformers.GenerationConfig
+	WNamedParameters  func() []nn.NamedParameter
+	WNewKVCache       func(batch int, capacity int) *transformers.KVCache
+	WParameters       func() []*tensors.Tensor
+	WPretrainedConfig func() transformers.Config
+	WRun              func(in transformers.Inputs) (transformers.Output, error)
+}
+
+func (W _github_com_goaccel_goaccel_transformers_GenerativeModel) Architecture() string {
+	return W.WArchitecture()
+}
+func (W _github_com_goaccel_goaccel_transformers_GenerativeModel) Forward(x *tensors.Tensor) *tensors.Tensor {
+	return W.WForward(x)
+}
+func (W _github_com_goaccel_goaccel_transformers_GenerativeModel) GenerationConfig() transformers.GenerationConfig {
+	return W.WGenerationConfig()
+}
+func (W _github_com_goaccel_goaccel_transformers_GenerativeModel) NamedParameters() []nn.NamedParameter {
+	return W.WNamedParameters()
+}
+func (W _github_com_goaccel_goaccel_transformers_GenerativeModel) NewKVCache(batch int, capacity int) *transformers.KVCache {
+	return W.WNewKVCache(batch, capacity)
+}
+func (W _github_com_goaccel_goaccel_transformers_GenerativeModel) Parameters() []*tensors.Tensor {
+	return W.WParameters()
+}
+func (W _github_com_goaccel_goaccel_transformers_GenerativeModel) PretrainedConfig() transformers.Config {
+	return W.WPretrainedConfig()
+}
+func (W _github_com_goaccel_goaccel_transformers_GenerativeModel) Run(in transformers.Inputs) (transformers.Output, error) {
+	return W.WRun(in)
 }
 
 // _github_com_goaccel_goaccel_transformers_Model is an interface wrapper for Model type

@@ -15,7 +15,7 @@ import (
 
 // userFacing are the repository's packages that notebook cells use (DESIGN.md).
 var userFacing = []string{"tensors", "nn", "optim", "data", "datasets", "accelerate", "display", "plots", "progress", "notebook_launcher", "cuda", "tokenizers",
-	"transformers", "transformers/bert", "transformers/distilbert", "transformers/roberta"}
+	"transformers", "transformers/bert", "transformers/distilbert", "transformers/roberta", "transformers/gpt2", "transformers/llama"}
 
 const module = "github.com/goaccel/goaccel"
 

@@ -294,7 +294,7 @@ func {{$name}}Assign(n *node) {
 
 	if setMap {
         mapValue = genValue(c0.child[0])
-        indexValue = genValue(c0.child[1])
+        indexValue = genMapKey(c0.child[0].typ, c0.child[1])
     }
 
 	if c1.rval.IsValid() {
@@ -445,7 +445,7 @@ func {{$name}}(n *node) {
 
 	if setMap {
         mapValue = genValue(c0.child[0])
-        indexValue = genValue(c0.child[1])
+        indexValue = genMapKey(c0.child[0].typ, c0.child[1])
     }
 
 	switch typ.Kind() {
