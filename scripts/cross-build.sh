@@ -8,7 +8,7 @@
 #     datasets, tokenizers, accelerate, dist, notebook_launcher, transformers and the display
 #     packages); the kernel itself does not build there (README, Platforms);
 #   - `go install ./cmd/goaccel` for the four kernel platforms from a clean module cache
-#     (GOMODCACHE and GOCACHE in an empty folder), the dependencies fetched through GOPROXY as
+#     (GOMODCACHE and GOPATH in an empty folder), the dependencies fetched through GOPROXY as
 #     a new user's machine fetches them. GOACCEL_OFFLINE=1 takes them from this machine's module
 #     cache instead (GOPROXY=file://…), for machines without the network.
 # It prints how long each part took.
