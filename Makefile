@@ -91,10 +91,11 @@ test-cuda-tsan:
 	@GO=$(GO) scripts/test-cuda-emulated.sh --tsan
 
 # test-platforms: the other platforms from this machine (README, Platforms): go build and go vet of
-# every package for linux/arm64, darwin/amd64 and darwin/arm64 (and linux/amd64), go build of the
-# library packages for windows/amd64, go install of the kernel for the four from an empty module
-# cache, and the unit tests of tensors, nn, optim, accelerate, dist and the cells engine built for
-# arm64 and run under qemu-aarch64 (scripts/deps.sh test installs qemu-user-static with binfmt).
+# every package for linux/arm64, darwin/amd64 and darwin/arm64 (linux/amd64's are test's first
+# steps), go build of the library packages for windows/amd64, go install of the kernel for the
+# four from an empty module cache, and the unit tests (-short) of tensors, nn, optim, accelerate,
+# dist and the cells engine built for arm64 and run under qemu-aarch64 (scripts/deps.sh test
+# installs qemu-user-static with binfmt).
 # test-arm64-notebooks runs quickstart and mnist_ddp with a kernel built for arm64, under
 # emulation, and compares their outputs with this machine's; test-cuda-emulated-arm64 is
 # test-cuda-emulated built for arm64. Both take longer than make test allows (README).
@@ -103,7 +104,7 @@ test-platforms:
 	@GO=$(GO) scripts/test-arm64.sh unit
 
 test-arm64-notebooks:
-	@GO=$(GO) scripts/test-arm64.sh notebooks
+	@GO=$(GO) JUPYTER=$(JUPYTER) scripts/test-arm64.sh notebooks
 
 test-cuda-emulated-arm64:
 	@GO=$(GO) scripts/test-arm64.sh cuda

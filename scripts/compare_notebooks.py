@@ -5,9 +5,9 @@
 
 For each NAME, DIR_A/NAME.ipynb and DIR_B/NAME.ipynb must have the same outputs, cell by cell:
 the same text, results and images, bit for bit. What depends on the machine's speed is left out:
-the rates and elapsed times of progress bars, "in N s", and the launch status table (samples/s,
-memory). Streams are compared as sets of lines per cell, since the ranks of a launch print in
-whatever order they reach the kernel. Exits 1 and names every difference when there is one.
+the rates and elapsed times of progress bars, "in N s", the launch status table (samples/s,
+memory) and the random suffix of temporary folders. Streams are compared as sets of lines per
+cell, since the ranks of a launch print in whatever order they reach the kernel. Exits 1 and names every difference when there is one.
 """
 import hashlib
 import json
@@ -17,6 +17,8 @@ import sys
 TIMING = [
     (re.compile(r"\[\d\d:\d\d(?:<|&lt;)\d\d:\d\d, [\d.]+(?:s/)?(?:it|step)(?:/s)?"), "[elapsed, rate"),
     (re.compile(r"\bin [\d.]+ s\b"), "in N s"),
+    # Folders made by os.MkdirTemp in a cell (mnist_ddp's log folder): their random suffix.
+    (re.compile(r"(?:/[^\s/]+)*?/(goaccel-[a-z-]+-)\d+"), r"TMP/\1N"),
 ]
 
 

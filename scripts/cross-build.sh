@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The platforms goaccel builds for, checked from this machine (`make test-platforms`, which
 # `make test` runs):
-#   - linux/amd64, linux/arm64, darwin/amd64, darwin/arm64: `go build` and `go vet` of every
-#     package, with cgo off (no C toolchain for the other systems here; goaccel needs none:
-#     CUDA loads at run time, and only NVML's device list wants cgo);
+#   - linux/arm64, darwin/amd64, darwin/arm64: `go build` and `go vet` of every package, with
+#     cgo off (no C toolchain for the other systems here; goaccel needs none: CUDA loads at run
+#     time, and only NVML's device list wants cgo); linux/amd64's are make test's own first
+#     steps (go vet ./..., CGO_ENABLED=0 go build ./...), or GOACCEL_NATIVE=1 adds them here;
 #   - windows/amd64: `go build` of the packages a Go program uses (tensors, nn, optim, data,
 #     datasets, tokenizers, accelerate, dist, notebook_launcher, transformers and the display
 #     packages); the kernel itself does not build there (README, Platforms);
@@ -21,7 +22,9 @@ libraries=(./tensors/... ./nn/... ./optim/... ./data/... ./datasets/... ./tokeni
 	./dist/... ./notebook_launcher/... ./transformers/... ./display/... ./plots/... ./progress/...
 	./widgets/... ./cuda ./cuda/nccl)
 
-for p in "${kernel_platforms[@]}"; do
+cross=(linux/arm64 darwin/amd64 darwin/arm64)
+[ "${GOACCEL_NATIVE:-0}" = 1 ] && cross=(linux/amd64 "${cross[@]}")
+for p in "${cross[@]}"; do
 	t=$SECONDS
 	echo "== $p: go build ./... and go vet ./..."
 	GOOS=${p%/*} GOARCH=${p#*/} CGO_ENABLED=0 $GO build ./...

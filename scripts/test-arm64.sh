@@ -7,7 +7,10 @@
 #   test-arm64.sh unit        the unit tests of tensors (the NEON kernels: gemm, cpu), nn, optim,
 #                             accelerate, dist (NEON sums, shared memory) and the cells engine
 #                             (kernel/internal/cells, the interpreter and its arm64 std tables)
-#                             built for arm64 and run under emulation (make test-platforms);
+#                             built for arm64 and run under emulation (make test-platforms), with
+#                             -short: the MNIST trainings and multi-process jobs that -short
+#                             leaves out take an emulated quarter of an hour and test nothing of
+#                             the platform that the notebooks below do not;
 #   test-arm64.sh notebooks   notebooks/quickstart.ipynb and mnist_ddp.ipynb executed headless by a
 #                             kernel built for arm64 and by one built for this machine, with
 #                             nbconvert, and their outputs compared (make test-arm64-notebooks);
@@ -35,12 +38,11 @@ arm64() { GOOS=linux GOARCH=arm64 CGO_ENABLED=0 "$@"; }
 
 case "${1:-}" in
 unit)
-	arm64 $GO test -count=1 -timeout 30m ./internal/neon/ ./tensors/... ./nn/... ./optim/... ./accelerate/... \
+	arm64 $GO test -short -count=1 -timeout 30m ./internal/neon/ ./tensors/... ./nn/... ./optim/... ./accelerate/... \
 		./dist/... ./kernel/internal/cells/... ./kernel/internal/interpreter/...
 	;;
 notebooks)
 	work=$(mktemp -d "${TMPDIR:-/tmp}/goaccel-arm64-notebooks.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
 	for arch in arm64 native; do
 		mkdir -p "$work/$arch"
 		if [ $arch = arm64 ]; then
@@ -59,7 +61,9 @@ notebooks)
 			echo "$nb on $arch: $((SECONDS - t)) s"
 		done
 	done
-	python3 scripts/compare_notebooks.py "$work/native" "$work/arm64" quickstart mnist_ddp
+	python3 scripts/compare_notebooks.py "$work/native" "$work/arm64" quickstart mnist_ddp ||
+		{ echo "test-arm64: the executed notebooks are kept in $work" >&2; exit 1; }
+	rm -rf "$work"
 	;;
 cuda)
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 CXX=${CXX_ARM64:-aarch64-linux-gnu-g++} GO=$GO scripts/test-cuda-emulated.sh
