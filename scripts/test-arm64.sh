@@ -38,7 +38,10 @@ arm64() { GOOS=linux GOARCH=arm64 CGO_ENABLED=0 "$@"; }
 
 case "${1:-}" in
 unit)
-	arm64 $GO test -short -count=1 -timeout 30m ./internal/neon/ ./tensors/... ./nn/... ./optim/... ./accelerate/... \
+	# TestGPTTrainingStepRecyclesMemory averages a step's allocations over as many steps as one
+	# second allows (testing.Benchmark): far fewer under emulation, where the average went over
+	# its 400 KiB budget in 2 runs of 5 (413 and 493 KiB); it is left to the native run.
+	arm64 $GO test -short -count=1 -timeout 30m -skip '^TestGPTTrainingStepRecyclesMemory$' ./internal/neon/ ./tensors/... ./nn/... ./optim/... ./accelerate/... \
 		./dist/... ./kernel/internal/cells/... ./kernel/internal/interpreter/...
 	;;
 notebooks)
