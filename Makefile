@@ -14,7 +14,7 @@ BIN        := bin/goaccel
 OUTDIR     := notebooks/out
 GOFLAGS_T  ?= -timeout 45m
 
-.PHONY: all build run deps deps-run install test test-race test-unit test-e2e test-cuda-emulated test-cuda-tsan lint bench generate ptx proto gpu-bundle clean
+.PHONY: all build run deps deps-run install test test-race test-unit test-e2e test-cuda-emulated test-cuda-tsan test-platforms test-arm64-notebooks test-cuda-emulated-arm64 lint bench generate ptx proto gpu-bundle clean
 
 all: build
 
@@ -51,7 +51,8 @@ run: deps-run install
 # and PyPI's, nbconvert on every notebook, JupyterLab 4 and Notebook 7 in Chromium, two hosts in
 # network namespaces when run as root, the corpus of real Go programs run as cells), the
 # assembly-free (purego) and cgo-free builds, zmq4's own tests on the patched copy, the patched
-# yaegi's tests of goaccel's changes, the GPU path on an emulated CUDA machine and the race
+# yaegi's tests of goaccel's changes, the GPU path on an emulated CUDA machine, the other
+# platforms (test-platforms: cross-builds, arm64 unit tests under emulation) and the race
 # detector (test-race). GOACCEL_REQUIRE_JUPYTER_STACKS makes a missing stack fail the tests that
 # use it instead of skipping them.
 test: deps
@@ -65,6 +66,7 @@ test: deps
 	cd third_party/zmq4 && { $(GO) test -count=1 -run '^TestSocketAutomaticReconnect$$' . || $(GO) test -count=1 -run '^TestSocketAutomaticReconnect$$' .; }
 	cd third_party/yaegi && $(GO) test ./interp/
 	$(MAKE) test-cuda-emulated
+	$(MAKE) test-platforms
 	$(MAKE) test-race
 
 # test-race: the race detector over every package of the module and the
@@ -87,6 +89,25 @@ test-cuda-emulated:
 
 test-cuda-tsan:
 	@GO=$(GO) scripts/test-cuda-emulated.sh --tsan
+
+# test-platforms: the other platforms from this machine (README, Platforms): go build and go vet of
+# every package for linux/arm64, darwin/amd64 and darwin/arm64 (linux/amd64's are test's first
+# steps), go build of the library packages for windows/amd64, go install of the kernel for the
+# four from an empty module cache, and the unit tests (-short) of tensors, nn, optim, accelerate,
+# dist and the cells engine built for arm64 and run under qemu-aarch64 (scripts/deps.sh test
+# installs qemu-user-static with binfmt).
+# test-arm64-notebooks runs quickstart and mnist_ddp with a kernel built for arm64, under
+# emulation, and compares their outputs with this machine's; test-cuda-emulated-arm64 is
+# test-cuda-emulated built for arm64. Both take longer than make test allows (README).
+test-platforms:
+	@GO=$(GO) scripts/cross-build.sh
+	@GO=$(GO) scripts/test-arm64.sh unit
+
+test-arm64-notebooks:
+	@GO=$(GO) JUPYTER=$(JUPYTER) scripts/test-arm64.sh notebooks
+
+test-cuda-emulated-arm64:
+	@GO=$(GO) scripts/test-arm64.sh cuda
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v /testdata/))" || { gofmt -l $$(git ls-files '*.go' | grep -v /testdata/); exit 1; }

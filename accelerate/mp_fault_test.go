@@ -62,7 +62,7 @@ func TestKilledRankMakesTheOthersFailNamingItWithin10s(t *testing.T) {
 			"WORLD_SIZE=2", "LOCAL_WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1", "MASTER_PORT="+strconv.Itoa(port),
 			"GOACCEL_STORE_TOKEN=fault-test-token")
 		cmd.Stderr, cmd.Stdout = &stderr[r], &stderr[r]
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		cmd.SysProcAttr = childAttr()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

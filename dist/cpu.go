@@ -136,7 +136,7 @@ func openRegion(ctx context.Context, rv *Rendezvous, local []int) (*shm.Region, 
 	me := slices.Index(local, rv.Config.Rank)
 	key := "shm/" + strconv.Itoa(local[0])
 	if me == 0 {
-		path := filepath.Join("/dev/shm", "goaccel-"+NewToken())
+		path := filepath.Join(shm.Dir(), "goaccel-"+NewToken())
 		region, err := shm.Create(path, 0, len(local), slotBytes())
 		if err != nil {
 			path = ""

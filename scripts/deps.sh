@@ -9,7 +9,11 @@
 #                  console (client tests), ipykernel (the reference kernel), Chromium (browser
 #                  tests), iproute2 (two hosts in network namespaces), g++ (the emulated GPU of
 #                  make test-cuda-emulated, with ThreadSanitizer's runtime), slurm-wlm, munge and
-#                  openmpi-bin (a Slurm cluster and mpirun across those two hosts), the CUDA toolkit
+#                  openmpi-bin (a Slurm cluster and mpirun across those two hosts), qemu-user-static
+#                  and binfmt-support (arm64 binaries run under user-mode emulation: the arm64
+#                  unit tests and notebooks of make test-platforms), g++-aarch64-linux-gnu (the
+#                  emulated GPU for arm64, and the aarch64 C library the emulated programs load),
+#                  the CUDA toolkit
 #                  (nvidia-cuda-toolkit: nvcc and ptxas check the embedded kernels; about 1.6 GB,
 #                  in Debian's non-free archive, which scripts/enable-nonfree.sh adds to apt's
 #                  sources), Node and the JupyterLab client test's npm packages (tests/jupyterlab,
@@ -49,7 +53,8 @@ esac
 # nbclient and jupyter_client, which jupyter-nbconvert depends on).
 run_pkgs=(jupyter-nbconvert python3-nbclient jupyter-client)
 [ "$stack" = pypi ] && run_pkgs=(python3-venv)
-test_pkgs=(jupyter-notebook jupyter-console python3-ipykernel chromium iproute2 python3-venv g++ slurm-wlm munge openmpi-bin)
+test_pkgs=(jupyter-notebook jupyter-console python3-ipykernel chromium iproute2 python3-venv g++ slurm-wlm munge openmpi-bin
+	qemu-user-static binfmt-support g++-aarch64-linux-gnu)
 [ "$job" = bench ] && test_pkgs=(python3-venv g++ python3-ipykernel)
 
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
@@ -94,6 +99,17 @@ if [ ${#need_run[@]} -gt 0 ] || [ ${#need_test[@]} -gt 0 ] || [ $cuda = 1 ]; the
 fi
 
 if [ "$job" = test ]; then
+	# arm64 programs run through the kernel's binfmt_misc handler, which qemu-user-static
+	# registers: where the handler is missing (a container that did not mount binfmt_misc), mount
+	# it and enable qemu-aarch64 (as root). The emulated programs find the aarch64 loader and C
+	# library through QEMU_LD_PREFIX (scripts/test-arm64.sh sets it).
+	if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+		sudo=""
+		[ "$(id -u)" -eq 0 ] || sudo="sudo"
+		echo "registering qemu-aarch64 with binfmt_misc (arm64 binaries under emulation)"
+		[ -e /proc/sys/fs/binfmt_misc/register ] || $sudo mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || true
+		$sudo update-binfmts --enable qemu-aarch64 || true
+	fi
 	# npm ci only when the installed packages were not installed from this lock file.
 	lock=tests/jupyterlab/package-lock.json
 	if ! cmp -s "$lock" tests/jupyterlab/node_modules/.goaccel-lock; then

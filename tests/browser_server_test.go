@@ -153,11 +153,11 @@ func startJupyterServer(t *testing.T, dataDir, jupyter string, setup func(s *not
 		s.marker,
 	)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	// Pdeathsig stops the server (and, through its shutdown, the kernels)
+	// On Linux Pdeathsig stops the server (and, through its shutdown, the kernels)
 	// even when the test binary is killed before its cleanups run. The
 	// signal follows the thread that started the child, so that thread stays
 	// locked until the server exits.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	cmd.SysProcAttr = serverAttr(syscall.SIGTERM)
 	startErr := make(chan error, 1)
 	exited := make(chan struct{})
 	go func() {

@@ -98,6 +98,8 @@
 //     beyond what its own checks see (goroutine panics, derived executors).
 //   - notebooks_test.go: every notebooks/*.ipynb executed with each stack's
 //     nbconvert and its outputs checked.
+//   - procattr_linux_test.go, procattr_other_test.go: the process group of
+//     the servers the tests start, and Linux's parent-death signal for them.
 //   - resume_test.go: restarts after a worker's SIGKILL, stop on interrupt
 //     and --resume (equal to the uninterrupted run bit for bit), a second
 //     interrupt, stall reports and the status table, from goaccel launch and

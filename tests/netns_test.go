@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -27,11 +28,21 @@ type hostPair struct {
 	ns, veth, addr, hostname [2]string
 }
 
+// requireLinux skips t, saying so, off Linux: what names (network namespaces, a Slurm cluster
+// of them) exists only there.
+func requireLinux(t *testing.T, what string) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skipf("skipping: %s need Linux; this is %s", what, runtime.GOOS)
+	}
+}
+
 // newHostPair creates the namespaces and the link, and removes them when the
 // test ends, whatever happens. It skips the test only where namespaces
 // cannot be created (not root, or no permission inside a container).
 func newHostPair(t *testing.T) *hostPair {
 	t.Helper()
+	requireLinux(t, "two hosts from network namespaces")
 	for _, tool := range []string{"ip", "unshare"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is missing: install iproute2 and util-linux (scripts/deps.sh does): %v", tool, err)

@@ -34,6 +34,7 @@ type slurmCluster struct {
 // and fails it where the tools are missing, as the multi-node test does.
 func requireSlurm(t *testing.T) {
 	t.Helper()
+	requireLinux(t, "a Slurm cluster of network-namespace hosts")
 	if os.Geteuid() != 0 {
 		t.Skip("skipping: a Slurm cluster of network-namespace hosts needs root (CI runs make test as root)")
 	}

@@ -13,7 +13,7 @@ import (
 func runInstall(args []string) int {
 	fs := flag.NewFlagSet("install", flag.ContinueOnError)
 	prefix := fs.String("prefix", "", "install into `P`/share/jupyter/kernels (like jupyter kernelspec install --prefix)")
-	user := fs.Bool("user", true, "install for this user ($JUPYTER_DATA_DIR or ~/.local/share/jupyter); --user=false installs system-wide in "+kernelspec.SystemDataDir)
+	user := fs.Bool("user", true, "install for this user ($JUPYTER_DATA_DIR, else ~/.local/share/jupyter, or ~/Library/Jupyter on macOS); --user=false installs system-wide in "+kernelspec.SystemDataDir)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: goaccel install [--user] [--prefix P]")
 		fs.PrintDefaults()

@@ -99,8 +99,12 @@ func (w *Worker) RequestedStop() StopMode { return StopMode(w.stopMode.Load()) }
 // one they are dropped.
 func (w *Worker) HandleComm(f func(msg json.RawMessage)) { w.commHandler.Store(&f) }
 
-// serveControl reads the launcher's messages until it closes the pipe.
-func (w *Worker) serveControl(in *os.File) {
+// serveControl reads the launcher's messages until it closes the pipe. The
+// launcher closes it only after the worker exited, so its end means the
+// launcher is gone (killed outright): then orphaned runs (FromEnv's ends the
+// process, as Linux's parent-death signal does, and as nothing else would
+// on macOS). A pipe that breaks instead (an oversized line) does not.
+func (w *Worker) serveControl(in *os.File, orphaned func()) {
 	defer in.Close()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 256<<20) // a widget's state may carry images
@@ -123,4 +127,13 @@ func (w *Worker) serveControl(in *os.File) {
 			}
 		}
 	}
+	if sc.Err() == nil {
+		orphaned()
+	}
+}
+
+// leaveOrphaned ends a worker whose launcher is gone.
+func leaveOrphaned() {
+	fmt.Fprintln(os.Stderr, "goaccel worker: the launcher is gone (its control pipe closed); exiting")
+	os.Exit(1)
 }

@@ -27,8 +27,9 @@ func TestTheControlPipeServesStopsCommsAndStacks(t *testing.T) {
 	w := &Worker{rank: 1, rep: &reporter{out: statusW}, controlled: true}
 	w.HandleComm(func(m json.RawMessage) { comms <- string(m) })
 	done := make(chan struct{})
+	orphaned := make(chan struct{}, 1)
 	go func() {
-		w.serveControl(controlR)
+		w.serveControl(controlR, func() { orphaned <- struct{}{} })
 		close(done)
 	}()
 	send := func(m ControlMessage) {
@@ -74,8 +75,18 @@ func TestTheControlPipeServesStopsCommsAndStacks(t *testing.T) {
 	if w.RequestedStop() != StopSave {
 		t.Fatalf("a finish after a save made it %v", w.RequestedStop())
 	}
-	controlW.Close()
+	select {
+	case <-orphaned:
+		t.Fatal("the worker took itself for orphaned while its launcher writes to it")
+	default:
+	}
+	controlW.Close() // the launcher is gone
 	<-done
+	select {
+	case <-orphaned:
+	default:
+		t.Fatal("the control pipe's end did not make the worker leave (the lifeline where Linux's parent-death signal is missing)")
+	}
 }
 
 func TestStopModesTravelByName(t *testing.T) {

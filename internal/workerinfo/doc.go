@@ -24,6 +24,9 @@
 // on with the other ranks at a step boundary), a request for the goroutine
 // stacks (answered on the status pipe), and the front end's comm messages
 // to the worker's widgets (handed to what HandleComm installed). The
+// launcher closes the control pipe only after the worker exited, so a worker
+// whose control pipe ends leaves at once: its launcher was killed outright
+// (macOS has no parent-death signal to do it). The
 // counters are atomics, so every collective and batch updates them in
 // nanoseconds.
 //

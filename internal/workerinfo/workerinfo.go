@@ -59,7 +59,7 @@ func FromEnv() *Worker {
 	w.rep = &reporter{out: out}
 	if in := fdFile(EnvControlFD, "goaccel-control"); in != nil {
 		w.controlled = true
-		go w.serveControl(in)
+		go w.serveControl(in, leaveOrphaned)
 	}
 	go w.loop()
 	return w

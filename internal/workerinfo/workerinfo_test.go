@@ -51,6 +51,11 @@ func TestFromEnvLinksToTheLaunchersPipesOrToNone(t *testing.T) {
 	t.Run("launcher", func(t *testing.T) {
 		statusR, _, statusFD := pipeFD(t, true)
 		_, controlW, controlFD := pipeFD(t, false)
+		// The launcher's end stays open as long as the test process runs: its close
+		// would tell FromEnv's worker that the launcher is gone, and it would leave.
+		if _, err := syscall.Dup(int(controlW.Fd())); err != nil {
+			t.Fatal(err)
+		}
 		t.Setenv(EnvStatusFD, strconv.Itoa(statusFD))
 		t.Setenv(EnvControlFD, strconv.Itoa(controlFD))
 		t.Setenv("RANK", "2")

@@ -72,6 +72,9 @@
 //     pipes (fd 3 and 4).
 //   - process.go: one child process: starting it (Supervisor.spawn),
 //     calls and their events, killing its process group and reaping it.
+//   - procattr_linux.go, procattr_other.go: the child's process group, and
+//     Linux's parent-death signal (elsewhere the request pipe's end is the
+//     child's cue to leave).
 //   - protocol.go: the interfaces a child serves (Session, Restorer,
 //     Stopper, Counter, Parenter, CommHost), Result and Error, EnvState, and
 //     the requests, events and sync markers on the wire.

@@ -57,8 +57,10 @@ func (s *Supervisor) spawn() (*child, error) {
 	cmd.ExtraFiles = []*os.File{reqR, evW}
 	// Own process group: a terminal's Ctrl-C reaches the kernel only (which
 	// forwards it as an interrupt), and kill reaches the child's own children.
-	// Pdeathsig: never outlive a kernel that was killed outright.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// The child never outlives a kernel that was killed outright: it leaves
+	// when the request pipe closes (Child.Serve), and on Linux the kernel's
+	// parent-death signal kills it too (childAttr).
+	cmd.SysProcAttr = childAttr()
 	startErr := cmd.Start()
 	for _, f := range []*os.File{reqR, evW, outW, errW} {
 		f.Close()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // Name is the kernelspec directory name ("jupyter console --kernel goaccel").
@@ -33,7 +34,7 @@ func New(binary string) Spec {
 }
 
 // SystemDataDir is where a system-wide install goes (the first entry of
-// Jupyter's system path on Linux).
+// Jupyter's system path on Linux and macOS).
 const SystemDataDir = "/usr/local/share/jupyter"
 
 // Target says where to install: Prefix (P/share/jupyter, like
@@ -44,10 +45,14 @@ type Target struct {
 	User   bool
 }
 
-// DataDir resolves the Jupyter data directory for t: Prefix wins; then, for
-// a user install, $JUPYTER_DATA_DIR, $XDG_DATA_HOME/jupyter, then
-// ~/.local/share/jupyter (Jupyter's own order on Linux); else SystemDataDir.
+// DataDir resolves the Jupyter data directory for t on this system: Prefix
+// wins; then, for a user install, $JUPYTER_DATA_DIR, then Jupyter's own user
+// data directory (userDataDir); else SystemDataDir.
 func DataDir(t Target) (string, error) {
+	return dataDir(t, runtime.GOOS)
+}
+
+func dataDir(t Target, goos string) (string, error) {
 	if t.Prefix != "" {
 		p, err := filepath.Abs(t.Prefix)
 		if err != nil {
@@ -61,12 +66,24 @@ func DataDir(t Target) (string, error) {
 	if d := os.Getenv("JUPYTER_DATA_DIR"); d != "" {
 		return d, nil
 	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "jupyter"), nil
+	return userDataDir(goos)
+}
+
+// userDataDir is jupyter_core's jupyter_data_dir() on goos: ~/Library/Jupyter
+// on macOS (where Jupyter never looks in ~/.local/share), else
+// $XDG_DATA_HOME/jupyter or ~/.local/share/jupyter.
+func userDataDir(goos string) (string, error) {
+	if goos != "darwin" {
+		if x := os.Getenv("XDG_DATA_HOME"); x != "" {
+			return filepath.Join(x, "jupyter"), nil
+		}
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return "", fmt.Errorf("find the Jupyter data directory: %w (set JUPYTER_DATA_DIR or use --prefix)", err)
+	}
+	if goos == "darwin" {
+		return filepath.Join(home, "Library", "Jupyter"), nil
 	}
 	return filepath.Join(home, ".local", "share", "jupyter"), nil
 }

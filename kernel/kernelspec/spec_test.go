@@ -44,23 +44,27 @@ func TestInstallRejectsRelativeBinary(t *testing.T) {
 
 func TestDataDirOrder(t *testing.T) {
 	tests := []struct {
-		name, prefix, jdd, xdg, home, want string
-		user                               bool
+		name, goos, prefix, jdd, xdg, home, want string
+		user                                     bool
 	}{
-		{"prefix wins", "/p", "/j", "/x", "/h", "/p/share/jupyter", true},
-		{"JUPYTER_DATA_DIR", "", "/j", "/x", "/h", "/j", true},
-		{"XDG_DATA_HOME", "", "", "/x", "/h", "/x/jupyter", true},
-		{"home", "", "", "", "/h", "/h/.local/share/jupyter", true},
-		{"system-wide", "", "/j", "/x", "/h", SystemDataDir, false},
+		{"prefix wins", "linux", "/p", "/j", "/x", "/h", "/p/share/jupyter", true},
+		{"JUPYTER_DATA_DIR", "linux", "", "/j", "/x", "/h", "/j", true},
+		{"XDG_DATA_HOME", "linux", "", "", "/x", "/h", "/x/jupyter", true},
+		{"home", "linux", "", "", "", "/h", "/h/.local/share/jupyter", true},
+		{"system-wide", "linux", "", "/j", "/x", "/h", SystemDataDir, false},
+		{"macOS: JUPYTER_DATA_DIR", "darwin", "", "/j", "/x", "/h", "/j", true},
+		{"macOS: Library, not XDG_DATA_HOME", "darwin", "", "", "/x", "/h", "/h/Library/Jupyter", true},
+		{"macOS: home", "darwin", "", "", "", "/h", "/h/Library/Jupyter", true},
+		{"macOS: prefix wins", "darwin", "/p", "/j", "/x", "/h", "/p/share/jupyter", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("JUPYTER_DATA_DIR", tt.jdd)
 			t.Setenv("XDG_DATA_HOME", tt.xdg)
 			t.Setenv("HOME", tt.home)
-			got, err := DataDir(Target{Prefix: tt.prefix, User: tt.user})
+			got, err := dataDir(Target{Prefix: tt.prefix, User: tt.user}, tt.goos)
 			if err != nil || got != tt.want {
-				t.Fatalf("DataDir = %q, %v; want %q", got, err, tt.want)
+				t.Fatalf("dataDir(%s) = %q, %v; want %q", tt.goos, got, err, tt.want)
 			}
 		})
 	}

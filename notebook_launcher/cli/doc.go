@@ -46,4 +46,5 @@
 //     turns interrupts into graceful stops.
 //   - limits.go: refusing a launch this machine cannot carry (open files,
 //     cores).
+//   - limits_unix.go, limits_windows.go: the open-file limit and core count.
 package cli

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"runtime"
-	"syscall"
 )
 
 // Resource bounds checked before a launch starts anything.
@@ -37,14 +35,4 @@ func checkResources(local, world int, fileLimit uint64, cores int) error {
 			world, need, fileLimit)
 	}
 	return nil
-}
-
-// machineLimits returns this process's open-file limit (which the workers,
-// Go programs too, raise to the same hard limit) and its core count.
-func machineLimits() (fileLimit uint64, cores int) {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
-		return 1 << 20, runtime.NumCPU()
-	}
-	return rl.Cur, runtime.NumCPU()
 }

@@ -44,7 +44,8 @@
 // output, and stops the whole group on the first failure or on
 // cancellation: each worker runs in its own process group (so a terminal's
 // Ctrl-C reaches only the launcher, which forwards it), dies with the
-// launcher on Linux (Pdeathsig), and has its output prefixed with
+// launcher (on Linux by Pdeathsig; everywhere it leaves when its control
+// pipe closes, which internal/workerinfo watches), and has its output prefixed with
 // "[rank r] " for r > 0. A line a worker starts with FramePrefix
 // (WriteFrame) is for the launcher, not the user: a notebook worker's
 // display message.
@@ -83,6 +84,8 @@
 //   - report.go: Places, the stall report's text (Stall.Text) with the
 //     stacks trimmed to the user's frames, GroupStatus.Text, StopNote
 //     and Ended, and Bytes.
+//   - signal_unix.go, signal_windows.go: signals to a worker's process group, or a kill on
+//     Windows, where RunGroup refuses to start workers (no inherited pipes).
 //   - sys_linux.go: the workers' process group and Pdeathsig.
-//   - sys_other.go: the workers' process group elsewhere.
+//   - sys_unix.go: the workers' process group on the other Unix systems.
 package workers

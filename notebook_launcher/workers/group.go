@@ -90,6 +90,9 @@ func RunGroup(ctx context.Context, s GroupSpec) error {
 	if s.NumProcs < 1 {
 		return fmt.Errorf("workers: NumProcs is %d; it must be at least 1", s.NumProcs)
 	}
+	if err := canLaunch(); err != nil {
+		return err
+	}
 	if s.Stdout == nil {
 		s.Stdout = os.Stdout
 	}
@@ -265,14 +268,6 @@ func status(err error) string {
 		return ee.ProcessState.String()
 	}
 	return err.Error()
-}
-
-// signalGroup sends sig to the worker's process group (it leads its own group).
-func signalGroup(w *worker, sig syscall.Signal) {
-	if w.cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-w.cmd.Process.Pid, sig)
 }
 
 // stopAll sends first to every group, waits up to grace, then SIGKILLs what is left.

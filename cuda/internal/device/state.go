@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,10 @@ func load() libs {
 	loadOnce.Do(func() {
 		if v, err := strconv.ParseBool(os.Getenv(EnvAllowTF32)); err == nil {
 			tf32.Store(v)
+		}
+		if runtime.GOOS != "linux" {
+			loaded.err = fmt.Errorf("no NVIDIA GPU: goaccel uses NVIDIA GPUs on Linux only (this is %s/%s); tensors stay on the CPU", runtime.GOOS, runtime.GOARCH)
+			return
 		}
 		if os.Getenv(lib.EnvPath) == "" && !deviceNodes() {
 			loaded.err = fmt.Errorf("no NVIDIA GPU here: no /dev/nvidia0 device node (is the driver loaded? set %s to try the libraries in a folder anyway)", lib.EnvPath)

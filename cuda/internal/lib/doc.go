@@ -14,6 +14,8 @@
 //
 // Files:
 //   - cstring.go: CString, a NUL-terminated C string copied into Go.
+//   - dl_unix.go, dl_windows.go: the system's loader (dlopen and dlsym through purego;
+//     LoadLibrary and GetProcAddress). Open refuses off Linux, where goaccel has no GPU path.
 //   - lib.go: Spec and the libraries goaccel loads (Driver, CUBLAS, CUBLASLt, NCCL), EnvPath,
 //     Finder, Open, ErrNotFound and Library (Sym, Bind).
 package lib

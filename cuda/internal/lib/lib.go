@@ -8,14 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/ebitengine/purego"
 )
 
 // Spec names a library by its sonames, most preferred first (CUDA 13 before 12).
@@ -77,7 +76,7 @@ func (f *Finder) dlopen(path string) (uintptr, error) {
 	if f.Dlopen != nil {
 		return f.Dlopen(path)
 	}
-	return purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	return systemOpen(path)
 }
 
 // Dirs returns the folders searched, in order: GOACCEL_CUDA_LIBRARY_PATH, LD_LIBRARY_PATH,
@@ -224,6 +223,10 @@ func Open(spec Spec) (*Library, error) {
 // (LD_LIBRARY_PATH, the loader cache), then each soname in each of Dirs. The libraries spec
 // Needs are opened first from the folder where spec's library is found.
 func (f *Finder) Open(spec Spec) (*Library, error) {
+	if runtime.GOOS != "linux" && f.Dlopen == nil {
+		return nil, fmt.Errorf("%s: %w: goaccel uses NVIDIA GPUs on Linux only (this is %s/%s); tensors stay on the CPU",
+			spec.Name, ErrNotFound, runtime.GOOS, runtime.GOARCH)
+	}
 	var tried []string
 	if f.getenv(EnvPath) == "" {
 		for _, so := range spec.Sonames {
@@ -291,7 +294,7 @@ func (f *Finder) openNeeds(spec Spec, dir string) {
 // Sym returns the address of the first of names that the library exports.
 func (l *Library) Sym(names ...string) (uintptr, error) {
 	for _, n := range names {
-		if p, err := purego.Dlsym(l.handle, n); err == nil && p != 0 {
+		if p, err := systemSym(l.handle, n); err == nil && p != 0 {
 			return p, nil
 		}
 	}

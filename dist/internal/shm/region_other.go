@@ -1,10 +1,11 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package shm
 
 import (
 	"context"
 	"errors"
+	"os"
 
 	"github.com/goaccel/goaccel/dist/internal/reduce"
 )
@@ -12,13 +13,16 @@ import (
 // DefaultSlotBytes is the staging space per rank and round.
 const DefaultSlotBytes = 4 << 20
 
-var errNoShm = errors.New("shm: shared-memory collectives need Linux")
+var errNoShm = errors.New("shm: shared-memory collectives need Linux or macOS")
 
 // Region is unavailable on this platform.
 type Region struct{}
 
 // Available reports whether shared memory can be used here.
 func Available() bool { return false }
+
+// Dir is where region files would go.
+func Dir() string { return os.TempDir() }
 
 // Create fails on this platform.
 func Create(path string, rank, size, slot int) (*Region, error) { return nil, errNoShm }

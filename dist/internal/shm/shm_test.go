@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package shm
 
@@ -17,6 +17,12 @@ import (
 
 func regions(t *testing.T, p, slot int) []*Region {
 	t.Helper()
+	return regionsWaiting(t, p, slot, platformWaiter())
+}
+
+// regionsWaiting is regions whose ranks sleep with w.
+func regionsWaiting(t *testing.T, p, slot int, w waiter) []*Region {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "region")
 	rs := make([]*Region, p)
 	var err error
@@ -28,6 +34,9 @@ func regions(t *testing.T, p, slot int) []*Region {
 			t.Fatal(err)
 		}
 	}
+	for _, g := range rs {
+		g.w = w
+	}
 	t.Cleanup(func() {
 		for _, g := range rs {
 			g.Close()
@@ -36,53 +45,59 @@ func regions(t *testing.T, p, slot int) []*Region {
 	return rs
 }
 
+// waiters are the ways a rank can wait for its peers: this platform's, and macOS's short
+// sleeps (tested on Linux too).
+var waiters = map[string]waiter{"platform": platformWaiter(), "sleep": sleepWaiter{}}
+
 func TestAllReduceAcrossRoundsAndOddSizes(t *testing.T) {
-	for _, p := range []int{2, 3} {
-		rs := regions(t, p, 256) // tiny slots force many rounds
-		for _, n := range []int{1, 7, 64, 1000 + 3} {
-			for _, op := range []reduce.Op{reduce.Sum, reduce.Max, reduce.Min} {
-				t.Run(fmt.Sprintf("p%d_n%d_op%d", p, n, op), func(t *testing.T) {
-					var wg sync.WaitGroup
-					errs := make([]error, p)
-					for r, g := range rs {
-						wg.Add(1)
-						go func() {
-							defer wg.Done()
-							v := make([]float64, n)
-							for i := range v {
-								v[i] = float64(i*(r+1) - r)
-							}
-							if err := g.AllReduce(context.Background(), reduce.FromF64(v), reduce.Float64, op); err != nil {
-								errs[r] = err
-								return
-							}
-							for i := range v {
-								want := float64(i - 0)
-								for q := 1; q < p; q++ {
-									x := float64(i*(q+1) - q)
-									switch op {
-									case reduce.Sum:
-										want += x
-									case reduce.Max:
-										want = max(want, x)
-									case reduce.Min:
-										want = min(want, x)
-									}
+	for name, w := range waiters {
+		for _, p := range []int{2, 3} {
+			rs := regionsWaiting(t, p, 256, w) // tiny slots force many rounds
+			for _, n := range []int{1, 7, 64, 1000 + 3} {
+				for _, op := range []reduce.Op{reduce.Sum, reduce.Max, reduce.Min} {
+					t.Run(fmt.Sprintf("%s/p%d_n%d_op%d", name, p, n, op), func(t *testing.T) {
+						var wg sync.WaitGroup
+						errs := make([]error, p)
+						for r, g := range rs {
+							wg.Add(1)
+							go func() {
+								defer wg.Done()
+								v := make([]float64, n)
+								for i := range v {
+									v[i] = float64(i*(r+1) - r)
 								}
-								if v[i] != want {
-									errs[r] = fmt.Errorf("rank %d elem %d = %v want %v", r, i, v[i], want)
+								if err := g.AllReduce(context.Background(), reduce.FromF64(v), reduce.Float64, op); err != nil {
+									errs[r] = err
 									return
 								}
-							}
-						}()
-					}
-					wg.Wait()
-					for _, err := range errs {
-						if err != nil {
-							t.Fatal(err)
+								for i := range v {
+									want := float64(i - 0)
+									for q := 1; q < p; q++ {
+										x := float64(i*(q+1) - q)
+										switch op {
+										case reduce.Sum:
+											want += x
+										case reduce.Max:
+											want = max(want, x)
+										case reduce.Min:
+											want = min(want, x)
+										}
+									}
+									if v[i] != want {
+										errs[r] = fmt.Errorf("rank %d elem %d = %v want %v", r, i, v[i], want)
+										return
+									}
+								}
+							}()
 						}
-					}
-				})
+						wg.Wait()
+						for _, err := range errs {
+							if err != nil {
+								t.Fatal(err)
+							}
+						}
+					})
+				}
 			}
 		}
 	}

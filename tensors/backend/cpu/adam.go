@@ -17,9 +17,9 @@ func adamUpdate(w, g, m, v []float32, c *adamConsts) {
 	n := len(g)
 	w, m, v = w[:n], m[:n], v[:n]
 	done := 0
-	if useAVX && n >= 8 {
+	if useVecOptim && n >= 8 {
 		done = n &^ 7
-		adamAVX(&w[0], &g[0], &m[0], &v[0], done, c)
+		adamVec(&w[0], &g[0], &m[0], &v[0], done, c)
 	}
 	adamScalar(w[done:], g[done:], m[done:], v[done:], c)
 }

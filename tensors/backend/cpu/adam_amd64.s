@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// func adamAVX(w, grad, m, v *float32, n int, c *adamConsts)
-TEXT ·adamAVX(SB), NOSPLIT, $0-48
+// func adamVec(w, grad, m, v *float32, n int, c *adamConsts)
+TEXT ·adamVec(SB), NOSPLIT, $0-48
 	MOVQ w+0(FP), DI
 	MOVQ grad+8(FP), SI
 	MOVQ m+16(FP), R8

@@ -1,13 +1,13 @@
-//go:build !amd64 || purego
+//go:build (!amd64 && !arm64) || purego
 
 package cpu
 
-const useAVX = false
+const useVecOptim = false
 
-func adamAVX(w, grad, m, v *float32, n int, c *adamConsts) {
-	panic("optim: adamAVX called without AVX support")
+func adamVec(w, grad, m, v *float32, n int, c *adamConsts) {
+	panic("cpu: adamVec called without a vector kernel")
 }
 
-func sgdAVX(w, grad, buf *float32, n int, c *sgdConsts) {
-	panic("optim: sgdAVX called without AVX support")
+func sgdVec(w, grad, buf *float32, n int, c *sgdConsts) {
+	panic("cpu: sgdVec called without a vector kernel")
 }

@@ -22,7 +22,7 @@ func randF32(r *rand.Rand, n int, scale float64, uniform bool) []float32 {
 // TestAdamKernelMatchesScalarBitForBit checks the vector kernel against the scalar loop on lengths
 // around the vector width, including values that exercise rounding (tiny v, large g).
 func TestAdamKernelMatchesScalarBitForBit(t *testing.T) {
-	if !useAVX {
+	if !useVecOptim {
 		t.Skip("no vector kernel on this CPU or build")
 	}
 	r := rand.New(rand.NewPCG(5, 5))

@@ -31,14 +31,16 @@ func expf(x float32) float32 {
 		t += 0.5
 	}
 	n := float32(int32(t))
-	r := x - n*ln2hi - n*ln2lo
+	// The explicit float32 conversions forbid the compiler to fuse the multiply-adds (it does on
+	// arm64), so every platform computes the same bits.
+	r := x - float32(n*ln2hi) - float32(n*ln2lo)
 	p := float32(1.9875691500e-4)
-	p = p*r + 1.3981999507e-3
-	p = p*r + 8.3334519073e-3
-	p = p*r + 4.1665795894e-2
-	p = p*r + 1.6666665459e-1
-	p = p*r + 5.0000001201e-1
-	y := p*r*r + r + 1
+	p = float32(p*r) + 1.3981999507e-3
+	p = float32(p*r) + 8.3334519073e-3
+	p = float32(p*r) + 4.1665795894e-2
+	p = float32(p*r) + 1.6666665459e-1
+	p = float32(p*r) + 5.0000001201e-1
+	y := float32(float32(p*r)*r) + r + 1
 	k := int32(n)
 	if k < -126 || k > 127 {
 		return float32(math.Ldexp(float64(y), int(k)))

@@ -1,7 +1,11 @@
 package cpu
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/goaccel/goaccel/internal/half"
@@ -69,5 +73,21 @@ func TestMaxF32MatchesScalarLoopForEveryLengthAndPosition(t *testing.T) {
 				t.Fatalf("n=%d max at %d: maxF32 = %v, scalar = %v, want 5", n, at, got, want)
 			}
 		}
+	}
+}
+
+// TestExpfGivesTheSameBitsOnEveryPlatform: expf's multiply-adds are not fused on any platform
+// (arm64's compiler fuses them unless told not to), so its results are the bits amd64 gives,
+// recorded here as a hash of e^x for 20,001 values of x in [-100, 100].
+func TestExpfGivesTheSameBitsOnEveryPlatform(t *testing.T) {
+	h := sha256.New()
+	for i := -10000; i <= 10000; i++ {
+		var b [4]byte
+		binary.LittleEndian.PutUint32(b[:], math.Float32bits(expf(float32(i)/100)))
+		h.Write(b[:])
+	}
+	const amd64 = "f5591672"
+	if got := hex.EncodeToString(h.Sum(nil))[:8]; got != amd64 {
+		t.Fatalf("expf's bits hash to %s on %s, %s on amd64", got, runtime.GOARCH, amd64)
 	}
 }

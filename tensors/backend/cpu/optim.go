@@ -96,11 +96,15 @@ func adamChunk(s *step, sp span) {
 	}
 	b1, ob1, b2, ob2, bc2, eps, nss, wd := c.Beta1, c.OneMinusBeta1, c.Beta2, c.OneMinusBeta2, c.BC2, c.Eps, c.StepSize, c.L2
 	w, m, v = w[:len(g)], m[:len(g)], v[:len(g)]
-	for j, gj := range g { // Adam's L2 term, folded into the gradient
-		gj += wd * w[j]
-		m[j] = m[j]*b1 + ob1*gj
-		v[j] = v[j]*b2 + ob2*gj*gj
-		w[j] += nss * (m[j] / (float32(math.Sqrt(float64(v[j])))/bc2 + eps))
+	// Adam's L2 term, folded into the gradient. The explicit float32 conversions forbid the
+	// compiler to fuse multiply-adds (it does on arm64): every platform, and the composed update
+	// of devices without this kernel, round each operation alike.
+	for j, gj := range g {
+		gj += float32(wd * w[j])
+		mj := float32(m[j]*b1) + float32(ob1*gj)
+		vj := float32(v[j]*b2) + float32(float32(ob2*gj)*gj)
+		m[j], v[j] = mj, vj
+		w[j] += float32(nss * float32(mj/(float32(sqrt32(vj)/bc2)+eps)))
 	}
 }
 
@@ -114,7 +118,7 @@ func (c *CPU) SGDStep(w, g, buf []backend.Vec, sc []backend.SGDScalars) {
 	steps.Put(s)
 }
 
-// sgdConsts are sgdAVX's scalars; mode's bits: 1 weight decay, 2 momentum, 4 first step,
+// sgdConsts are sgdVec's scalars; mode's bits: 1 weight decay, 2 momentum, 4 first step,
 // 8 Nesterov.
 type sgdConsts struct {
 	lr, wd, mom, damp float32
@@ -142,37 +146,39 @@ func sgdChunk(s *step, sp span) {
 		}
 	}
 	done := 0
-	if n := len(g) &^ 7; useAVX && n > 0 {
+	if n := len(g) &^ 7; useVecOptim && n > 0 {
 		var bp *float32
 		if b != nil {
 			bp = &b[0]
 		}
-		sgdAVX(&w[0], &g[0], bp, n, &k)
+		sgdVec(&w[0], &g[0], bp, n, &k)
 		done = n
 	}
 	sgdScalar(w[done:], g[done:], b[min(done, len(b)):], &k)
 }
 
-// sgdScalar is sgdAVX in Go: one SGD step (PyTorch's order of operations) over w.
+// sgdScalar is sgdVec in Go: one SGD step (PyTorch's order of operations) over w. The explicit
+// float32 conversions forbid the compiler to fuse multiply-adds (it does on arm64), so every
+// platform and the vector kernels give the same bits.
 func sgdScalar(w, g, b []float32, k *sgdConsts) {
 	lr, wd, mom, damp := k.lr, k.wd, k.mom, k.damp
 	for j, gj := range g {
 		if k.mode&1 != 0 {
-			gj += wd * w[j]
+			gj += float32(wd * w[j])
 		}
 		if k.mode&2 != 0 {
 			if k.mode&4 != 0 {
 				b[j] = gj
 			} else {
-				b[j] = b[j]*mom + damp*gj
+				b[j] = float32(b[j]*mom) + float32(damp*gj)
 			}
 			if k.mode&8 != 0 {
-				gj += mom * b[j]
+				gj += float32(mom * b[j])
 			} else {
 				gj = b[j]
 			}
 		}
-		w[j] -= lr * gj
+		w[j] -= float32(lr * gj)
 	}
 }
 

@@ -54,3 +54,50 @@ func TestOptimizerStepsDoNotDependOnChunking(t *testing.T) {
 		}
 	}
 }
+
+// TestAdamL2StepRoundsEveryOperation checks Adam's L2 path against the update it stands for: the
+// gradient with the L2 term folded in (rounded to float32), then the plain update (adamScalar,
+// which rounds every operation). A compiler that fuses a multiply-add in the L2 loop (arm64's)
+// gives other bits, and training on arm64 would drift from amd64.
+func TestAdamL2StepRoundsEveryOperation(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		l2   float32
+	}{
+		{"short", 5, 0.01},
+		{"long", 1000, 0.01},
+		{"large decay", 300, 0.3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(3, uint64(tc.n)))
+			w, g := randF32(r, tc.n, 1, false), randF32(r, tc.n, 10, false)
+			m, v := randF32(r, tc.n, 1, false), randF32(r, tc.n, 1e-3, true)
+			sc := backend.AdamScalars{Beta1: 0.9, OneMinusBeta1: 0.1, Beta2: 0.999, OneMinusBeta2: 0.001,
+				BC2: 0.03, Eps: 1e-8, StepSize: -1e-3, Shrink: 1, L2: tc.l2}
+
+			wantW, wantM, wantV := append([]float32(nil), w...), append([]float32(nil), m...), append([]float32(nil), v...)
+			folded := make([]float32, tc.n)
+			for j := range g {
+				folded[j] = g[j] + float32(tc.l2*w[j])
+			}
+			k := adamConsts{sc.Beta1, sc.OneMinusBeta1, sc.Beta2, sc.OneMinusBeta2, sc.BC2, sc.Eps, sc.StepSize, 1}
+			adamScalar(wantW, folded, wantM, wantV, &k)
+
+			gotW, gotM, gotV := vecOf(w), vecOf(m), vecOf(v)
+			New().AdamStep([]backend.Vec{gotW}, []backend.Vec{vecOf(g)}, []backend.Vec{gotM}, []backend.Vec{gotV},
+				[]backend.AdamScalars{sc})
+			for _, c := range []struct {
+				name      string
+				got, want []float32
+			}{{"w", gotW.Buf.F32, wantW}, {"m", gotM.Buf.F32, wantM}, {"v", gotV.Buf.F32, wantV}} {
+				for j := range c.want {
+					if math.Float32bits(c.got[j]) != math.Float32bits(c.want[j]) {
+						t.Fatalf("%s[%d] = %v, want %v (the L2 update's rounding differs from the folded gradient's)",
+							c.name, j, c.got[j], c.want[j])
+					}
+				}
+			}
+		})
+	}
+}

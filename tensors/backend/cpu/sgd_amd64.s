@@ -2,11 +2,11 @@
 
 #include "textflag.h"
 
-// func sgdAVX(w, grad, buf *float32, n int, c *sgdConsts)
+// func sgdVec(w, grad, buf *float32, n int, c *sgdConsts)
 // sgdChunk's arithmetic, 8 floats at a time, operation for operation (no fused multiply-adds),
 // so results are the bits of the scalar loop. c.mode's bits say which terms run: 1 weight
 // decay, 2 momentum (buf), 4 first step (buf = g), 8 Nesterov.
-TEXT ·sgdAVX(SB), NOSPLIT, $0-40
+TEXT ·sgdVec(SB), NOSPLIT, $0-40
 	MOVQ w+0(FP), DI
 	MOVQ grad+8(FP), SI
 	MOVQ buf+16(FP), R8

@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestSGDKernelMatchesScalarLoop checks sgdAVX against sgdScalar bit for bit in every mode
+// TestSGDKernelMatchesScalarLoop checks sgdVec against sgdScalar bit for bit in every mode
 // (weight decay, momentum, first step, Nesterov), and sgdScalar against PyTorch's formulas.
 func TestSGDKernelMatchesScalarLoop(t *testing.T) {
-	if !useAVX {
+	if !useVecOptim {
 		t.Skip("no AVX on this CPU")
 	}
 	r := rand.New(rand.NewPCG(7, 8))
@@ -32,26 +32,26 @@ func TestSGDKernelMatchesScalarLoop(t *testing.T) {
 		w, g, b := fill(n), fill(n), fill(n)
 		wv, bv := slices.Clone(w), slices.Clone(b)
 		ws, bs := slices.Clone(w), slices.Clone(b)
-		sgdAVX(&wv[0], &g[0], &bv[0], n, &k)
+		sgdVec(&wv[0], &g[0], &bv[0], n, &k)
 		sgdScalar(ws, g, bs, &k)
 		if !slices.Equal(wv, ws) || !slices.Equal(bv, bs) {
-			t.Fatalf("mode %04b: sgdAVX differs from sgdScalar", mode)
+			t.Fatalf("mode %04b: sgdVec differs from sgdScalar", mode)
 		}
-		for j := range w { // torch.optim.SGD's single-tensor step, element by element
-			gj := g[j] + k.wd*w[j]
+		for j := range w { // torch.optim.SGD's single-tensor step, element by element, unfused
+			gj := g[j] + float32(k.wd*w[j])
 			if mode&2 != 0 {
 				if mode&4 != 0 {
 					b[j] = gj
 				} else {
-					b[j] = b[j]*k.mom + k.damp*gj
+					b[j] = float32(b[j]*k.mom) + float32(k.damp*gj)
 				}
 				if mode&8 != 0 {
-					gj += k.mom * b[j]
+					gj += float32(k.mom * b[j])
 				} else {
 					gj = b[j]
 				}
 			}
-			if want := w[j] - k.lr*gj; ws[j] != want {
+			if want := w[j] - float32(k.lr*gj); ws[j] != want {
 				t.Fatalf("mode %04b: w[%d] = %v, want %v", mode, j, ws[j], want)
 			}
 		}

@@ -17,7 +17,10 @@
 //
 // Files:
 //   - go_*.go: the generated tables, one per package (`yaegi extract`
-//     output, written by ./gen; do not edit). syscall's is for Linux.
+//     output, written by ./gen; do not edit), or one per platform
+//     (go_syscall_GOOS_GOARCH.go) for a package whose table differs between
+//     linux/amd64, linux/arm64, darwin/amd64 and darwin/arm64: syscall, as
+//     yaegi's own stdlib/syscall is generated per platform.
 //   - packages.txt: the packages with a table, and those without and why
 //     (written by ./gen; embedded: Packages returns them).
 //   - maptypes.go: MapTypes, the interfaces to wrap interpreted values in for

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"go/build"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,22 @@ var skipped = map[string]string{
 	"plugin":           "linking it makes the executable bind at start every C function its cgo code names (go-nvml's NVML functions, absent without the NVIDIA driver)",
 }
 
+// platform is one GOOS/GOARCH goaccel is built for.
+type platform struct{ goos, goarch string }
+
+func (p platform) String() string { return p.goos + "/" + p.goarch }
+
+// platforms are those the kernel builds for (README, Platforms). A package
+// whose table is the same on all of them has one file; the others (syscall,
+// and any whose untyped constants differ) have one file per platform, named
+// with the _GOOS_GOARCH suffix that restricts it to that platform. Windows
+// is not among them: the kernel does not build there (its os, path/filepath
+// and log/syslog tables would differ too).
+var platforms = []platform{
+	{"linux", "amd64"}, {"linux", "arm64"},
+	{"darwin", "amd64"}, {"darwin", "arm64"},
+}
+
 func main() {
 	dir := flag.String("dir", ".", "directory of the std package")
 	flag.Parse()
@@ -39,12 +56,14 @@ func main() {
 	}
 }
 
-// Packages lists the importable standard packages: `go list std` less
-// internal, vendored and cmd packages.
-func Packages() ([]string, error) {
-	out, err := exec.Command("go", "list", "std").Output()
+// Packages lists the importable standard packages of a platform: `go list
+// std` with its GOOS and GOARCH, less internal, vendored and cmd packages.
+func Packages(p platform) ([]string, error) {
+	cmd := exec.Command("go", "list", "std")
+	cmd.Env = append(os.Environ(), "GOOS="+p.goos, "GOARCH="+p.goarch, "CGO_ENABLED=0")
+	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list std: %w", err)
+		return nil, fmt.Errorf("go list std for %s: %w", p, err)
 	}
 	var pkgs []string
 	for _, p := range strings.Fields(string(out)) {
@@ -57,34 +76,90 @@ func Packages() ([]string, error) {
 	return pkgs, nil
 }
 
-func run(dir string) error {
-	pkgs, err := Packages()
+// extractFor returns the tables of p's packages (import path → file). The
+// source importer that yaegi's extract uses reads build.Default, which is
+// set to the platform (without cgo, on which no package's exported API
+// depends).
+func extractFor(p platform) (map[string][]byte, error) {
+	pkgs, err := Packages(p)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	build.Default.GOOS, build.Default.GOARCH, build.Default.CgoEnabled = p.goos, p.goarch, false
 	ext := extract.Extractor{Dest: "std"}
-	names := strings.NewReplacer("/", "_", ".", "_")
-	files := map[string][]byte{}
-	var list bytes.Buffer
-	fmt.Fprintf(&list, "# The standard packages of %s that cells can import, one a line (go generate writes it).\n", runtime.Version())
-	for _, p := range pkgs {
-		if why, skip := skipped[p]; skip {
-			fmt.Fprintf(&list, "# %s: %s\n", p, why)
+	tables := map[string][]byte{}
+	for _, pkg := range pkgs {
+		if _, skip := skipped[pkg]; skip {
 			continue
 		}
 		var buf bytes.Buffer
-		ipp, err := ext.Extract(p, "", &buf)
+		if _, err := ext.Extract(pkg, "", &buf); err != nil {
+			return nil, fmt.Errorf("extract %s for %s: %w", pkg, p, err)
+		}
+		tables[pkg] = buf.Bytes()
+	}
+	return tables, nil
+}
+
+func run(dir string) error {
+	tables := make([]map[string][]byte, len(platforms))
+	var pkgs []string
+	for pkg := range skipped {
+		pkgs = append(pkgs, pkg)
+	}
+	for i, p := range platforms {
+		t, err := extractFor(p)
 		if err != nil {
-			return fmt.Errorf("extract %s: %w", p, err)
+			return err
 		}
-		b := buf.Bytes()
-		if p == "syscall" {
-			// syscall's API differs between systems; goaccel builds for Linux.
-			b = bytes.Replace(b, []byte("//go:build go1."), []byte("//go:build linux && go1."), 1)
-			b = bytes.Replace(b, []byte("// +build go1."), []byte("// +build linux,go1."), 1)
+		tables[i] = t
+		for pkg := range t {
+			if i == 0 || !inAny(tables[:i], pkg) {
+				pkgs = append(pkgs, pkg)
+			}
 		}
-		files["go_"+names.Replace(ipp)+".go"] = b
-		list.WriteString(p + "\n")
+	}
+	sort.Strings(pkgs)
+	names := strings.NewReplacer("/", "_", ".", "_")
+	files := map[string][]byte{}
+	var list bytes.Buffer
+	fmt.Fprintf(&list, "# The standard packages of %s that cells can import, one a line (go generate writes it),\n", runtime.Version())
+	fmt.Fprintf(&list, "# with tables for %v; \"# pkg: only on …\" names a package some of them lack.\n", platforms)
+	for _, pkg := range pkgs {
+		if why, skip := skipped[pkg]; skip {
+			fmt.Fprintf(&list, "# %s: %s\n", pkg, why)
+			continue
+		}
+		var on []platform
+		var first []byte
+		same := true
+		for i, p := range platforms {
+			b, ok := tables[i][pkg]
+			if !ok {
+				same = false
+				continue
+			}
+			if first == nil {
+				first = b
+			}
+			same = same && bytes.Equal(b, first)
+			on = append(on, p)
+		}
+		base := "go_" + names.Replace(pkg)
+		if same {
+			files[base+".go"] = first
+		} else {
+			for i, p := range platforms {
+				if b, ok := tables[i][pkg]; ok {
+					files[base+"_"+p.goos+"_"+p.goarch+".go"] = b
+				}
+			}
+		}
+		if len(on) == len(platforms) {
+			list.WriteString(pkg + "\n")
+		} else {
+			fmt.Fprintf(&list, "# %s: only on %v\n", pkg, on)
+		}
 	}
 	old, err := filepath.Glob(filepath.Join(dir, "go_*.go"))
 	if err != nil {
@@ -107,4 +182,14 @@ func run(dir string) error {
 		}
 	}
 	return os.WriteFile(filepath.Join(dir, "packages.txt"), list.Bytes(), 0o644)
+}
+
+// inAny reports whether pkg has a table in any of ts.
+func inAny(ts []map[string][]byte, pkg string) bool {
+	for _, t := range ts {
+		if _, ok := t[pkg]; ok {
+			return true
+		}
+	}
+	return false
 }

@@ -1,28 +1,6 @@
-//go:build !amd64 || purego
+//go:build (!amd64 && !arm64) || purego
 
 package gemm
 
-// archKernels has no assembly kernels to offer off amd64 or with -tags purego.
+// archKernels has no assembly kernels to offer off amd64 and arm64 or with -tags purego.
 func archKernels() (f32 []kernel, bf16 []kernel) { return nil, nil }
-
-const (
-	haveTranspose8 = false
-	haveZip16      = false
-	haveCopyRows8  = false
-)
-
-func transpose8x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int) {
-	panic("gemm: transpose8x8 needs amd64 assembly")
-}
-
-func zipRows16(dst *uint32, r0, r1 *uint16, n16 int) {
-	panic("gemm: zipRows16 needs amd64 assembly")
-}
-
-func copyRows8(dst, src *float32, srcStride, rows, width8 int) {
-	panic("gemm: copyRows8 needs amd64 assembly")
-}
-
-func transpose4x8(dst *float32, dstStride int, src *float32, srcStride int, blocks int) {
-	panic("gemm: transpose4x8 needs amd64 assembly")
-}

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package shm
 
@@ -38,11 +38,12 @@ type Region struct {
 	calls uint64 // calls that published a length (see lenPtr)
 	lost  <-chan struct{}
 	why   func() error
+	w     waiter // how this rank sleeps until a peer arrives
 }
 
-// Available reports whether shared memory can be used here.
+// Available reports whether shared memory can be used here: Dir is a folder.
 func Available() bool {
-	st, err := os.Stat("/dev/shm")
+	st, err := os.Stat(Dir())
 	return err == nil && st.IsDir()
 }
 
@@ -71,7 +72,7 @@ func Create(path string, rank, size, slot int) (*Region, error) {
 	binary.LittleEndian.PutUint64(r[8:], uint64(size))
 	binary.LittleEndian.PutUint64(r[16:], uint64(slot))
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&r[0])), magic)
-	return &Region{mem: r, rank: rank, size: size, slot: slot}, nil
+	return &Region{mem: r, rank: rank, size: size, slot: slot, w: platformWaiter()}, nil
 }
 
 // Open maps an existing region made by Create for the same group.
@@ -96,7 +97,7 @@ func Open(path string, rank, size int) (*Region, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Region{mem: r, rank: rank, size: size, slot: slot}, nil
+	return &Region{mem: r, rank: rank, size: size, slot: slot, w: platformWaiter()}, nil
 }
 
 func mapFile(f *os.File, n int) ([]byte, error) {
@@ -147,7 +148,7 @@ func (g *Region) arrive() uint64 {
 	p := g.seqPtr(g.rank)
 	atomic.StoreUint64(p, g.seq)
 	if atomic.LoadUint32(g.waitersPtr(g.rank)) > 0 {
-		futex(unsafe.Pointer(p), futexWake, 1<<30, nil)
+		g.w.wake(p)
 	}
 	return g.seq
 }
@@ -181,12 +182,11 @@ func (g *Region) waitFor(ctx context.Context, j int, target uint64) error {
 		}
 	}
 	w := g.waitersPtr(j)
-	ts := syscall.Timespec{Nsec: int64(10 * time.Millisecond)}
 	for {
 		atomic.AddUint32(w, 1)
 		v := atomic.LoadUint64(p)
 		if v < target {
-			futex(unsafe.Pointer(p), futexWait, uint32(v), &ts)
+			g.w.wait(p, v)
 		}
 		atomic.AddUint32(w, ^uint32(0))
 		if atomic.LoadUint64(p) >= target {
@@ -202,11 +202,17 @@ func (g *Region) waitFor(ctx context.Context, j int, target uint64) error {
 	}
 }
 
-const (
-	futexWait = 0
-	futexWake = 1
-)
-
-func futex(addr unsafe.Pointer, op int, val uint32, ts *syscall.Timespec) {
-	syscall.Syscall6(syscall.SYS_FUTEX, uintptr(addr), uintptr(op), uintptr(val), uintptr(unsafe.Pointer(ts)), 0, 0)
+// waiter is how a rank sleeps until a peer's sequence number at p moves on from v: on Linux
+// a futex, which the peer's arrive wakes; elsewhere short sleeps (wake does nothing). wait may
+// return early; it returns within about 10 ms, so the caller notices a lost peer or an expired
+// context.
+type waiter interface {
+	wait(p *uint64, v uint64)
+	wake(p *uint64)
 }
+
+// sleepWaiter waits by sleeping for a short while: macOS has no futex that Go can call.
+type sleepWaiter struct{}
+
+func (sleepWaiter) wait(p *uint64, v uint64) { time.Sleep(50 * time.Microsecond) }
+func (sleepWaiter) wake(p *uint64)           {}

@@ -1,0 +1,16 @@
+//go:build arm64 && !purego
+
+package cpu
+
+//go:noescape
+func sumF32NEON(x *float32, n int) float64
+
+// sumF32 adds the leading multiple of 16 of x in float64 with NEON (kernels_arm64.s, in the
+// order of amd64's AVX kernel) and reports how many elements it covered and their sum.
+func sumF32(x []float32) (done int, sum float64) {
+	n := len(x) &^ 15
+	if n == 0 {
+		return 0, 0
+	}
+	return n, sumF32NEON(&x[0], n)
+}
