@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/gob"
 	"flag"
 	"fmt"
 	"go/build"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,7 +51,15 @@ var platforms = []platform{
 
 func main() {
 	dir := flag.String("dir", ".", "directory of the std package")
+	here := flag.Bool("extract", false, "write the tables of this process's platform (GOOS, GOARCH), gob-encoded, to standard output")
 	flag.Parse()
+	if *here {
+		if err := extractHere(os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*dir); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
@@ -77,15 +87,37 @@ func Packages(p platform) ([]string, error) {
 }
 
 // extractFor returns the tables of p's packages (import path → file). The
-// source importer that yaegi's extract uses reads build.Default, which is
-// set to the platform (without cgo, on which no package's exported API
-// depends).
+// source importer that yaegi's extract uses reads build.Default, which go/build
+// fills from GOOS, GOARCH and CGO_ENABLED when a process starts: this program
+// runs itself with the platform's (without cgo, on which no package's exported
+// API depends) and reads the tables it writes (-extract).
 func extractFor(p platform) (map[string][]byte, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find this generator to run it for %s: %w", p, err)
+	}
+	cmd := exec.Command(self, "-extract")
+	cmd.Env = append(os.Environ(), "GOOS="+p.goos, "GOARCH="+p.goarch, "CGO_ENABLED=0")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("extract the tables for %s: %w", p, err)
+	}
+	var tables map[string][]byte
+	if err := gob.NewDecoder(bytes.NewReader(out)).Decode(&tables); err != nil {
+		return nil, fmt.Errorf("read the tables extracted for %s: %w", p, err)
+	}
+	return tables, nil
+}
+
+// extractHere writes, gob-encoded to w, the tables of the standard packages
+// of the platform build.Default describes (this process's GOOS and GOARCH).
+func extractHere(w io.Writer) error {
+	p := platform{build.Default.GOOS, build.Default.GOARCH}
 	pkgs, err := Packages(p)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	build.Default.GOOS, build.Default.GOARCH, build.Default.CgoEnabled = p.goos, p.goarch, false
 	ext := extract.Extractor{Dest: "std"}
 	tables := map[string][]byte{}
 	for _, pkg := range pkgs {
@@ -94,11 +126,11 @@ func extractFor(p platform) (map[string][]byte, error) {
 		}
 		var buf bytes.Buffer
 		if _, err := ext.Extract(pkg, "", &buf); err != nil {
-			return nil, fmt.Errorf("extract %s for %s: %w", pkg, p, err)
+			return fmt.Errorf("extract %s for %s: %w", pkg, p, err)
 		}
 		tables[pkg] = buf.Bytes()
 	}
-	return tables, nil
+	return gob.NewEncoder(w).Encode(tables)
 }
 
 func run(dir string) error {
