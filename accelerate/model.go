@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/goaccel/goaccel/internal/snapshot"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
 	"github.com/goaccel/goaccel/transformers"
@@ -152,7 +151,7 @@ func (a *Accelerator) SaveModelWith(m nn.Module, dir string, opts SaveModelOptio
 		bytes += int64(t.Numel()) * 4
 	}
 	if bytes > limit {
-		if _, err := snapshot.Write(dir, sd, slices.Sorted(maps.Keys(sd)), limit, map[string]string{"format": "pt"}); err != nil {
+		if _, err := transformers.SaveWeights(dir, sd, slices.Sorted(maps.Keys(sd)), limit); err != nil {
 			return fmt.Errorf("accelerate: SaveModel: %w", err)
 		}
 		return nil

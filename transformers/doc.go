@@ -42,8 +42,8 @@
 //   - registry.go: Task, Architecture, Family, Register and SupportedModelTypes.
 //   - model.go: Model, Inputs and Output.
 //   - batch.go: BatchInputs, model(**batch) for a data.Loader's named batch.
-//   - pretrained.go: Options, FromPretrained, ParseDType, SaveOptions, SavePretrained and
-//     ParseSize.
+//   - pretrained.go: Options, FromPretrained, ParseDType, SaveOptions, SavePretrained,
+//     SaveWeights and ParseSize.
 //   - load.go: LoadWeights and the matching of checkpoint names to parameters.
 //   - report.go: LoadReport and Mismatch.
 //   - generate.go: GenerativeModel, GenerationConfig, GenerateOptions, GenerateOutput and
@@ -52,8 +52,8 @@
 //   - kvcache.go: KVCache and NewKVCache.
 //   - tokenids.go: TokenIDs, a configuration key of one token id or several (eos_token_id).
 //
-// Weight files and shards are read and written by the repository's internal/snapshot (shared
-// with accelerate's SaveModel). Plumbing lives under internal/: modeling (layers, activations, input checks and losses the families share), decoding (what
+// Weight files and shards are read and written by internal/snapshot (accelerate's SaveModel
+// writes shards through SaveWeights). Plumbing lives under internal/: snapshot, modeling (layers, activations, input checks and losses the families share), decoding (what
 // the decoder families share: cached and grouped-query attention, last-token pooling, the causal
 // LM loss) and testenv (what the tests need from outside the repository, transformers' Python
 // among it).

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/goaccel/goaccel/internal/snapshot"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
+	"github.com/goaccel/goaccel/transformers/internal/snapshot"
 )
 
 // LoadWeights loads the weights of the snapshot folder dir into m, a model of a registered

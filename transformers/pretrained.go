@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goaccel/goaccel/internal/snapshot"
 	"github.com/goaccel/goaccel/nn"
 	"github.com/goaccel/goaccel/tensors"
+	"github.com/goaccel/goaccel/transformers/internal/snapshot"
 )
 
 // Options configure FromPretrained (the keyword arguments of from_pretrained).
@@ -222,6 +222,19 @@ func uniqueEntries(m nn.Module) []nn.NamedParameter {
 		}
 	}
 	return out
+}
+
+// SaveWeights writes a state dict into dir as a snapshot folder's weights, in order: one
+// model.safetensors, or, when the tensors take more than maxShardBytes, Hugging Face's sharded
+// layout (model-0000i-of-0000n.safetensors and model.safetensors.index.json) that transformers'
+// from_pretrained and FromPretrained read. It returns the files written. SavePretrained writes
+// a model's weights so; accelerate's SaveModel writes a prepared model's.
+func SaveWeights(dir string, sd map[string]*tensors.Tensor, order []string, maxShardBytes int64) ([]string, error) {
+	files, err := snapshot.Write(dir, sd, order, maxShardBytes, map[string]string{"format": "pt"})
+	if err != nil {
+		return nil, fmt.Errorf("transformers: save the weights in %s: %w", dir, err)
+	}
+	return files, nil
 }
 
 // ParseSize reads a size as huggingface_hub does: a number of bytes, or one with a unit (KB, MB,

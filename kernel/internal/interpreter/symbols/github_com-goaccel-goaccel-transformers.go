@@ -32,6 +32,7 @@ func init() {
 		"ParseSize":              reflect.ValueOf(transformers.ParseSize),
 		"Register":               reflect.ValueOf(transformers.Register),
 		"SavePretrained":         reflect.ValueOf(transformers.SavePretrained),
+		"SaveWeights":            reflect.ValueOf(transformers.SaveWeights),
 		"SequenceClassification": reflect.ValueOf(transformers.SequenceClassification),
 		"SupportedModelTypes":    reflect.ValueOf(transformers.SupportedModelTypes),
 		"TokenClassification":    reflect.ValueOf(transformers.TokenClassification),
