@@ -32,7 +32,7 @@ type stateTensor struct {
 // each process's shards of every buffer, gathered (from the first shard group under
 // HYBRID_SHARD, whose groups hold the same), cut to the parameter's size and shape.
 func (a *Accelerator) fullOptimizerState(o *optimizer) ([]byte, error) {
-	s := a.sharderFor(o)
+	s := a.sharderOf(o.inner.Params())
 	mine, err := o.inner.StateDict()
 	if err != nil || s == nil {
 		return mine, err
@@ -88,7 +88,7 @@ func (a *Accelerator) fullOptimizerState(o *optimizer) ([]byte, error) {
 // shardOptimizerState cuts o's state over the whole parameters (fullOptimizerState's, or what
 // DDP saved) to this process's shards.
 func (a *Accelerator) shardOptimizerState(o *optimizer, full []byte) ([]byte, error) {
-	s := a.sharderFor(o)
+	s := a.sharderOf(o.inner.Params())
 	if s == nil {
 		return full, nil
 	}
@@ -147,22 +147,6 @@ func rewrite(b []byte, st optimState) ([]byte, error) {
 		}
 	}
 	return json.Marshal(doc)
-}
-
-// sharderFor returns the FSDP sharding whose shards optimizer o steps (nil when none).
-func (a *Accelerator) sharderFor(o *optimizer) *sharder {
-	ps := o.inner.Params()
-	for _, m := range a.models {
-		if m.fsdp == nil {
-			continue
-		}
-		for _, p := range ps {
-			if _, ok := m.fsdp.paramOf[p]; ok {
-				return m.fsdp
-			}
-		}
-	}
-	return nil
 }
 
 // shardedState loads a state over the whole parameters into a prepared optimizer, cut to its

@@ -153,15 +153,18 @@ func (a *Accelerator) ClipGradNorm(params []*tensors.Tensor, maxNorm float64) fl
 	return norm
 }
 
-// sharderOf returns the FSDP sharding of the prepared model params belong to (nil when none
-// is sharded): their gradients are on its shards.
-func (a *Accelerator) sharderOf(params []*tensors.Tensor) *sharder {
+// sharderOf returns the FSDP sharding that ts belong to, as a prepared model's whole
+// parameters (their gradients are on its shards) or as the shards an optimizer steps (nil
+// when none is sharded).
+func (a *Accelerator) sharderOf(ts []*tensors.Tensor) *sharder {
 	for _, m := range a.models {
 		if m.fsdp == nil {
 			continue
 		}
-		for _, p := range params {
-			if _, ok := m.fsdp.shardOf[p]; ok {
+		for _, t := range ts {
+			_, whole := m.fsdp.shardOf[t]
+			_, shard := m.fsdp.paramOf[t]
+			if whole || shard {
 				return m.fsdp
 			}
 		}
