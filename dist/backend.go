@@ -89,7 +89,20 @@ type Rendezvous struct {
 	Lost    <-chan struct{}
 	PeerErr func() error
 
-	mesh *mesh.Mesh // the CPU backend's connections
+	mesh    *mesh.Mesh // the CPU backend's connections
+	members []int      // mesh rank of each rank of the group; nil: the same numbers
+}
+
+// meshRanks maps ranks of the group being opened to ranks of the mesh.
+func (rv *Rendezvous) meshRanks(ranks []int) []int {
+	if rv.members == nil {
+		return ranks
+	}
+	out := make([]int, len(ranks))
+	for i, r := range ranks {
+		out[i] = rv.members[r]
+	}
+	return out
 }
 
 // OpenFunc opens a backend for one group.

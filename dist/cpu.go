@@ -32,6 +32,13 @@ func openCPU(ctx context.Context, rv *Rendezvous) (Backend, error) {
 		return nil, fmt.Errorf("the cpu backend needs the group's peer connections")
 	}
 	b := &cpuBackend{all: ring.Full(rv.mesh)}
+	if rv.members != nil {
+		all, err := ring.Sub(rv.mesh, rv.members)
+		if err != nil {
+			return nil, err
+		}
+		b.all = all
+	}
 	want := rv.Config.Transport
 	if want == "tcp" {
 		return b, nil
@@ -91,7 +98,7 @@ func openCPU(ctx context.Context, rv *Rendezvous) (Backend, error) {
 		for i, h := range hosts {
 			leaders[i] = h[0]
 		}
-		lr, err := ring.Sub(rv.mesh, leaders)
+		lr, err := ring.Sub(rv.mesh, rv.meshRanks(leaders))
 		if err != nil {
 			return nil, err
 		}

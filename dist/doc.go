@@ -22,6 +22,12 @@
 // do under database/sql; a DeviceBackend also takes the tensor collectives
 // of its device's tensors without a trip through the host.
 //
+// Sub-groups: Group.NewGroup (torch.distributed.new_group) and Group.Split (MPI_Comm_split,
+// ncclCommSplit, a device mesh's rows and columns) make groups of some of the ranks whose
+// collectives run among those ranks only, over the parent's connections: shared memory between
+// the members on one host, rings over TCP otherwise, and a communicator of their own under a
+// device backend (NCCL). Every rank of the parent calls them, in the same order.
+//
 // Rendezvous: rank 0 hosts the store at MASTER_ADDR:MASTER_PORT (on
 // loopback unless MASTER_ADDR is another address), or a launcher hosts one
 // with ServeStore and passes GOACCEL_STORE_ADDR. Every store and peer
@@ -61,6 +67,8 @@
 //   - init.go: Init: the rendezvous, host identities, the backend, and
 //     errors that name a lost peer.
 //   - object.go: GatherObject and BroadcastObject, Go values through gob.
+//   - subgroup.go: NewGroup, Split and ErrNotMember: groups of some of the ranks, over the
+//     parent's connections and store.
 //   - store.go: StoreServer, ServeStore and NewToken, a store a launcher
 //     hosts.
 //   - tensor.go: AllReduceTensor, BroadcastTensor and AllGatherTensor.

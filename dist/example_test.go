@@ -79,3 +79,50 @@ func ExampleGroup_AllReduceCoalesced() {
 	fmt.Println(weight, bias)
 	// Output: [0.25 -1 3 4] [2]
 }
+
+// NewGroup makes a group of some of the ranks (torch.distributed.new_group); every rank calls
+// it with the same list. Here the job has one process, so the list can only be [0]; on four
+// processes, NewGroup(ctx, []int{0, 2}) would all-reduce between ranks 0 and 2 only.
+func ExampleGroup_NewGroup() {
+	ctx := context.Background()
+	g, _ := dist.Init(ctx, dist.Config{}) // one process
+	defer g.Close()
+	leaders, err := g.NewGroup(ctx, []int{0})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	x := []float32{1, 2}
+	if err := leaders.AllReduce(ctx, x, dist.Sum); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(leaders.Rank(), leaders.Size(), x)
+	_, err = g.NewGroup(ctx, []int{0, 0})
+	fmt.Println(err)
+	// Output:
+	// 0 1 [1 2]
+	// dist: new group [0 0]: rank 0 is listed twice
+}
+
+// Split cuts a job into disjoint groups by color, as a device mesh does: with nodes of
+// perNode ranks, the ranks of one node (color rank/perNode) shard a model among themselves and
+// the ranks with the same place on every node (color rank%perNode) replicate it.
+func ExampleGroup_Split() {
+	ctx := context.Background()
+	g, _ := dist.Init(ctx, dist.Config{}) // one process
+	defer g.Close()
+	perNode := 1
+	node, err := g.Split(ctx, g.Rank()/perNode, g.Rank())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	replicas, err := g.Split(ctx, g.Rank()%perNode, g.Rank())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(node.Rank(), node.Size(), replicas.Rank(), replicas.Size())
+	// Output: 0 1 0 1
+}

@@ -38,18 +38,28 @@ type Group struct {
 	closed  bool
 	closing atomic.Bool
 	timeout atomic.Int64 // bound of each collective, as a time.Duration; 0 until SetTimeout
+
+	// Sub-groups (subgroup.go). root is the group Init made: its lock orders every collective
+	// of this process on the shared connections, and its broken state covers every sub-group.
+	root      *Group
+	members   []int        // mesh rank of each of this group's ranks; nil: rank r is mesh rank r
+	notMember error        // set on the Group a non-member gets from NewGroup or Split
+	subgroups atomic.Int64 // sub-groups made from this group, which number their store keys
+	children  []*Group     // sub-groups made from this root, closed with it
 }
 
-// Rank is this process's rank in [0, Size()).
+// Rank is this process's rank in [0, Size()); -1 on a sub-group this process is not a member of.
 func (g *Group) Rank() int { return g.cfg.Rank }
 
 // Size is the number of processes in the group.
 func (g *Group) Size() int { return g.cfg.WorldSize }
 
-// LocalRank is this process's rank among the group's processes on its host.
+// LocalRank is this process's rank among the group's processes on its host (on a sub-group,
+// among its root group's: it picks the process's device).
 func (g *Group) LocalRank() int { return g.cfg.LocalRank }
 
-// LocalSize is the number of the group's processes on this host.
+// LocalSize is the number of the group's processes on this host (on a sub-group, of its root
+// group's).
 func (g *Group) LocalSize() int { return g.cfg.LocalWorldSize }
 
 // Config is the configuration the group was made with (Timeout as SetTimeout last set it).
@@ -93,21 +103,25 @@ func (g *Group) run(ctx context.Context, name string, f func(ctx context.Context
 // (accelerate.Profile) records it with its size and the time it queued behind another
 // collective of this process.
 func (g *Group) runBytes(ctx context.Context, name string, n int, f func(ctx context.Context) error) error {
+	if g.notMember != nil {
+		return fmt.Errorf("dist: %s: %w", name, g.notMember)
+	}
+	root := g.rootGroup()
 	if r := profiling.Active(); r != nil {
 		queued := time.Now()
 		span := r.Start(profiling.CatCollective, name, profiling.Args{Bytes: int64(n)})
-		g.mu.Lock()
+		root.mu.Lock()
 		lockWait := time.Since(queued)
 		defer span.EndWaited(lockWait)
 	} else {
-		g.mu.Lock()
+		root.mu.Lock()
 	}
-	defer g.mu.Unlock()
-	if g.closed || g.closing.Load() {
+	defer root.mu.Unlock()
+	if g.closed || g.closing.Load() || root.closed || root.closing.Load() {
 		return fmt.Errorf("dist: %s: %w", name, ErrClosed)
 	}
-	if g.broken != nil {
-		return fmt.Errorf("dist: %s: group unusable after an earlier failure: %w", name, g.broken)
+	if root.broken != nil {
+		return fmt.Errorf("dist: %s: group unusable after an earlier failure: %w", name, root.broken)
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("dist: %s: %w", name, err)
@@ -137,8 +151,9 @@ func (g *Group) runBytes(ctx context.Context, name string, n int, f func(ctx con
 	}
 	err = fmt.Errorf("dist: %s on rank %d: %w", name, g.cfg.Rank, err)
 	if g.mesh != nil {
-		// A half-done collective leaves the peers out of step: stop here.
-		g.broken = err
+		// A half-done collective leaves the peers out of step on connections every
+		// sub-group shares: stop here.
+		root.broken = err
 	}
 	return err
 }
@@ -150,6 +165,9 @@ func (g *Group) Close() error {
 	if g.closing.Swap(true) {
 		return nil
 	}
+	if g.root != nil && g.root != g {
+		return g.closeSub()
+	}
 	var errs []error
 	if g.mesh != nil {
 		// First, so that a collective still waiting on another goroutine
@@ -159,6 +177,11 @@ func (g *Group) Close() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.closed = true
+	for _, c := range g.children {
+		if !c.closing.Swap(true) {
+			errs = append(errs, c.closeBackend())
+		}
+	}
 	if g.backend != nil {
 		errs = append(errs, g.backend.Close())
 	}

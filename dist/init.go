@@ -41,6 +41,7 @@ func Init(ctx context.Context, cfg Config) (*Group, error) {
 		return nil, err
 	}
 	g := &Group{cfg: cfg, transport: "single"}
+	g.root = g
 	w := host.Current().Worker
 	defer w.SetPhase(w.SetPhase(workerinfo.PhaseJoining))
 	if cfg.WorldSize == 1 {

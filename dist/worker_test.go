@@ -45,6 +45,13 @@ func runWorker(scenario string) int {
 		}
 		fmt.Println("OK")
 		return 0
+	case "subgroups":
+		if err := checkSubGroups(ctx, g); err != nil {
+			fmt.Println("FAIL", err)
+			return 1
+		}
+		fmt.Println("OK")
+		return 0
 	case "bench-peer":
 		if err := benchPeer(ctx, g); err != nil {
 			fmt.Println("FAIL", err)
