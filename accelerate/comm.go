@@ -37,6 +37,9 @@ type comm interface {
 	// AllGatherBytes returns every process's b, in rank order.
 	AllGatherBytes(b []byte) ([][]byte, error)
 	Barrier() error
+	// Split makes the sub-groups of the processes that pass the same color, numbered by key
+	// (dist.Group.Split); every process calls it.
+	Split(color, key int) (comm, error)
 	// SetTimeout bounds every later collective (InitProcessGroupKwargs.timeout).
 	SetTimeout(d time.Duration)
 	Close() error
@@ -61,5 +64,6 @@ func (solo) Broadcast([]float32, int) error                     { return nil }
 func (solo) BroadcastBytes(b []byte, _ int) ([]byte, error)     { return b, nil }
 func (solo) AllGatherBytes(b []byte) ([][]byte, error)          { return [][]byte{b}, nil }
 func (solo) Barrier() error                                     { return nil }
+func (solo) Split(int, int) (comm, error)                       { return solo{}, nil }
 func (solo) SetTimeout(time.Duration)                           {}
 func (solo) Close() error                                       { return nil }

@@ -37,7 +37,11 @@ type sharder struct {
 	group    int  // processes that share one copy of the model (G): the world, or HybridShard's group
 	grank    int  // this process's place in its group: its shard of every parameter
 	node     int  // its group's index
-	window   int  // units resident at once in a pass (0: no bound)
+	// shard is the group the parameters are gathered and the gradients reduce-scattered over
+	// (c itself unless HybridShard); replica, under HybridShard, the processes holding the same
+	// shard on every group, which all-reduce the reduce-scattered gradients.
+	shard, replica comm
+	window         int // units resident at once in a pass (0: no bound)
 
 	units   []*fsdpUnit
 	unitOf  map[*tensors.Tensor]*fsdpUnit
@@ -70,6 +74,14 @@ func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors
 		}
 	}
 	s.grank, s.node = c.Rank()%s.group, c.Rank()/s.group
+	s.shard = c
+	if s.strategy == HybridShard {
+		var err error
+		s.shard, err = c.Split(s.node, s.grank)
+		must(err, "FSDP HYBRID_SHARD: make the shard group of each node")
+		s.replica, err = c.Split(s.grank, s.node)
+		must(err, "FSDP HYBRID_SHARD: make the replica groups across nodes")
+	}
 	if s.strategy != ShardGradOp {
 		// The unit an op computes with and the one before it: an op that reads the
 		// parameters of two units finds both there.

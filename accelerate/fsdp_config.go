@@ -24,7 +24,8 @@ const (
 	// all-reduce runs).
 	NoShard ShardingStrategy = "NO_SHARD"
 	// HybridShard shards as FullShard within each group of ShardGroupSize processes (a
-	// machine's) and replicates across groups.
+	// machine's) and replicates across groups: the gathers and reduce-scatters run within a
+	// group, and an all-reduce of the gradient shards across the groups.
 	HybridShard ShardingStrategy = "HYBRID_SHARD"
 )
 

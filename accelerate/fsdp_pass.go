@@ -1,6 +1,7 @@
 package accelerate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -45,13 +46,13 @@ func (s *sharder) gather(u *fsdpUnit) {
 	for i, sh := range u.shards {
 		copy(send[u.offsets[i]:], sh.Float32s())
 	}
-	recv := make([]float32, s.c.Size()*u.size)
-	must(s.c.AllGather(send, recv), "FSDP: all-gather the parameters of unit "+u.name)
+	recv := make([]float32, s.group*u.size)
+	must(s.shard.AllGather(send, recv), "FSDP: all-gather the parameters of unit "+u.name)
 	for i, q := range u.params {
 		n, per := q.Numel(), u.shards[i].Numel()
 		full := make([]float32, s.group*per)
 		for j := 0; j < s.group; j++ {
-			from := (s.node*s.group+j)*u.size + u.offsets[i]
+			from := j*u.size + u.offsets[i]
 			copy(full[j*per:], recv[from:from+per])
 		}
 		q.Unevict(tensors.New(full[:n], q.Shape()...))
@@ -169,17 +170,12 @@ func (s *sharder) endBackward() {
 }
 
 // reduceScatter averages u's gradients across processes, leaving each process the part of the
-// average its shards cover (added to their gradients), and drops the whole gradients. The
-// collective runs over every process: under HYBRID_SHARD process r receives the average of
-// shard r mod G over all processes, which is the reduce-scatter within its group followed by
-// the all-reduce across groups.
+// average its shards cover (added to their gradients), and drops the whole gradients. Under
+// HYBRID_SHARD, as PyTorch's, the reduce-scatter runs within the shard group and an all-reduce
+// of its result across the replica group finishes the average: every copy of a shard gets the
+// same sums, so the copies never drift apart.
 func (s *sharder) reduceScatter(u *fsdpUnit) {
-	if s.group < s.c.Size() {
-		s.allReduceShards(u)
-		return
-	}
-	world := s.c.Size()
-	send := make([]float32, world*u.size)
+	send := make([]float32, s.group*u.size)
 	for i, q := range u.params {
 		g := q.GradRef()
 		if g == nil {
@@ -187,38 +183,19 @@ func (s *sharder) reduceScatter(u *fsdpUnit) {
 		}
 		vals := g.Float32s()
 		per := u.shards[i].Numel()
-		for r := 0; r < world; r++ {
-			if lo := (r % s.group) * per; lo < len(vals) {
+		for r := 0; r < s.group; r++ {
+			if lo := r * per; lo < len(vals) {
 				copy(send[r*u.size+u.offsets[i]:], vals[lo:min(lo+per, len(vals))])
 			}
 		}
 		q.ZeroGrad()
 	}
 	recv := make([]float32, u.size)
-	must(s.c.ReduceScatter(send, recv, "mean"), "FSDP: reduce-scatter the gradients of unit "+u.name)
+	must(s.shard.ReduceScatter(send, recv, "mean"), "FSDP: reduce-scatter the gradients of unit "+u.name)
+	if s.replica != nil && s.replica.Size() > 1 {
+		must(s.replica.AllReduceCoalesced([][]float32{recv}, "mean"), "FSDP HYBRID_SHARD: all-reduce the gradient shards of unit "+u.name+" across the replica group")
+	}
 	s.addShardGrads(u, recv)
-}
-
-// allReduceShards is HYBRID_SHARD's reduction of u's gradients: an all-reduce of the whole
-// gradients, of which each process keeps its shard. A reduce-scatter would hand the copies of
-// one shard in different groups sums taken in different orders, and the copies would drift
-// apart by rounding; the all-reduce gives every process the same sums.
-func (s *sharder) allReduceShards(u *fsdpUnit) {
-	whole := make([][]float32, len(u.params))
-	for i, q := range u.params {
-		whole[i] = make([]float32, u.shards[i].Numel()*s.group)
-		if g := q.GradRef(); g != nil {
-			copy(whole[i], g.Float32s())
-		}
-		q.ZeroGrad()
-	}
-	must(s.c.AllReduceCoalesced(whole, "mean"), "FSDP: all-reduce the gradients of unit "+u.name)
-	mine := make([]float32, u.size)
-	for i, w := range whole {
-		per := u.shards[i].Numel()
-		copy(mine[u.offsets[i]:], w[s.grank*per:(s.grank+1)*per])
-	}
-	s.addShardGrads(u, mine)
 }
 
 // addShardGrads adds recv, the unit's flat shard of the averaged gradients, to the shards'
@@ -262,9 +239,9 @@ func (s *sharder) gradNormSquares(shards []*tensors.Tensor) float64 {
 	local := tensors.SumSquares(grads)
 	hi := float32(local)
 	buf := []float32{hi, float32(local - float64(hi))}
-	must(s.c.AllReduce(buf, "sum"), "FSDP: ClipGradNorm: sum the squared gradient norms across processes")
-	copies := float64(s.c.Size() / s.group)
-	return (float64(buf[0]) + float64(buf[1])) / copies
+	// Over the shard group: every shard once (HYBRID_SHARD's other groups hold the same shards).
+	must(s.shard.AllReduce(buf, "sum"), "FSDP: ClipGradNorm: sum the squared gradient norms across processes")
+	return float64(buf[0]) + float64(buf[1])
 }
 
 // clipGradNorm is ClipGradNorm over sharded gradients: the norm of the whole gradient, the same
@@ -320,4 +297,9 @@ func (s *sharder) detach() {
 		h.Remove()
 	}
 	s.hooks = nil
+	if s.replica != nil {
+		// HYBRID_SHARD's sub-groups (their shared memory); the world stays.
+		must(errors.Join(s.shard.Close(), s.replica.Close()), "FSDP HYBRID_SHARD: close the shard and replica groups")
+		s.shard, s.replica = s.c, nil
+	}
 }

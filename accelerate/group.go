@@ -99,7 +99,15 @@ func (d distComm) LocalSize() int { return d.g.LocalSize() }
 func (d distComm) Barrier() error { return d.g.Barrier(bg) }
 
 func (d distComm) SetTimeout(t time.Duration) { d.g.SetTimeout(t) }
-func (d distComm) Close() error               { return d.g.Close() }
+
+func (d distComm) Split(color, key int) (comm, error) {
+	sub, err := d.g.Split(bg, color, key)
+	if err != nil {
+		return nil, err
+	}
+	return distComm{sub}, nil
+}
+func (d distComm) Close() error { return d.g.Close() }
 
 func (d distComm) AllReduce(buf []float32, op string) error {
 	o, err := distOp(op)

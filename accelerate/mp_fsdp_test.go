@@ -40,6 +40,7 @@ type fsdpRun struct {
 	PeakWhole   int64 // FSDP's most bytes of whole parameters and gradients at once
 	ParamBytes  int64
 	Steps       int
+	Traffic     map[string]int64 // HYBRID_SHARD's collectives by group (fsdp_hybrid_test.go)
 }
 
 // trainFSDP trains fsdpGPT for 20 steps on this process's batches with AdamW.
@@ -57,6 +58,7 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	var model nn.Module = nn.NewGPT(fsdpGPT)
 	var opt optim.Optimizer = optim.NewAdamW(model.Parameters(), optim.AdamConfig{LR: 1e-2, WeightDecay: 0.01})
 	acc.Prepare(&model, &opt)
+	traffic := watchTraffic(model)
 	g := tensors.NewGenerator(uint64(100 + c.Rank()))
 	run := fsdpRun{Steps: 20}
 	for _, p := range model.Parameters() {
@@ -98,6 +100,7 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	if w, ok := prepared(model); ok && w.fsdp != nil {
 		run.PeakWhole = w.fsdp.peakWhole
 	}
+	run.Traffic = traffic.report()
 	run.Params = map[string][]float32{}
 	for k, t := range acc.GetStateDict(model) {
 		run.Params[k] = t.Float32s()
@@ -204,6 +207,9 @@ func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
 		shardOf := int64(n)
 		if tc.Strategy == HybridShard {
 			shardOf = int64(tc.Group)
+			for r := 0; r < n; r++ {
+				checkHybridTraffic(t, r, n, tc.Group, got.Steps, runs[r][i].Traffic)
+			}
 		}
 		for r := 0; r < n; r++ {
 			st := runs[r][i].StateBytes
