@@ -41,7 +41,9 @@ type sharder struct {
 	// (c itself unless HybridShard); replica, under HybridShard, the processes holding the same
 	// shard on every group, which all-reduce the reduce-scattered gradients.
 	shard, replica comm
-	window         int // units resident at once in a pass (0: no bound)
+	// deviceCollectives: the gathers and reduce-scatters ran on device memory (fsdp_device.go).
+	deviceCollectives bool
+	window            int // units resident at once in a pass (0: no bound)
 
 	units   []*fsdpUnit
 	unitOf  map[*tensors.Tensor]*fsdpUnit

@@ -42,6 +42,17 @@ func (s *sharder) gather(u *fsdpUnit) {
 		}
 		s.evict(old)
 	}
+	if !s.gatherOnDevice(u) {
+		s.gatherOnHost(u)
+	}
+	s.clock++
+	u.resident, u.gathered = true, s.clock
+	s.notePeak()
+}
+
+// gatherOnHost all-gathers u's shards through host memory and gives its parameters their
+// elements back.
+func (s *sharder) gatherOnHost(u *fsdpUnit) {
 	send := make([]float32, u.size)
 	for i, sh := range u.shards {
 		copy(send[u.offsets[i]:], sh.Float32s())
@@ -57,9 +68,6 @@ func (s *sharder) gather(u *fsdpUnit) {
 		}
 		q.Unevict(tensors.New(full[:n], q.Shape()...))
 	}
-	s.clock++
-	u.resident, u.gathered = true, s.clock
-	s.notePeak()
 }
 
 // notePeak updates peakWhole.
@@ -175,6 +183,9 @@ func (s *sharder) endBackward() {
 // of its result across the replica group finishes the average: every copy of a shard gets the
 // same sums, so the copies never drift apart.
 func (s *sharder) reduceScatter(u *fsdpUnit) {
+	if s.reduceScatterOnDevice(u) {
+		return
+	}
 	send := make([]float32, s.group*u.size)
 	for i, q := range u.params {
 		g := q.GradRef()

@@ -100,6 +100,20 @@ func (d distComm) Barrier() error { return d.g.Barrier(bg) }
 
 func (d distComm) SetTimeout(t time.Duration) { d.g.SetTimeout(t) }
 
+func (d distComm) TakesDevice(dev tensors.Device) bool { return d.g.TakesDevice(dev) }
+
+func (d distComm) AllGatherTensor(t *tensors.Tensor) (*tensors.Tensor, error) {
+	return d.g.AllGatherTensor(bg, t)
+}
+
+func (d distComm) ReduceScatterTensor(send, recv *tensors.Tensor, op string) error {
+	o, err := distOp(op)
+	if err != nil {
+		return err
+	}
+	return d.g.ReduceScatterTensor(bg, send, recv, o)
+}
+
 func (d distComm) Split(color, key int) (comm, error) {
 	sub, err := d.g.Split(bg, color, key)
 	if err != nil {

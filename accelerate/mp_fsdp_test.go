@@ -41,6 +41,8 @@ type fsdpRun struct {
 	ParamBytes  int64
 	Steps       int
 	Traffic     map[string]int64 // HYBRID_SHARD's collectives by group (fsdp_hybrid_test.go)
+	// DeviceCollectives: the gathers and reduce-scatters ran on device memory (NCCL).
+	DeviceCollectives bool
 }
 
 // trainFSDP trains fsdpGPT for 20 steps on this process's batches with AdamW.
@@ -99,6 +101,7 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	run.PeakBytes = dev.Stats().MaxLiveBytes - base
 	if w, ok := prepared(model); ok && w.fsdp != nil {
 		run.PeakWhole = w.fsdp.peakWhole
+		run.DeviceCollectives = w.fsdp.deviceCollectives
 	}
 	run.Traffic = traffic.report()
 	run.Params = map[string][]float32{}

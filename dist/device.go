@@ -32,6 +32,13 @@ type DeviceBackend interface {
 // host buffers, objects and barriers.
 func CPUBackend(ctx context.Context, rv *Rendezvous) (Backend, error) { return openCPU(ctx, rv) }
 
+// TakesDevice reports whether the group's tensor collectives run on d's memory themselves
+// (a DeviceBackend of that device, as NCCL on its GPU) rather than through host copies.
+func (g *Group) TakesDevice(d tensors.Device) bool {
+	db, ok := g.backend.(DeviceBackend)
+	return ok && g.notMember == nil && db.Device() == d
+}
+
 // deviceFor returns the group's device backend when it takes every tensor given.
 func (g *Group) deviceFor(ts ...*tensors.Tensor) (DeviceBackend, bool) {
 	db, ok := g.backend.(DeviceBackend)
