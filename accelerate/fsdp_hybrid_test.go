@@ -153,3 +153,15 @@ func checkHybridTraffic(t *testing.T, rank, n, g, steps int, traffic map[string]
 		t.Logf("hybrid-shard on %d processes in %d shard groups of %d, rank 0's collectives over 20 steps: %v", n, n/g, g, traffic)
 	}
 }
+
+// transportOf names how a comm's collectives travel ("nccl", "shm", "tcp", "single"; "" for
+// none or another comm).
+func transportOf(c comm) string {
+	if cc, ok := c.(countingComm); ok {
+		c = cc.comm
+	}
+	if dc, ok := c.(distComm); ok {
+		return dc.g.Transport()
+	}
+	return ""
+}

@@ -7,10 +7,11 @@ import (
 	"github.com/goaccel/goaccel/tensors"
 )
 
-// TestFSDPOnTwoGPUsOverNCCLMatchesCPU trains fsdpGPT with FULL_SHARD and with DDP on two
-// processes, each on a GPU of its own (the emulated ones under `make test-cuda-emulated`), with
-// NCCL's all-gathers and reduce-scatters on device memory, and compares both with FULL_SHARD on
-// two processes on simulated devices over the CPU backend.
+// TestFSDPOnTwoGPUsOverNCCLMatchesCPU trains fsdpGPT with DDP, FULL_SHARD and HYBRID_SHARD on
+// two processes, each on a GPU of its own (the emulated ones under `make test-cuda-emulated`),
+// with NCCL's all-gathers and reduce-scatters on device memory and HYBRID_SHARD's replica group
+// on an NCCL communicator of its own, and compares them with each other and with the same
+// trainings on two processes on simulated devices over the CPU backend.
 //
 // Tolerance: the runs agree to float32 rounding carried through 20 AdamW steps at lr 1e-2,
 // within 5e-4. Between the GPUs and the CPU the kernels (matrix products, reductions) sum in
@@ -22,7 +23,9 @@ func TestFSDPOnTwoGPUsOverNCCLMatchesCPU(t *testing.T) {
 	if n := tensors.DeviceCount("cuda"); n < 2 {
 		t.Skipf("needs two GPUs, this machine has %d (make test-cuda-emulated runs it on two emulated ones)", n)
 	}
-	cases := []fsdpCase{{Name: "ddp"}, {Name: "full-shard", Strategy: FullShard}}
+	// HYBRID_SHARD in groups of one: its replica group of two is a sub-group with an NCCL
+	// communicator of its own.
+	cases := []fsdpCase{{Name: "ddp"}, {Name: "full-shard", Strategy: FullShard}, {Name: "hybrid-shard", Strategy: HybridShard, Group: 1}}
 	runs := map[string][]fsdpRun{}
 	for _, dev := range []string{"cuda", "sim"} {
 		t.Run(dev, func(t *testing.T) {
@@ -57,6 +60,9 @@ func TestFSDPOnTwoGPUsOverNCCLMatchesCPU(t *testing.T) {
 	if !gpu[1].DeviceCollectives {
 		t.Errorf("FULL_SHARD on the GPUs gathered and reduce-scattered through the host, not with NCCL on device memory")
 	}
+	if gpu[2].ReplicaTransport != "nccl" {
+		t.Errorf("HYBRID_SHARD's replica group on the GPUs runs over %q, not NCCL", gpu[2].ReplicaTransport)
+	}
 	for _, c := range []struct {
 		name string
 		a, b fsdpRun
@@ -65,6 +71,8 @@ func TestFSDPOnTwoGPUsOverNCCLMatchesCPU(t *testing.T) {
 		{"FULL_SHARD on GPUs vs DDP on GPUs", gpu[1], gpu[0], 5e-4},
 		{"FULL_SHARD on GPUs vs FULL_SHARD on the CPU backend", gpu[1], cpu[1], 5e-4},
 		{"DDP on GPUs vs DDP on the CPU backend", gpu[0], cpu[0], 5e-4},
+		{"HYBRID_SHARD on GPUs vs DDP on GPUs", gpu[2], gpu[0], 5e-4},
+		{"HYBRID_SHARD on GPUs vs HYBRID_SHARD on the CPU backend", gpu[2], cpu[2], 5e-4},
 	} {
 		d, bit := paramDiff(c.a.Params, c.b.Params)
 		t.Logf("%s: max |Δ| %.3g (bit-equal %v)", c.name, d, bit)

@@ -43,6 +43,7 @@ type fsdpRun struct {
 	Traffic     map[string]int64 // HYBRID_SHARD's collectives by group (fsdp_hybrid_test.go)
 	// DeviceCollectives: the gathers and reduce-scatters ran on device memory (NCCL).
 	DeviceCollectives bool
+	ReplicaTransport  string // HYBRID_SHARD's replica group's
 }
 
 // trainFSDP trains fsdpGPT for 20 steps on this process's batches with AdamW.
@@ -102,6 +103,7 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	if w, ok := prepared(model); ok && w.fsdp != nil {
 		run.PeakWhole = w.fsdp.peakWhole
 		run.DeviceCollectives = w.fsdp.deviceCollectives
+		run.ReplicaTransport = transportOf(w.fsdp.replica)
 	}
 	run.Traffic = traffic.report()
 	run.Params = map[string][]float32{}
