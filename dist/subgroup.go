@@ -177,6 +177,7 @@ func (g *Group) closeSub() error {
 	if g.closed {
 		return nil
 	}
+	root.children = slices.DeleteFunc(root.children, func(c *Group) bool { return c == g })
 	return g.closeBackend()
 }
 
