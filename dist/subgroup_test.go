@@ -175,3 +175,31 @@ func (j *job) waitAllReporting(d time.Duration) {
 		j.t.Fatalf("%s failed:\n%s", strings.Join(failed, ", "), strings.Join(all, "\n"))
 	}
 }
+
+// Closing a group closes the sub-groups made from it: their collectives fail with ErrClosed.
+func TestClosingAGroupClosesItsSubGroups(t *testing.T) {
+	ctx := context.Background()
+	g, err := Init(ctx, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := g.NewGroup(ctx, []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := g.Split(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.Barrier(ctx); err != nil {
+		t.Fatalf("barrier before Close: %v", err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Group{"NewGroup": sub, "Split": split} {
+		if err := s.Barrier(ctx); !errors.Is(err, ErrClosed) {
+			t.Errorf("%s's sub-group after its parent closed: barrier returned %v, want ErrClosed", name, err)
+		}
+	}
+}
