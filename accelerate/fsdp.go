@@ -51,6 +51,19 @@ type sharder struct {
 	clock    int64
 	hooks    []*tensors.HookHandle
 
+	// Prefetch: collectives run on their own goroutines, one after another (last is the
+	// latest started); ahead is the next unit's all-gather started before an op asked for
+	// it, predicted from the order of gathers of the last pass of the same kind (seen).
+	forwardPrefetch  bool
+	backwardPrefetch string
+	last             *collective
+	ahead            *prefetched
+	scatters         []scatter
+	kind             passKind
+	order            []*fsdpUnit
+	seen             [3][]*fsdpUnit
+	prefetchHits     int // gathers that found their all-gather prefetched, for the tests
+
 	// peakWhole is the most bytes of whole parameters and whole gradients held at once (the
 	// gathered units' and the gradients not reduce-scattered yet), for the tests of its bound.
 	peakWhole int64
@@ -59,6 +72,7 @@ type sharder struct {
 // newSharder shards m's parameters (already rank 0's on every process) on device d.
 func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors.Device) *sharder {
 	s := &sharder{c: c, strategy: p.ShardingStrategy, sharded: p.StateDictType == ShardedStateDict, group: c.Size(), unitOf: map[*tensors.Tensor]*fsdpUnit{},
+		forwardPrefetch: p.ForwardPrefetch, backwardPrefetch: p.BackwardPrefetch,
 		shardOf: map[*tensors.Tensor]*tensors.Tensor{}, paramOf: map[*tensors.Tensor]*tensors.Tensor{}, index: map[*tensors.Tensor]int{}}
 	if s.strategy == HybridShard {
 		s.group = p.ShardGroupSize

@@ -75,6 +75,15 @@ type FullyShardedDataParallelPlugin struct {
 	// shards, model_fsdp/rank<r>.safetensors with an index) (FSDP_STATE_DICT_TYPE). LoadState
 	// reads either, on any number of processes.
 	StateDictType string
+	// ForwardPrefetch starts the all-gather of the next unit of the forward pass while the
+	// current one computes (FSDP_FORWARD_PREFETCH, fsdp_forward_prefetch). The next unit is
+	// the one the last forward pass gathered next; at most one unit more is held at a time.
+	ForwardPrefetch bool
+	// BackwardPrefetch is BackwardPre, BackwardPost or NoPrefetch (the default, as
+	// Accelerate's) (FSDP_BACKWARD_PREFETCH, fsdp_backward_prefetch; also PyTorch's numbers 1
+	// and 2): when the next unit of the backward pass starts its all-gather. Whatever the
+	// policy, a unit's gradients are reduce-scattered while the backward pass goes on.
+	BackwardPrefetch string
 	// ShardGroupSize is HybridShard's group of processes that share one copy of the model; 0
 	// means the processes of one machine (LOCAL_WORLD_SIZE). It must divide the process count.
 	ShardGroupSize int
@@ -133,6 +142,16 @@ func fsdpFromEnv(p *FullyShardedDataParallelPlugin) *FullyShardedDataParallelPlu
 	if q.StateDictType == "" {
 		q.StateDictType = os.Getenv("FSDP_STATE_DICT_TYPE")
 	}
+	if v := os.Getenv("FSDP_FORWARD_PREFETCH"); v != "" && !q.ForwardPrefetch {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			panic(fmt.Sprintf("accelerate: FSDP_FORWARD_PREFETCH is %q; use true or false", v))
+		}
+		q.ForwardPrefetch = on
+	}
+	if q.BackwardPrefetch == "" {
+		q.BackwardPrefetch = os.Getenv("FSDP_BACKWARD_PREFETCH")
+	}
 	if on, _ := strconv.ParseBool(os.Getenv("FSDP_OFFLOAD_PARAMS")); on {
 		panic("accelerate: FSDP_OFFLOAD_PARAMS=true: CPU offload of parameters and optimizer state is not implemented; set fsdp_offload_params to false")
 	}
@@ -166,6 +185,11 @@ func (p FullyShardedDataParallelPlugin) resolve() FullyShardedDataParallelPlugin
 		p.StateDictType = FullStateDict
 	}
 	checkChoice("FSDP StateDictType", p.StateDictType, FullStateDict, ShardedStateDict)
+	bp, err := parseBackwardPrefetch(strings.ToUpper(strings.TrimSpace(p.BackwardPrefetch)))
+	if err != nil {
+		panic("accelerate: " + err.Error())
+	}
+	p.BackwardPrefetch = bp
 	if p.MinNumParams < 0 {
 		panic(fmt.Sprintf("accelerate: FSDP MinNumParams is %d; use a positive element count (or 0 for 1e8)", p.MinNumParams))
 	}

@@ -26,8 +26,8 @@ func (s *sharder) onUse(p *tensors.Tensor) {
 	s.gather(s.unitOf[p])
 }
 
-// gather all-gathers u's parameters, first freeing the unit gathered longest ago when the
-// window is full.
+// gather all-gathers u's parameters (or takes its prefetched all-gather), first freeing the
+// unit gathered longest ago when the window is full.
 func (s *sharder) gather(u *fsdpUnit) {
 	if u.resident {
 		return
@@ -41,12 +41,16 @@ func (s *sharder) gather(u *fsdpUnit) {
 		}
 		s.evict(old)
 	}
-	send := make([]float32, u.size)
-	for i, sh := range u.shards {
-		copy(send[u.offsets[i]:], sh.Float32s())
+	var recv []float32
+	if s.ahead != nil && s.ahead.u == u {
+		s.ahead.op.wait()
+		recv, s.ahead = s.ahead.recv, nil
+		s.prefetchHits++
+	} else {
+		var op *collective
+		recv, op = s.startAllGather(u)
+		op.wait()
 	}
-	recv := make([]float32, s.c.Size()*u.size)
-	must(s.c.AllGather(send, recv), "FSDP: all-gather the parameters of unit "+u.name)
 	for i, q := range u.params {
 		n, per := q.Numel(), u.shards[i].Numel()
 		full := make([]float32, s.group*per)
@@ -59,11 +63,13 @@ func (s *sharder) gather(u *fsdpUnit) {
 	s.clock++
 	u.resident, u.gathered = true, s.clock
 	s.notePeak()
+	s.gathered(u)
 }
 
-// notePeak updates peakWhole.
+// notePeak updates peakWhole (a prefetched unit's whole parameters count from the start of
+// its all-gather).
 func (s *sharder) notePeak() {
-	var n int64
+	n := s.aheadBytes()
 	for _, u := range s.units {
 		for _, q := range u.params {
 			if u.resident {
@@ -108,6 +114,10 @@ func (s *sharder) evictAll() {
 // forward runs a forward pass of the model: gathered units are freed after it, except under
 // SHARD_GRAD_OP in training, whose backward pass uses them again.
 func (s *sharder) forward(training bool, fn func()) {
+	if s.passes == 0 {
+		s.beginOrder(forwardPass)
+		defer s.endOrder()
+	}
 	s.inPass(fn)
 	if s.strategy != ShardGradOp || !training {
 		s.evictAll()
@@ -119,6 +129,7 @@ func (s *sharder) forward(training bool, fn func()) {
 func (s *sharder) beginBackward(sync bool) {
 	s.backward, s.armed = true, sync
 	s.passes++
+	s.beginOrder(backwardPass)
 	for _, u := range s.units {
 		u.pending = len(u.params)
 	}
@@ -142,6 +153,9 @@ func (s *sharder) unitDone(u *fsdpUnit) {
 		s.reduceScatter(u)
 	}
 	s.evict(u)
+	if s.backwardPrefetch == BackwardPost && s.kind == backwardPass {
+		s.prefetchNext()
+	}
 }
 
 // finishBackward reduce-scatters the units some of whose parameters got no gradient (zeros for
@@ -157,6 +171,8 @@ func (s *sharder) finishBackward() {
 			s.unitDone(u)
 		}
 	}
+	s.finishScatters()
+	s.endOrder()
 	s.evictAll()
 }
 
@@ -165,11 +181,13 @@ func (s *sharder) endBackward() {
 	if s.backward {
 		s.backward = false
 		s.passes--
+		s.dropInFlight()
 	}
 }
 
-// reduceScatter averages u's gradients across processes, leaving each process the part of the
-// average its shards cover (added to their gradients), and drops the whole gradients. The
+// reduceScatter starts averaging u's gradients across processes, which leaves each process the
+// part of the average its shards cover (added to their gradients by finishScatters, while the
+// backward pass goes on), and drops the whole gradients. The
 // collective runs over every process: under HYBRID_SHARD process r receives the average of
 // shard r mod G over all processes, which is the reduce-scatter within its group followed by
 // the all-reduce across groups.
@@ -195,8 +213,8 @@ func (s *sharder) reduceScatter(u *fsdpUnit) {
 		q.ZeroGrad()
 	}
 	recv := make([]float32, u.size)
-	must(s.c.ReduceScatter(send, recv, "mean"), "FSDP: reduce-scatter the gradients of unit "+u.name)
-	s.addShardGrads(u, recv)
+	op := s.start("FSDP: reduce-scatter the gradients of unit "+u.name, func() error { return s.c.ReduceScatter(send, recv, "mean") })
+	s.scatters = append(s.scatters, scatter{u: u, recv: recv, op: op})
 }
 
 // allReduceShards is HYBRID_SHARD's reduction of u's gradients: an all-reduce of the whole
@@ -204,6 +222,7 @@ func (s *sharder) reduceScatter(u *fsdpUnit) {
 // one shard in different groups sums taken in different orders, and the copies would drift
 // apart by rounding; the all-reduce gives every process the same sums.
 func (s *sharder) allReduceShards(u *fsdpUnit) {
+	s.settle()
 	whole := make([][]float32, len(u.params))
 	for i, q := range u.params {
 		whole[i] = make([]float32, u.shards[i].Numel()*s.group)
@@ -259,6 +278,7 @@ func (s *sharder) gradNormSquares(shards []*tensors.Tensor) float64 {
 		}
 	}
 	// Split in two float32s so the all-reduce keeps most of float64's precision.
+	s.settle()
 	local := tensors.SumSquares(grads)
 	hi := float32(local)
 	buf := []float32{hi, float32(local - float64(hi))}

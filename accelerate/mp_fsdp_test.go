@@ -26,7 +26,9 @@ type fsdpCase struct {
 	Group    int              // HYBRID_SHARD's shard group
 	GA       int
 	Clip     bool
-	Ckpt     bool // the plugin's ActivationCheckpointing
+	Ckpt     bool   // the plugin's ActivationCheckpointing
+	Forward  bool   // ForwardPrefetch
+	Backward string // BackwardPrefetch
 }
 
 // fsdpRun is what a process reports of one training: the final parameters and, from its
@@ -40,13 +42,15 @@ type fsdpRun struct {
 	PeakWhole   int64 // FSDP's most bytes of whole parameters and gradients at once
 	ParamBytes  int64
 	Steps       int
+	Prefetched  int // gathers that found their all-gather prefetched
 }
 
 // trainFSDP trains fsdpGPT for 20 steps on this process's batches with AdamW.
 func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	cfg := Config{GradientAccumulationSteps: tc.GA}
 	if tc.Strategy != "" {
-		cfg.FSDP = &FullyShardedDataParallelPlugin{ShardingStrategy: tc.Strategy, ShardGroupSize: tc.Group, ActivationCheckpointing: tc.Ckpt}
+		cfg.FSDP = &FullyShardedDataParallelPlugin{ShardingStrategy: tc.Strategy, ShardGroupSize: tc.Group, ActivationCheckpointing: tc.Ckpt,
+			ForwardPrefetch: tc.Forward, BackwardPrefetch: tc.Backward}
 	}
 	acc := newWithComm(withCfg(cfg), c)
 	dev := sim.Lookup("sim", acc.Device().Index)
@@ -97,6 +101,7 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	run.PeakBytes = dev.Stats().MaxLiveBytes - base
 	if w, ok := prepared(model); ok && w.fsdp != nil {
 		run.PeakWhole = w.fsdp.peakWhole
+		run.Prefetched = w.fsdp.prefetchHits
 	}
 	run.Params = map[string][]float32{}
 	for k, t := range acc.GetStateDict(model) {
@@ -116,6 +121,10 @@ func fsdpCases(n int) []fsdpCase {
 		{Name: "full-shard-activation-checkpointing", Strategy: FullShard, Ckpt: true},
 		{Name: "ddp-accumulate2-clip", GA: 2, Clip: true},
 		{Name: "full-shard-accumulate2-clip", Strategy: FullShard, GA: 2, Clip: true},
+		{Name: "full-shard-prefetch", Strategy: FullShard, Forward: true, Backward: BackwardPre},
+		{Name: "full-shard-backward-post", Strategy: FullShard, Backward: BackwardPost},
+		{Name: "shard-grad-op-prefetch", Strategy: ShardGradOp, Forward: true, Backward: BackwardPre},
+		{Name: "full-shard-accumulate2-clip-prefetch", Strategy: FullShard, GA: 2, Clip: true, Forward: true, Backward: BackwardPre},
 	}
 }
 
@@ -172,8 +181,8 @@ func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
 		// DDP's parameters, gradients and optimizer state, without its bucket buffers.
 		ddpState := want.StateBytes - want.BucketBytes
 		diff, bitEqual := paramDiff(want.Params, got.Params)
-		t.Logf("%d processes, %s: max |Δ| vs DDP %.3g (bit-equal %v); per process: state %d bytes (DDP %d + buckets %d, 1/N %d), peak %d (DDP %d), largest unit %d",
-			n, tc.Name, diff, bitEqual, got.StateBytes, ddpState, want.BucketBytes, ddpState/int64(n), got.PeakBytes, want.PeakBytes, got.LargestUnit)
+		t.Logf("%d processes, %s: %d gathers prefetched; max |Δ| vs DDP %.3g (bit-equal %v); per process: state %d bytes (DDP %d + buckets %d, 1/N %d), peak %d (DDP %d), largest unit %d",
+			n, tc.Name, got.Prefetched, diff, bitEqual, got.StateBytes, ddpState, want.BucketBytes, ddpState/int64(n), got.PeakBytes, want.PeakBytes, got.LargestUnit)
 		tol := 0.0
 		if n > 2 || tc.Clip {
 			tol = 1e-4
@@ -189,6 +198,20 @@ func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
 		}
 		if tc.Strategy == "" {
 			continue
+		}
+		if tc.Forward || tc.Backward != "" {
+			// Prefetch changes when a unit's all-gather runs, not what it brings: the
+			// parameters equal, to the bit, those of the same training without it.
+			for j, o := range cases {
+				if o.Strategy == tc.Strategy && o.GA == tc.GA && o.Clip == tc.Clip && o.Ckpt == tc.Ckpt && !o.Forward && o.Backward == "" {
+					if d, same := paramDiff(runs[0][j].Params, got.Params); !same {
+						t.Errorf("%s: parameters differ from %s's by %g; want them equal to the bit", tc.Name, o.Name, d)
+					}
+				}
+			}
+			if got.Prefetched == 0 {
+				t.Errorf("%s: no unit was found prefetched", tc.Name)
+			}
 		}
 		if tc.Ckpt {
 			// The blocks' activations are recomputed in the backward pass: the step's peak
@@ -223,6 +246,9 @@ func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
 		}
 		if tc.GA > 1 {
 			bound = got.ParamBytes + 2*got.LargestUnit
+		}
+		if tc.Forward || tc.Backward != "" {
+			bound += got.LargestUnit // the one unit whose all-gather runs ahead
 		}
 		if float64(got.PeakWhole) > 1.1*float64(bound) {
 			t.Errorf("%s: %d bytes of whole parameters and gradients at once; want at most %d (+10%%)", tc.Name, got.PeakWhole, bound)

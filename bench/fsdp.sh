@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fsdp: a training step of the character GPT (0.8 M parameters, AdamW, global batch 16 × 64
-# tokens) on 2 CPU processes: goaccel's DDP, FULL_SHARD and SHARD_GRAD_OP (bench/fsdp) beside
+# tokens) on 2 CPU processes: goaccel's DDP, FULL_SHARD and SHARD_GRAD_OP, the two sharded ones
+# also with forward prefetch and BACKWARD_PRE (bench/fsdp), beside
 # PyTorch's DDP and FSDP2 through Accelerate over gloo (bench/fsdp_torch.py), alternated ROUNDS
 # (3) times in one run. Each line: the best round's milliseconds per step (wall, and rank 0's
 # CPU time, steadier on a shared machine) and the ratio torch / goaccel (above 1: goaccel is
@@ -34,6 +35,11 @@ awk '
 		for (i = 1; i <= n; i++) {
 			g = "goaccel " s[i]; t = "torch " s[i]
 			printf "%-16s %12.1f (%6.1f) %12.1f (%6.1f) %7.2f (%4.2f)\n", s[i], wall[g], cpu[g], wall[t], cpu[t], wall[t] / wall[g], cpu[t] / cpu[g]
+		}
+		n = split("full-shard-prefetch shard-grad-op-prefetch", s, " ")
+		for (i = 1; i <= n; i++) {
+			g = "goaccel " s[i]
+			if (g in wall) printf "%-16s %12.1f (%6.1f)\n", s[i], wall[g], cpu[g]
 		}
 		printf "%-16s %12.2f (%4.2f)\n", "full-shard/ddp", wall["goaccel full-shard"] / wall["goaccel ddp"], cpu["goaccel full-shard"] / cpu["goaccel ddp"]
 	}' "$out/runs"

@@ -10,11 +10,12 @@ import (
 )
 
 // FSDPConfig is a config file's fsdp_config, under Accelerate's keys (FSDP1's
-// fsdp_sharding_strategy and FSDP2's fsdp_reshard_after_forward both read). Keys
-// that only change how PyTorch wraps or loads the model (fsdp_use_orig_params,
-// fsdp_sync_module_states, fsdp_cpu_ram_efficient_loading, fsdp_forward_prefetch,
-// fsdp_backward_prefetch) are read and have no effect: goaccel always starts from
-// rank 0's parameters and does not prefetch.
+// fsdp_sharding_strategy and FSDP2's fsdp_reshard_after_forward both read).
+// fsdp_forward_prefetch and fsdp_backward_prefetch are read under fsdp_version 1 and 2
+// alike (Accelerate's FSDP2 has no key of its own for them). Keys that only change how
+// PyTorch wraps or loads the model (fsdp_use_orig_params, fsdp_sync_module_states,
+// fsdp_cpu_ram_efficient_loading) are read and have no effect: goaccel always starts from
+// rank 0's parameters.
 type FSDPConfig struct {
 	ShardingStrategy          string `yaml:"fsdp_sharding_strategy,omitempty"`
 	ReshardAfterForward       *bool  `yaml:"fsdp_reshard_after_forward,omitempty"`
@@ -48,6 +49,11 @@ func (c *FSDPConfig) validate() error {
 	default:
 		return fmt.Errorf("fsdp_sharding_strategy is %q; use FULL_SHARD, SHARD_GRAD_OP, NO_SHARD or HYBRID_SHARD", c.ShardingStrategy)
 	}
+	switch strings.ToUpper(c.BackwardPrefetch) {
+	case "", "1", "2", "3", "BACKWARD_PRE", "BACKWARD_POST", "NO_PREFETCH":
+	default:
+		return fmt.Errorf("fsdp_backward_prefetch is %q; use BACKWARD_PRE, BACKWARD_POST or NO_PREFETCH", c.BackwardPrefetch)
+	}
 	switch strings.ToUpper(c.StateDictType) {
 	case "", "FULL_STATE_DICT", "SHARDED_STATE_DICT":
 	default:
@@ -66,6 +72,7 @@ type fsdpFlags struct {
 	use                                            bool
 	strategy, wrapPolicy, clsToWrap, reshard, ckpt string
 	offload, stateDict                             string
+	forwardPrefetch, backwardPrefetch              string
 	minParams, version                             int
 }
 
@@ -80,6 +87,8 @@ func (f *fsdpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ckpt, "fsdp_activation_checkpointing", "", "true: recompute each block's activations in the backward pass")
 	fs.StringVar(&f.offload, "fsdp_offload_params", "", "CPU offload (not implemented: only false)")
 	fs.IntVar(&f.version, "fsdp_version", 0, "1 or 2 (goaccel's sharding follows FSDP2)")
+	fs.StringVar(&f.forwardPrefetch, "fsdp_forward_prefetch", "", "true: start the next unit's all-gather while the current one computes its forward pass")
+	fs.StringVar(&f.backwardPrefetch, "fsdp_backward_prefetch", "", "BACKWARD_PRE, BACKWARD_POST or NO_PREFETCH (the default): when the next unit's all-gather of the backward pass starts")
 }
 
 // merge gives the workers' FSDP settings: the config file's fsdp_config (with
@@ -115,7 +124,15 @@ func (f *fsdpFlags) merge(c Config) (workers.FSDPOptions, error) {
 	if err := setBool(&fc.OffloadParams, "fsdp_offload_params", f.offload); err != nil {
 		return o, err
 	}
-	for dst, v := range map[*string]string{&fc.ShardingStrategy: f.strategy, &fc.AutoWrapPolicy: f.wrapPolicy, &fc.TransformerLayerClsToWrap: f.clsToWrap, &fc.StateDictType: f.stateDict} {
+	if f.forwardPrefetch != "" {
+		var b bool
+		if err := setBool(&b, "fsdp_forward_prefetch", f.forwardPrefetch); err != nil {
+			return o, err
+		}
+		fc.ForwardPrefetch = &b
+	}
+	for dst, v := range map[*string]string{&fc.ShardingStrategy: f.strategy, &fc.AutoWrapPolicy: f.wrapPolicy, &fc.TransformerLayerClsToWrap: f.clsToWrap,
+		&fc.StateDictType: f.stateDict, &fc.BackwardPrefetch: f.backwardPrefetch} {
 		if v != "" {
 			*dst = v
 		}
@@ -144,5 +161,7 @@ func (f *fsdpFlags) merge(c Config) (workers.FSDPOptions, error) {
 	o.MinNumParams = fc.MinNumParams
 	o.ActivationCheckpointing = fc.ActivationCheckpointing
 	o.StateDictType = strings.ToUpper(fc.StateDictType)
+	o.ForwardPrefetch = fc.ForwardPrefetch != nil && *fc.ForwardPrefetch
+	o.BackwardPrefetch = strings.ToUpper(fc.BackwardPrefetch)
 	return o, nil
 }
