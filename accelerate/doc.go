@@ -74,7 +74,8 @@
 // uses one and freed after; gradients are reduce-scattered and the prepared
 // optimizer steps the shards; gradients are reduce-scattered while the
 // backward pass goes on, and ForwardPrefetch and BackwardPrefetch start the
-// next unit's all-gather while the current one computes. UnwrapModel,
+// next unit's all-gather while the current one computes; under bf16 mixed
+// precision the units are gathered in bfloat16 from float32 shards. UnwrapModel,
 // GetStateDict, SaveModel and SaveState gather the whole model and must be
 // called on every process.
 //
@@ -158,6 +159,8 @@
 //     BACKWARD_PRE / BACKWARD_POST in the backward pass, predicted from the
 //     last pass's order of gathers) and the reduce-scatters that run while
 //     the backward pass goes on.
+//   - fsdp_mixed.go: FSDP under bf16 mixed precision: the shards packed two
+//     bfloat16 values to a float32 slot for the all-gather, and widened again.
 //   - fsdp_pass.go: FSDP in a pass: gathering a unit on first use, freeing
 //     it, reduce-scattering its gradients, ClipGradNorm over shards, the whole
 //     model gathered for UnwrapModel, SaveModel, GetStateDict and SaveState.

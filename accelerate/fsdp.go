@@ -64,6 +64,12 @@ type sharder struct {
 	seen             [3][]*fsdpUnit
 	prefetchHits     int // gathers that found their all-gather prefetched, for the tests
 
+	// paramBF16 gathers the parameters in bfloat16 (mixed precision "bf16", PyTorch's
+	// param_dtype): half the bytes of a float32 gather, from float32 shards, which the
+	// optimizer steps; gradients are reduce-scattered in float32 (reduce_dtype).
+	paramBF16     bool
+	gatheredBytes int64 // bytes the all-gathers received, for the tests
+
 	// peakWhole is the most bytes of whole parameters and whole gradients held at once (the
 	// gathered units' and the gradients not reduce-scattered yet), for the tests of its bound.
 	peakWhole int64

@@ -50,7 +50,8 @@ const (
 // of its gradient and of the optimizer state, and gathers a unit's parameters only while a
 // forward or backward pass needs them. The training loop does not change. Set Config.FSDP, or
 // launch with `%accelerate launch --use_fsdp` (ACCELERATE_USE_FSDP=true and the FSDP_*
-// variables, which fill the fields left zero).
+// variables, which fill the fields left zero). Under Config.MixedPrecision "bf16" the units are
+// all-gathered in bfloat16 from float32 shards, and gradients reduce-scattered in float32.
 type FullyShardedDataParallelPlugin struct {
 	// ShardingStrategy is FullShard (the default), ShardGradOp, NoShard or HybridShard
 	// (FSDP_SHARDING_STRATEGY: the name or Accelerate's number, 1 to 4).

@@ -51,6 +51,7 @@ func (s *sharder) gather(u *fsdpUnit) {
 		recv, op = s.startAllGather(u)
 		op.wait()
 	}
+	recv = s.unpackGathered(recv, u.size)
 	for i, q := range u.params {
 		n, per := q.Numel(), u.shards[i].Numel()
 		full := make([]float32, s.group*per)

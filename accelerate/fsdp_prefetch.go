@@ -120,13 +120,23 @@ func (s *sharder) prefetchNext() {
 }
 
 // startAllGather starts the all-gather of u's shards; recv holds every process's after the
-// collective has run.
+// collective has run (under bf16 mixed precision two bfloat16 values to a float32 slot:
+// unpackGathered reads them).
 func (s *sharder) startAllGather(u *fsdpUnit) ([]float32, *collective) {
-	send := make([]float32, u.size)
-	for i, sh := range u.shards {
-		copy(send[u.offsets[i]:], sh.Float32s())
+	n := u.size
+	if s.paramBF16 {
+		n = (u.size + 1) / 2
 	}
-	recv := make([]float32, s.c.Size()*u.size)
+	send := make([]float32, n)
+	for i, sh := range u.shards {
+		if s.paramBF16 {
+			packBF16(send, u.offsets[i], sh.Float32s())
+		} else {
+			copy(send[u.offsets[i]:], sh.Float32s())
+		}
+	}
+	recv := make([]float32, s.c.Size()*n)
+	s.gatheredBytes += 4 * int64(len(recv))
 	return recv, s.start("FSDP: all-gather the parameters of unit "+u.name, func() error { return s.c.AllGather(send, recv) })
 }
 

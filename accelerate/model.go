@@ -206,6 +206,7 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 				b.MoveTo(a.device)
 			}
 			w.fsdp = newSharder(a.c, m, *a.cfg.FSDP, a.device)
+			w.fsdp.paramBF16 = a.cfg.MixedPrecision == "bf16"
 			nn.SetSyncGroup(m, syncGroup{w})
 		} else {
 			w.red = newReducer(a, params)
