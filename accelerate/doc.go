@@ -75,7 +75,8 @@
 // optimizer steps the shards; gradients are reduce-scattered while the
 // backward pass goes on, and ForwardPrefetch and BackwardPrefetch start the
 // next unit's all-gather while the current one computes; under bf16 mixed
-// precision the units are gathered in bfloat16 from float32 shards. UnwrapModel,
+// precision the units are gathered in bfloat16 from float32 shards; CPUOffload
+// keeps the shards and the optimizer state in host memory. UnwrapModel,
 // GetStateDict, SaveModel and SaveState gather the whole model and must be
 // called on every process.
 //

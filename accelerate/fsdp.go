@@ -70,6 +70,11 @@ type sharder struct {
 	paramBF16     bool
 	gatheredBytes int64 // bytes the all-gathers received, for the tests
 
+	// offload keeps the shards, their gradients and the optimizer state in host memory
+	// (CPUOffload): a unit comes to the device when it is gathered, its gradients go back to
+	// the host shards, and the optimizer steps there.
+	offload bool
+
 	// peakWhole is the most bytes of whole parameters and whole gradients held at once (the
 	// gathered units' and the gradients not reduce-scattered yet), for the tests of its bound.
 	peakWhole int64
@@ -78,7 +83,7 @@ type sharder struct {
 // newSharder shards m's parameters (already rank 0's on every process) on device d.
 func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors.Device) *sharder {
 	s := &sharder{c: c, strategy: p.ShardingStrategy, sharded: p.StateDictType == ShardedStateDict, group: c.Size(), unitOf: map[*tensors.Tensor]*fsdpUnit{},
-		forwardPrefetch: p.ForwardPrefetch, backwardPrefetch: p.BackwardPrefetch,
+		forwardPrefetch: p.ForwardPrefetch, backwardPrefetch: p.BackwardPrefetch, offload: p.CPUOffload,
 		shardOf: map[*tensors.Tensor]*tensors.Tensor{}, paramOf: map[*tensors.Tensor]*tensors.Tensor{}, index: map[*tensors.Tensor]int{}}
 	if s.strategy == HybridShard {
 		s.group = p.ShardGroupSize
@@ -106,8 +111,9 @@ func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors
 	return s
 }
 
-// add takes the unit's parameters: each moves to d, gives up its shard and is evicted, one at
-// a time, so a process never holds more than its shards and one whole parameter.
+// add takes the unit's parameters: each moves to d, gives up its shard (on d, or in host
+// memory under CPUOffload) and is evicted, one at a time, so a process never holds more than
+// its shards and one whole parameter.
 func (s *sharder) add(u *fsdpUnit, d tensors.Device) {
 	for _, q := range u.params {
 		if q.DType() != tensors.Float32 {
@@ -120,7 +126,10 @@ func (s *sharder) add(u *fsdpUnit, d tensors.Device) {
 		if lo := s.grank * per; lo < n {
 			copy(vals, q.Float32s()[lo:min(lo+per, n)])
 		}
-		shard := tensors.New(vals, per).To(d)
+		shard := tensors.New(vals, per) // in host memory under CPUOffload
+		if !s.offload {
+			shard = shard.To(d)
+		}
 		s.index[q] = len(u.shards)
 		u.shards = append(u.shards, shard)
 		u.offsets = append(u.offsets, u.size)

@@ -85,6 +85,12 @@ type FullyShardedDataParallelPlugin struct {
 	// and 2): when the next unit of the backward pass starts its all-gather. Whatever the
 	// policy, a unit's gradients are reduce-scattered while the backward pass goes on.
 	BackwardPrefetch string
+	// CPUOffload keeps each process's shards of the parameters, their gradients and the
+	// optimizer state in host memory (FSDP_OFFLOAD_PARAMS, fsdp_offload_params; Accelerate's
+	// cpu_offload): a unit is copied to the device when it is gathered, its gradients come
+	// back to the host shards, and the optimizer steps on the CPU. The device then holds
+	// only the gathered units and the activations.
+	CPUOffload bool
 	// ShardGroupSize is HybridShard's group of processes that share one copy of the model; 0
 	// means the processes of one machine (LOCAL_WORLD_SIZE). It must divide the process count.
 	ShardGroupSize int
@@ -153,8 +159,12 @@ func fsdpFromEnv(p *FullyShardedDataParallelPlugin) *FullyShardedDataParallelPlu
 	if q.BackwardPrefetch == "" {
 		q.BackwardPrefetch = os.Getenv("FSDP_BACKWARD_PREFETCH")
 	}
-	if on, _ := strconv.ParseBool(os.Getenv("FSDP_OFFLOAD_PARAMS")); on {
-		panic("accelerate: FSDP_OFFLOAD_PARAMS=true: CPU offload of parameters and optimizer state is not implemented; set fsdp_offload_params to false")
+	if v := os.Getenv("FSDP_OFFLOAD_PARAMS"); v != "" && !q.CPUOffload {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			panic(fmt.Sprintf("accelerate: FSDP_OFFLOAD_PARAMS is %q; use true or false", v))
+		}
+		q.CPUOffload = on
 	}
 	return &q
 }

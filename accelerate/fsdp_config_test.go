@@ -40,7 +40,10 @@ func TestFSDPConfigFromLaunchEnvironment(t *testing.T) {
 		{name: "unknown backward prefetch", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_BACKWARD_PREFETCH": "EARLY"}, panics: "BACKWARD_PRE, BACKWARD_POST or NO_PREFETCH"},
 		{name: "bad forward prefetch", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_FORWARD_PREFETCH": "soon"}, panics: "FSDP_FORWARD_PREFETCH"},
 		{name: "unknown strategy", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_SHARDING_STRATEGY": "ZERO_4"}, panics: "FULL_SHARD, SHARD_GRAD_OP"},
-		{name: "offload", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_OFFLOAD_PARAMS": "true"}, panics: "not implemented"},
+		{name: "offload", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_OFFLOAD_PARAMS": "true"},
+			want: &FullyShardedDataParallelPlugin{ShardingStrategy: FullShard, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: FullStateDict,
+				BackwardPrefetch: NoPrefetch, CPUOffload: true}},
+		{name: "bad offload", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_OFFLOAD_PARAMS": "yes please"}, panics: "FSDP_OFFLOAD_PARAMS"},
 		{name: "bad use_fsdp", env: map[string]string{"ACCELERATE_USE_FSDP": "maybe"}, panics: "ACCELERATE_USE_FSDP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

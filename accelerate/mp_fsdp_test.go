@@ -30,6 +30,7 @@ type fsdpCase struct {
 	Forward  bool   // ForwardPrefetch
 	Backward string // BackwardPrefetch
 	MP       string // Config.MixedPrecision
+	Offload  bool   // CPUOffload
 }
 
 // fsdpRun is what a process reports of one training: the final parameters and, from its
@@ -54,7 +55,7 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	cfg := Config{GradientAccumulationSteps: tc.GA, MixedPrecision: tc.MP}
 	if tc.Strategy != "" {
 		cfg.FSDP = &FullyShardedDataParallelPlugin{ShardingStrategy: tc.Strategy, ShardGroupSize: tc.Group, ActivationCheckpointing: tc.Ckpt,
-			ForwardPrefetch: tc.Forward, BackwardPrefetch: tc.Backward}
+			ForwardPrefetch: tc.Forward, BackwardPrefetch: tc.Backward, CPUOffload: tc.Offload}
 	}
 	acc := newWithComm(withCfg(cfg), c)
 	dev := sim.Lookup("sim", acc.Device().Index)
@@ -140,6 +141,8 @@ func fsdpCases(n int) []fsdpCase {
 		{Name: "full-shard-backward-post", Strategy: FullShard, Backward: BackwardPost},
 		{Name: "shard-grad-op-prefetch", Strategy: ShardGradOp, Forward: true, Backward: BackwardPre},
 		{Name: "full-shard-accumulate2-clip-prefetch", Strategy: FullShard, GA: 2, Clip: true, Forward: true, Backward: BackwardPre},
+		{Name: "full-shard-offload", Strategy: FullShard, Offload: true},
+		{Name: "full-shard-offload-accumulate2-clip-prefetch", Strategy: FullShard, Offload: true, GA: 2, Clip: true, Forward: true, Backward: BackwardPre},
 		{Name: "ddp-bf16", MP: "bf16"},
 		{Name: "full-shard-bf16", Strategy: FullShard, MP: "bf16"},
 		{Name: "full-shard-bf16-prefetch", Strategy: FullShard, MP: "bf16", Forward: true, Backward: BackwardPre},
@@ -239,10 +242,14 @@ func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
 			// The blocks' activations are recomputed in the backward pass: the step's peak
 			// is below full sharding's without it.
 			for j, o := range cases {
-				if o.Strategy == FullShard && !o.Ckpt && o.GA == tc.GA && !o.Clip && o.MP == tc.MP && got.PeakBytes >= runs[0][j].PeakBytes {
+				if o.Strategy == FullShard && !o.Ckpt && o.GA == tc.GA && !o.Clip && o.MP == tc.MP && !o.Offload && got.PeakBytes >= runs[0][j].PeakBytes {
 					t.Errorf("%s: peak %d bytes; want less than %s's %d", tc.Name, got.PeakBytes, o.Name, runs[0][j].PeakBytes)
 				}
 			}
+		}
+		if tc.Offload {
+			checkOffload(t, cases, runs, i)
+			continue
 		}
 		// Between steps a process keeps its shards of the parameters, their gradients and the
 		// two AdamW moments: 1/G of DDP's, G the processes sharing one copy.
@@ -280,6 +287,39 @@ func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
 	}
 }
 
+// checkOffload checks a CPUOffload run (case i) against the same run without offload: the
+// same parameters to the bit; between steps nothing on the device (shards, gradients and
+// optimizer state are in host memory); at the peak, what the run without offload holds beyond
+// its shards: the gathered units, the whole gradients and the activations. That run's peak
+// moves between runs with accumulation and clipping (by up to 13% seen: dropped tensors go
+// back to the device's pool at a collection, whose moment varies), hence 25% of slack.
+func checkOffload(t *testing.T, cases []fsdpCase, runs [][]fsdpRun, i int) {
+	t.Helper()
+	tc := cases[i]
+	for j, o := range cases {
+		if o.Offload || o.Strategy != tc.Strategy || o.GA != tc.GA || o.Clip != tc.Clip || o.MP != tc.MP || o.Ckpt != tc.Ckpt || o.Forward != tc.Forward || o.Backward != tc.Backward {
+			continue
+		}
+		on := runs[0][j]
+		if d, same := paramDiff(on.Params, runs[0][i].Params); !same {
+			t.Errorf("%s: parameters differ from %s's by %g; want them equal to the bit", tc.Name, o.Name, d)
+		}
+		for r := range runs {
+			got := runs[r][i]
+			if got.StateBytes != 0 {
+				t.Errorf("%s, rank %d: %d bytes on the device between steps; want none (the shards are in host memory)", tc.Name, r, got.StateBytes)
+			}
+			beyond := runs[r][j].PeakBytes - runs[r][j].StateBytes
+			t.Logf("%s, rank %d: device peak %d bytes; %s's %d less its %d bytes of shards = %d", tc.Name, r, got.PeakBytes, o.Name, runs[r][j].PeakBytes, runs[r][j].StateBytes, beyond)
+			if float64(got.PeakBytes) > 1.25*float64(beyond) {
+				t.Errorf("%s, rank %d: device peak %d bytes; want at most %d (+25%%), %s's peak less its shards", tc.Name, r, got.PeakBytes, beyond, o.Name)
+			}
+		}
+		return
+	}
+	t.Errorf("%s: no run without offload to compare with", tc.Name)
+}
+
 // Under bf16 mixed precision the units are gathered in bfloat16 while DDP's parameters stay
 // float32 (autocast rounds them to bfloat16 for the matrix products only): the ops that run in
 // float32 (layer norms, embeddings, biases) see parameters rounded to 8 bits of mantissa, a
@@ -309,7 +349,7 @@ func checkBF16Gathers(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun, i
 				t.Errorf("%s: a step's loss differs from DDP's under bf16 autocast by %g (tolerance %g)", tc.Name, worst, bf16LossTolerance)
 			}
 		}
-		if o.MP == "" && o.Strategy == tc.Strategy && o.GA == tc.GA && o.Clip == tc.Clip && !o.Ckpt && !o.Forward && o.Backward == "" {
+		if o.MP == "" && o.Strategy == tc.Strategy && o.GA == tc.GA && o.Clip == tc.Clip && !o.Ckpt && !o.Forward && o.Backward == "" && !o.Offload {
 			ratio := float64(got.Gathered) / float64(runs[0][j].Gathered)
 			t.Logf("%d processes, %s: %d bytes gathered in 20 steps, %.3f of float32's %d", n, tc.Name, got.Gathered, ratio, runs[0][j].Gathered)
 			if math.Abs(ratio-0.5) > 0.01 {

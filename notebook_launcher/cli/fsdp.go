@@ -38,9 +38,6 @@ func (c *FSDPConfig) validate() error {
 	if c == nil {
 		return nil
 	}
-	if c.OffloadParams {
-		return fmt.Errorf("fsdp_offload_params is true: CPU offload of parameters and optimizer state is not implemented; set it to false")
-	}
 	if c.Version != 0 && c.Version != 1 && c.Version != 2 {
 		return fmt.Errorf("fsdp_version is %d; use 1 or 2 (goaccel's sharding follows FSDP2)", c.Version)
 	}
@@ -85,7 +82,7 @@ func (f *fsdpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.stateDict, "fsdp_state_dict_type", "", "FULL_STATE_DICT (SaveState gathers the model on rank 0) or SHARDED_STATE_DICT (each process writes its shards)")
 	fs.IntVar(&f.minParams, "fsdp_min_num_params", 0, "SIZE_BASED_WRAP's unit size in parameters")
 	fs.StringVar(&f.ckpt, "fsdp_activation_checkpointing", "", "true: recompute each block's activations in the backward pass")
-	fs.StringVar(&f.offload, "fsdp_offload_params", "", "CPU offload (not implemented: only false)")
+	fs.StringVar(&f.offload, "fsdp_offload_params", "", "true: keep the shards, their gradients and the optimizer state in host memory (CPU offload)")
 	fs.IntVar(&f.version, "fsdp_version", 0, "1 or 2 (goaccel's sharding follows FSDP2)")
 	fs.StringVar(&f.forwardPrefetch, "fsdp_forward_prefetch", "", "true: start the next unit's all-gather while the current one computes its forward pass")
 	fs.StringVar(&f.backwardPrefetch, "fsdp_backward_prefetch", "", "BACKWARD_PRE, BACKWARD_POST or NO_PREFETCH (the default): when the next unit's all-gather of the backward pass starts")
@@ -162,6 +159,7 @@ func (f *fsdpFlags) merge(c Config) (workers.FSDPOptions, error) {
 	o.ActivationCheckpointing = fc.ActivationCheckpointing
 	o.StateDictType = strings.ToUpper(fc.StateDictType)
 	o.ForwardPrefetch = fc.ForwardPrefetch != nil && *fc.ForwardPrefetch
+	o.OffloadParams = fc.OffloadParams
 	o.BackwardPrefetch = strings.ToUpper(fc.BackwardPrefetch)
 	return o, nil
 }

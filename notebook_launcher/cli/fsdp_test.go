@@ -13,7 +13,7 @@ import (
 
 // TestLaunchFSDPFromFlagsAndConfigFile reads Accelerate's FSDP flags and config file keys into
 // the workers' FSDP settings: the flags win over the file, FSDP2's fsdp_reshard_after_forward
-// stands for the strategy, and what goaccel cannot do is refused by name.
+// stands for the strategy, and a value goaccel does not know is refused by name.
 func TestLaunchFSDPFromFlagsAndConfigFile(t *testing.T) {
 	t.Setenv("HF_HOME", t.TempDir())
 	dir := t.TempDir()
@@ -63,8 +63,9 @@ use_cpu: true
 		{"bad forward prefetch", []string{"--use_fsdp", "--fsdp_forward_prefetch", "soon"}, workers.FSDPOptions{}, "fsdp_forward_prefetch"},
 		{"unknown strategy", []string{"--use_fsdp", "--fsdp_sharding_strategy", "ZERO_4"}, workers.FSDPOptions{}, "fsdp_sharding_strategy"},
 		{"unknown state dict type", []string{"--use_fsdp", "--fsdp_state_dict_type", "LOCAL_STATE_DICT"}, workers.FSDPOptions{}, "fsdp_state_dict_type"},
-		{"offload flag", []string{"--use_fsdp", "--fsdp_offload_params", "true"}, workers.FSDPOptions{}, "not implemented"},
-		{"offload in the config file", []string{"--config_file", offload}, workers.FSDPOptions{}, "not implemented"},
+		{"offload flag", []string{"--use_fsdp", "--fsdp_offload_params", "true"}, workers.FSDPOptions{Use: true, OffloadParams: true}, ""},
+		{"offload in the config file", []string{"--config_file", offload}, workers.FSDPOptions{Use: true, OffloadParams: true}, ""},
+		{"bad offload flag", []string{"--use_fsdp", "--fsdp_offload_params", "maybe"}, workers.FSDPOptions{}, "fsdp_offload_params"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := flag.NewFlagSet("launch", flag.ContinueOnError)
