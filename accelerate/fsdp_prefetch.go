@@ -48,6 +48,14 @@ func (op *collective) wait() {
 	must(op.err, op.what)
 }
 
+// collective runs fn, a collective of another part of the program during a pass (a
+// SyncBatchNorm's sums), after the sharder's collectives under way, and returns its error.
+func (s *sharder) collective(fn func() error) error {
+	op := s.start("", fn)
+	<-op.done
+	return op.err
+}
+
 // settle waits for every collective the sharder started: a collective it calls directly on
 // the group must not meet another process's queued one.
 func (s *sharder) settle() {
