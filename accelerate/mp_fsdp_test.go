@@ -140,6 +140,7 @@ func fsdpCases(n int) []fsdpCase {
 		{Name: "full-shard-prefetch", Strategy: FullShard, Forward: true, Backward: BackwardPre},
 		{Name: "full-shard-backward-post", Strategy: FullShard, Backward: BackwardPost},
 		{Name: "shard-grad-op-prefetch", Strategy: ShardGradOp, Forward: true, Backward: BackwardPre},
+		{Name: "full-shard-activation-checkpointing-prefetch", Strategy: FullShard, Ckpt: true, Forward: true, Backward: BackwardPre},
 		{Name: "full-shard-accumulate2-clip-prefetch", Strategy: FullShard, GA: 2, Clip: true, Forward: true, Backward: BackwardPre},
 		{Name: "full-shard-offload", Strategy: FullShard, Offload: true},
 		{Name: "full-shard-offload-accumulate2-clip-prefetch", Strategy: FullShard, Offload: true, GA: 2, Clip: true, Forward: true, Backward: BackwardPre},
@@ -152,7 +153,11 @@ func fsdpCases(n int) []fsdpCase {
 // TestFSDPMatchesDDP trains a 4-block GPT for 20 steps with DDP and with each sharding
 // strategy, on 2 and on 4 processes each on its own simulated device (over shared memory, and
 // on 2 over TCP), and checks that every
-// strategy ends with DDP's parameters and keeps, per process, 1/N of DDP's state.
+// strategy ends with DDP's parameters and keeps, per process, 1/N of DDP's state. The rows
+// with prefetch end with the parameters of the same run without it to the bit, holding at
+// most one unit more; the bf16 rows gather half the bytes and stay near DDP under bf16
+// autocast (checkBF16Gathers); the CPU offload rows keep nothing on the device between steps
+// (checkOffload).
 //
 // Equality: gradients are averaged by the same ring (reduce-scatter is the first half of the
 // ring all-reduce), so what differs is only the order of the sums of each element's N values,
