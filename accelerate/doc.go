@@ -72,8 +72,13 @@
 // process keeps 1/N of every parameter, gradient and optimizer state; a
 // block's parameters are all-gathered when a forward or backward pass first
 // uses one and freed after; gradients are reduce-scattered and the prepared
-// optimizer steps the shards. UnwrapModel, GetStateDict, SaveModel and
-// SaveState gather the whole model and must be called on every process.
+// optimizer steps the shards; gradients are reduce-scattered while the
+// backward pass goes on, and ForwardPrefetch and BackwardPrefetch start the
+// next unit's all-gather while the current one computes; under bf16 mixed
+// precision the units are gathered in bfloat16 from float32 shards; CPUOffload
+// keeps the shards and the optimizer state in host memory. UnwrapModel,
+// GetStateDict, SaveModel and SaveState gather the whole model and must be
+// called on every process.
 //
 // Trackers (Config.LogWith, InitTrackers, Log, LogImages, LogText) record a
 // run on the main process: "jsonl", "notebook" (a live plot under the cell),
@@ -152,6 +157,13 @@
 //     SaveState (DDP's layout) and cut to shards again at LoadState.
 //   - fsdp_sharded_state.go: SHARDED_STATE_DICT: each process's shards
 //     written by SaveState, put back together by LoadState.
+//   - fsdp_prefetch.go: FSDP's collectives on their own goroutines, one after
+//     another: the prefetch of the next unit's all-gather (forward order, and
+//     BACKWARD_PRE / BACKWARD_POST in the backward pass, predicted from the
+//     last pass's order of gathers) and the reduce-scatters that run while
+//     the backward pass goes on.
+//   - fsdp_mixed.go: FSDP under bf16 mixed precision: the shards packed two
+//     bfloat16 values to a float32 slot for the all-gather, and widened again.
 //   - fsdp_pass.go: FSDP in a pass: gathering a unit on first use, freeing
 //     it, reduce-scattering its gradients, ClipGradNorm over shards, the whole
 //     model gathered for UnwrapModel, SaveModel, GetStateDict and SaveState.

@@ -20,6 +20,7 @@ type fsdpUnit struct {
 	shards  []*tensors.Tensor // this process's part of each, ⌈numel/G⌉ elements (the last one zero-padded)
 	offsets []int             // where each shard starts in the unit's flat shard
 	size    int               // the elements of the unit's shards together
+	grads   *tensors.Tensor   // on a GPU, the memory of the shards' gradients (fsdp_device.go)
 
 	resident bool  // the parameters hold their elements now
 	gathered int64 // when they were last gathered (the oldest resident unit goes first)
@@ -43,7 +44,8 @@ type sharder struct {
 	shard, replica comm
 	// deviceCollectives: the gathers and reduce-scatters ran on device memory (fsdp_device.go).
 	deviceCollectives bool
-	window            int // units resident at once in a pass (0: no bound)
+	dev               *deviceBuffers // the device memory those collectives run in, made at the first gather
+	window            int            // units resident at once in a pass (0: no bound)
 
 	units   []*fsdpUnit
 	unitOf  map[*tensors.Tensor]*fsdpUnit
@@ -57,6 +59,30 @@ type sharder struct {
 	clock    int64
 	hooks    []*tensors.HookHandle
 
+	// Prefetch: collectives run on their own goroutines, one after another (last is the
+	// latest started); ahead is the next unit's all-gather started before an op asked for
+	// it, predicted from the order of gathers of the last pass of the same kind (seen).
+	forwardPrefetch  bool
+	backwardPrefetch string
+	last             *collective
+	ahead            *prefetched
+	scatters         []scatter
+	kind             passKind
+	order            []*fsdpUnit
+	seen             [3][]*fsdpUnit
+	prefetchHits     int // gathers that found their all-gather prefetched, for the tests
+
+	// paramBF16 gathers the parameters in bfloat16 (mixed precision "bf16", PyTorch's
+	// param_dtype): half the bytes of a float32 gather, from float32 shards, which the
+	// optimizer steps; gradients are reduce-scattered in float32 (reduce_dtype).
+	paramBF16     bool
+	gatheredBytes int64 // bytes the all-gathers received, for the tests
+
+	// offload keeps the shards, their gradients and the optimizer state in host memory
+	// (CPUOffload): a unit comes to the device when it is gathered, its gradients go back to
+	// the host shards, and the optimizer steps there.
+	offload bool
+
 	// peakWhole is the most bytes of whole parameters and whole gradients held at once (the
 	// gathered units' and the gradients not reduce-scattered yet), for the tests of its bound.
 	peakWhole int64
@@ -65,6 +91,7 @@ type sharder struct {
 // newSharder shards m's parameters (already rank 0's on every process) on device d.
 func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors.Device) *sharder {
 	s := &sharder{c: c, strategy: p.ShardingStrategy, sharded: p.StateDictType == ShardedStateDict, group: c.Size(), unitOf: map[*tensors.Tensor]*fsdpUnit{},
+		forwardPrefetch: p.ForwardPrefetch, backwardPrefetch: p.BackwardPrefetch, offload: p.CPUOffload,
 		shardOf: map[*tensors.Tensor]*tensors.Tensor{}, paramOf: map[*tensors.Tensor]*tensors.Tensor{}, index: map[*tensors.Tensor]int{}}
 	if s.strategy == HybridShard {
 		s.group = p.ShardGroupSize
@@ -100,8 +127,9 @@ func newSharder(c comm, m nn.Module, p FullyShardedDataParallelPlugin, d tensors
 	return s
 }
 
-// add takes the unit's parameters: each moves to d, gives up its shard and is evicted, one at
-// a time, so a process never holds more than its shards and one whole parameter.
+// add takes the unit's parameters: each moves to d, gives up its shard (on d, or in host
+// memory under CPUOffload) and is evicted, one at a time, so a process never holds more than
+// its shards and one whole parameter.
 func (s *sharder) add(u *fsdpUnit, d tensors.Device) {
 	for _, q := range u.params {
 		if q.DType() != tensors.Float32 {
@@ -114,7 +142,10 @@ func (s *sharder) add(u *fsdpUnit, d tensors.Device) {
 		if lo := s.grank * per; lo < n {
 			copy(vals, q.Float32s()[lo:min(lo+per, n)])
 		}
-		shard := tensors.New(vals, per).To(d)
+		shard := tensors.New(vals, per) // in host memory under CPUOffload
+		if !s.offload {
+			shard = shard.To(d)
+		}
 		s.index[q] = len(u.shards)
 		u.shards = append(u.shards, shard)
 		u.offsets = append(u.offsets, u.size)

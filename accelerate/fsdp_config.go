@@ -51,7 +51,8 @@ const (
 // of its gradient and of the optimizer state, and gathers a unit's parameters only while a
 // forward or backward pass needs them. The training loop does not change. Set Config.FSDP, or
 // launch with `%accelerate launch --use_fsdp` (ACCELERATE_USE_FSDP=true and the FSDP_*
-// variables, which fill the fields left zero).
+// variables, which fill the fields left zero). Under Config.MixedPrecision "bf16" the units are
+// all-gathered in bfloat16 from float32 shards, and gradients reduce-scattered in float32.
 type FullyShardedDataParallelPlugin struct {
 	// ShardingStrategy is FullShard (the default), ShardGradOp, NoShard or HybridShard
 	// (FSDP_SHARDING_STRATEGY: the name or Accelerate's number, 1 to 4).
@@ -76,6 +77,21 @@ type FullyShardedDataParallelPlugin struct {
 	// shards, model_fsdp/rank<r>.safetensors with an index) (FSDP_STATE_DICT_TYPE). LoadState
 	// reads either, on any number of processes.
 	StateDictType string
+	// ForwardPrefetch starts the all-gather of the next unit of the forward pass while the
+	// current one computes (FSDP_FORWARD_PREFETCH, fsdp_forward_prefetch). The next unit is
+	// the one the last forward pass gathered next; at most one unit more is held at a time.
+	ForwardPrefetch bool
+	// BackwardPrefetch is BackwardPre, BackwardPost or NoPrefetch (the default, as
+	// Accelerate's) (FSDP_BACKWARD_PREFETCH, fsdp_backward_prefetch; also PyTorch's numbers 1
+	// and 2): when the next unit of the backward pass starts its all-gather. Whatever the
+	// policy, a unit's gradients are reduce-scattered while the backward pass goes on.
+	BackwardPrefetch string
+	// CPUOffload keeps each process's shards of the parameters, their gradients and the
+	// optimizer state in host memory (FSDP_OFFLOAD_PARAMS, fsdp_offload_params; Accelerate's
+	// cpu_offload): a unit is copied to the device when it is gathered, its gradients come
+	// back to the host shards, and the optimizer steps on the CPU. The device then holds
+	// only the gathered units and the activations.
+	CPUOffload bool
 	// ShardGroupSize is HybridShard's group of processes that share one copy of the model; 0
 	// means the processes of one machine (LOCAL_WORLD_SIZE). It must divide the process count.
 	ShardGroupSize int
@@ -134,8 +150,22 @@ func fsdpFromEnv(p *FullyShardedDataParallelPlugin) *FullyShardedDataParallelPlu
 	if q.StateDictType == "" {
 		q.StateDictType = os.Getenv("FSDP_STATE_DICT_TYPE")
 	}
-	if on, _ := strconv.ParseBool(os.Getenv("FSDP_OFFLOAD_PARAMS")); on {
-		panic("accelerate: FSDP_OFFLOAD_PARAMS=true: CPU offload of parameters and optimizer state is not implemented; set fsdp_offload_params to false")
+	if v := os.Getenv("FSDP_FORWARD_PREFETCH"); v != "" && !q.ForwardPrefetch {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			panic(fmt.Sprintf("accelerate: FSDP_FORWARD_PREFETCH is %q; use true or false", v))
+		}
+		q.ForwardPrefetch = on
+	}
+	if q.BackwardPrefetch == "" {
+		q.BackwardPrefetch = os.Getenv("FSDP_BACKWARD_PREFETCH")
+	}
+	if v := os.Getenv("FSDP_OFFLOAD_PARAMS"); v != "" && !q.CPUOffload {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			panic(fmt.Sprintf("accelerate: FSDP_OFFLOAD_PARAMS is %q; use true or false", v))
+		}
+		q.CPUOffload = on
 	}
 	return &q
 }
@@ -167,6 +197,11 @@ func (p FullyShardedDataParallelPlugin) resolve() FullyShardedDataParallelPlugin
 		p.StateDictType = FullStateDict
 	}
 	checkChoice("FSDP StateDictType", p.StateDictType, FullStateDict, ShardedStateDict)
+	bp, err := parseBackwardPrefetch(strings.ToUpper(strings.TrimSpace(p.BackwardPrefetch)))
+	if err != nil {
+		panic("accelerate: " + err.Error())
+	}
+	p.BackwardPrefetch = bp
 	if p.MinNumParams < 0 {
 		panic(fmt.Sprintf("accelerate: FSDP MinNumParams is %d; use a positive element count (or 0 for 1e8)", p.MinNumParams))
 	}

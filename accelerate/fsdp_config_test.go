@@ -21,23 +21,34 @@ func TestFSDPConfigFromLaunchEnvironment(t *testing.T) {
 	}{
 		{name: "off", env: map[string]string{}, want: nil},
 		{name: "use_fsdp alone", env: map[string]string{"ACCELERATE_USE_FSDP": "true"},
-			want: &FullyShardedDataParallelPlugin{ShardingStrategy: FullShard, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: FullStateDict}},
+			want: &FullyShardedDataParallelPlugin{ShardingStrategy: FullShard, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: FullStateDict, BackwardPrefetch: NoPrefetch}},
 		{name: "every key", env: map[string]string{"ACCELERATE_USE_FSDP": "1", "FSDP_SHARDING_STRATEGY": "2", "FSDP_AUTO_WRAP_POLICY": "size_based_wrap",
 			"FSDP_MIN_NUM_PARAMS": "5000", "FSDP_TRANSFORMER_CLS_TO_WRAP": "GPT2Block, BertLayer", "FSDP_ACTIVATION_CHECKPOINTING": "true"},
 			want: &FullyShardedDataParallelPlugin{ShardingStrategy: ShardGradOp, AutoWrapPolicy: SizeBasedWrap, MinNumParams: 5000,
-				TransformerLayerClsToWrap: []string{"GPT2Block", "BertLayer"}, ActivationCheckpointing: true, StateDictType: FullStateDict}},
+				TransformerLayerClsToWrap: []string{"GPT2Block", "BertLayer"}, ActivationCheckpointing: true, StateDictType: FullStateDict, BackwardPrefetch: NoPrefetch}},
 		{name: "the program's plugin wins", env: map[string]string{"FSDP_SHARDING_STRATEGY": "NO_SHARD"},
 			plugin: &FullyShardedDataParallelPlugin{ShardingStrategy: HybridShard, ShardGroupSize: 2},
-			want:   &FullyShardedDataParallelPlugin{ShardingStrategy: HybridShard, ShardGroupSize: 2, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: FullStateDict}},
+			want:   &FullyShardedDataParallelPlugin{ShardingStrategy: HybridShard, ShardGroupSize: 2, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: FullStateDict, BackwardPrefetch: NoPrefetch}},
 		{name: "sharded state dict", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_STATE_DICT_TYPE": "sharded_state_dict"},
-			want: &FullyShardedDataParallelPlugin{ShardingStrategy: FullShard, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: ShardedStateDict}},
+			want: &FullyShardedDataParallelPlugin{ShardingStrategy: FullShard, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: ShardedStateDict, BackwardPrefetch: NoPrefetch}},
+		{name: "prefetch", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_FORWARD_PREFETCH": "true", "FSDP_BACKWARD_PREFETCH": "backward_pre"},
+			want: &FullyShardedDataParallelPlugin{ShardingStrategy: FullShard, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: FullStateDict,
+				ForwardPrefetch: true, BackwardPrefetch: BackwardPre}},
+		{name: "prefetch by PyTorch's number", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_BACKWARD_PREFETCH": "2"},
+			want: &FullyShardedDataParallelPlugin{ShardingStrategy: FullShard, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: FullStateDict,
+				BackwardPrefetch: BackwardPost}},
+		{name: "unknown backward prefetch", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_BACKWARD_PREFETCH": "EARLY"}, panics: "BACKWARD_PRE, BACKWARD_POST or NO_PREFETCH"},
+		{name: "bad forward prefetch", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_FORWARD_PREFETCH": "soon"}, panics: "FSDP_FORWARD_PREFETCH"},
 		{name: "unknown strategy", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_SHARDING_STRATEGY": "ZERO_4"}, panics: "FULL_SHARD, SHARD_GRAD_OP"},
-		{name: "offload", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_OFFLOAD_PARAMS": "true"}, panics: "not implemented"},
+		{name: "offload", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_OFFLOAD_PARAMS": "true"},
+			want: &FullyShardedDataParallelPlugin{ShardingStrategy: FullShard, AutoWrapPolicy: TransformerBasedWrap, MinNumParams: 100_000_000, StateDictType: FullStateDict,
+				BackwardPrefetch: NoPrefetch, CPUOffload: true}},
+		{name: "bad offload", env: map[string]string{"ACCELERATE_USE_FSDP": "true", "FSDP_OFFLOAD_PARAMS": "yes please"}, panics: "FSDP_OFFLOAD_PARAMS"},
 		{name: "bad use_fsdp", env: map[string]string{"ACCELERATE_USE_FSDP": "maybe"}, panics: "ACCELERATE_USE_FSDP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, k := range []string{"ACCELERATE_USE_FSDP", "FSDP_SHARDING_STRATEGY", "FSDP_AUTO_WRAP_POLICY", "FSDP_MIN_NUM_PARAMS",
-				"FSDP_TRANSFORMER_CLS_TO_WRAP", "FSDP_ACTIVATION_CHECKPOINTING", "FSDP_OFFLOAD_PARAMS", "FSDP_STATE_DICT_TYPE"} {
+				"FSDP_TRANSFORMER_CLS_TO_WRAP", "FSDP_ACTIVATION_CHECKPOINTING", "FSDP_OFFLOAD_PARAMS", "FSDP_STATE_DICT_TYPE", "FSDP_FORWARD_PREFETCH", "FSDP_BACKWARD_PREFETCH"} {
 				t.Setenv(k, tc.env[k])
 			}
 			var got *FullyShardedDataParallelPlugin

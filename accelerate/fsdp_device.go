@@ -7,8 +7,9 @@ import "github.com/goaccel/goaccel/tensors"
 type tensorComm interface {
 	// TakesDevice reports whether the tensor collectives run on d's memory.
 	TakesDevice(d tensors.Device) bool
-	// AllGatherTensor concatenates every process's t (one length on all) in rank order.
-	AllGatherTensor(t *tensors.Tensor) (*tensors.Tensor, error)
+	// AllGatherIntoTensor fills recv with every process's send (one length on all) in rank
+	// order.
+	AllGatherIntoTensor(send, recv *tensors.Tensor) error
 	// ReduceScatterTensor combines send (Size() blocks) across processes and leaves this
 	// process's block in recv; op is "sum" or "mean".
 	ReduceScatterTensor(send, recv *tensors.Tensor, op string) error
@@ -23,6 +24,29 @@ func deviceComm(c comm, d tensors.Device) (tensorComm, bool) {
 	return tc, true
 }
 
+// deviceBuffers are the device memory FSDP's collectives run in on a GPU, made once for the
+// largest unit and used by every unit in turn, as DDP's gradient buckets are: a collective
+// pins the memory it is handed (its address leaves the tensor), so memory made for each
+// collective would come back only at a garbage collection. The collectives and the copies in
+// and out of the buffers are queued on the device's stream in order, so one set serves every
+// unit.
+type deviceBuffers struct {
+	shard, whole *tensors.Tensor // G × the largest unit's flat shard: a gather's send and recv, a reduce-scatter's recv and send
+}
+
+// buffers returns the first n elements of the shard-sized buffer and the first G×n of the
+// whole-sized one, made on dev at the first use.
+func (s *sharder) buffers(dev tensors.Device, n int) (shard, whole *tensors.Tensor) {
+	if s.dev == nil {
+		largest := 0
+		for _, u := range s.units {
+			largest = max(largest, u.size)
+		}
+		s.dev = &deviceBuffers{shard: tensors.Zeros(largest).To(dev), whole: tensors.Zeros(s.group * largest).To(dev)}
+	}
+	return s.dev.shard.Slice(0, 0, n), s.dev.whole.Slice(0, 0, s.group*n)
+}
+
 // gatherOnDevice all-gathers u's shards on their device when the shard group's collectives run
 // there, and gives u's parameters their elements back from the gathered copy; it reports
 // whether it did.
@@ -33,15 +57,25 @@ func (s *sharder) gatherOnDevice(u *fsdpUnit) bool {
 	}
 	s.deviceCollectives = true
 	tensors.NoGrad(func() {
-		all, err := tc.AllGatherTensor(tensors.Cat(u.shards, 0))
-		must(err, "FSDP: all-gather the parameters of unit "+u.name)
+		send, all := s.buffers(u.shards[0].Device(), u.size)
+		for i, sh := range u.shards {
+			part := send.Slice(0, u.offsets[i], u.offsets[i]+sh.Numel())
+			part.CopyFrom(sh)
+			part.Release()
+		}
+		must(tc.AllGatherIntoTensor(send, all), "FSDP: all-gather the parameters of unit "+u.name)
 		// Row j holds process j's flat shard of the unit; a parameter is its columns, row by row.
 		grid := all.Reshape(s.group, u.size)
 		for i, q := range u.params {
 			per := u.shards[i].Numel()
-			cols := grid.Slice(1, u.offsets[i], u.offsets[i]+per).Contiguous().Reshape(s.group * per)
-			q.Unevict(cols.Slice(0, 0, q.Numel()))
+			cols := grid.Slice(1, u.offsets[i], u.offsets[i]+per)
+			flat := cols.Contiguous()
+			line := flat.Reshape(s.group * per)
+			whole := line.Slice(0, 0, q.Numel())
+			q.Unevict(whole) // copies: the temporaries go back to the device's cache now
+			releaseAll(cols, flat, line, whole)
 		}
+		releaseAll(grid, send, all)
 	})
 	return true
 }
@@ -56,37 +90,76 @@ func (s *sharder) reduceScatterOnDevice(u *fsdpUnit) bool {
 		return false
 	}
 	tensors.NoGrad(func() {
+		recv, send := s.buffers(dev, u.size)
 		// send is G rows of the unit's flat shard: row r holds every parameter's r-th piece.
-		cols := make([]*tensors.Tensor, len(u.params))
+		grid := send.Reshape(s.group, u.size)
 		for i, q := range u.params {
 			per := u.shards[i].Numel()
-			flat := tensors.Zeros(s.group * per).To(dev)
-			if g := q.GradRef(); g != nil {
-				flat = g.Contiguous().Reshape(q.Numel())
-				if pad := s.group*per - q.Numel(); pad > 0 {
-					flat = tensors.Cat([]*tensors.Tensor{flat, tensors.Zeros(pad).To(dev)}, 0)
-				}
+			cols := grid.Slice(1, u.offsets[i], u.offsets[i]+per)
+			g := q.GradRef()
+			if g == nil {
+				cols.Fill(0)
+				cols.Release()
+				continue
 			}
-			cols[i] = flat.Reshape(s.group, per)
+			c := g.Contiguous()
+			flat := c.Reshape(q.Numel())
+			if c != g {
+				c.Release()
+			}
+			if pad := s.group*per - q.Numel(); pad > 0 {
+				zeros := tensors.Zeros(pad).To(dev)
+				padded := tensors.Cat([]*tensors.Tensor{flat, zeros}, 0)
+				releaseAll(flat, zeros)
+				flat = padded
+			}
+			rows := flat.Reshape(s.group, per)
+			cols.CopyFrom(rows)
+			releaseAll(cols, rows, flat)
 		}
-		send := tensors.Cat(cols, 1).Contiguous().Reshape(s.group * u.size)
+		grid.Release()
 		for _, q := range u.params {
 			q.ZeroGrad()
 		}
-		recv := tensors.Zeros(u.size).To(dev)
 		must(tc.ReduceScatterTensor(send, recv, "mean"), "FSDP: reduce-scatter the gradients of unit "+u.name)
 		if s.replica != nil && s.replica.Size() > 1 {
 			wait, err := s.replica.StartAllReduceTensor(recv, "mean")
 			must(err, "FSDP HYBRID_SHARD: all-reduce the gradient shards of unit "+u.name+" across the replica group")
 			must(wait(), "FSDP HYBRID_SHARD: all-reduce the gradient shards of unit "+u.name+" across the replica group")
 		}
+		grads := s.gradBuffer(u, dev)
 		for i, sh := range u.shards {
-			piece := recv.Slice(0, u.offsets[i], u.offsets[i]+sh.Numel()).Contiguous()
-			if old := sh.GradRef(); old != nil {
-				piece = old.Add(piece)
+			lo, hi := u.offsets[i], u.offsets[i]+sh.Numel()
+			part := recv.Slice(0, lo, hi)
+			if old := sh.GradRef(); old != nil { // accumulating over steps without ZeroGrad
+				sum := old.Add(part)
+				old.CopyFrom(sum)
+				releaseAll(sum, part)
+				continue
 			}
-			sh.SetGrad(piece)
+			dst := grads.Slice(0, lo, hi)
+			dst.CopyFrom(part)
+			sh.SetGrad(dst)
+			part.Release()
 		}
+		releaseAll(send, recv)
 	})
 	return true
+}
+
+// gradBuffer returns u's flat shard of gradients on dev, made at the first use and kept: the
+// shards' gradients are its parts, so a step makes no device memory for them.
+func (s *sharder) gradBuffer(u *fsdpUnit, dev tensors.Device) *tensors.Tensor {
+	if u.grads == nil {
+		u.grads = tensors.Zeros(u.size).To(dev)
+	}
+	return u.grads
+}
+
+// releaseAll gives the memory of the sharder's own temporaries back to the device's cache now
+// instead of at a garbage collection (a GPU's memory is not the garbage collector's to pace).
+func releaseAll(ts ...*tensors.Tensor) {
+	for _, t := range ts {
+		t.Release()
+	}
 }

@@ -27,8 +27,8 @@ func (s *sharder) onUse(p *tensors.Tensor) {
 	s.gather(s.unitOf[p])
 }
 
-// gather all-gathers u's parameters, first freeing the unit gathered longest ago when the
-// window is full.
+// gather all-gathers u's parameters (or takes its prefetched all-gather), first freeing the
+// unit gathered longest ago when the window is full.
 func (s *sharder) gather(u *fsdpUnit) {
 	if u.resident {
 		return
@@ -48,17 +48,23 @@ func (s *sharder) gather(u *fsdpUnit) {
 	s.clock++
 	u.resident, u.gathered = true, s.clock
 	s.notePeak()
+	s.gathered(u)
 }
 
-// gatherOnHost all-gathers u's shards through host memory and gives its parameters their
-// elements back.
+// gatherOnHost all-gathers u's shards through host memory within the shard group (or takes the
+// all-gather prefetched for it) and gives its parameters their elements back.
 func (s *sharder) gatherOnHost(u *fsdpUnit) {
-	send := make([]float32, u.size)
-	for i, sh := range u.shards {
-		copy(send[u.offsets[i]:], sh.Float32s())
+	var recv []float32
+	if s.ahead != nil && s.ahead.u == u {
+		s.ahead.op.wait()
+		recv, s.ahead = s.ahead.recv, nil
+		s.prefetchHits++
+	} else {
+		var op *collective
+		recv, op = s.startAllGather(u)
+		op.wait()
 	}
-	recv := make([]float32, s.group*u.size)
-	must(s.shard.AllGather(send, recv), "FSDP: all-gather the parameters of unit "+u.name)
+	recv = s.unpackGathered(recv, u.size)
 	for i, q := range u.params {
 		n, per := q.Numel(), u.shards[i].Numel()
 		full := make([]float32, s.group*per)
@@ -70,9 +76,10 @@ func (s *sharder) gatherOnHost(u *fsdpUnit) {
 	}
 }
 
-// notePeak updates peakWhole.
+// notePeak updates peakWhole (a prefetched unit's whole parameters count from the start of
+// its all-gather).
 func (s *sharder) notePeak() {
-	var n int64
+	n := s.aheadBytes()
 	for _, u := range s.units {
 		for _, q := range u.params {
 			if u.resident {
@@ -117,6 +124,10 @@ func (s *sharder) evictAll() {
 // forward runs a forward pass of the model: gathered units are freed after it, except under
 // SHARD_GRAD_OP in training, whose backward pass uses them again.
 func (s *sharder) forward(training bool, fn func()) {
+	if s.passes == 0 {
+		s.beginOrder(forwardPass)
+		defer s.endOrder()
+	}
 	s.inPass(fn)
 	if s.strategy != ShardGradOp || !training {
 		s.evictAll()
@@ -128,6 +139,7 @@ func (s *sharder) forward(training bool, fn func()) {
 func (s *sharder) beginBackward(sync bool) {
 	s.backward, s.armed = true, sync
 	s.passes++
+	s.beginOrder(backwardPass)
 	for _, u := range s.units {
 		u.pending = len(u.params)
 	}
@@ -151,6 +163,9 @@ func (s *sharder) unitDone(u *fsdpUnit) {
 		s.reduceScatter(u)
 	}
 	s.evict(u)
+	if s.backwardPrefetch == BackwardPost && s.kind == backwardPass {
+		s.prefetchNext()
+	}
 }
 
 // finishBackward reduce-scatters the units some of whose parameters got no gradient (zeros for
@@ -166,6 +181,8 @@ func (s *sharder) finishBackward() {
 			s.unitDone(u)
 		}
 	}
+	s.finishScatters()
+	s.endOrder()
 	s.evictAll()
 }
 
@@ -174,14 +191,16 @@ func (s *sharder) endBackward() {
 	if s.backward {
 		s.backward = false
 		s.passes--
+		s.dropInFlight()
 	}
 }
 
-// reduceScatter averages u's gradients across processes, leaving each process the part of the
-// average its shards cover (added to their gradients), and drops the whole gradients. Under
-// HYBRID_SHARD, as PyTorch's, the reduce-scatter runs within the shard group and an all-reduce
-// of its result across the replica group finishes the average: every copy of a shard gets the
-// same sums, so the copies never drift apart.
+// reduceScatter starts averaging u's gradients across processes, which leaves each process the
+// part of the average its shards cover (added to their gradients by finishScatters, while the
+// backward pass goes on), and drops the whole gradients. Under HYBRID_SHARD, as PyTorch's, the
+// reduce-scatter runs within the shard group and an all-reduce of its result across the
+// replica group finishes the average: every copy of a shard gets the same sums, so the copies
+// never drift apart.
 func (s *sharder) reduceScatter(u *fsdpUnit) {
 	if s.reduceScatterOnDevice(u) {
 		return
@@ -202,11 +221,18 @@ func (s *sharder) reduceScatter(u *fsdpUnit) {
 		q.ZeroGrad()
 	}
 	recv := make([]float32, u.size)
-	must(s.shard.ReduceScatter(send, recv, "mean"), "FSDP: reduce-scatter the gradients of unit "+u.name)
-	if s.replica != nil && s.replica.Size() > 1 {
-		must(s.replica.AllReduceCoalesced([][]float32{recv}, "mean"), "FSDP HYBRID_SHARD: all-reduce the gradient shards of unit "+u.name+" across the replica group")
-	}
-	s.addShardGrads(u, recv)
+	op := s.start("FSDP: reduce-scatter the gradients of unit "+u.name, func() error {
+		if err := s.shard.ReduceScatter(send, recv, "mean"); err != nil {
+			return err
+		}
+		if s.replica != nil && s.replica.Size() > 1 {
+			if err := s.replica.AllReduceCoalesced([][]float32{recv}, "mean"); err != nil {
+				return fmt.Errorf("HYBRID_SHARD: all-reduce the gradient shards across the replica group: %w", err)
+			}
+		}
+		return nil
+	})
+	s.scatters = append(s.scatters, scatter{u: u, recv: recv, op: op})
 }
 
 // addShardGrads adds recv, the unit's flat shard of the averaged gradients, to the shards'
@@ -247,6 +273,7 @@ func (s *sharder) gradNormSquares(shards []*tensors.Tensor) float64 {
 		}
 	}
 	// Split in two float32s so the all-reduce keeps most of float64's precision.
+	s.settle()
 	local := tensors.SumSquares(grads)
 	hi := float32(local)
 	buf := []float32{hi, float32(local - float64(hi))}
@@ -308,6 +335,13 @@ func (s *sharder) detach() {
 		h.Remove()
 	}
 	s.hooks = nil
+	if s.dev != nil {
+		releaseAll(s.dev.shard, s.dev.whole)
+		s.dev = nil
+	}
+	for _, u := range s.units {
+		u.grads = nil // the shards' gradients may still be its parts
+	}
 	if s.replica != nil {
 		// HYBRID_SHARD's sub-groups (their shared memory); the world stays.
 		must(errors.Join(s.shard.Close(), s.replica.Close()), "FSDP HYBRID_SHARD: close the shard and replica groups")

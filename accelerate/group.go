@@ -102,8 +102,8 @@ func (d distComm) SetTimeout(t time.Duration) { d.g.SetTimeout(t) }
 
 func (d distComm) TakesDevice(dev tensors.Device) bool { return d.g.TakesDevice(dev) }
 
-func (d distComm) AllGatherTensor(t *tensors.Tensor) (*tensors.Tensor, error) {
-	return d.g.AllGatherTensor(bg, t)
+func (d distComm) AllGatherIntoTensor(send, recv *tensors.Tensor) error {
+	return d.g.AllGatherIntoTensor(bg, send, recv)
 }
 
 func (d distComm) ReduceScatterTensor(send, recv *tensors.Tensor, op string) error {

@@ -206,6 +206,7 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 				b.MoveTo(a.device)
 			}
 			w.fsdp = newSharder(a.c, m, *a.cfg.FSDP, a.device)
+			w.fsdp.paramBF16 = a.cfg.MixedPrecision == "bf16"
 			nn.SetSyncGroup(m, syncGroup{w})
 		} else {
 			w.red = newReducer(a, params)
@@ -217,16 +218,20 @@ func (a *Accelerator) prepareModel(m nn.Module) *model {
 }
 
 // syncGroup is the nn.Group a prepared model gives its synchronising batch normalisation layers:
-// sums over the process group, which during a backward pass wait their turn behind the
-// gradient all-reduces already under way (every process then issues its collectives in the same
-// order).
+// sums over the process group, which wait their turn behind the gradient all-reduces (DDP) or
+// the prefetched all-gathers and the reduce-scatters (FSDP) already under way (every process
+// then issues its collectives in the same order).
 type syncGroup struct{ m *model }
 
 func (g syncGroup) Size() int { return g.m.acc.c.Size() }
 
 func (g syncGroup) AllReduceSum(t *tensors.Tensor) {
 	c := g.m.acc.c
-	err := g.m.red.collective(func() error {
+	run := g.m.red.collective
+	if g.m.fsdp != nil {
+		run = g.m.fsdp.collective
+	}
+	err := run(func() error {
 		if t.Device().IsCPU() {
 			buf := t.Float32s()
 			if err := c.AllReduce(buf, "sum"); err != nil {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fsdp: a training step of the character GPT (0.8 M parameters, AdamW, global batch 16 × 64
-# tokens) on 2 CPU processes: goaccel's DDP, FULL_SHARD and SHARD_GRAD_OP (bench/fsdp) beside
+# tokens) on 2 CPU processes: goaccel's DDP, FULL_SHARD and SHARD_GRAD_OP, the two sharded ones
+# also with forward prefetch and BACKWARD_PRE (bench/fsdp), beside
 # PyTorch's DDP and FSDP2 through Accelerate over gloo (bench/fsdp_torch.py), alternated ROUNDS
 # (3) times in one run. Each line: the best round's milliseconds per step (wall, and rank 0's
 # CPU time, steadier on a shared machine) and the ratio torch / goaccel (above 1: goaccel is
@@ -29,11 +30,16 @@ awk '
 	  if (!(k in wall) || v["ms_per_step"] + 0 < wall[k]) wall[k] = v["ms_per_step"] + 0
 	  if (!(k in cpu) || v["cpu_ms_per_step"] + 0 < cpu[k]) cpu[k] = v["cpu_ms_per_step"] + 0 }
 	END {
-		printf "%-16s %22s %22s %16s\n", "setting", "goaccel ms (cpu ms)", "torch ms (cpu ms)", "torch/goaccel"
+		printf "%-22s %22s %22s %16s\n", "setting", "goaccel ms (cpu ms)", "torch ms (cpu ms)", "torch/goaccel"
 		n = split("ddp full-shard shard-grad-op", s, " ")
 		for (i = 1; i <= n; i++) {
 			g = "goaccel " s[i]; t = "torch " s[i]
-			printf "%-16s %12.1f (%6.1f) %12.1f (%6.1f) %7.2f (%4.2f)\n", s[i], wall[g], cpu[g], wall[t], cpu[t], wall[t] / wall[g], cpu[t] / cpu[g]
+			printf "%-22s %12.1f (%6.1f) %12.1f (%6.1f) %7.2f (%4.2f)\n", s[i], wall[g], cpu[g], wall[t], cpu[t], wall[t] / wall[g], cpu[t] / cpu[g]
 		}
-		printf "%-16s %12.2f (%4.2f)\n", "full-shard/ddp", wall["goaccel full-shard"] / wall["goaccel ddp"], cpu["goaccel full-shard"] / cpu["goaccel ddp"]
+		n = split("full-shard-prefetch shard-grad-op-prefetch", s, " ")
+		for (i = 1; i <= n; i++) {
+			g = "goaccel " s[i]
+			if (g in wall) printf "%-22s %12.1f (%6.1f)\n", s[i], wall[g], cpu[g]
+		}
+		printf "%-22s %12.2f (%4.2f)\n", "full-shard/ddp", wall["goaccel full-shard"] / wall["goaccel ddp"], cpu["goaccel full-shard"] / cpu["goaccel ddp"]
 	}' "$out/runs"

@@ -80,6 +80,34 @@ func (g *Group) StartAllReduceTensor(ctx context.Context, t *tensors.Tensor, op 
 	return wait, err
 }
 
+// AllGatherIntoTensor fills recv (Size() × send's elements, the same shape on every rank) with
+// every rank's send in rank order, as torch.distributed.all_gather_into_tensor: on device memory
+// when the backend runs collectives there (queued on the device's stream: later work sees the
+// result), through the host otherwise (float32).
+func (g *Group) AllGatherIntoTensor(ctx context.Context, send, recv *tensors.Tensor) error {
+	for _, t := range []*tensors.Tensor{send, recv} {
+		if err := checkTensor("all-gather", t); err != nil {
+			return err
+		}
+	}
+	if recv.Numel() != send.Numel()*g.Size() || send.DType() != recv.DType() {
+		return fmt.Errorf("dist: all-gather: send has %d %s elements, recv %d %s; recv needs %d × send's", send.Numel(), send.DType(), recv.Numel(), recv.DType(), g.Size())
+	}
+	if db, ok := g.deviceFor(send, recv); ok {
+		return g.run(ctx, "all-gather", func(ctx context.Context) error { return db.AllGatherTensor(ctx, send, recv) })
+	}
+	if send.DType() != tensors.Float32 {
+		return fmt.Errorf("dist: all-gather: dtype %s through the host; use float32", send.DType())
+	}
+	sh, _ := onHost(send)
+	rh, done := onHost(recv)
+	if err := g.AllGather(ctx, sh.Data32(), rh.Data32()); err != nil {
+		return err
+	}
+	done()
+	return nil
+}
+
 // ReduceScatterTensor reduces send (Size() × recv's elements, the same shape on every rank)
 // across ranks with op and leaves chunk Rank() in recv.
 func (g *Group) ReduceScatterTensor(ctx context.Context, send, recv *tensors.Tensor, op Op) error {

@@ -5,7 +5,8 @@
 // processes started by notebook_launcher.Launch (bench/fsdp.sh runs it beside
 // PyTorch FSDP2 through Accelerate with gloo, bench/fsdp_torch.py).
 //
-// It prints one line per setting (ddp, full-shard, shard-grad-op):
+// It prints one line per setting (ddp, full-shard, shard-grad-op, and the two sharded ones
+// with forward prefetch and BACKWARD_PRE: full-shard-prefetch, shard-grad-op-prefetch):
 //
 //	goaccel procs=2 setting=full-shard ms_per_step=41.2 cpu_ms_per_step=39.9
 //

@@ -19,7 +19,7 @@ func main() {
 	steps := flag.Int("steps", 20, "timed steps")
 	warmup := flag.Int("warmup", 5, "untimed steps first")
 	flag.Parse()
-	for _, setting := range []string{"ddp", "full-shard", "shard-grad-op"} {
+	for _, setting := range []string{"ddp", "full-shard", "shard-grad-op", "full-shard-prefetch", "shard-grad-op-prefetch"} {
 		if _, err := nl.Launch(worker, nl.Options{NumProcesses: *procs, CPU: true}, setting, *procs, *steps, *warmup); err != nil {
 			log.Fatal(err)
 		}
@@ -33,6 +33,12 @@ func worker(setting string, procs, steps, warmup int) {
 		cfg.FSDP = &accelerate.FullyShardedDataParallelPlugin{ShardingStrategy: accelerate.FullShard}
 	case "shard-grad-op":
 		cfg.FSDP = &accelerate.FullyShardedDataParallelPlugin{ShardingStrategy: accelerate.ShardGradOp}
+	case "full-shard-prefetch":
+		cfg.FSDP = &accelerate.FullyShardedDataParallelPlugin{ShardingStrategy: accelerate.FullShard,
+			ForwardPrefetch: true, BackwardPrefetch: accelerate.BackwardPre}
+	case "shard-grad-op-prefetch":
+		cfg.FSDP = &accelerate.FullyShardedDataParallelPlugin{ShardingStrategy: accelerate.ShardGradOp,
+			ForwardPrefetch: true, BackwardPrefetch: accelerate.BackwardPre}
 	}
 	acc := accelerate.New(cfg)
 	accelerate.SetSeed(0, false)

@@ -10,11 +10,12 @@ import (
 )
 
 // FSDPConfig is a config file's fsdp_config, under Accelerate's keys (FSDP1's
-// fsdp_sharding_strategy and FSDP2's fsdp_reshard_after_forward both read). Keys
-// that only change how PyTorch wraps or loads the model (fsdp_use_orig_params,
-// fsdp_sync_module_states, fsdp_cpu_ram_efficient_loading, fsdp_forward_prefetch,
-// fsdp_backward_prefetch) are read and have no effect: goaccel always starts from
-// rank 0's parameters and does not prefetch.
+// fsdp_sharding_strategy and FSDP2's fsdp_reshard_after_forward both read).
+// fsdp_forward_prefetch and fsdp_backward_prefetch are read under fsdp_version 1 and 2
+// alike (Accelerate's FSDP2 has no key of its own for them). Keys that only change how
+// PyTorch wraps or loads the model (fsdp_use_orig_params, fsdp_sync_module_states,
+// fsdp_cpu_ram_efficient_loading) are read and have no effect: goaccel always starts from
+// rank 0's parameters.
 type FSDPConfig struct {
 	ShardingStrategy          string `yaml:"fsdp_sharding_strategy,omitempty"`
 	ReshardAfterForward       *bool  `yaml:"fsdp_reshard_after_forward,omitempty"`
@@ -37,9 +38,6 @@ func (c *FSDPConfig) validate() error {
 	if c == nil {
 		return nil
 	}
-	if c.OffloadParams {
-		return fmt.Errorf("fsdp_offload_params is true: CPU offload of parameters and optimizer state is not implemented; set it to false")
-	}
 	if c.Version != 0 && c.Version != 1 && c.Version != 2 {
 		return fmt.Errorf("fsdp_version is %d; use 1 or 2 (goaccel's sharding follows FSDP2)", c.Version)
 	}
@@ -47,6 +45,11 @@ func (c *FSDPConfig) validate() error {
 	case "", "1", "2", "3", "4", "FULL_SHARD", "SHARD_GRAD_OP", "NO_SHARD", "HYBRID_SHARD":
 	default:
 		return fmt.Errorf("fsdp_sharding_strategy is %q; use FULL_SHARD, SHARD_GRAD_OP, NO_SHARD or HYBRID_SHARD", c.ShardingStrategy)
+	}
+	switch strings.ToUpper(c.BackwardPrefetch) {
+	case "", "1", "2", "3", "BACKWARD_PRE", "BACKWARD_POST", "NO_PREFETCH":
+	default:
+		return fmt.Errorf("fsdp_backward_prefetch is %q; use BACKWARD_PRE, BACKWARD_POST or NO_PREFETCH", c.BackwardPrefetch)
 	}
 	switch strings.ToUpper(c.StateDictType) {
 	case "", "FULL_STATE_DICT", "SHARDED_STATE_DICT":
@@ -66,6 +69,7 @@ type fsdpFlags struct {
 	use                                            bool
 	strategy, wrapPolicy, clsToWrap, reshard, ckpt string
 	offload, stateDict                             string
+	forwardPrefetch, backwardPrefetch              string
 	minParams, version                             int
 }
 
@@ -78,8 +82,10 @@ func (f *fsdpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.stateDict, "fsdp_state_dict_type", "", "FULL_STATE_DICT (SaveState gathers the model on rank 0) or SHARDED_STATE_DICT (each process writes its shards)")
 	fs.IntVar(&f.minParams, "fsdp_min_num_params", 0, "SIZE_BASED_WRAP's unit size in parameters")
 	fs.StringVar(&f.ckpt, "fsdp_activation_checkpointing", "", "true: recompute each block's activations in the backward pass")
-	fs.StringVar(&f.offload, "fsdp_offload_params", "", "CPU offload (not implemented: only false)")
+	fs.StringVar(&f.offload, "fsdp_offload_params", "", "true: keep the shards, their gradients and the optimizer state in host memory (CPU offload)")
 	fs.IntVar(&f.version, "fsdp_version", 0, "1 or 2 (goaccel's sharding follows FSDP2)")
+	fs.StringVar(&f.forwardPrefetch, "fsdp_forward_prefetch", "", "true: start the next unit's all-gather while the current one computes its forward pass")
+	fs.StringVar(&f.backwardPrefetch, "fsdp_backward_prefetch", "", "BACKWARD_PRE, BACKWARD_POST or NO_PREFETCH (the default): when the next unit's all-gather of the backward pass starts")
 }
 
 // merge gives the workers' FSDP settings: the config file's fsdp_config (with
@@ -115,7 +121,15 @@ func (f *fsdpFlags) merge(c Config) (workers.FSDPOptions, error) {
 	if err := setBool(&fc.OffloadParams, "fsdp_offload_params", f.offload); err != nil {
 		return o, err
 	}
-	for dst, v := range map[*string]string{&fc.ShardingStrategy: f.strategy, &fc.AutoWrapPolicy: f.wrapPolicy, &fc.TransformerLayerClsToWrap: f.clsToWrap, &fc.StateDictType: f.stateDict} {
+	if f.forwardPrefetch != "" {
+		var b bool
+		if err := setBool(&b, "fsdp_forward_prefetch", f.forwardPrefetch); err != nil {
+			return o, err
+		}
+		fc.ForwardPrefetch = &b
+	}
+	for dst, v := range map[*string]string{&fc.ShardingStrategy: f.strategy, &fc.AutoWrapPolicy: f.wrapPolicy, &fc.TransformerLayerClsToWrap: f.clsToWrap,
+		&fc.StateDictType: f.stateDict, &fc.BackwardPrefetch: f.backwardPrefetch} {
 		if v != "" {
 			*dst = v
 		}
@@ -144,5 +158,8 @@ func (f *fsdpFlags) merge(c Config) (workers.FSDPOptions, error) {
 	o.MinNumParams = fc.MinNumParams
 	o.ActivationCheckpointing = fc.ActivationCheckpointing
 	o.StateDictType = strings.ToUpper(fc.StateDictType)
+	o.ForwardPrefetch = fc.ForwardPrefetch != nil && *fc.ForwardPrefetch
+	o.OffloadParams = fc.OffloadParams
+	o.BackwardPrefetch = strings.ToUpper(fc.BackwardPrefetch)
 	return o, nil
 }

@@ -13,6 +13,9 @@ type FSDPOptions struct {
 	MinNumParams              int    // FSDP_MIN_NUM_PARAMS (0: the worker's default)
 	ActivationCheckpointing   bool   // FSDP_ACTIVATION_CHECKPOINTING
 	StateDictType             string // FSDP_STATE_DICT_TYPE: FULL_STATE_DICT or SHARDED_STATE_DICT
+	ForwardPrefetch           bool   // FSDP_FORWARD_PREFETCH
+	BackwardPrefetch          string // FSDP_BACKWARD_PREFETCH: BACKWARD_PRE, BACKWARD_POST or NO_PREFETCH
+	OffloadParams             bool   // FSDP_OFFLOAD_PARAMS
 }
 
 // env is the workers' environment for o (nothing unless Use).
@@ -30,6 +33,13 @@ func (o FSDPOptions) env() []string {
 	add("FSDP_AUTO_WRAP_POLICY", o.AutoWrapPolicy)
 	add("FSDP_TRANSFORMER_CLS_TO_WRAP", o.TransformerLayerClsToWrap)
 	add("FSDP_STATE_DICT_TYPE", o.StateDictType)
+	add("FSDP_BACKWARD_PREFETCH", o.BackwardPrefetch)
+	if o.ForwardPrefetch {
+		add("FSDP_FORWARD_PREFETCH", "true")
+	}
+	if o.OffloadParams {
+		add("FSDP_OFFLOAD_PARAMS", "true")
+	}
 	if o.MinNumParams > 0 {
 		add("FSDP_MIN_NUM_PARAMS", strconv.Itoa(o.MinNumParams))
 	}

@@ -219,17 +219,32 @@ API CUresult cuGetErrorString(CUresult r, const char **s) {
 
 // Device handles are 10 + the ordinal, contexts 0xc0 + the handle: distinct from ordinals, so
 // that a binding that passes one for the other fails.
-static int device_of_handle(int h) { return h >= 10 && h < 10 + kDevices ? h - 10 : -1; }
+static int device_of_handle(int h) { return h >= 10 && h < 10 + device_count() ? h - 10 : -1; }
+
+int fake::device_count() {
+	static int n = [] {
+		const char *s = getenv("FAKE_CUDA_DEVICES");
+		if (!s || !*s) return 2;
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (*end || v < 1 || v > kMaxDevices) {
+			fprintf(stderr, "fakecuda: FAKE_CUDA_DEVICES=%s: want a number of devices from 1 to %d\n", s, kMaxDevices);
+			abort();
+		}
+		return (int)v;
+	}();
+	return n;
+}
 
 API CUresult cuDeviceGetCount(int *n) {
 	NEED_INIT;
-	*n = kDevices;
+	*n = device_count();
 	return OK;
 }
 API CUresult cuDeviceGet(int *d, int i) {
 	rec("cuDeviceGet %d", i);
 	NEED_INIT;
-	if (i < 0 || i >= kDevices) return fail(INVALID_DEVICE, "device ordinal " + std::to_string(i));
+	if (i < 0 || i >= device_count()) return fail(INVALID_DEVICE, "device ordinal " + std::to_string(i));
 	*d = 10 + i;
 	return OK;
 }

@@ -48,8 +48,10 @@ struct Activity {
 	~Activity();
 };
 
-// The number of devices and the current one (the calling thread's context).
-constexpr int kDevices = 2;
+// The number of devices: FAKE_CUDA_DEVICES (1 to kMaxDevices), 2 when unset; and the current
+// one (the calling thread's context).
+constexpr int kMaxDevices = 8;
+int device_count();
 int current_device(); // -1 without a current context
 bool initialized();   // cuInit succeeded
 

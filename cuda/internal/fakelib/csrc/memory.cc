@@ -32,7 +32,7 @@ struct Mapping {
 
 std::shared_mutex mu;
 std::map<uintptr_t, Mapping> blocks; // by base
-size_t in_use[kDevices];
+size_t in_use[kMaxDevices];
 
 size_t page() {
 	static size_t p = (size_t)sysconf(_SC_PAGESIZE);
@@ -51,7 +51,7 @@ size_t capacity() {
 
 size_t used(int device) {
 	std::shared_lock<std::shared_mutex> lk(mu);
-	return device >= 0 && device < kDevices ? in_use[device] : 0;
+	return device >= 0 && device < kMaxDevices ? in_use[device] : 0;
 }
 
 CUresult mem_alloc(size_t n, int device, uintptr_t *out) {

@@ -40,7 +40,7 @@ namespace {
 std::mutex reg_mu; // guards streams, events and the default streams
 std::set<Stream *> streams;
 std::set<Event *> events;
-Stream *defaults[kDevices];
+Stream *defaults[kMaxDevices];
 
 std::mutex sticky_mu;
 CUresult sticky_code = OK;

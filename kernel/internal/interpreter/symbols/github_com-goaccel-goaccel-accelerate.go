@@ -14,6 +14,8 @@ func init() {
 	Symbols["github.com/goaccel/goaccel/accelerate/accelerate"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Auto":                        reflect.ValueOf(accelerate.Auto),
+		"BackwardPost":                reflect.ValueOf(constant.MakeFromLiteral("\"BACKWARD_POST\"", token.STRING, 0)),
+		"BackwardPre":                 reflect.ValueOf(constant.MakeFromLiteral("\"BACKWARD_PRE\"", token.STRING, 0)),
 		"EnvDevice":                   reflect.ValueOf(constant.MakeFromLiteral("\"GOACCEL_DEVICE\"", token.STRING, 0)),
 		"ErrNoExecutableBatchSize":    reflect.ValueOf(&accelerate.ErrNoExecutableBatchSize).Elem(),
 		"FindExecutableBatchSize":     reflect.ValueOf(accelerate.FindExecutableBatchSize),
@@ -23,6 +25,7 @@ func init() {
 		"GetLogger":                   reflect.ValueOf(accelerate.GetLogger),
 		"HybridShard":                 reflect.ValueOf(accelerate.HybridShard),
 		"New":                         reflect.ValueOf(accelerate.New),
+		"NoPrefetch":                  reflect.ValueOf(constant.MakeFromLiteral("\"NO_PREFETCH\"", token.STRING, 0)),
 		"NoShard":                     reflect.ValueOf(accelerate.NoShard),
 		"NoWrap":                      reflect.ValueOf(constant.MakeFromLiteral("\"NO_WRAP\"", token.STRING, 0)),
 		"Off":                         reflect.ValueOf(accelerate.Off),
