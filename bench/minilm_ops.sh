@@ -34,7 +34,7 @@ for dt in f32 bf16; do
 			-test.benchtime "${n}x" -test.cpuprofile "$tmp/$dt.$n.prof" >"$tmp/$dt.bench" || exit 1
 	done
 	cpu=$(awk '/^Benchmark/ { for (i = 2; i <= NF; i++) if ($i == "cpu-ms/op") print $(i - 1) }' "$tmp/$dt.bench")
-	go_ops "$tmp/bert.test" "$tmp/$dt.$short.prof" "$tmp/$dt.$steps.prof" "$cpu" "$groups" >"$tmp/$dt.go"
+	go_ops "$tmp/bert.test" "$tmp/$dt.$short.prof" "$tmp/$dt.$steps.prof" $((steps - short)) "$cpu" "$groups" >"$tmp/$dt.go"
 	: >"$tmp/$dt.torch"
 	[ "$HAVE_TORCH" = 1 ] && "$PY" bench/minilm_ops_torch.py "$GOACCEL_MINILM_DIR" "$dt" "$steps" >"$tmp/$dt.torch" 2>/dev/null
 	echo

@@ -1,7 +1,7 @@
 # Sourced by bench/gpt_ops.sh and bench/minilm_ops.sh: the method they share for putting one
 # training step's time op by op beside PyTorch's.
 #
-#   go_ops BINARY SHORT LONG CPU_MS GROUPS
+#   go_ops BINARY SHORT LONG STEPS CPU_MS GROUPS
 # prints "goaccel total CPU_MS" and one "goaccel GROUP MS" line per group of GROUPS ("row:Fn,Fn
 # row:Fn ..."). SHORT and LONG are CPU profiles of the same benchmark run for fewer and for more
 # steps: their difference holds steady steps only (the model's construction, the first steps'
@@ -9,28 +9,33 @@
 # cpu.(*CPU).Gemm) or, with its package, any function ("tensors.Dropout"); a row is the
 # cumulative seconds of its functions in that difference, as a share of the difference's total,
 # times CPU_MS. Samples under a packaged function count in its row only, never again in a
-# kernel's.
+# kernel's. STEPS is how many more steps LONG ran: when the difference's samples are not about
+# STEPS × CPU_MS (a loaded machine can lose profile samples), a line on stderr says the rows are
+# unreliable.
 #
 #   ops_table   (stdin: "goaccel ..." and "torch ..." lines)
 # prints the table: a row per group, "rest" (what no row holds), "step", and the ratio.
 go_ops() {
-	local bin=$1 short=$2 long=$3 cpu=$4 groups=$5 ignore prof sign
+	local bin=$1 short=$2 long=$3 steps=$4 cpu=$5 groups=$6 ignore prof sign
 	# Functions named with their package: counted in their row and ignored for the kernels' rows.
 	ignore=$(tr ' ,' '\n\n' <<<"$groups" | sed 's/^[a-z_0-9]*://' | grep '\.' | sed 's/[.()*]/\\&/g; s/$/$/' | paste -sd'|')
 	for prof in "$long" "$short"; do
 		sign=1
 		[ "$prof" = "$short" ] && sign=-1
 		echo "# total $sign"
-		go tool pprof -top -cum -nodecount=100000 "$bin" "$prof" 2>/dev/null
+		go tool pprof -top -cum -unit=ms -nodecount=100000 "$bin" "$prof" 2>/dev/null
 		echo "# kernels $sign"
-		go tool pprof -top -cum -nodecount=100000 ${ignore:+-ignore="$ignore"} "$bin" "$prof" 2>/dev/null
-	done | awk -v cpu="$cpu" -v groups="$groups" '
+		go tool pprof -top -cum -unit=ms -nodecount=100000 ${ignore:+-ignore="$ignore"} "$bin" "$prof" 2>/dev/null
+	done | awk -v cpu="$cpu" -v steps="$steps" -v groups="$groups" '
 		function secs(v) { if (v ~ /ms$/) { sub(/ms$/, "", v); return v / 1000 } sub(/s$/, "", v); return v }
 		/^# / { part = $2; sign = $3; next }
 		part == "total" && /Total samples/ { total += sign * secs($(NF - 1)) }
 		part == "total" && NF >= 6 { t[$6] += sign * secs($4) }
 		part == "kernels" && $6 ~ /backend\/cpu\.\(\*CPU\)\.[A-Za-z]+$/ { m = $6; sub(/.*\)\./, "", m); k[m] += sign * secs($4) }
 		END {
+			if (total <= 0) { print "ops_profile: the longer profile holds no more samples than the shorter" > "/dev/stderr"; exit 1 }
+			if (total / (steps * cpu / 1000) < 0.8 || total / (steps * cpu / 1000) > 1.25)
+				printf "# ops_profile: unreliable rows: the profiles differ by %.2f s of samples, %d steps of %.1f ms make %.2f s\n", total, steps, cpu, steps * cpu / 1000 > "/dev/stderr"
 			print "goaccel total " cpu
 			n = split(groups, g, " ")
 			for (i = 1; i <= n; i++) {
