@@ -11,7 +11,7 @@
 # PyTorch's sdpa takes its math path with dropout); "dropout" is the hidden states' dropout
 # forward (the mask and its product); "rest" is what no row holds.
 #
-#   bash bench/minilm_ops.sh    # STEPS=6 PYTHON=.venv/hf/bin/python GOACCEL_MINILM_DIR=...
+#   bash bench/minilm_ops.sh    # STEPS=9 PYTHON=.venv/hf/bin/python GOACCEL_MINILM_DIR=...
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . bench/torch_malloc.sh # PyTorch in its steady state: see there
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 . bench/minilm_dir.sh
 # row:the backend kernels (or packaged functions) it holds; the same groups as minilm_ops_torch.py's
 groups="matmul:Gemm attention_fwd:Attention attention_bwd:AttentionGrad layernorm_fwd:LayerNorm layernorm_bwd:LayerNormGrad gelu_fwd:Unary gelu_bwd:UnaryGrad cross_entropy:CrossEntropy,CrossEntropyGrad adamw:AdamStep dropout:tensors.Dropout elementwise:Binary,Elementwise,ElementwiseSum,Reduce copies:Copy embedding:IndexSelect,IndexAdd,Gather,ScatterAdd zeroing:Fill"
-steps=${STEPS:-6}
+steps=${STEPS:-9}
 short=$((steps / 3))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
