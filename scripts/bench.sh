@@ -14,7 +14,7 @@ run() {
 : >bench/out/bench.log
 for s in bench/*.sh; do
 	case "$(basename "$s")" in
-	python.sh | torch_malloc.sh) continue ;; # sourced by the others
+	python.sh | torch_malloc.sh | ops_profile.sh | minilm_dir.sh) continue ;; # sourced by the others
 	esac
 	run bash "$s"
 done

@@ -252,6 +252,33 @@ func TestDropoutKeepsExpectationAndZeroesAboutP(t *testing.T) {
 	}
 }
 
+// TestDropoutMaskInOnePassMatchesComposed: float32 Dropout's one-pass mask on the CPU has the
+// bits of the composed mask every other device computes (draws compared with keep, converted,
+// times the scale) from the same seed, and leaves the generator in the same state.
+func TestDropoutMaskInOnePassMatchesComposed(t *testing.T) {
+	for _, p := range []float64{1e-9, 0.1, 0.3, 0.5, 0.9, 1} {
+		keep := 1 - p
+		scale := 0.0
+		if keep > 0 {
+			scale = 1 / keep
+		}
+		x := Ones(3, 1000)
+		ManualSeed(11)
+		fast := defaultGen.dropoutMask(float32(keep), float32(scale), x.shape...).Float32s()
+		after := defaultGen.Uint64()
+		ManualSeed(11)
+		composed := dropoutMaskOn(x, keep, scale).Float32s()
+		if next := defaultGen.Uint64(); next != after {
+			t.Fatalf("p %v: the generator moved on differently (%x, composed %x)", p, after, next)
+		}
+		for i := range fast {
+			if math.Float32bits(fast[i]) != math.Float32bits(composed[i]) {
+				t.Fatalf("p %v, element %d: one pass %v, composed %v", p, i, fast[i], composed[i])
+			}
+		}
+	}
+}
+
 // TestSteadyTrainingStepDoesNotGrowHeap runs many steps of a small MLP and checks the live
 // heap after a collection stays flat apart from the CPU's pool (which holds the temporaries the
 // steps dropped, for reuse): graphs are freed after Backward, and the pool is bounded.

@@ -124,8 +124,23 @@ func Dropout(x *Tensor, p float64, train bool) *Tensor {
 	if keep > 0 {
 		scale = 1 / keep
 	}
-	// The uniform draws come from the host generator (so a seed gives the same mask on every
-	// device) and move to x's device once; the mask is computed there.
+	var mask *Tensor
+	if xc.dev.IsCPU() && xc.dtype == Float32 {
+		// The same mask in one pass: the draws compared as they are drawn.
+		mask = defaultGen.dropoutMask(float32(keep), float32(scale), xc.shape...)
+	} else {
+		mask = dropoutMaskOn(xc, keep, scale)
+	}
+	out := xc.Mul(mask)
+	mask.release() // Mul's node keeps it for the backward pass
+	releaseIfNot(xc, x)
+	return out
+}
+
+// dropoutMaskOn computes Dropout's mask, scale where kept, else 0, on x's device in x's dtype.
+// The uniform draws come from the host generator (so a seed gives the same mask on every device)
+// and move to x's device once; the mask is computed there.
+func dropoutMaskOn(xc *Tensor, keep, scale float64) *Tensor {
 	r := defaultGen.Rand(xc.shape...)
 	u := handOver(r, r.To(xc.dev))
 	k := full(Float32, xc.dev, keep)
@@ -134,10 +149,7 @@ func Dropout(x *Tensor, p float64, train bool) *Tensor {
 	k.release()
 	mask := handOver(m, m.AsType(xc.dtype))
 	mask.be().Unary(backend.MulScalar, mask.buf(), mask.buf(), scale, 0)
-	out := xc.Mul(mask)
-	mask.release() // Mul's node keeps it for the backward pass
-	releaseIfNot(xc, x)
-	return out
+	return mask
 }
 
 // Embedding looks up rows of weight [num, dim] for int64 indices of any shape; the result has

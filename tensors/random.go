@@ -87,6 +87,23 @@ func (g *Generator) Rand(shape ...int) *Tensor {
 	return t
 }
 
+// dropoutMask returns a float32 tensor on the CPU of Dropout's mask: scale where a uniform draw
+// is below keep, else 0. It draws as Rand does, one Float32 per element, and gives the bits of
+// Rand's draws compared with keep, converted and multiplied by scale, in one pass.
+func (g *Generator) dropoutMask(keep, scale float32, shape ...int) *Tensor {
+	t := empty(Float32, CPU, shape...)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	d := hostF32(t.buf())
+	for i := range d {
+		d[i] = 0
+		if g.rng.Float32() < keep {
+			d[i] = scale
+		}
+	}
+	return t
+}
+
 // RandInt returns an int64 tensor of uniform integers in [low, high).
 func (g *Generator) RandInt(low, high int64, shape ...int) *Tensor {
 	if high <= low {

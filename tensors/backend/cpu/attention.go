@@ -204,11 +204,24 @@ func keyBlocks(p backend.AttentionParams, i0, nq, end int) int {
 
 // dropRow applies dropout to the weights w of query i, keys j0.. in place (scaled by KeepScale).
 // It makes backend.DropoutKeep's decisions bit for bit, faster: the draw's counter advances by
-// φ per key instead of being multiplied out, and u ≥ p is compared as integers.
+// φ per key instead of being multiplied out, and u ≥ p is compared as integers. In float32 the
+// decision masks the scaled weight's bits instead of branching: a tenth of random decisions
+// would mispredict.
 func dropRow[T float](w []T, p backend.AttentionParams, b, h, i, j0 int) {
-	ks := T(p.KeepScale())
 	thr := dropThreshold(p.Dropout)
 	z := p.Seed + (uint64(((b*p.Heads+h)*p.Tq+i)*p.Tk+j0)+1)*dropPhi
+	if w, ok := any(w).([]float32); ok {
+		ks := float32(p.KeepScale())
+		for j := range w {
+			// The draw is below 2²⁴ and thr at most 2²⁴: the difference's sign bit is set
+			// exactly when the weight is dropped, and kept is then 0, else all ones.
+			kept := uint32((splitMix(z)>>40-thr)>>63) - 1
+			w[j] = math.Float32frombits(math.Float32bits(w[j]*ks) & kept)
+			z += dropPhi
+		}
+		return
+	}
+	ks := T(p.KeepScale())
 	for j := range w {
 		if splitMix(z)>>40 >= thr {
 			w[j] *= ks
@@ -216,6 +229,33 @@ func dropRow[T float](w []T, p backend.AttentionParams, b, h, i, j0 int) {
 			w[j] = 0
 		}
 		z += dropPhi
+	}
+}
+
+// dropSoftmaxGradRow is the softmax backward of one row under dropout: row (dP on entry)
+// becomes w∘(dP∘Z − d), where w are the weights, d the row's D term and Z dropout's factor, 0
+// where the dropped weight pd is 0 and ks where it is not (where w itself is 0 the product is 0
+// whatever Z is, so pd gives the mask without drawing it again). In float32 Z is chosen by
+// masking ks's bits instead of branching.
+func dropSoftmaxGradRow[T float](row, w, pd []T, ks, d T) {
+	w, pd = w[:len(row)], pd[:len(row)]
+	if row, ok := any(row).([]float32); ok {
+		w, pd := any(w).([]float32), any(pd).([]float32)
+		ksb, d := math.Float32bits(float32(ks)), float32(d)
+		for j := range row {
+			// All ones where pd is nonzero (either sign), else 0.
+			nz := uint32(int32(-(math.Float32bits(pd[j]) & 0x7fffffff)) >> 31)
+			z := math.Float32frombits(ksb & nz)
+			row[j] = w[j] * (row[j]*z - d)
+		}
+		return
+	}
+	for j := range row {
+		z := ks
+		if pd[j] == 0 {
+			z = 0
+		}
+		row[j] = w[j] * (row[j]*z - d)
 	}
 }
 
@@ -448,17 +488,7 @@ func attnBackwardProblem[T float](sc *attnScratch[T], lse []T, vs attnGradViews[
 					softmaxGradRow(row, w, d)
 					continue
 				}
-				// Dropout's factor Z is 0 where the dropped weight pd is 0 and 1/(1−p) where it
-				// is not; where the weight P itself is 0 the product is 0 whatever Z is, so pd
-				// gives the mask without drawing it again.
-				ks, pdr := T(p.KeepScale()), pd[r*attnBlock:r*attnBlock+nk]
-				for j := range row {
-					z := ks
-					if pdr[j] == 0 {
-						z = 0
-					}
-					row[j] = w[j] * (row[j]*z - d)
-				}
+				dropSoftmaxGradRow(row, w, pd[r*attnBlock:r*attnBlock+nk], T(p.KeepScale()), d)
 			}
 			firstK := T(1)
 			if j0 == 0 {
