@@ -31,20 +31,33 @@ func deviceComm(c comm, d tensors.Device) (tensorComm, bool) {
 // and out of the buffers are queued on the device's stream in order, so one set serves every
 // unit.
 type deviceBuffers struct {
-	shard, whole *tensors.Tensor // G × the largest unit's flat shard: a gather's send and recv, a reduce-scatter's recv and send
+	// shard and whole: a reduce-scatter's recv and send (float32), and a gather's send and
+	// recv unless the parameters are gathered in bfloat16, which gshard and gwhole then are.
+	shard, whole   *tensors.Tensor
+	gshard, gwhole *tensors.Tensor
 }
 
 // buffers returns the first n elements of the shard-sized buffer and the first G×n of the
-// whole-sized one, made on dev at the first use.
-func (s *sharder) buffers(dev tensors.Device, n int) (shard, whole *tensors.Tensor) {
+// whole-sized one, for a gather (in the gathered dtype) or a reduce-scatter (float32), made on
+// dev at the first use.
+func (s *sharder) buffers(dev tensors.Device, n int, gather bool) (shard, whole *tensors.Tensor) {
 	if s.dev == nil {
 		largest := 0
 		for _, u := range s.units {
 			largest = max(largest, u.size)
 		}
 		s.dev = &deviceBuffers{shard: tensors.Zeros(largest).To(dev), whole: tensors.Zeros(s.group * largest).To(dev)}
+		s.dev.gshard, s.dev.gwhole = s.dev.shard, s.dev.whole
+		if s.paramBF16 {
+			s.dev.gshard = tensors.Zeros(largest).AsType(tensors.BFloat16).To(dev)
+			s.dev.gwhole = tensors.Zeros(s.group * largest).AsType(tensors.BFloat16).To(dev)
+		}
 	}
-	return s.dev.shard.Slice(0, 0, n), s.dev.whole.Slice(0, 0, s.group*n)
+	sh, wh := s.dev.shard, s.dev.whole
+	if gather {
+		sh, wh = s.dev.gshard, s.dev.gwhole
+	}
+	return sh.Slice(0, 0, n), wh.Slice(0, 0, s.group*n)
 }
 
 // gatherOnDevice all-gathers u's shards on their device when the shard group's collectives run
@@ -57,13 +70,20 @@ func (s *sharder) gatherOnDevice(u *fsdpUnit) bool {
 	}
 	s.deviceCollectives = true
 	tensors.NoGrad(func() {
-		send, all := s.buffers(u.shards[0].Device(), u.size)
+		// Under bf16 mixed precision the float32 shards are rounded to bfloat16 as they are
+		// copied in: half the bytes cross, and the parameters get them back widened.
+		send, all := s.buffers(u.shards[0].Device(), u.size, true)
 		for i, sh := range u.shards {
 			part := send.Slice(0, u.offsets[i], u.offsets[i]+sh.Numel())
 			part.CopyFrom(sh)
 			part.Release()
 		}
 		must(tc.AllGatherIntoTensor(send, all), "FSDP: all-gather the parameters of unit "+u.name)
+		elt := int64(4)
+		if all.DType() == tensors.BFloat16 {
+			elt = 2
+		}
+		s.gatheredBytes += elt * int64(all.Numel())
 		// Row j holds process j's flat shard of the unit; a parameter is its columns, row by row.
 		grid := all.Reshape(s.group, u.size)
 		for i, q := range u.params {
@@ -90,7 +110,7 @@ func (s *sharder) reduceScatterOnDevice(u *fsdpUnit) bool {
 		return false
 	}
 	tensors.NoGrad(func() {
-		recv, send := s.buffers(dev, u.size)
+		recv, send := s.buffers(dev, u.size, false)
 		// send is G rows of the unit's flat shard: row r holds every parameter's r-th piece.
 		grid := send.Reshape(s.group, u.size)
 		for i, q := range u.params {

@@ -73,7 +73,10 @@ func TestFSDPOnGPUsOverNCCLMatchesCPU(t *testing.T) {
 func checkFSDPOnGPUs(t *testing.T, n int) {
 	// HYBRID_SHARD in groups of n/2: its replica group of two is a sub-group with an NCCL
 	// communicator of its own (on two GPUs its shard groups have one process).
-	cases := []fsdpCase{{Name: "ddp"}, {Name: "full-shard", Strategy: FullShard}, {Name: "hybrid-shard", Strategy: HybridShard, Group: n / 2}}
+	// Under bf16 mixed precision FULL_SHARD gathers bfloat16 (half the bytes) from float32
+	// master shards.
+	cases := []fsdpCase{{Name: "ddp"}, {Name: "full-shard", Strategy: FullShard}, {Name: "hybrid-shard", Strategy: HybridShard, Group: n / 2},
+		{Name: "ddp-bf16", MP: "bf16"}, {Name: "full-shard-bf16", Strategy: FullShard, MP: "bf16"}}
 	runs := map[string][]fsdpRun{}
 	for _, dev := range []string{"cuda", "sim"} {
 		t.Run(dev, func(t *testing.T) {
@@ -105,6 +108,7 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 					}
 				}
 			}
+			checkBF16Gathers(t, n, cases, all, 4)
 			if dev == "cuda" {
 				checkGPUMemory(t, n, all)
 			}
@@ -114,8 +118,10 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 	if len(gpu) != len(cases) || len(cpu) != len(cases) {
 		t.Fatal("a run is missing")
 	}
-	if !gpu[1].DeviceCollectives {
-		t.Errorf("FULL_SHARD on the GPUs gathered and reduce-scattered through the host, not with NCCL on device memory")
+	for _, i := range []int{1, 4} {
+		if !gpu[i].DeviceCollectives {
+			t.Errorf("%s on the GPUs gathered and reduce-scattered through the host, not with NCCL on device memory", cases[i].Name)
+		}
 	}
 	if gpu[2].ReplicaTransport != "nccl" {
 		t.Errorf("HYBRID_SHARD's replica group on the GPUs runs over %q, not NCCL", gpu[2].ReplicaTransport)
@@ -130,6 +136,7 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 		{"DDP on GPUs vs DDP on the CPU backend", gpu[0], cpu[0], 5e-4},
 		{"HYBRID_SHARD on GPUs vs DDP on GPUs", gpu[2], gpu[0], 5e-4},
 		{"HYBRID_SHARD on GPUs vs HYBRID_SHARD on the CPU backend", gpu[2], cpu[2], 5e-4},
+		{"FULL_SHARD under bf16 on GPUs vs on the CPU backend", gpu[4], cpu[4], bf16ParamTolerance},
 	} {
 		d, bit := paramDiff(c.a.Params, c.b.Params)
 		t.Logf("%d GPUs, %s: max |Δ| %.3g (bit-equal %v)", n, c.name, d, bit)

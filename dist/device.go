@@ -86,18 +86,19 @@ func (g *Group) StartAllReduceTensor(ctx context.Context, t *tensors.Tensor, op 
 // result), through the host otherwise (float32).
 func (g *Group) AllGatherIntoTensor(ctx context.Context, send, recv *tensors.Tensor) error {
 	for _, t := range []*tensors.Tensor{send, recv} {
-		if err := checkTensor("all-gather", t); err != nil {
-			return err
+		if t == nil || !t.IsContiguous() {
+			return fmt.Errorf("dist: all-gather: send and recv must be contiguous tensors")
 		}
 	}
 	if recv.Numel() != send.Numel()*g.Size() || send.DType() != recv.DType() {
 		return fmt.Errorf("dist: all-gather: send has %d %s elements, recv %d %s; recv needs %d × send's", send.Numel(), send.DType(), recv.Numel(), recv.DType(), g.Size())
 	}
 	if db, ok := g.deviceFor(send, recv); ok {
+		// The device's collectives take any dtype the device has (bfloat16 included).
 		return g.run(ctx, "all-gather", func(ctx context.Context) error { return db.AllGatherTensor(ctx, send, recv) })
 	}
 	if send.DType() != tensors.Float32 {
-		return fmt.Errorf("dist: all-gather: dtype %s through the host; use float32", send.DType())
+		return fmt.Errorf("dist: all-gather: dtype %s through the host; use float32 (AsType)", send.DType())
 	}
 	sh, _ := onHost(send)
 	rh, done := onHost(recv)
