@@ -21,7 +21,7 @@
 // chunks from the same counter, so ops a few microseconds apart start on every core at once and
 // a late worker never delays an op. A convolution runs its groups of images on every core, each
 // unfolding its images into its own column buffer while they are in its cache (or, for stride-1
-// float32 convolutions on AVX-512, reading them in place with the kernels of
+// float32 convolutions on AVX-512 or NEON, reading them in place with the kernels of
 // tensors/backend/cpu/internal/direct); its weight gradient is summed in a fixed order, so it
 // does not depend on the number of cores. Matrix products run on
 // tensors/backend/cpu/internal/gemm.
