@@ -69,7 +69,9 @@ notebooks)
 	rm -rf "$work"
 	;;
 cuda)
-	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 CXX=${CXX_ARM64:-aarch64-linux-gnu-g++} GO=$GO scripts/test-cuda-emulated.sh
+	# The emulated GPU's kernels run emulated too: a package takes well over go test's default
+	# 10 minutes (cuda/'s 10,000-launch loop, the device suite's attention).
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 CXX=${CXX_ARM64:-aarch64-linux-gnu-g++} GO=$GO TEST_TIMEOUT=${TEST_TIMEOUT:-90m} scripts/test-cuda-emulated.sh
 	;;
 *)
 	echo "usage: scripts/test-arm64.sh unit | notebooks | cuda" >&2

@@ -34,9 +34,11 @@ trap 'rm -rf "$work"' EXIT
 echo "== building the emulated CUDA machine (cached after the first build)"
 $GO run ./cuda/internal/fakelib/cmd/fakecuda build "$work/lib"
 export GOACCEL_CUDA_LIBRARY_PATH="$work/lib"
+# TEST_TIMEOUT is each package's limit (go test's own 10 minutes by default; the arm64 run under
+# emulation needs more).
 run() {
 	echo "== go test $*"
-	$GO test -count=1 "$@"
+	$GO test -count=1 -timeout "${TEST_TIMEOUT:-10m}" "$@"
 }
 
 if [ "${1:-}" = --tsan ]; then

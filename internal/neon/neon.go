@@ -62,6 +62,25 @@ func FADD(d, n, m V) string { return three(0x4e20d400, "fadd", "4s", d, n, m) }
 // FADD2D is d = n + m on two float64 lanes.
 func FADD2D(d, n, m V) string { return three(0x4e60d400, "fadd", "2d", d, n, m) }
 
+// FSUB2D is d = n − m on two float64 lanes.
+func FSUB2D(d, n, m V) string { return three(0x4ee0d400, "fsub", "2d", d, n, m) }
+
+// FMUL2D is d = n · m on two float64 lanes.
+func FMUL2D(d, n, m V) string { return three(0x6e60dc00, "fmul", "2d", d, n, m) }
+
+// FMLA2D is d += n · m on two float64 lanes, fused.
+func FMLA2D(d, n, m V) string { return three(0x4e60cc00, "fmla", "2d", d, n, m) }
+
+// FMLS2D is d −= n · m on two float64 lanes, fused.
+func FMLS2D(d, n, m V) string { return three(0x4ee0cc00, "fmls", "2d", d, n, m) }
+
+// FCVTN narrows n's two float64 lanes to float32 (rounding to nearest) in d's low lanes,
+// zeroing the high ones.
+func FCVTN(d, n V) string { return two(0x0e616800, "fcvtn", "2s", "2d", d, n) }
+
+// FCVTN2 narrows n's two float64 lanes to float32 in d's high lanes, keeping the low ones.
+func FCVTN2(d, n V) string { return two(0x4e616800, "fcvtn2", "4s", "2d", d, n) }
+
 // FSUB is d = n − m on four float32 lanes.
 func FSUB(d, n, m V) string { return three(0x4ea0d400, "fsub", "4s", d, n, m) }
 

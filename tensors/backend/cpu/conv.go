@@ -9,7 +9,7 @@ import (
 )
 
 // Conv2d implements backend.Conv2dOps. Stride-1 float32 convolutions run the direct kernels
-// (package direct) where the CPU has AVX-512. Other float32 convolutions share their groups of
+// (package direct) where the CPU has AVX-512 or NEON. Other float32 convolutions share their groups of
 // images (backend.ConvParams.ImagesPerGemm) out to the cores: each core unfolds its images
 // into its own column buffer, which stays in its cache for the gemm that follows. Other types
 // and autocast's half-precision products take the composed path.

@@ -7,7 +7,7 @@ import (
 )
 
 // directShape returns p as the direct kernels' shape, and whether they run it: stride 1,
-// float32 throughout (no autocast rounding), a CPU with AVX-512, and for an input gradient a
+// float32 throughout (no autocast rounding), a CPU with AVX-512 or NEON, and for an input gradient a
 // padding below the filter's size.
 func (c *CPU) directShape(lowp backend.DType, x, w *backend.Buffer, p backend.ConvParams, inputGrad bool) (direct.Shape, bool) {
 	s := direct.Shape{C: p.C, H: p.H, W: p.W, Out: p.Out, KH: p.KH, KW: p.KW, PadH: p.Pad, PadW: p.Pad}

@@ -53,7 +53,7 @@ func convParams(batch, c, h, w, out, k, stride, pad int) backend.ConvParams {
 }
 
 // TestConv2dOnEveryCoreMatchesDirectConvolution checks the CPU's parallel convolution against
-// direct loops, with the direct kernels (stride 1, where the CPU has AVX-512) and by columns:
+// direct loops, with the direct kernels (stride 1, where the CPU has AVX-512 or NEON) and by columns:
 // one image per gemm, groups of small images with a ragged last group, filters past one
 // kernel panel, padding too wide for the direct input gradient; at several core counts; and
 // that the weight gradient is the same bits on any number of cores.

@@ -10,7 +10,7 @@ import (
 // convolution (1→32 channels, 3×3, 28×28, batch 64: the weight gradient only) and of a stride-2
 // ResNet convolution (16→32, 3×3, padding 1, 28×28: both gradients) on the direct kernels where
 // they apply and on the by-columns path, which takes every convolution the direct kernels do not
-// (strides above 1, CPUs without AVX-512).
+// (strides above 1, amd64 CPUs without AVX-512).
 func BenchmarkConv2dPaths(b *testing.B) {
 	for _, s := range []struct {
 		name      string

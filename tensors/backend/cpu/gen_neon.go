@@ -518,6 +518,7 @@ func main() {
 	maxF32()
 	gelu()
 	bf16()
+	layerNormKernels()
 	if err := os.WriteFile("kernels_arm64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

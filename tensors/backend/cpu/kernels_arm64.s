@@ -924,3 +924,242 @@ bf16_loop:
 	SUBS $8, R2, R2
 	BNE bf16_loop
 	RET
+
+// func lnDevF32Vec(x *float32, n int, mu float64) float64
+TEXT ·lnDevF32Vec(SB), NOSPLIT, $0-32
+	MOVD x+0(FP), R1
+	MOVD n+8(FP), R2
+	MOVD mu+16(FP), R9
+	VDUP R9, V28.D2
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+lndev_loop:
+	VLD1.P 16(R1), [V27.S4]
+	WORD $0x0e617b64 // fcvtl v4.2d, v27.2s
+	WORD $0x4e617b65 // fcvtl2 v5.2d, v27.4s
+	VLD1.P 16(R1), [V27.S4]
+	WORD $0x0e617b66 // fcvtl v6.2d, v27.2s
+	WORD $0x4e617b67 // fcvtl2 v7.2d, v27.4s
+	VLD1.P 16(R1), [V27.S4]
+	WORD $0x0e617b68 // fcvtl v8.2d, v27.2s
+	WORD $0x4e617b69 // fcvtl2 v9.2d, v27.4s
+	VLD1.P 16(R1), [V27.S4]
+	WORD $0x0e617b6a // fcvtl v10.2d, v27.2s
+	WORD $0x4e617b6b // fcvtl2 v11.2d, v27.4s
+	WORD $0x4efcd484 // fsub v4.2d, v4.2d, v28.2d
+	WORD $0x4e64cc90 // fmla v16.2d, v4.2d, v4.2d
+	WORD $0x4efcd4a5 // fsub v5.2d, v5.2d, v28.2d
+	WORD $0x4e65ccb1 // fmla v17.2d, v5.2d, v5.2d
+	WORD $0x4efcd4c6 // fsub v6.2d, v6.2d, v28.2d
+	WORD $0x4e66ccd2 // fmla v18.2d, v6.2d, v6.2d
+	WORD $0x4efcd4e7 // fsub v7.2d, v7.2d, v28.2d
+	WORD $0x4e67ccf3 // fmla v19.2d, v7.2d, v7.2d
+	WORD $0x4efcd508 // fsub v8.2d, v8.2d, v28.2d
+	WORD $0x4e68cd14 // fmla v20.2d, v8.2d, v8.2d
+	WORD $0x4efcd529 // fsub v9.2d, v9.2d, v28.2d
+	WORD $0x4e69cd35 // fmla v21.2d, v9.2d, v9.2d
+	WORD $0x4efcd54a // fsub v10.2d, v10.2d, v28.2d
+	WORD $0x4e6acd56 // fmla v22.2d, v10.2d, v10.2d
+	WORD $0x4efcd56b // fsub v11.2d, v11.2d, v28.2d
+	WORD $0x4e6bcd77 // fmla v23.2d, v11.2d, v11.2d
+	SUBS $16, R2, R2
+	BNE lndev_loop
+	WORD $0x4e74d610 // fadd v16.2d, v16.2d, v20.2d
+	WORD $0x4e75d631 // fadd v17.2d, v17.2d, v21.2d
+	WORD $0x4e76d652 // fadd v18.2d, v18.2d, v22.2d
+	WORD $0x4e77d673 // fadd v19.2d, v19.2d, v23.2d
+	WORD $0x4e72d610 // fadd v16.2d, v16.2d, v18.2d
+	WORD $0x4e73d631 // fadd v17.2d, v17.2d, v19.2d
+	WORD $0x4e71d610 // fadd v16.2d, v16.2d, v17.2d
+	WORD $0x7e70da10 // faddp d16, v16.2d
+	FMOVD F16, ret+24(FP)
+	RET
+
+// func lnApplyF32Vec(y, x, w, b *float32, n int, mu, rs float64)
+TEXT ·lnApplyF32Vec(SB), NOSPLIT, $0-56
+	MOVD y+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD w+16(FP), R3
+	MOVD b+24(FP), R4
+	MOVD n+32(FP), R2
+	MOVD mu+40(FP), R9
+	VDUP R9, V28.D2
+	MOVD rs+48(FP), R9
+	VDUP R9, V29.D2
+lnapply_loop:
+	VLD1.P 16(R1), [V27.S4]
+	WORD $0x0e617b60 // fcvtl v0.2d, v27.2s
+	WORD $0x4e617b61 // fcvtl2 v1.2d, v27.4s
+	WORD $0x4efcd400 // fsub v0.2d, v0.2d, v28.2d
+	WORD $0x6e7ddc00 // fmul v0.2d, v0.2d, v29.2d
+	WORD $0x4efcd421 // fsub v1.2d, v1.2d, v28.2d
+	WORD $0x6e7ddc21 // fmul v1.2d, v1.2d, v29.2d
+	WORD $0x0e616802 // fcvtn v2.2s, v0.2d
+	WORD $0x4e616822 // fcvtn2 v2.4s, v1.2d
+	CBZ R3, lnapply_now
+	VLD1.P 16(R3), [V3.S4]
+	WORD $0x6e23dc42 // fmul v2.4s, v2.4s, v3.4s
+lnapply_now:
+	CBZ R4, lnapply_nob
+	VLD1.P 16(R4), [V3.S4]
+	WORD $0x4e23d442 // fadd v2.4s, v2.4s, v3.4s
+lnapply_nob:
+	VST1.P [V2.S4], 16(R0)
+	SUBS $4, R2, R2
+	BNE lnapply_loop
+	RET
+
+// func lnGradSumsF32Vec(gy, x, w, dw, db *float32, n int, mu, rs float64) (sg, sgx float64)
+TEXT ·lnGradSumsF32Vec(SB), NOSPLIT, $0-80
+	MOVD gy+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD w+16(FP), R3
+	MOVD dw+24(FP), R4
+	MOVD db+32(FP), R5
+	MOVD n+40(FP), R2
+	MOVD mu+48(FP), R9
+	VDUP R9, V28.D2
+	MOVD rs+56(FP), R9
+	VDUP R9, V29.D2
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+lnsums_loop:
+	VLD1.P 16(R1), [V27.S4]
+	WORD $0x0e617b60 // fcvtl v0.2d, v27.2s
+	WORD $0x4e617b61 // fcvtl2 v1.2d, v27.4s
+	WORD $0x4efcd400 // fsub v0.2d, v0.2d, v28.2d
+	WORD $0x6e7ddc00 // fmul v0.2d, v0.2d, v29.2d
+	WORD $0x4efcd421 // fsub v1.2d, v1.2d, v28.2d
+	WORD $0x6e7ddc21 // fmul v1.2d, v1.2d, v29.2d
+	MOVD R0, R6
+	VLD1.P 16(R0), [V27.S4]
+	WORD $0x0e617b62 // fcvtl v2.2d, v27.2s
+	WORD $0x4e617b63 // fcvtl2 v3.2d, v27.4s
+	VLD1.P 16(R3), [V27.S4]
+	WORD $0x0e617b64 // fcvtl v4.2d, v27.2s
+	WORD $0x4e617b65 // fcvtl2 v5.2d, v27.4s
+	WORD $0x6e62dc84 // fmul v4.2d, v4.2d, v2.2d
+	WORD $0x4e64d610 // fadd v16.2d, v16.2d, v4.2d
+	WORD $0x4e60cc94 // fmla v20.2d, v4.2d, v0.2d
+	WORD $0x6e62dc06 // fmul v6.2d, v0.2d, v2.2d
+	WORD $0x6e63dca5 // fmul v5.2d, v5.2d, v3.2d
+	WORD $0x4e65d631 // fadd v17.2d, v17.2d, v5.2d
+	WORD $0x4e61ccb5 // fmla v21.2d, v5.2d, v1.2d
+	WORD $0x6e63dc27 // fmul v7.2d, v1.2d, v3.2d
+	CBZ R4, lnsums_nodw0
+	WORD $0x0e6168c8 // fcvtn v8.2s, v6.2d
+	WORD $0x4e6168e8 // fcvtn2 v8.4s, v7.2d
+	VLD1 (R4), [V9.S4]
+	WORD $0x4e29d508 // fadd v8.4s, v8.4s, v9.4s
+	VST1.P [V8.S4], 16(R4)
+lnsums_nodw0:
+	CBZ R5, lnsums_nodb0
+	VLD1 (R6), [V8.S4]
+	VLD1 (R5), [V9.S4]
+	WORD $0x4e29d508 // fadd v8.4s, v8.4s, v9.4s
+	VST1.P [V8.S4], 16(R5)
+lnsums_nodb0:
+	VLD1.P 16(R1), [V27.S4]
+	WORD $0x0e617b60 // fcvtl v0.2d, v27.2s
+	WORD $0x4e617b61 // fcvtl2 v1.2d, v27.4s
+	WORD $0x4efcd400 // fsub v0.2d, v0.2d, v28.2d
+	WORD $0x6e7ddc00 // fmul v0.2d, v0.2d, v29.2d
+	WORD $0x4efcd421 // fsub v1.2d, v1.2d, v28.2d
+	WORD $0x6e7ddc21 // fmul v1.2d, v1.2d, v29.2d
+	MOVD R0, R6
+	VLD1.P 16(R0), [V27.S4]
+	WORD $0x0e617b62 // fcvtl v2.2d, v27.2s
+	WORD $0x4e617b63 // fcvtl2 v3.2d, v27.4s
+	VLD1.P 16(R3), [V27.S4]
+	WORD $0x0e617b64 // fcvtl v4.2d, v27.2s
+	WORD $0x4e617b65 // fcvtl2 v5.2d, v27.4s
+	WORD $0x6e62dc84 // fmul v4.2d, v4.2d, v2.2d
+	WORD $0x4e64d652 // fadd v18.2d, v18.2d, v4.2d
+	WORD $0x4e60cc96 // fmla v22.2d, v4.2d, v0.2d
+	WORD $0x6e62dc06 // fmul v6.2d, v0.2d, v2.2d
+	WORD $0x6e63dca5 // fmul v5.2d, v5.2d, v3.2d
+	WORD $0x4e65d673 // fadd v19.2d, v19.2d, v5.2d
+	WORD $0x4e61ccb7 // fmla v23.2d, v5.2d, v1.2d
+	WORD $0x6e63dc27 // fmul v7.2d, v1.2d, v3.2d
+	CBZ R4, lnsums_nodw1
+	WORD $0x0e6168c8 // fcvtn v8.2s, v6.2d
+	WORD $0x4e6168e8 // fcvtn2 v8.4s, v7.2d
+	VLD1 (R4), [V9.S4]
+	WORD $0x4e29d508 // fadd v8.4s, v8.4s, v9.4s
+	VST1.P [V8.S4], 16(R4)
+lnsums_nodw1:
+	CBZ R5, lnsums_nodb1
+	VLD1 (R6), [V8.S4]
+	VLD1 (R5), [V9.S4]
+	WORD $0x4e29d508 // fadd v8.4s, v8.4s, v9.4s
+	VST1.P [V8.S4], 16(R5)
+lnsums_nodb1:
+	SUBS $8, R2, R2
+	BNE lnsums_loop
+	WORD $0x4e72d610 // fadd v16.2d, v16.2d, v18.2d
+	WORD $0x4e73d631 // fadd v17.2d, v17.2d, v19.2d
+	WORD $0x4e71d610 // fadd v16.2d, v16.2d, v17.2d
+	WORD $0x7e70da10 // faddp d16, v16.2d
+	WORD $0x4e76d694 // fadd v20.2d, v20.2d, v22.2d
+	WORD $0x4e77d6b5 // fadd v21.2d, v21.2d, v23.2d
+	WORD $0x4e75d694 // fadd v20.2d, v20.2d, v21.2d
+	WORD $0x7e70da94 // faddp d20, v20.2d
+	FMOVD F16, sg+64(FP)
+	FMOVD F20, sgx+72(FP)
+	RET
+
+// func lnGradDxF32Vec(dx, gy, x, w *float32, n int, mu, rs, sg, sgx float64)
+TEXT ·lnGradDxF32Vec(SB), NOSPLIT, $0-72
+	MOVD dx+0(FP), R4
+	MOVD gy+8(FP), R0
+	MOVD x+16(FP), R1
+	MOVD w+24(FP), R3
+	MOVD n+32(FP), R2
+	MOVD mu+40(FP), R9
+	VDUP R9, V28.D2
+	MOVD rs+48(FP), R9
+	VDUP R9, V29.D2
+	MOVD sg+56(FP), R9
+	VDUP R9, V30.D2
+	MOVD sgx+64(FP), R9
+	VDUP R9, V31.D2
+lndx_loop:
+	VLD1.P 16(R1), [V27.S4]
+	WORD $0x0e617b60 // fcvtl v0.2d, v27.2s
+	WORD $0x4e617b61 // fcvtl2 v1.2d, v27.4s
+	WORD $0x4efcd400 // fsub v0.2d, v0.2d, v28.2d
+	WORD $0x6e7ddc00 // fmul v0.2d, v0.2d, v29.2d
+	WORD $0x4efcd421 // fsub v1.2d, v1.2d, v28.2d
+	WORD $0x6e7ddc21 // fmul v1.2d, v1.2d, v29.2d
+	VLD1.P 16(R0), [V27.S4]
+	WORD $0x0e617b62 // fcvtl v2.2d, v27.2s
+	WORD $0x4e617b63 // fcvtl2 v3.2d, v27.4s
+	VLD1.P 16(R3), [V27.S4]
+	WORD $0x0e617b64 // fcvtl v4.2d, v27.2s
+	WORD $0x4e617b65 // fcvtl2 v5.2d, v27.4s
+	WORD $0x6e62dc84 // fmul v4.2d, v4.2d, v2.2d
+	WORD $0x4efed484 // fsub v4.2d, v4.2d, v30.2d
+	WORD $0x4effcc04 // fmls v4.2d, v0.2d, v31.2d
+	WORD $0x6e7ddc84 // fmul v4.2d, v4.2d, v29.2d
+	WORD $0x6e63dca5 // fmul v5.2d, v5.2d, v3.2d
+	WORD $0x4efed4a5 // fsub v5.2d, v5.2d, v30.2d
+	WORD $0x4effcc25 // fmls v5.2d, v1.2d, v31.2d
+	WORD $0x6e7ddca5 // fmul v5.2d, v5.2d, v29.2d
+	WORD $0x0e616888 // fcvtn v8.2s, v4.2d
+	WORD $0x4e6168a8 // fcvtn2 v8.4s, v5.2d
+	VST1.P [V8.S4], 16(R4)
+	SUBS $4, R2, R2
+	BNE lndx_loop
+	RET

@@ -14,8 +14,8 @@
 	VADDPD X1, X0, X0 \
 	VHADDPD X0, X0, X0
 
-// func lnDevF32AVX512(x *float32, n int, mu float64) float64: Σ (x[i] − mu)².
-TEXT ·lnDevF32AVX512(SB), NOSPLIT, $0-32
+// func lnDevF32Vec(x *float32, n int, mu float64) float64: Σ (x[i] − mu)².
+TEXT ·lnDevF32Vec(SB), NOSPLIT, $0-32
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
 	VBROADCASTSD mu+16(FP), Z8
@@ -39,9 +39,9 @@ dev_loop:
 	MOVSD X0, ret+24(FP)
 	RET
 
-// func lnApplyF32AVX512(y, x, w, b *float32, n int, mu, rs float64):
+// func lnApplyF32Vec(y, x, w, b *float32, n int, mu, rs float64):
 // y[i] = float32((x[i]−mu)·rs), times w[i] unless w is nil, plus b[i] unless b is nil.
-TEXT ·lnApplyF32AVX512(SB), NOSPLIT, $0-56
+TEXT ·lnApplyF32Vec(SB), NOSPLIT, $0-56
 	MOVQ y+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ w+16(FP), R8
@@ -74,10 +74,10 @@ apply_nob:
 	VZEROUPPER
 	RET
 
-// func lnGradSumsF32AVX512(gy, x, w, dw, db *float32, n int, mu, rs float64) (sg, sgx float64):
+// func lnGradSumsF32Vec(gy, x, w, dw, db *float32, n int, mu, rs float64) (sg, sgx float64):
 // with x̂ = (x−mu)·rs and ĝ = gy·w, returns Σ ĝ and Σ ĝ·x̂, and adds float32(gy·x̂) to dw and gy
 // to db (each unless nil). w must not be nil.
-TEXT ·lnGradSumsF32AVX512(SB), NOSPLIT, $0-80
+TEXT ·lnGradSumsF32Vec(SB), NOSPLIT, $0-80
 	MOVQ gy+0(FP), DX
 	MOVQ x+8(FP), SI
 	MOVQ w+16(FP), R8
@@ -127,9 +127,9 @@ sums_nodb:
 	VZEROUPPER
 	RET
 
-// func lnGradDxF32AVX512(dx, gy, x, w *float32, n int, mu, rs, sg, sgx float64):
+// func lnGradDxF32Vec(dx, gy, x, w *float32, n int, mu, rs, sg, sgx float64):
 // dx[i] = float32(rs·(ĝ − sg − x̂·sgx)), sg and sgx already divided by the row length.
-TEXT ·lnGradDxF32AVX512(SB), NOSPLIT, $0-72
+TEXT ·lnGradDxF32Vec(SB), NOSPLIT, $0-72
 	MOVQ dx+0(FP), DI
 	MOVQ gy+8(FP), DX
 	MOVQ x+16(FP), SI

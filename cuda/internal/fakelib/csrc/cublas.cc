@@ -87,7 +87,16 @@ template <typename Acc> struct Panel {
 	void *c;          // the batch's C
 };
 
-template <typename Acc> __attribute__((target_clones("avx2", "default"))) void columns(const Panel<Acc> &p, int j0, int j1) {
+// On x86-64 the product has an AVX2 clone besides the baseline one (the same arithmetic, each
+// operation rounded: -ffp-contract=off); target_clones names x86 targets only, and an aarch64
+// build has NEON in its baseline.
+#if defined(__x86_64__)
+#define CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CLONES
+#endif
+
+template <typename Acc> CLONES void columns(const Panel<Acc> &p, int j0, int j1) {
 	const Gemm &g = *p.g;
 	constexpr int kRows = 64;
 	Acc acc[8][kRows];

@@ -10,6 +10,14 @@
 
 #include "kernel.h"
 
+// The compiler's own float16, the reference of the conversions: _Float16 (GCC's C++ has it on
+// x86-64), or __fp16 on aarch64 (IEEE half there; GCC 12's C++ has no _Float16 for aarch64).
+#if defined(__aarch64__)
+typedef __fp16 half_ref;
+#else
+typedef _Float16 half_ref;
+#endif
+
 namespace {
 
 int failures;
@@ -199,7 +207,7 @@ int main() {
 		std::string why;
 		for (uint32_t h = 0; h < 0x10000 && ok; h++) {
 			float f = emu::f16_bits_to_f32((uint16_t)h);
-			_Float16 g;
+			half_ref g;
 			uint16_t gb = (uint16_t)h;
 			memcpy(&g, &gb, 2);
 			uint32_t a, b;
@@ -212,7 +220,7 @@ int main() {
 			uint32_t bits = (uint32_t)i;
 			float f;
 			memcpy(&f, &bits, 4);
-			_Float16 g = (_Float16)f;
+			half_ref g = (half_ref)f;
 			uint16_t want, got = emu::f32_to_f16_bits(f);
 			memcpy(&want, &g, 2);
 			if (f != f) want = got; // NaN payloads: only NaN-ness is checked

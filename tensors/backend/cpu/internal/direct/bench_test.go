@@ -11,7 +11,7 @@ import (
 // input gradient, each direct, by Winograd and planar, in GFLOP/s of the direct form's multiply-adds.
 func BenchmarkImage(b *testing.B) {
 	if !Available() {
-		b.Skip("no AVX-512 on this CPU")
+		b.Skip("no convolution kernels on this CPU (AVX-512 or NEON)")
 	}
 	s := Shape{C: 16, H: 28, W: 28, Out: 32, KH: 3, KW: 3, PadH: 1, PadW: 1}
 	r := rand.New(rand.NewPCG(1, 2))
@@ -54,7 +54,7 @@ func BenchmarkImage(b *testing.B) {
 // call: against BenchmarkImage/forward it shows how the kernels scale with cores.
 func BenchmarkImageParallel(b *testing.B) {
 	if !Available() {
-		b.Skip("no AVX-512 on this CPU")
+		b.Skip("no convolution kernels on this CPU (AVX-512 or NEON)")
 	}
 	s := Shape{C: 16, H: 28, W: 28, Out: 32, KH: 3, KW: 3, PadH: 1, PadW: 1}
 	r := rand.New(rand.NewPCG(1, 2))

@@ -15,7 +15,7 @@ type (
 	weightGradKernel func(offs *int, x, grad unsafe.Pointer, rows, rowLen, xRowStride int, c *float32, ldc int)
 )
 
-// Available reports whether this CPU runs the kernels (AVX-512).
+// Available reports whether this CPU runs the kernels: AVX-512 on amd64, every arm64 CPU.
 func Available() bool { return available }
 
 // Shape is a stride-1 convolution's shape: C input channels of H×W images, Out filters of

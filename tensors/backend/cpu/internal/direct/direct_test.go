@@ -102,7 +102,7 @@ func near(t *testing.T, what string, got []float32, want []float64) {
 
 func TestImageMatchesDirectConvolution(t *testing.T) {
 	if !Available() {
-		t.Skip("no AVX-512 on this CPU")
+		t.Skip("no convolution kernels on this CPU (AVX-512 or NEON)")
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, s := range shapes {
@@ -129,7 +129,7 @@ func TestImageMatchesDirectConvolution(t *testing.T) {
 
 func TestInputGradIsTheTransposedConvolution(t *testing.T) {
 	if !Available() {
-		t.Skip("no AVX-512 on this CPU")
+		t.Skip("no convolution kernels on this CPU (AVX-512 or NEON)")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, s := range shapes {
@@ -174,7 +174,7 @@ func TestInputGradIsTheTransposedConvolution(t *testing.T) {
 
 func TestWeightGradSumsEveryImage(t *testing.T) {
 	if !Available() {
-		t.Skip("no AVX-512 on this CPU")
+		t.Skip("no convolution kernels on this CPU (AVX-512 or NEON)")
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, s := range shapes {

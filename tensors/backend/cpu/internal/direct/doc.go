@@ -1,5 +1,5 @@
-// Package direct computes stride-1 float32 convolutions with AVX-512 kernels that read the
-// zero-padded image in place: the unfolded column matrix of the im2col method is never
+// Package direct computes stride-1 float32 convolutions with AVX-512 (amd64) or NEON (arm64)
+// kernels that read the zero-padded image in place: the unfolded column matrix of the im2col method is never
 // written, and every multiply is one that the convolution needs.
 //
 // A Direct plan holds one convolution's shape, its filters laid out for the kernels and, per
@@ -24,6 +24,10 @@
 // 8 filters or more), else the planar one where its vectors are three quarters full, else
 // the direct one.
 //
+// The NEON kernels of arm64 compute the AVX-512 ones' tiles in narrower pieces, with the same
+// operations in the same order (fused multiply-adds where amd64 fuses): the results are amd64's
+// bit for bit (TestKernelsGiveTheSameBitsOnEveryArchitecture).
+//
 // The package serves one image at a time; callers share the images of a batch out to cores:
 //
 //	plan := direct.Forward(s, w, bias) // a Winograd, a Planar or a Direct plan
@@ -39,7 +43,12 @@
 //     transforms and the planar kernels.
 //   - kernels_amd64.go: the assembly kernels' tables and declarations (kernels_amd64.s,
 //     generated) and the AVX-512 check.
-//   - kernels_other.go: no kernels off amd64 or with purego (Available is false).
+//   - gen_neon.go, gen_planar_neon.go: the generator of kernels_arm64.s and
+//     kernels_arm64_decl.go (build tag ignore; go generate runs them): the same kernels in NEON,
+//     with amd64's operations in amd64's order, so that arm64 computes amd64's bits.
+//   - kernels_arm64.go: the kernel tables of arm64, amd64's tiles made of the narrower NEON
+//     kernels (kernels_arm64.s, declared in kernels_arm64_decl.go).
+//   - kernels_other.go: no kernels on other architectures or with purego (Available is false).
 //   - planar.go: PlanarFits and the Planar plan (NewPlanarForward, NewPlanarInputGrad,
 //     NewPlanarWeightGrad, Image, AddWeightGrad, WeightGrad).
 //   - layout.go: filter panels, tap lists padded to eights and near-equal runs of tiles.
@@ -48,3 +57,4 @@
 package direct
 
 //go:generate go run gen_kernels.go gen_winograd.go gen_planar.go
+//go:generate go run gen_neon.go gen_planar_neon.go
