@@ -135,7 +135,7 @@ func (g *Group) rendezvous(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	st := prefixed{c: c, prefix: "g" + strconv.FormatInt(gen, 10) + "/"}
+	st := scoped{s: c, prefix: "g" + strconv.FormatInt(gen, 10) + "/"}
 	g.store = st
 
 	listenHost := "127.0.0.1"

@@ -1,7 +1,6 @@
 package dist
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -40,30 +39,4 @@ func NewToken() string {
 	b := make([]byte, 16)
 	rand.Read(b) // never fails on supported platforms (crypto/rand panics instead)
 	return hex.EncodeToString(b)
-}
-
-// prefixed scopes a store client's keys to one group.
-type prefixed struct {
-	c      *store.Client
-	prefix string
-}
-
-func (p prefixed) Set(ctx context.Context, key string, value []byte) error {
-	return p.c.Set(ctx, p.prefix+key, value)
-}
-
-func (p prefixed) Get(ctx context.Context, key string) ([]byte, error) {
-	return p.c.Get(ctx, p.prefix+key)
-}
-
-func (p prefixed) Add(ctx context.Context, key string, delta int64) (int64, error) {
-	return p.c.Add(ctx, p.prefix+key, delta)
-}
-
-func (p prefixed) Wait(ctx context.Context, keys ...string) error {
-	full := make([]string, len(keys))
-	for i, k := range keys {
-		full[i] = p.prefix + k
-	}
-	return p.c.Wait(ctx, full...)
 }

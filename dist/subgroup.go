@@ -194,7 +194,8 @@ func (g *Group) closeBackend() error {
 	return nil
 }
 
-// scoped is a store whose keys are under a prefix: a sub-group's keys apart from its parent's.
+// scoped is a store whose keys are under a prefix: a group's keys apart from another
+// generation's, a sub-group's apart from its parent's.
 type scoped struct {
 	s      Store
 	prefix string
