@@ -51,7 +51,8 @@ func memoryOf(d tensors.Device) deviceMemory {
 // measures each GPU's memory as torch.cuda.memory_allocated and max_memory_allocated do: between
 // steps FULL_SHARD keeps 1/N of DDP's parameters, gradients and optimizer state (±10 %, plus the
 // allocator's 512-byte rounding and one unit), and its step peaks at DDP's peak less the state it
-// does not keep, plus at most three units.
+// does not keep, plus at most three units. Under bf16 mixed precision FULL_SHARD gathers half the
+// bytes; with CPU offload the GPUs keep nothing between steps.
 //
 // Tolerance: the runs agree to float32 rounding carried through 20 AdamW steps at lr 1e-2,
 // within 5e-4. Between the GPUs and the CPU the kernels (matrix products, reductions) sum in
@@ -76,7 +77,8 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 	// Under bf16 mixed precision FULL_SHARD gathers bfloat16 (half the bytes) from float32
 	// master shards.
 	cases := []fsdpCase{{Name: "ddp"}, {Name: "full-shard", Strategy: FullShard}, {Name: "hybrid-shard", Strategy: HybridShard, Group: n / 2},
-		{Name: "ddp-bf16", MP: "bf16"}, {Name: "full-shard-bf16", Strategy: FullShard, MP: "bf16"}}
+		{Name: "ddp-bf16", MP: "bf16"}, {Name: "full-shard-bf16", Strategy: FullShard, MP: "bf16"},
+		{Name: "full-shard-offload", Strategy: FullShard, Offload: true}}
 	runs := map[string][]fsdpRun{}
 	for _, dev := range []string{"cuda", "sim"} {
 		t.Run(dev, func(t *testing.T) {
@@ -111,6 +113,18 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 			checkBF16Gathers(t, n, cases, all, 4)
 			if dev == "cuda" {
 				checkGPUMemory(t, n, all)
+				// CPU offload: the shards, their gradients and the optimizer state stay in
+				// host memory; the GPU holds the gathered units and the activations only.
+				for r := range n {
+					off, full := all[r][5], all[r][1]
+					t.Logf("GPU %d of %d, FULL_SHARD with CPU offload: memory_allocated between steps %d bytes, max_memory_allocated %d (without offload %d and %d)", r, n, off.StateBytes, off.PeakBytes, full.StateBytes, full.PeakBytes)
+					if off.StateBytes != 0 {
+						t.Errorf("GPU %d of %d: FULL_SHARD with CPU offload keeps %d bytes on the GPU between steps; want none", r, n, off.StateBytes)
+					}
+					if off.PeakBytes >= full.PeakBytes {
+						t.Errorf("GPU %d of %d: FULL_SHARD with CPU offload peaks at %d bytes, not below the %d without offload", r, n, off.PeakBytes, full.PeakBytes)
+					}
+				}
 			}
 		})
 	}
@@ -137,6 +151,7 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 		{"HYBRID_SHARD on GPUs vs DDP on GPUs", gpu[2], gpu[0], 5e-4},
 		{"HYBRID_SHARD on GPUs vs HYBRID_SHARD on the CPU backend", gpu[2], cpu[2], 5e-4},
 		{"FULL_SHARD under bf16 on GPUs vs on the CPU backend", gpu[4], cpu[4], bf16ParamTolerance},
+		{"FULL_SHARD with CPU offload vs without, on GPUs", gpu[5], gpu[1], 5e-4},
 	} {
 		d, bit := paramDiff(c.a.Params, c.b.Params)
 		t.Logf("%d GPUs, %s: max |Δ| %.3g (bit-equal %v)", n, c.name, d, bit)
