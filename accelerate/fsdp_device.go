@@ -10,6 +10,9 @@ type tensorComm interface {
 	// AllGatherIntoTensor fills recv with every process's send (one length on all) in rank
 	// order.
 	AllGatherIntoTensor(send, recv *tensors.Tensor) error
+	// StartAllGatherIntoTensor starts it alongside the work queued after it; wait makes later
+	// work see recv.
+	StartAllGatherIntoTensor(send, recv *tensors.Tensor) (wait func() error, err error)
 	// ReduceScatterTensor combines send (Size() blocks) across processes and leaves this
 	// process's block in recv; op is "sum" or "mean".
 	ReduceScatterTensor(send, recv *tensors.Tensor, op string) error
@@ -35,6 +38,9 @@ type deviceBuffers struct {
 	// recv unless the parameters are gathered in bfloat16, which gshard and gwhole then are.
 	shard, whole   *tensors.Tensor
 	gshard, gwhole *tensors.Tensor
+	// ashard and awhole are a prefetched gather's (made at the first prefetch): the next unit's
+	// all-gather runs on NCCL's side stream while the current unit computes.
+	ashard, awhole *tensors.Tensor
 }
 
 // buffers returns the first n elements of the shard-sized buffer and the first G×n of the
@@ -60,6 +66,53 @@ func (s *sharder) buffers(dev tensors.Device, n int, gather bool) (shard, whole 
 	return sh.Slice(0, 0, n), wh.Slice(0, 0, s.group*n)
 }
 
+// aheadBuffers returns a prefetched gather's buffers for n elements a process, made at the first
+// prefetch in the gathered dtype.
+func (s *sharder) aheadBuffers(dev tensors.Device, n int) (shard, whole *tensors.Tensor) {
+	releaseAll(s.buffers(dev, 0, true)) // makes s.dev
+	if s.dev.ashard == nil {
+		largest := s.dev.gshard.Numel()
+		s.dev.ashard = tensors.ZerosLike(s.dev.gshard)
+		s.dev.awhole = tensors.Zeros(s.group * largest).AsType(s.dev.gshard.DType()).To(dev)
+	}
+	return s.dev.ashard.Slice(0, 0, n), s.dev.awhole.Slice(0, 0, s.group*n)
+}
+
+// fillShards copies u's shards into send (rounded to its dtype), on the device's stream.
+func fillShards(send *tensors.Tensor, u *fsdpUnit) {
+	for i, sh := range u.shards {
+		part := send.Slice(0, u.offsets[i], u.offsets[i]+sh.Numel())
+		part.CopyFrom(sh)
+		part.Release()
+	}
+}
+
+// syncAhead makes the device's stream wait for a prefetched all-gather still on NCCL's side
+// stream: before another collective on the same communicator (NCCL runs one at a time, in the
+// order every process issues them), and before its buffers are written again.
+func (s *sharder) syncAhead() {
+	if a := s.ahead; a != nil && a.wait != nil {
+		wait := a.wait
+		a.wait = nil
+		must(wait(), "FSDP: the prefetched all-gather of unit "+a.u.name)
+	}
+}
+
+// prefetchOnDevice starts the all-gather of v on NCCL's side stream into the prefetch buffers;
+// gatherOnDevice waits for it when an op asks for v.
+func (s *sharder) prefetchOnDevice(tc tensorComm, v *fsdpUnit) {
+	tensors.NoGrad(func() {
+		send, all := s.aheadBuffers(v.shards[0].Device(), v.size)
+		fillShards(send, v)
+		wait, err := tc.StartAllGatherIntoTensor(send, all)
+		must(err, "FSDP: prefetch the parameters of unit "+v.name)
+		send.Release()
+		done := &collective{done: make(chan struct{})}
+		close(done.done)
+		s.ahead = &prefetched{u: v, op: done, dev: all, wait: wait}
+	})
+}
+
 // gatherOnDevice all-gathers u's shards on their device when the shard group's collectives run
 // there, and gives u's parameters their elements back from the gathered copy; it reports
 // whether it did.
@@ -72,13 +125,19 @@ func (s *sharder) gatherOnDevice(u *fsdpUnit) bool {
 	tensors.NoGrad(func() {
 		// Under bf16 mixed precision the float32 shards are rounded to bfloat16 as they are
 		// copied in: half the bytes cross, and the parameters get them back widened.
-		send, all := s.buffers(u.shards[0].Device(), u.size, true)
-		for i, sh := range u.shards {
-			part := send.Slice(0, u.offsets[i], u.offsets[i]+sh.Numel())
-			part.CopyFrom(sh)
-			part.Release()
+		var all *tensors.Tensor
+		if a := s.ahead; a != nil && a.u == u && a.dev != nil {
+			s.syncAhead()
+			all, s.ahead = a.dev, nil
+			s.prefetchHits++
+		} else {
+			s.syncAhead()
+			var send *tensors.Tensor
+			send, all = s.buffers(u.shards[0].Device(), u.size, true)
+			fillShards(send, u)
+			must(tc.AllGatherIntoTensor(send, all), "FSDP: all-gather the parameters of unit "+u.name)
+			send.Release()
 		}
-		must(tc.AllGatherIntoTensor(send, all), "FSDP: all-gather the parameters of unit "+u.name)
 		elt := int64(4)
 		if all.DType() == tensors.BFloat16 {
 			elt = 2
@@ -95,7 +154,7 @@ func (s *sharder) gatherOnDevice(u *fsdpUnit) bool {
 			q.Unevict(whole) // copies: the temporaries go back to the device's cache now
 			releaseAll(cols, flat, line, whole)
 		}
-		releaseAll(grid, send, all)
+		releaseAll(grid, all)
 	})
 	return true
 }
@@ -109,6 +168,7 @@ func (s *sharder) reduceScatterOnDevice(u *fsdpUnit) bool {
 	if !ok {
 		return false
 	}
+	s.syncAhead()
 	tensors.NoGrad(func() {
 		recv, send := s.buffers(dev, u.size, false)
 		// send is G rows of the unit's flat shard: row r holds every parameter's r-th piece.

@@ -336,7 +336,7 @@ func (s *sharder) detach() {
 	}
 	s.hooks = nil
 	if s.dev != nil {
-		releaseAll(s.dev.shard, s.dev.whole, s.dev.gshard, s.dev.gwhole)
+		releaseAll(s.dev.shard, s.dev.whole, s.dev.gshard, s.dev.gwhole, s.dev.ashard, s.dev.awhole)
 		s.dev = nil
 	}
 	for _, u := range s.units {

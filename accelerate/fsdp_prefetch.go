@@ -1,6 +1,10 @@
 package accelerate
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goaccel/goaccel/tensors"
+)
 
 // Backward prefetch policies (FullyShardedDataParallelPlugin.BackwardPrefetch), PyTorch's
 // BackwardPrefetch under the names Accelerate's fsdp_backward_prefetch uses.
@@ -70,6 +74,10 @@ type prefetched struct {
 	u    *fsdpUnit
 	recv []float32
 	op   *collective
+	// On a GPU (fsdp_device.go): the all-gather runs on NCCL's side stream into dev, and wait
+	// (nil once called) makes the device's stream wait for it; op is then already done.
+	dev  *tensors.Tensor
+	wait func() error
 }
 
 // passKind says which order of gathers a pass follows.
@@ -92,6 +100,7 @@ func (s *sharder) endOrder() {
 	if s.kind != otherPass {
 		s.seen[s.kind] = append(s.seen[s.kind][:0], s.order...)
 	}
+	s.syncAhead()
 	s.kind, s.ahead = otherPass, nil
 	s.settle()
 }
@@ -119,11 +128,14 @@ func (s *sharder) prefetchNext() {
 	if v.resident || (s.ahead != nil && s.ahead.u == v) {
 		return
 	}
-	if _, ok := deviceComm(s.shard, v.shards[0].Device()); ok {
-		return // NCCL's gathers are queued on the device's stream, not prefetched here
-	}
 	if s.ahead != nil {
 		s.ahead.op.wait() // unused: its buffer goes, one prefetch at a time
+		s.syncAhead()
+	}
+	if tc, ok := deviceComm(s.shard, v.shards[0].Device()); ok {
+		s.prefetchOnDevice(tc, v)
+		s.notePeak()
+		return
 	}
 	recv, op := s.startAllGather(v)
 	s.ahead = &prefetched{u: v, recv: recv, op: op}
@@ -174,6 +186,9 @@ func (s *sharder) dropInFlight() {
 	if s.last != nil {
 		<-s.last.done
 		s.last = nil
+	}
+	if a := s.ahead; a != nil && a.wait != nil {
+		_ = a.wait() // the pass failed already; the stream must still wait before the buffers are reused
 	}
 	s.ahead, s.scatters, s.kind = nil, s.scatters[:0], otherPass
 }

@@ -106,6 +106,10 @@ func (d distComm) AllGatherIntoTensor(send, recv *tensors.Tensor) error {
 	return d.g.AllGatherIntoTensor(bg, send, recv)
 }
 
+func (d distComm) StartAllGatherIntoTensor(send, recv *tensors.Tensor) (func() error, error) {
+	return d.g.StartAllGatherIntoTensor(bg, send, recv)
+}
+
 func (d distComm) ReduceScatterTensor(send, recv *tensors.Tensor, op string) error {
 	o, err := distOp(op)
 	if err != nil {

@@ -52,7 +52,8 @@ func memoryOf(d tensors.Device) deviceMemory {
 // steps FULL_SHARD keeps 1/N of DDP's parameters, gradients and optimizer state (±10 %, plus the
 // allocator's 512-byte rounding and one unit), and its step peaks at DDP's peak less the state it
 // does not keep, plus at most three units. Under bf16 mixed precision FULL_SHARD gathers half the
-// bytes; with CPU offload the GPUs keep nothing between steps.
+// bytes; with CPU offload the GPUs keep nothing between steps; with prefetch the next unit's
+// all-gather runs on NCCL's side stream.
 //
 // Tolerance: the runs agree to float32 rounding carried through 20 AdamW steps at lr 1e-2,
 // within 5e-4. Between the GPUs and the CPU the kernels (matrix products, reductions) sum in
@@ -78,7 +79,8 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 	// master shards.
 	cases := []fsdpCase{{Name: "ddp"}, {Name: "full-shard", Strategy: FullShard}, {Name: "hybrid-shard", Strategy: HybridShard, Group: n / 2},
 		{Name: "ddp-bf16", MP: "bf16"}, {Name: "full-shard-bf16", Strategy: FullShard, MP: "bf16"},
-		{Name: "full-shard-offload", Strategy: FullShard, Offload: true}}
+		{Name: "full-shard-offload", Strategy: FullShard, Offload: true},
+		{Name: "full-shard-prefetch", Strategy: FullShard, Forward: true, Backward: BackwardPre}}
 	runs := map[string][]fsdpRun{}
 	for _, dev := range []string{"cuda", "sim"} {
 		t.Run(dev, func(t *testing.T) {
@@ -124,6 +126,16 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 					if off.PeakBytes >= full.PeakBytes {
 						t.Errorf("GPU %d of %d: FULL_SHARD with CPU offload peaks at %d bytes, not below the %d without offload", r, n, off.PeakBytes, full.PeakBytes)
 					}
+					// Prefetch: the next unit's all-gather runs on NCCL's side stream into
+					// buffers of its own (one unit more at the peak).
+					pre := all[r][6]
+					t.Logf("GPU %d of %d, FULL_SHARD with forward and BACKWARD_PRE prefetch: %d gathers prefetched; max_memory_allocated %d (without %d)", r, n, pre.Prefetched, pre.PeakBytes, full.PeakBytes)
+					if pre.Prefetched == 0 {
+						t.Errorf("GPU %d of %d: FULL_SHARD with prefetch prefetched no gather", r, n)
+					}
+					if bound := full.PeakBytes + 2*full.LargestUnit + int64(4*512*full.NumParams); pre.PeakBytes > bound {
+						t.Errorf("GPU %d of %d: FULL_SHARD with prefetch peaks at %d bytes; want at most %d (one unit more than without)", r, n, pre.PeakBytes, bound)
+					}
 				}
 			}
 		})
@@ -152,6 +164,8 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 		{"HYBRID_SHARD on GPUs vs HYBRID_SHARD on the CPU backend", gpu[2], cpu[2], 5e-4},
 		{"FULL_SHARD under bf16 on GPUs vs on the CPU backend", gpu[4], cpu[4], bf16ParamTolerance},
 		{"FULL_SHARD with CPU offload vs without, on GPUs", gpu[5], gpu[1], 5e-4},
+		{"FULL_SHARD with prefetch vs without, on GPUs", gpu[6], gpu[1], 5e-4},
+		{"FULL_SHARD with prefetch on GPUs vs on the CPU backend", gpu[6], cpu[6], 5e-4},
 	} {
 		d, bit := paramDiff(c.a.Params, c.b.Params)
 		t.Logf("%d GPUs, %s: max |Δ| %.3g (bit-equal %v)", n, c.name, d, bit)

@@ -23,6 +23,9 @@ type DeviceBackend interface {
 	// Broadcast, AllGather and ReduceScatter are queued on the device's stream: later work on
 	// the device sees their results. AllGather fills recv (size × send's elements, rank-major);
 	// ReduceScatter leaves chunk rank of the reduction of send in recv.
+	// StartAllGather queues AllGatherTensor's work alongside the device's stream, as
+	// StartAllReduce does: work queued before wait may run while it runs.
+	StartAllGather(ctx context.Context, send, recv *tensors.Tensor) (wait func() error, err error)
 	BroadcastTensor(ctx context.Context, t *tensors.Tensor, root int) error
 	AllGatherTensor(ctx context.Context, send, recv *tensors.Tensor) error
 	ReduceScatterTensor(ctx context.Context, send, recv *tensors.Tensor, op Op) error
@@ -107,6 +110,22 @@ func (g *Group) AllGatherIntoTensor(ctx context.Context, send, recv *tensors.Ten
 	}
 	done()
 	return nil
+}
+
+// StartAllGatherIntoTensor is AllGatherIntoTensor started alongside the work queued after it:
+// with a device backend (NCCL) the collective runs on its own stream and wait makes later work
+// on the device see recv (prefetching the next parameters while the current ones compute);
+// other backends finish before returning.
+func (g *Group) StartAllGatherIntoTensor(ctx context.Context, send, recv *tensors.Tensor) (wait func() error, err error) {
+	db, ok := g.deviceFor(send, recv)
+	if !ok || !send.IsContiguous() || !recv.IsContiguous() || recv.Numel() != send.Numel()*g.Size() || send.DType() != recv.DType() {
+		return func() error { return nil }, g.AllGatherIntoTensor(ctx, send, recv)
+	}
+	err = g.run(ctx, "all-gather", func(ctx context.Context) error {
+		wait, err = db.StartAllGather(ctx, send, recv)
+		return err
+	})
+	return wait, err
 }
 
 // ReduceScatterTensor reduces send (Size() × recv's elements, the same shape on every rank)

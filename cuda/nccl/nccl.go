@@ -196,9 +196,6 @@ func redOp(op dist.Op) (ncclapi.RedOp, error) {
 // StartAllReduce implements dist.DeviceBackend: the side stream waits for the work queued on t so
 // far, runs the all-reduce, and wait makes the device's stream wait for it.
 func (b *backend) StartAllReduce(ctx context.Context, t *tensors.Tensor, op dist.Op) (func() error, error) {
-	if err := b.check(ctx); err != nil {
-		return nil, err
-	}
 	dt, err := dataType(t.DType())
 	if err != nil {
 		return nil, err
@@ -207,9 +204,35 @@ func (b *backend) StartAllReduce(ctx context.Context, t *tensors.Tensor, op dist
 	if err != nil {
 		return nil, err
 	}
+	return b.onSide(ctx, "all-reduce", []*tensors.Tensor{t}, func(side uintptr) error {
+		p := t.DataPtr()
+		return b.comm.AllReduce(p, p, t.Numel(), dt, ro, side)
+	})
+}
+
+// StartAllGather implements dist.DeviceBackend: the all-gather of send into recv on the side
+// stream, after the work queued so far; wait makes the device's stream wait for it.
+func (b *backend) StartAllGather(ctx context.Context, send, recv *tensors.Tensor) (func() error, error) {
+	dt, err := dataType(send.DType())
+	if err != nil {
+		return nil, err
+	}
+	return b.onSide(ctx, "all-gather", []*tensors.Tensor{send, recv}, func(side uintptr) error {
+		return b.comm.AllGather(send.DataPtr(), recv.DataPtr(), send.Numel(), dt, side)
+	})
+}
+
+// onSide queues run on the side stream once the work queued on the device's stream so far is
+// done, and returns the function that makes the device's stream wait for it. ts are the tensors
+// run reads and writes: their blocks are not reused by the device's stream before the side
+// stream is done with them, and they stay alive until the caller waits.
+func (b *backend) onSide(ctx context.Context, what string, ts []*tensors.Tensor, run func(side uintptr) error) (func() error, error) {
+	if err := b.check(ctx); err != nil {
+		return nil, err
+	}
 	drv := b.d.Driver()
 	var done uintptr
-	err = b.d.Do(func() error {
+	err := b.d.Do(func() error {
 		ready, err := drv.EventCreate(false)
 		if err != nil {
 			return err
@@ -221,14 +244,15 @@ func (b *backend) StartAllReduce(ctx context.Context, t *tensors.Tensor, op dist
 		if err := drv.StreamWaitEvent(b.side, ready); err != nil {
 			return err
 		}
-		p := t.DataPtr()
-		if err := b.comm.AllReduce(p, p, t.Numel(), dt, ro, b.side); err != nil {
+		if err := run(b.side); err != nil {
 			return err
 		}
-		// Until the side stream is done with it, t's block must not be reused by the device's
-		// stream, whatever happens to t.
-		if err := b.d.RecordUse(p, b.side); err != nil {
-			return err
+		// Until the side stream is done with them, the tensors' blocks must not be reused by
+		// the device's stream, whatever happens to the tensors.
+		for _, t := range ts {
+			if err := b.d.RecordUse(t.DataPtr(), b.side); err != nil {
+				return err
+			}
 		}
 		if done, err = drv.EventCreate(false); err != nil {
 			return err
@@ -236,16 +260,16 @@ func (b *backend) StartAllReduce(ctx context.Context, t *tensors.Tensor, op dist
 		return drv.EventRecord(done, b.side)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("nccl: all-reduce: %w", err)
+		return nil, fmt.Errorf("nccl: %s: %w", what, err)
 	}
 	return func() error {
 		err := b.d.Do(func() error {
 			defer drv.EventDestroy(done)
 			return drv.StreamWaitEvent(b.d.Stream(), done)
 		})
-		runtime.KeepAlive(t) // t lives while its all-reduce may run: until the caller waits
+		runtime.KeepAlive(ts) // the tensors live while the collective may run: until the caller waits
 		if err != nil {
-			return fmt.Errorf("nccl: all-reduce: %w", err)
+			return fmt.Errorf("nccl: %s: %w", what, err)
 		}
 		return b.asyncError()
 	}, nil
