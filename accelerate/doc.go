@@ -152,7 +152,8 @@
 //   - fsdp_config.go: FullyShardedDataParallelPlugin, ShardingStrategy, the
 //     auto-wrap policies, and the FSDP_* variables `--use_fsdp` exports.
 //   - fsdp_device.go: FSDP's gathers and reduce-scatters on device memory
-//     when the group's collectives run there (NCCL).
+//     when the group's collectives run there (NCCL), in buffers made once,
+//     and its prefetched gathers on NCCL's side stream.
 //   - fsdp_optim_state.go: an FSDP optimizer's state gathered whole for
 //     SaveState (DDP's layout) and cut to shards again at LoadState.
 //   - fsdp_sharded_state.go: SHARDED_STATE_DICT: each process's shards

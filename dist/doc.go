@@ -58,8 +58,8 @@
 //     and FromEnv (torchrun's, Open MPI's and Slurm's environments).
 //   - cpu.go: the CPU backend: shared memory on one host, rings over TCP
 //     across hosts, hierarchical all-reduce.
-//   - device.go: DeviceBackend, CPUBackend, StartAllReduceTensor and
-//     ReduceScatterTensor.
+//   - device.go: DeviceBackend, CPUBackend, StartAllReduceTensor,
+//     AllGatherIntoTensor, StartAllGatherIntoTensor and ReduceScatterTensor.
 //   - errors.go: ErrPeerLost, ErrClosed and PeerLostError.
 //   - group.go: Group (Rank, Size, LocalRank, LocalSize, Config,
 //     SetTimeout, Transport, Close): timeouts, the broken state after a
