@@ -112,6 +112,9 @@ func checkFSDPOnGPUs(t *testing.T, n int) {
 					}
 				}
 			}
+			for i, tc := range cases {
+				checkGatheredLosses(t, dev+", "+tc.Name, all, i)
+			}
 			checkBF16Gathers(t, n, cases, all, 4)
 			if dev == "cuda" {
 				checkGPUMemory(t, n, all)

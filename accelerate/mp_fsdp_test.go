@@ -43,7 +43,8 @@ type fsdpRun struct {
 	BucketBytes int64 // DDP's gradient bucket buffers on the device
 	PeakWhole   int64 // FSDP's most bytes of whole parameters and gradients at once
 	ParamBytes  int64
-	NumParams   int // the model's parameter tensors
+	NumParams   int       // the model's parameter tensors
+	AllLosses   []float64 // every process's last loss, from GatherForMetrics
 	Steps       int
 	Traffic     map[string]int64 // HYBRID_SHARD's collectives by group (fsdp_hybrid_test.go)
 	// DeviceCollectives: the gathers and reduce-scatters ran on device memory (NCCL).
@@ -99,6 +100,11 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 			logits := model.Forward(idx)
 			loss := tensors.CrossEntropy(logits.Reshape(-1, fsdpGPT.VocabSize), tgt)
 			run.Losses = append(run.Losses, loss.Item())
+			if step == run.Steps-1 {
+				// Metrics gathered between the forward and the backward pass, as an
+				// evaluation loop gathers predictions.
+				run.AllLosses = acc.GatherForMetrics(loss.Detach().Reshape(1)).Float64s()
+			}
 			acc.Backward(loss)
 			if tc.Clip {
 				acc.ClipGradNorm(model.Parameters(), 0.5)
@@ -236,6 +242,7 @@ func checkFSDPRuns(t *testing.T, n int, cases []fsdpCase, runs [][]fsdpRun) {
 				t.Errorf("%s: rank %d's gathered model differs from rank 0's by %g", tc.Name, r, d)
 			}
 		}
+		checkGatheredLosses(t, tc.Name, runs, i)
 		if tc.Strategy == "" {
 			continue
 		}
@@ -451,5 +458,24 @@ func TestFSDPTrainsAModelThatDoesNotFitOneDevice(t *testing.T) {
 	}
 	if got.Peak > got.Limit {
 		t.Errorf("full shard peaked at %d bytes, over the limit %d", got.Peak, got.Limit)
+	}
+}
+
+// checkGatheredLosses checks what GatherForMetrics gave every process in case i: each process's
+// last loss, in rank order.
+func checkGatheredLosses(t *testing.T, name string, runs [][]fsdpRun, i int) {
+	t.Helper()
+	for r := range runs {
+		got := runs[r][i].AllLosses
+		if len(got) != len(runs) {
+			t.Errorf("%s, rank %d: GatherForMetrics gave %d losses; want one per process, %d", name, r, len(got), len(runs))
+			continue
+		}
+		for q := range runs {
+			last := runs[q][i].Losses
+			if want := float64(float32(last[len(last)-1])); got[q] != want {
+				t.Errorf("%s, rank %d: GatherForMetrics gave %g for rank %d; its last loss is %g", name, r, got[q], q, want)
+			}
+		}
 	}
 }
