@@ -65,8 +65,7 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 	}
 	acc := newWithComm(withCfg(cfg), c)
 	dev := memoryOf(acc.Device())
-	clearDeviceCache()
-	base := dev.live()
+	base := dev.settled()
 	dev.resetPeak()
 	tensors.ManualSeed(5)
 	var model nn.Module = nn.NewGPT(fsdpGPT)
@@ -111,8 +110,7 @@ func trainFSDP(c comm, tc fsdpCase) fsdpRun {
 			}
 			opt.Step()
 			if step == run.Steps-1 {
-				clearDeviceCache()
-				run.StateBytes = dev.live() - base
+				run.StateBytes = dev.settled() - base
 			}
 			opt.ZeroGrad()
 		})
