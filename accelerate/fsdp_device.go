@@ -47,21 +47,10 @@ type deviceBuffers struct {
 // whole-sized one, for a gather (in the gathered dtype) or a reduce-scatter (float32), made on
 // dev at the first use.
 func (s *sharder) buffers(dev tensors.Device, n int, gather bool) (shard, whole *tensors.Tensor) {
-	if s.dev == nil {
-		largest := 0
-		for _, u := range s.units {
-			largest = max(largest, u.size)
-		}
-		s.dev = &deviceBuffers{shard: tensors.Zeros(largest).To(dev), whole: tensors.Zeros(s.group * largest).To(dev)}
-		s.dev.gshard, s.dev.gwhole = s.dev.shard, s.dev.whole
-		if s.paramBF16 {
-			s.dev.gshard = tensors.Zeros(largest).AsType(tensors.BFloat16).To(dev)
-			s.dev.gwhole = tensors.Zeros(s.group * largest).AsType(tensors.BFloat16).To(dev)
-		}
-	}
-	sh, wh := s.dev.shard, s.dev.whole
+	b := s.deviceBuffers(dev)
+	sh, wh := b.shard, b.whole
 	if gather {
-		sh, wh = s.dev.gshard, s.dev.gwhole
+		sh, wh = b.gshard, b.gwhole
 	}
 	return sh.Slice(0, 0, n), wh.Slice(0, 0, s.group*n)
 }
@@ -69,13 +58,35 @@ func (s *sharder) buffers(dev tensors.Device, n int, gather bool) (shard, whole 
 // aheadBuffers returns a prefetched gather's buffers for n elements a process, made at the first
 // prefetch in the gathered dtype.
 func (s *sharder) aheadBuffers(dev tensors.Device, n int) (shard, whole *tensors.Tensor) {
-	releaseAll(s.buffers(dev, 0, true)) // makes s.dev
-	if s.dev.ashard == nil {
-		largest := s.dev.gshard.Numel()
-		s.dev.ashard = tensors.ZerosLike(s.dev.gshard)
-		s.dev.awhole = tensors.Zeros(s.group * largest).AsType(s.dev.gshard.DType()).To(dev)
+	b := s.deviceBuffers(dev)
+	if b.ashard == nil {
+		b.ashard, b.awhole = s.bufferPair(dev, b.gshard.DType())
 	}
-	return s.dev.ashard.Slice(0, 0, n), s.dev.awhole.Slice(0, 0, s.group*n)
+	return b.ashard.Slice(0, 0, n), b.awhole.Slice(0, 0, s.group*n)
+}
+
+// deviceBuffers returns the sharder's device buffers, made on dev at the first use.
+func (s *sharder) deviceBuffers(dev tensors.Device) *deviceBuffers {
+	if s.dev == nil {
+		b := &deviceBuffers{}
+		b.shard, b.whole = s.bufferPair(dev, tensors.Float32)
+		b.gshard, b.gwhole = b.shard, b.whole
+		if s.paramBF16 {
+			b.gshard, b.gwhole = s.bufferPair(dev, tensors.BFloat16)
+		}
+		s.dev = b
+	}
+	return s.dev
+}
+
+// bufferPair makes a buffer of the largest unit's flat shard and one of G of them, of dtype dt
+// on dev.
+func (s *sharder) bufferPair(dev tensors.Device, dt tensors.DType) (shard, whole *tensors.Tensor) {
+	largest := 0
+	for _, u := range s.units {
+		largest = max(largest, u.size)
+	}
+	return tensors.Zeros(largest).AsType(dt).To(dev), tensors.Zeros(s.group * largest).AsType(dt).To(dev)
 }
 
 // fillShards copies u's shards into send (rounded to its dtype), on the device's stream.
