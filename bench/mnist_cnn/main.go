@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/goaccel/goaccel/data"
@@ -60,7 +62,20 @@ func (n *Net) NamedParameters() []nn.NamedParameter {
 
 func main() {
 	epochs := flag.Int("epochs", 1, "epochs to train")
+	maxSteps := flag.Int("steps", 0, "stop each epoch's training after this many steps (0: the whole epoch)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the training loops to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	train, err := data.MNIST("train")
 	if err != nil {
 		log.Fatal(err)
@@ -79,7 +94,7 @@ func main() {
 		nn.SetTraining(model, true)
 		t0, steps := time.Now(), 0
 		var loss *tensors.Tensor
-		for trainLoader.Next() {
+		for trainLoader.Next() && (*maxSteps == 0 || steps < *maxSteps) {
 			x, y := trainLoader.Batch()
 			opt.ZeroGrad()
 			loss = nn.NLLLoss(model.Forward(x), y)

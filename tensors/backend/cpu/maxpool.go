@@ -11,28 +11,65 @@ func (c *CPU) MaxPool2d(y, arg, x *backend.Buffer, planes, h, w, k, stride, oh, 
 	maxPool(y.F32, arg.I64, x.F32, planes, h, w, k, stride, oh, ow)
 }
 
+// maxPool writes each window's maximum to y and its index within the plane to arg. As PyTorch's
+// max_pool2d, the first of equal maxima wins and a NaN wins over every number (a later NaN over
+// an earlier one). The 2×2 window of stride 2 (every CNN's pooling) has a loop of its own.
 func maxPool[T float](y []T, arg []int64, x []T, planes, h, w, k, stride, oh, ow int) {
 	parallelFor(planes, planes*oh*ow*k*k, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			plane := x[p*h*w : (p+1)*h*w]
-			for oy := 0; oy < oh; oy++ {
-				for ox := 0; ox < ow; ox++ {
-					bi := (oy*stride)*w + ox*stride
-					best := plane[bi]
-					for ki := 0; ki < k; ki++ {
-						for kj := 0; kj < k; kj++ {
-							i := (oy*stride+ki)*w + ox*stride + kj
-							if v := plane[i]; v > best || v != v {
-								best, bi = v, i
-							}
-						}
-					}
-					o := (p*oh+oy)*ow + ox
-					y[o], arg[o] = best, int64(bi)
-				}
+			ys, args := y[p*oh*ow:(p+1)*oh*ow], arg[p*oh*ow:(p+1)*oh*ow]
+			if k == 2 && stride == 2 {
+				maxPool2x2(ys, args, plane, w, oh, ow)
+			} else {
+				maxPoolPlane(ys, args, plane, w, k, stride, oh, ow)
 			}
 		}
 	})
+}
+
+// maxPoolPlane is maxPool of one plane for any window and stride.
+func maxPoolPlane[T float](y []T, arg []int64, plane []T, w, k, stride, oh, ow int) {
+	for oy := 0; oy < oh; oy++ {
+		for ox := 0; ox < ow; ox++ {
+			bi := (oy*stride)*w + ox*stride
+			best := plane[bi]
+			for ki := 0; ki < k; ki++ {
+				row := plane[(oy*stride+ki)*w+ox*stride:][:k]
+				for kj, v := range row {
+					if v > best || v != v {
+						best, bi = v, (oy*stride+ki)*w+ox*stride+kj
+					}
+				}
+			}
+			y[oy*ow+ox], arg[oy*ow+ox] = best, int64(bi)
+		}
+	}
+}
+
+// maxPool2x2 is maxPool of one plane for 2×2 windows of stride 2: two rows at a time, the four
+// elements of a window compared in maxPoolPlane's order.
+func maxPool2x2[T float](y []T, arg []int64, plane []T, w, oh, ow int) {
+	for oy := 0; oy < oh; oy++ {
+		top := 2 * oy * w
+		r0, r1 := plane[top:top+2*ow], plane[top+w:top+w+2*ow]
+		ys, args := y[oy*ow:(oy+1)*ow], arg[oy*ow:(oy+1)*ow]
+		for ox := range ys {
+			j := 2 * ox
+			a, b, c, d := r0[j], r0[j+1], r1[j], r1[j+1]
+			best, bi := a, j
+			if b > best || b != b {
+				best, bi = b, j+1
+			}
+			if c > best || c != c {
+				best, bi = c, w+j
+			}
+			if d > best || d != d {
+				best, bi = d, w+j+1
+			}
+			ys[ox], args[ox] = best, int64(top+bi)
+		}
+	}
 }
 
 // MaxPool2dGrad implements backend.Backend.
