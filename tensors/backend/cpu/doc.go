@@ -82,6 +82,8 @@
 //   - parallel.go: parallelFor, the chunked loop every kernel splits its work with.
 //   - reduce.go: Reduce (sums, extremes, arg-extremes), Softmax and SoftmaxGrad, and the
 //     fixed-order float64 sums.
+//   - relu_amd64.go, relu_other.go: the AVX2 ReLU kernel and its gradient (relu_amd64.s, on the
+//     bits as unary.go's loops), or their absence.
 //   - register.go: the registration of device "cpu" (the program's one CPU).
 //   - rowvec.go: row helpers of the softmax-shaped kernels.
 //   - sampling.go: TopK and Multinomial.

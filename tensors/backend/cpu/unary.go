@@ -331,7 +331,8 @@ func unaryGrad[T float](op backend.UnaryOp, dx, gy, x, y []T, p, q float64) {
 // reluF32 is branch-free: a data-dependent branch on random signs mispredicts half the time.
 // Negative inputs (sign bit set) become +0; NaN with the sign bit clear passes through.
 func reluF32(d, x []float32) {
-	d = d[:len(x)]
+	done := reluVec(d, x)
+	d, x = d[done:len(x)], x[done:]
 	for i, v := range x {
 		b := math.Float32bits(v)
 		d[i] = math.Float32frombits(b &^ uint32(int32(b)>>31))
@@ -341,8 +342,8 @@ func reluF32(d, x []float32) {
 // reluGradF32 passes gy where the ReLU output y is positive, branch-free: y is +0 or positive,
 // so y's bits minus one are negative exactly when y is zero.
 func reluGradF32(dx, gy, y []float32) {
-	dx = dx[:len(gy)]
-	y = y[:len(gy)]
+	done := reluGradVec(dx, gy, y)
+	dx, gy, y = dx[done:len(gy)], gy[done:], y[done:len(gy)]
 	for i, g := range gy {
 		m := uint32(int32(math.Float32bits(y[i])-1) >> 31)
 		dx[i] = math.Float32frombits(math.Float32bits(g) &^ m)
