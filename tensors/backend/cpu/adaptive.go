@@ -12,11 +12,27 @@ func (c *CPU) AdadeltaStep(w, g, sq, acc []backend.Vec, sc []backend.AdadeltaSca
 	runStep(func(s *step) { s.w, s.g, s.m, s.v, s.adadelta = w, g, sq, acc, sc })
 }
 
+// adadeltaConsts are one parameter's Adadelta constants as adadelta_amd64.s reads them: LR, Rho,
+// OneMinusRho, Eps and WeightDecay at byte offsets 0, 4, 8, 12 and 16.
+type adadeltaConsts backend.AdadeltaScalars
+
 func adadeltaChunk(s *step, sp span) {
 	i := sp.i
-	k := s.adadelta[i]
+	k := adadeltaConsts(s.adadelta[i])
 	g := f32(s.g[i], sp.lo, sp.hi)
-	w, sq, acc := f32(s.w[i], sp.lo, sp.hi)[:len(g)], f32(s.m[i], sp.lo, sp.hi)[:len(g)], f32(s.v[i], sp.lo, sp.hi)[:len(g)]
+	adadeltaUpdate(f32(s.w[i], sp.lo, sp.hi), g, f32(s.m[i], sp.lo, sp.hi), f32(s.v[i], sp.lo, sp.hi), &k)
+}
+
+// adadeltaUpdate applies one Adadelta step to a chunk: the vector kernel where there is one, the
+// scalar loop for the rest.
+func adadeltaUpdate(w, g, sq, acc []float32, k *adadeltaConsts) {
+	done := adadeltaVec(w, g, sq, acc, k)
+	adadeltaScalar(w[done:], g[done:], sq[done:], acc[done:], k)
+}
+
+// adadeltaScalar is adadeltaUpdate one element at a time.
+func adadeltaScalar(w, g, sq, acc []float32, k *adadeltaConsts) {
+	w, sq, acc = w[:len(g)], sq[:len(g)], acc[:len(g)]
 	for j, gj := range g {
 		if k.WeightDecay != 0 {
 			gj += float32(k.WeightDecay * w[j])

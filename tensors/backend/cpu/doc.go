@@ -37,6 +37,8 @@
 // Files:
 //   - adam.go: the per-step scalars of an Adam update and its scalar loop.
 //   - adaptive.go: AdadeltaStep, RMSpropStep and AdagradStep, chunked over every core.
+//   - adadelta_amd64.go, adadelta_other.go: the AVX kernel of the Adadelta update
+//     (adadelta_amd64.s, operation for operation as adaptive.go's loop), or its absence.
 //   - adam_amd64.go, adam_arm64.go, adam_other.go: the AVX and NEON kernels of the Adam and SGD
 //     updates (adam_amd64.s, sgd_amd64.s, kernels_arm64.s), or their absence.
 //   - attention.go: Attention and AttentionGrad, fused attention in the manner of
