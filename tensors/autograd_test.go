@@ -3,6 +3,7 @@ package tensors
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -256,7 +257,7 @@ func TestDropoutKeepsExpectationAndZeroesAboutP(t *testing.T) {
 // bits of the composed mask every other device computes (draws compared with keep, converted,
 // times the scale) from the same seed, and leaves the generator in the same state.
 func TestDropoutMaskInOnePassMatchesComposed(t *testing.T) {
-	for _, p := range []float64{1e-9, 0.1, 0.3, 0.5, 0.9, 1} {
+	for _, p := range []float64{1e-9, 0.1, 0.25, 0.3, 0.5, 0.75, 0.9, 1 - 1e-7, 1} {
 		keep := 1 - p
 		scale := 0.0
 		if keep > 0 {
@@ -274,6 +275,26 @@ func TestDropoutMaskInOnePassMatchesComposed(t *testing.T) {
 		for i := range fast {
 			if math.Float32bits(fast[i]) != math.Float32bits(composed[i]) {
 				t.Fatalf("p %v, element %d: one pass %v, composed %v", p, i, fast[i], composed[i])
+			}
+		}
+	}
+}
+
+// TestDropoutThresholdIsTheFloatComparison: the integer threshold of the one-pass mask keeps a draw
+// exactly when its float32 value is below keep, at the draws next to the threshold, for keep
+// values with and without an integer keep · 2²⁴.
+func TestDropoutThresholdIsTheFloatComparison(t *testing.T) {
+	keeps := []float32{0, 1, 0.5, 0.75, 0.1, 0.3, 0.9, 1 - 1e-7, 1e-9, math.Nextafter32(0.5, 1), math.Nextafter32(0.5, 0)}
+	r := rand.New(rand.NewPCG(8, 8))
+	for range 200 {
+		keeps = append(keeps, r.Float32())
+	}
+	for _, keep := range keeps {
+		below := dropoutBelow(keep)
+		mid := int32(float64(keep) * (1 << 24))
+		for u := max(0, mid-2); u <= min(1<<24-1, mid+2); u++ {
+			if want, got := float32(u)/(1<<24) < keep, u < below; got != want {
+				t.Fatalf("keep %v (threshold %d), draw %d: kept %v, the float comparison says %v", keep, below, u, got, want)
 			}
 		}
 	}

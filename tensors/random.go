@@ -2,6 +2,7 @@ package tensors
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sync"
 )
@@ -90,19 +91,29 @@ func (g *Generator) Rand(shape ...int) *Tensor {
 // dropoutMask returns a float32 tensor on the CPU of Dropout's mask: scale where a uniform draw
 // is below keep, else 0. It draws as Rand does, one Float32 per element, and gives the bits of
 // Rand's draws compared with keep, converted and multiplied by scale, in one pass.
+//
+// The loop takes the PCG source's words itself, as rand.Rand.Float32 does (the top 32 bits, of
+// which the low 24 are the draw u, read as u / 2²⁴), and compares without a branch (a kept
+// element's branch mispredicts as often as the mask is random): u / 2²⁴ < keep exactly when
+// u < ⌈keep · 2²⁴⌉, since u is an integer and keep · 2²⁴ exact.
 func (g *Generator) dropoutMask(keep, scale float32, shape ...int) *Tensor {
 	t := empty(Float32, CPU, shape...)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	d := hostF32(t.buf())
+	below := dropoutBelow(keep)
+	bits := math.Float32bits(scale)
 	for i := range d {
-		d[i] = 0
-		if g.rng.Float32() < keep {
-			d[i] = scale
-		}
+		u := int32(uint32(g.src.Uint64()>>32) << 8 >> 8)
+		kept := uint32((u - below) >> 31) // all ones where u < below
+		d[i] = math.Float32frombits(bits & kept)
 	}
 	return t
 }
+
+// dropoutBelow is the draw (an integer u of [0, 2²⁴), read as u / 2²⁴) from which Dropout drops:
+// u / 2²⁴ < keep exactly when u < dropoutBelow(keep), for keep in [0, 1].
+func dropoutBelow(keep float32) int32 { return int32(math.Ceil(float64(keep) * (1 << 24))) }
 
 // RandInt returns an int64 tensor of uniform integers in [low, high).
 func (g *Generator) RandInt(low, high int64, shape ...int) *Tensor {
