@@ -7,9 +7,6 @@ import "github.com/goaccel/goaccel/tensors/backend"
 //go:noescape
 func addVVF32(d, a, b *float32, n int)
 
-//go:noescape
-func addVVF32NT(d, a, b *float32, n int)
-
 // addVVF32x64 is addVVF32 with AVX-512, 64 floats a step; n is a positive multiple of 64.
 //
 //go:noescape

@@ -2,7 +2,8 @@
 
 // gen_neon writes kernels_arm64.s, the NEON forms of the vector kernels of amd64's
 // *_amd64.s: the Adam and SGD updates, Binary's four arithmetic ops, the float64 sum, the
-// softmax row's exp and maximum, GELU and its gradient, and float32 to bfloat16. Run with
+// softmax row's exp and maximum, GELU and its gradient, float32 to bfloat16, LayerNorm's rows
+// (gen_layernorm_neon.go) and the streaming stores (gen_stream_neon.go). Run with
 // `go generate ./tensors/backend/cpu/`.
 //
 // Each kernel does the amd64 kernel's arithmetic in the same order, so where that one gives the
@@ -519,6 +520,7 @@ func main() {
 	gelu()
 	bf16()
 	layerNormKernels()
+	streamKernels()
 	if err := os.WriteFile("kernels_arm64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
