@@ -27,11 +27,7 @@ func mulVSF32NT(d, a *float32, s float32, n int)
 // first 32-byte boundary, 32 lanes a round, and reports which part it computed (n 0 when op has
 // no such kernel or d is too short); the caller computes d[:head] and d[head+n:].
 func streamVV(op backend.BinaryOp, d, x, y []float32) (head, n int) {
-	if !haveStreamingStores || len(d) == 0 {
-		return 0, 0
-	}
-	head = streamHead(d)
-	if n = (len(d) - head) &^ 31; n == 0 {
+	if head, n = streamSpan(d); n == 0 {
 		return 0, 0
 	}
 	_, _ = x[head+n-1], y[head+n-1]
@@ -50,11 +46,7 @@ func streamVV(op backend.BinaryOp, d, x, y []float32) (head, n int) {
 
 // streamVS is streamVV for d = x op s (Add or Mul).
 func streamVS(op backend.BinaryOp, d, x []float32, s float32) (head, n int) {
-	if !haveStreamingStores || len(d) == 0 {
-		return 0, 0
-	}
-	head = streamHead(d)
-	if n = (len(d) - head) &^ 31; n == 0 {
+	if head, n = streamSpan(d); n == 0 {
 		return 0, 0
 	}
 	_ = x[head+n-1]
@@ -67,4 +59,14 @@ func streamVS(op backend.BinaryOp, d, x []float32, s float32) (head, n int) {
 		return 0, 0
 	}
 	return head, n
+}
+
+// streamSpan is the part of d the one-pass kernels write, d[head:head+n]: from d's first 32-byte
+// boundary, whole rounds of 32 lanes; n is 0 when there is none or this CPU does not stream.
+func streamSpan(d []float32) (head, n int) {
+	if !haveStreamingStores || len(d) == 0 {
+		return 0, 0
+	}
+	head = streamHead(d)
+	return head, (len(d) - head) &^ 31
 }
