@@ -37,19 +37,21 @@
 // Files:
 //   - adam.go: the per-step scalars of an Adam update and its scalar loop.
 //   - adaptive.go: AdadeltaStep, RMSpropStep and AdagradStep, chunked over every core.
-//   - adam_amd64.go, adam_arm64.go, adam_other.go: the AVX and NEON kernels of the Adam and SGD
-//     updates (adam_amd64.s, sgd_amd64.s, kernels_arm64.s), or their absence.
+//   - adam_vector.go, adam_amd64.go, adam_arm64.go, adam_other.go: the AVX and NEON kernels of
+//     the Adam and SGD updates (adam_amd64.s, sgd_amd64.s, kernels_arm64.s), where they run, or
+//     their absence.
 //   - attention.go: Attention and AttentionGrad, fused attention in the manner of
 //     FlashAttention-2 (blocks of queries and keys, a running softmax).
 //   - attnmask.go: the key padding mask as the attention kernels read it (each row's last
 //     visible key, the blocks with masked keys before it).
 //   - avgpool.go: AvgPool2d and AvgPool2dGrad (fixed and adaptive windows).
 //   - binary.go: Binary and Where, broadcast elementwise ops of two operands.
-//   - binary_amd64.go, binary_arm64.go, binary_other.go: the AVX2 (and AVX-512) float32 kernels
-//     of Binary (binary_amd64.s), with non-temporal stores for large adds, and the NEON ones.
-//   - bf16_amd64.go, bf16_arm64.go, bf16_other.go: f32ToBF16, float32 to bfloat16 sixteen lanes
-//     at a time (bf16_amd64.s, AVX-512) or eight (NEON) with the scalar rounding's bits, or the
-//     scalar loop.
+//   - binary_vector.go, binary_amd64.go, binary_arm64.go, binary_other.go: the AVX2 (and
+//     AVX-512) float32 kernels of Binary (binary_amd64.s), with non-temporal stores for large
+//     adds, and the NEON ones (the same names), picked per arch by vecF32.
+//   - bf16_vector.go, bf16_amd64.go, bf16_arm64.go, bf16_other.go: f32ToBF16, float32 to
+//     bfloat16 sixteen lanes at a time (bf16_amd64.s, AVX-512) or eight (NEON) with the scalar
+//     rounding's bits, or the scalar loop; the per-arch files name the kernel and its width.
 //   - bufferpool.go: the buffer pool (Alloc, AllocUninit, Release, Pooled, Pacer): free lists by
 //     size class, reclaimed buffers, the pacer's budget.
 //   - conv.go: Conv2d and Conv2dGrad: image groups unfolded and multiplied on every core, the
@@ -61,8 +63,9 @@
 //   - crossentropy.go: CrossEntropy and CrossEntropyGrad.
 //   - elementwise.go: Elementwise and ElementwiseSum, fused chains of float32 elementwise ops a
 //     tile at a time (one step's kernels as Unary's and Binary's), summed in Reduce's runs.
-//   - exp_amd64.go, exp_arm64.go, exp_other.go: e^(x−shift) with its sum and the maximum of a
-//     row, with AVX2 (exp_amd64.s), NEON or in Go.
+//   - exp_vector.go, exp_amd64.go, exp_arm64.go, exp_other.go: e^(x−shift) with its sum and the
+//     maximum of a row, with AVX2 (exp_amd64.s), NEON or in Go; the per-arch files name the
+//     kernels and say where they run.
 //   - expf.go: expf, a float32 e^x, and the softmax row helpers built on it.
 //   - gelu_amd64.go, gelu_arm64.go, gelu_other.go: the AVX2 and NEON GELU kernels and their
 //     gradients (gelu_amd64.s), or their absence.

@@ -129,7 +129,7 @@ func sgd() {
 // binary writes the vector-vector and vector-scalar kernels of one arithmetic op: sixteen lanes
 // a round, then four (n a positive multiple of 4).
 func binary(name string, op func(d, n, m neon.V) string) {
-	text(name+"VVF32NEON", "(d, a, b *float32, n int)", 32)
+	text(name+"VVF32", "(d, a, b *float32, n int)", 32)
 	p("MOVD d+0(FP), R0")
 	p("MOVD a+8(FP), R1")
 	p("MOVD b+16(FP), R2")
@@ -158,7 +158,7 @@ func binary(name string, op func(d, n, m neon.V) string) {
 	label(name + "vv_done")
 	p("RET")
 
-	text(name+"VSF32NEON", "(d, a *float32, s float32, n int)", 32)
+	text(name+"VSF32", "(d, a *float32, s float32, n int)", 32)
 	p("MOVD d+0(FP), R0")
 	p("MOVD a+8(FP), R1")
 	p("FMOVS s+16(FP), F31")

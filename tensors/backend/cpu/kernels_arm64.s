@@ -90,8 +90,8 @@ sgd_step:
 	BNE sgd_loop
 	RET
 
-// func addVVF32NEON(d, a, b *float32, n int)
-TEXT ·addVVF32NEON(SB), NOSPLIT, $0-32
+// func addVVF32(d, a, b *float32, n int)
+TEXT ·addVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2
@@ -121,8 +121,8 @@ addvv_loop4:
 addvv_done:
 	RET
 
-// func addVSF32NEON(d, a *float32, s float32, n int)
-TEXT ·addVSF32NEON(SB), NOSPLIT, $0-32
+// func addVSF32(d, a *float32, s float32, n int)
+TEXT ·addVSF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	FMOVS s+16(FP), F31
@@ -151,8 +151,8 @@ addvs_loop4:
 addvs_done:
 	RET
 
-// func subVVF32NEON(d, a, b *float32, n int)
-TEXT ·subVVF32NEON(SB), NOSPLIT, $0-32
+// func subVVF32(d, a, b *float32, n int)
+TEXT ·subVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2
@@ -182,8 +182,8 @@ subvv_loop4:
 subvv_done:
 	RET
 
-// func subVSF32NEON(d, a *float32, s float32, n int)
-TEXT ·subVSF32NEON(SB), NOSPLIT, $0-32
+// func subVSF32(d, a *float32, s float32, n int)
+TEXT ·subVSF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	FMOVS s+16(FP), F31
@@ -212,8 +212,8 @@ subvs_loop4:
 subvs_done:
 	RET
 
-// func mulVVF32NEON(d, a, b *float32, n int)
-TEXT ·mulVVF32NEON(SB), NOSPLIT, $0-32
+// func mulVVF32(d, a, b *float32, n int)
+TEXT ·mulVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2
@@ -243,8 +243,8 @@ mulvv_loop4:
 mulvv_done:
 	RET
 
-// func mulVSF32NEON(d, a *float32, s float32, n int)
-TEXT ·mulVSF32NEON(SB), NOSPLIT, $0-32
+// func mulVSF32(d, a *float32, s float32, n int)
+TEXT ·mulVSF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	FMOVS s+16(FP), F31
@@ -273,8 +273,8 @@ mulvs_loop4:
 mulvs_done:
 	RET
 
-// func divVVF32NEON(d, a, b *float32, n int)
-TEXT ·divVVF32NEON(SB), NOSPLIT, $0-32
+// func divVVF32(d, a, b *float32, n int)
+TEXT ·divVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2
@@ -304,8 +304,8 @@ divvv_loop4:
 divvv_done:
 	RET
 
-// func divVSF32NEON(d, a *float32, s float32, n int)
-TEXT ·divVSF32NEON(SB), NOSPLIT, $0-32
+// func divVSF32(d, a *float32, s float32, n int)
+TEXT ·divVSF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	FMOVS s+16(FP), F31
