@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/goaccel/goaccel/internal/neon"
 )
@@ -52,50 +53,49 @@ func streamKernels() {
 	p("BNE fill_loop")
 	p("RET")
 
-	for _, k := range []struct {
-		name, sym string
-		op        func(d, n, m neon.V) string
-	}{{"add", "+", neon.FADD}, {"sub", "−", neon.FSUB}, {"mul", "·", neon.FMUL}} {
-		text(k.name+"VVF32NT", "(d, a, b *float32, n int)", 32)
-		fmt.Fprintf(&out, "// d = a %s b with non-temporal stores.\n", k.sym)
-		p("MOVD d+0(FP), R0")
-		p("MOVD a+8(FP), R1")
-		p("MOVD b+16(FP), R2")
-		p("MOVD n+24(FP), R3")
-		label(k.name + "vvnt_loop")
-		p("VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]")
-		p("VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]")
-		p("VLD1.P 64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]")
-		p("VLD1.P 64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]")
-		for i := neon.V(0); i < 8; i++ {
-			p(k.op(neon.V0+i, neon.V0+i, neon.V16+i))
-		}
-		storeNT()
-		p("SUBS $32, R3, R3")
-		p("BNE %svvnt_loop", k.name)
-		p("RET")
-	}
+	ntBinary("add", "+", neon.FADD, false)
+	ntBinary("sub", "−", neon.FSUB, false)
+	ntBinary("mul", "·", neon.FMUL, false)
+	ntBinary("add", "+", neon.FADD, true)
+	ntBinary("mul", "·", neon.FMUL, true)
+}
 
-	for _, k := range []struct {
-		name, sym string
-		op        func(d, n, m neon.V) string
-	}{{"add", "+", neon.FADD}, {"mul", "·", neon.FMUL}} {
-		text(k.name+"VSF32NT", "(d, a *float32, s float32, n int)", 32)
-		fmt.Fprintf(&out, "// d = a %s s with non-temporal stores.\n", k.sym)
-		p("MOVD d+0(FP), R0")
-		p("MOVD a+8(FP), R1")
+// ntBinary writes nameVVF32NT, d = a op b, or with scalar nameVSF32NT, d = a op s (sym is op's
+// sign in the comment): 32 lanes of a a round, combined with 32 of b or with s, and stored with
+// storeNT.
+func ntBinary(name, sym string, op func(d, n, m neon.V) string, scalar bool) {
+	kind, rhs, sig := "VV", "b", "(d, a, b *float32, n int)"
+	if scalar {
+		kind, rhs, sig = "VS", "s", "(d, a *float32, s float32, n int)"
+	}
+	text(name+kind+"F32NT", sig, 32)
+	fmt.Fprintf(&out, "// d = a %s %s with non-temporal stores.\n", sym, rhs)
+	loop := name + strings.ToLower(kind) + "nt_loop"
+	p("MOVD d+0(FP), R0")
+	p("MOVD a+8(FP), R1")
+	if scalar {
 		p("FMOVS s+16(FP), F31")
 		p("VDUP V31.S[0], V31.S4")
-		p("MOVD n+24(FP), R3")
-		label(k.name + "vsnt_loop")
-		p("VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]")
-		p("VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]")
-		for i := neon.V(0); i < 8; i++ {
-			p(k.op(neon.V0+i, neon.V0+i, neon.V31))
-		}
-		storeNT()
-		p("SUBS $32, R3, R3")
-		p("BNE %svsnt_loop", k.name)
-		p("RET")
+	} else {
+		p("MOVD b+16(FP), R2")
 	}
+	p("MOVD n+24(FP), R3")
+	label(loop)
+	p("VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]")
+	p("VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]")
+	if !scalar {
+		p("VLD1.P 64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]")
+		p("VLD1.P 64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]")
+	}
+	for i := neon.V(0); i < 8; i++ {
+		m := neon.V31
+		if !scalar {
+			m = neon.V16 + i
+		}
+		p(op(neon.V0+i, neon.V0+i, m))
+	}
+	storeNT()
+	p("SUBS $32, R3, R3")
+	p("BNE %s", loop)
+	p("RET")
 }
