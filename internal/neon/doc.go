@@ -14,5 +14,6 @@
 // where it is installed (Debian's binutils-aarch64-linux-gnu).
 //
 // Files:
-//   - neon.go: V, the register type, and the encoders.
+//   - neon.go: V, the register type, and the encoders (STNPQ, the non-temporal pair store of
+//     the streaming kernels, too).
 package neon

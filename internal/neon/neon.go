@@ -234,3 +234,18 @@ func DUP(d, n V, i int) string {
 
 // MOVI0 sets all of d to zero.
 func MOVI0(d V) string { return word(0x6f00e400|uint32(d&31), "movi v%d.2d, #0", d) }
+
+// STNPQ stores the 128-bit registers t and t2 to [xn+offset] and [xn+offset+16] with a
+// non-temporal hint (xn is Go's Rn, 0–30; offset a multiple of 16 in −1024..1008). Go's
+// assembler has FSTPQ, the plain pair store, but no STNP.
+func STNPQ(t, t2 V, xn, offset int) string {
+	if xn < 0 || xn > 30 {
+		panic(fmt.Sprintf("neon: base register x%d", xn))
+	}
+	if offset%16 != 0 || offset < -1024 || offset > 1008 {
+		panic(fmt.Sprintf("neon: pair offset %d (a multiple of 16 in -1024..1008)", offset))
+	}
+	imm7 := uint32(offset/16) & 0x7f
+	w := 0xac000000 | imm7<<15 | uint32(t2&31)<<10 | uint32(xn)<<5 | uint32(t&31)
+	return word(w, "stnp q%d, q%d, [x%d, #%d]", t, t2, xn, offset)
+}

@@ -27,6 +27,7 @@ func every() []string {
 		FMULElem(V1, V2, V3, 3), FMULElem(V20, V21, V19, 2),
 		SHL(V1, V2, 23), USHR(V3, V4, 16), USHR(V5, V6, 1), XTN(V7, V8), XTN2(V9, V10),
 		DUP(V11, V12, 3), DUP(V13, V14, 0), MOVI0(V15), CMHI(V16, V17, V18), MOV(V19, V20),
+		STNPQ(V0, V1, 0, 0), STNPQ(V30, V31, 30, 1008), STNPQ(V6, V7, 3, 96), STNPQ(V17, V4, 21, -1024),
 	}
 }
 

@@ -2,20 +2,14 @@
 
 package cpu
 
-import "github.com/goaccel/goaccel/internal/half"
-
 //go:noescape
 func f32ToBF16NEON(dst *uint16, src *float32, n int)
 
-// f32ToBF16 writes d[i] = half.F32ToBF16(s[i]), eight lanes at a time with NEON
-// (kernels_arm64.s).
-func f32ToBF16(d []uint16, s []float32) {
-	d = d[:len(s)]
-	n := len(s) &^ 7
-	if n > 0 {
-		f32ToBF16NEON(&d[0], &s[0], n)
-	}
-	for i := n; i < len(s); i++ {
-		d[i] = half.F32ToBF16(s[i])
-	}
-}
+// bf16Lanes is the NEON kernel's step: f32ToBF16 hands it a multiple of 8 elements.
+const bf16Lanes = 8
+
+// haveBF16Vec is true: the NEON kernel runs on every arm64 CPU.
+const haveBF16Vec = true
+
+// f32ToBF16Vec is bf16_vector.go's kernel: kernels_arm64.s's, n a positive multiple of 8.
+func f32ToBF16Vec(dst *uint16, src *float32, n int) { f32ToBF16NEON(dst, src, n) }

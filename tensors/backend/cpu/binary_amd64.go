@@ -4,37 +4,10 @@ package cpu
 
 import "github.com/goaccel/goaccel/tensors/backend"
 
-//go:noescape
-func addVVF32(d, a, b *float32, n int)
-
-//go:noescape
-func addVVF32NT(d, a, b *float32, n int)
-
 // addVVF32x64 is addVVF32 with AVX-512, 64 floats a step; n is a positive multiple of 64.
 //
 //go:noescape
 func addVVF32x64(d, a, b *float32, n int)
-
-//go:noescape
-func addVSF32(d, a *float32, s float32, n int)
-
-//go:noescape
-func subVVF32(d, a, b *float32, n int)
-
-//go:noescape
-func subVSF32(d, a *float32, s float32, n int)
-
-//go:noescape
-func mulVVF32(d, a, b *float32, n int)
-
-//go:noescape
-func mulVSF32(d, a *float32, s float32, n int)
-
-//go:noescape
-func divVVF32(d, a, b *float32, n int)
-
-//go:noescape
-func divVSF32(d, a *float32, s float32, n int)
 
 // vecF32 runs d = x op y (y nil: d = x op s) eight lanes at a time with AVX2 and reports how
 // many leading elements it handled (a multiple of 8; 0 when the op or CPU is not covered).

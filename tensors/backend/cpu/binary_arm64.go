@@ -4,32 +4,10 @@ package cpu
 
 import "github.com/goaccel/goaccel/tensors/backend"
 
-//go:noescape
-func addVVF32NEON(d, a, b *float32, n int)
-
-//go:noescape
-func subVVF32NEON(d, a, b *float32, n int)
-
-//go:noescape
-func mulVVF32NEON(d, a, b *float32, n int)
-
-//go:noescape
-func divVVF32NEON(d, a, b *float32, n int)
-
-//go:noescape
-func addVSF32NEON(d, a *float32, s float32, n int)
-
-//go:noescape
-func subVSF32NEON(d, a *float32, s float32, n int)
-
-//go:noescape
-func mulVSF32NEON(d, a *float32, s float32, n int)
-
-//go:noescape
-func divVSF32NEON(d, a *float32, s float32, n int)
-
 // vecF32 runs d = x op y (y nil: d = x op s) four lanes at a time with NEON (kernels_arm64.s) and
 // reports how many leading elements it handled (a multiple of 4; 0 when the op is not covered).
+// It mirrors binary_amd64.go's rather than sharing one body: vecF32 runs once a row, and amd64's
+// Add (streaming and AVX-512 branches) behind a per-arch function would cost it a call a row.
 func vecF32(op backend.BinaryOp, d, x, y []float32, s float32) int {
 	n := len(d) &^ 3
 	if n == 0 {
@@ -39,13 +17,13 @@ func vecF32(op backend.BinaryOp, d, x, y []float32, s float32) int {
 		_ = x[n-1]
 		switch op {
 		case backend.Add:
-			addVSF32NEON(&d[0], &x[0], s, n)
+			addVSF32(&d[0], &x[0], s, n)
 		case backend.Sub:
-			subVSF32NEON(&d[0], &x[0], s, n)
+			subVSF32(&d[0], &x[0], s, n)
 		case backend.Mul:
-			mulVSF32NEON(&d[0], &x[0], s, n)
+			mulVSF32(&d[0], &x[0], s, n)
 		case backend.Div:
-			divVSF32NEON(&d[0], &x[0], s, n)
+			divVSF32(&d[0], &x[0], s, n)
 		default:
 			return 0
 		}
@@ -54,13 +32,13 @@ func vecF32(op backend.BinaryOp, d, x, y []float32, s float32) int {
 	_, _ = x[n-1], y[n-1]
 	switch op {
 	case backend.Add:
-		addVVF32NEON(&d[0], &x[0], &y[0], n)
+		addVVF32(&d[0], &x[0], &y[0], n)
 	case backend.Sub:
-		subVVF32NEON(&d[0], &x[0], &y[0], n)
+		subVVF32(&d[0], &x[0], &y[0], n)
 	case backend.Mul:
-		mulVVF32NEON(&d[0], &x[0], &y[0], n)
+		mulVVF32(&d[0], &x[0], &y[0], n)
 	case backend.Div:
-		divVVF32NEON(&d[0], &x[0], &y[0], n)
+		divVVF32(&d[0], &x[0], &y[0], n)
 	default:
 		return 0
 	}

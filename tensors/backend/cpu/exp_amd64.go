@@ -12,35 +12,13 @@ func maxF32AVX2(src *float32, n int) float32
 
 var haveAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
-// expShiftSum writes dst[i] = e^(src[i]-shift) (all exponents ≤ 0) and returns their sum,
-// eight lanes at a time where AVX2 and FMA exist.
-func expShiftSum(dst, src []float32, shift float32) float64 {
-	n := len(src) &^ 7
-	var sum float64
-	if haveAVX2FMA && n > 0 {
-		sum = float64(expShiftSumAVX2(&dst[0], &src[0], n, shift))
-	} else {
-		n = 0
-	}
-	for i := n; i < len(src); i++ {
-		e := expf(src[i] - shift)
-		dst[i] = e
-		sum += float64(e)
-	}
-	return sum
+// haveExpVec reports whether exp_amd64.s's kernels run on this CPU (AVX2 and FMA).
+var haveExpVec = haveAVX2FMA
+
+// expShiftSumVec is exp_vector.go's exp kernel: exp_amd64.s's, n a positive multiple of 8.
+func expShiftSumVec(dst, src *float32, n int, shift float32) float32 {
+	return expShiftSumAVX2(dst, src, n, shift)
 }
 
-// maxF32 returns the largest element of a non-empty s, eight lanes at a time where AVX2 exists.
-func maxF32(s []float32) float32 {
-	n := len(s) &^ 7
-	if !haveAVX2FMA || n == 0 {
-		return maxScalarF32(s)
-	}
-	m := maxF32AVX2(&s[0], n)
-	for _, v := range s[n:] {
-		if v > m {
-			m = v
-		}
-	}
-	return m
-}
+// maxF32Vec is exp_vector.go's maximum kernel: exp_amd64.s's, n a positive multiple of 8.
+func maxF32Vec(src *float32, n int) float32 { return maxF32AVX2(src, n) }

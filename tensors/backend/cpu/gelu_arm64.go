@@ -16,6 +16,8 @@ func geluErfGradNEON(dx, gy, x *float32, n int)
 
 // geluF32 writes GELU (tanh approximation when tanh) of x into d for the leading multiple of 4
 // elements with NEON (kernels_arm64.s) and reports how many it did.
+// It mirrors gelu_amd64.go's only in outline: amd64 picks among AVX2 and AVX-512 kernels with an
+// eight-lane AVX2 tail, so a shared body would keep just the lane mask and the bounds checks.
 func geluF32(d, x []float32, tanh bool) int {
 	n := len(x) &^ 3
 	if n == 0 {

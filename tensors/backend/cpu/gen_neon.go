@@ -2,7 +2,8 @@
 
 // gen_neon writes kernels_arm64.s, the NEON forms of the vector kernels of amd64's
 // *_amd64.s: the Adam and SGD updates, Binary's four arithmetic ops, the float64 sum, the
-// softmax row's exp and maximum, GELU and its gradient, and float32 to bfloat16. Run with
+// softmax row's exp and maximum, GELU and its gradient, float32 to bfloat16, LayerNorm's rows
+// (gen_layernorm_neon.go) and the streaming stores (gen_stream_neon.go). Run with
 // `go generate ./tensors/backend/cpu/`.
 //
 // Each kernel does the amd64 kernel's arithmetic in the same order, so where that one gives the
@@ -128,7 +129,7 @@ func sgd() {
 // binary writes the vector-vector and vector-scalar kernels of one arithmetic op: sixteen lanes
 // a round, then four (n a positive multiple of 4).
 func binary(name string, op func(d, n, m neon.V) string) {
-	text(name+"VVF32NEON", "(d, a, b *float32, n int)", 32)
+	text(name+"VVF32", "(d, a, b *float32, n int)", 32)
 	p("MOVD d+0(FP), R0")
 	p("MOVD a+8(FP), R1")
 	p("MOVD b+16(FP), R2")
@@ -157,7 +158,7 @@ func binary(name string, op func(d, n, m neon.V) string) {
 	label(name + "vv_done")
 	p("RET")
 
-	text(name+"VSF32NEON", "(d, a *float32, s float32, n int)", 32)
+	text(name+"VSF32", "(d, a *float32, s float32, n int)", 32)
 	p("MOVD d+0(FP), R0")
 	p("MOVD a+8(FP), R1")
 	p("FMOVS s+16(FP), F31")
@@ -519,6 +520,7 @@ func main() {
 	gelu()
 	bf16()
 	layerNormKernels()
+	streamKernels()
 	if err := os.WriteFile("kernels_arm64.s", out.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -90,8 +90,8 @@ sgd_step:
 	BNE sgd_loop
 	RET
 
-// func addVVF32NEON(d, a, b *float32, n int)
-TEXT ·addVVF32NEON(SB), NOSPLIT, $0-32
+// func addVVF32(d, a, b *float32, n int)
+TEXT ·addVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2
@@ -121,8 +121,8 @@ addvv_loop4:
 addvv_done:
 	RET
 
-// func addVSF32NEON(d, a *float32, s float32, n int)
-TEXT ·addVSF32NEON(SB), NOSPLIT, $0-32
+// func addVSF32(d, a *float32, s float32, n int)
+TEXT ·addVSF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	FMOVS s+16(FP), F31
@@ -151,8 +151,8 @@ addvs_loop4:
 addvs_done:
 	RET
 
-// func subVVF32NEON(d, a, b *float32, n int)
-TEXT ·subVVF32NEON(SB), NOSPLIT, $0-32
+// func subVVF32(d, a, b *float32, n int)
+TEXT ·subVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2
@@ -182,8 +182,8 @@ subvv_loop4:
 subvv_done:
 	RET
 
-// func subVSF32NEON(d, a *float32, s float32, n int)
-TEXT ·subVSF32NEON(SB), NOSPLIT, $0-32
+// func subVSF32(d, a *float32, s float32, n int)
+TEXT ·subVSF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	FMOVS s+16(FP), F31
@@ -212,8 +212,8 @@ subvs_loop4:
 subvs_done:
 	RET
 
-// func mulVVF32NEON(d, a, b *float32, n int)
-TEXT ·mulVVF32NEON(SB), NOSPLIT, $0-32
+// func mulVVF32(d, a, b *float32, n int)
+TEXT ·mulVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2
@@ -243,8 +243,8 @@ mulvv_loop4:
 mulvv_done:
 	RET
 
-// func mulVSF32NEON(d, a *float32, s float32, n int)
-TEXT ·mulVSF32NEON(SB), NOSPLIT, $0-32
+// func mulVSF32(d, a *float32, s float32, n int)
+TEXT ·mulVSF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	FMOVS s+16(FP), F31
@@ -273,8 +273,8 @@ mulvs_loop4:
 mulvs_done:
 	RET
 
-// func divVVF32NEON(d, a, b *float32, n int)
-TEXT ·divVVF32NEON(SB), NOSPLIT, $0-32
+// func divVVF32(d, a, b *float32, n int)
+TEXT ·divVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	MOVD b+16(FP), R2
@@ -304,8 +304,8 @@ divvv_loop4:
 divvv_done:
 	RET
 
-// func divVSF32NEON(d, a *float32, s float32, n int)
-TEXT ·divVSF32NEON(SB), NOSPLIT, $0-32
+// func divVSF32(d, a *float32, s float32, n int)
+TEXT ·divVSF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0
 	MOVD a+8(FP), R1
 	FMOVS s+16(FP), F31
@@ -1162,4 +1162,183 @@ lndx_loop:
 	VST1.P [V8.S4], 16(R4)
 	SUBS $4, R2, R2
 	BNE lndx_loop
+	RET
+
+// func copyNTF32(d, s *float32, n int)
+TEXT ·copyNTF32(SB), NOSPLIT, $0-24
+// d[i] = s[i] with non-temporal stores.
+	MOVD d+0(FP), R0
+	MOVD s+8(FP), R1
+	MOVD n+16(FP), R3
+cnt_loop:
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0xac000400 // stnp q0, q1, [x0, #0]
+	WORD $0xac010c02 // stnp q2, q3, [x0, #32]
+	WORD $0xac021404 // stnp q4, q5, [x0, #64]
+	WORD $0xac031c06 // stnp q6, q7, [x0, #96]
+	ADD $128, R0, R0
+	SUBS $32, R3, R3
+	BNE cnt_loop
+	RET
+
+// func fillF32(d *float32, v float32, n int)
+TEXT ·fillF32(SB), NOSPLIT, $0-24
+// d[i] = v for i < n (a positive multiple of 32), through the cache: a filled gradient is
+// read again at once.
+	MOVD d+0(FP), R0
+	FMOVS v+8(FP), F0
+	MOVD n+16(FP), R3
+	WORD $0x4e040400 // dup v0.4s, v0.s[0]
+	WORD $0x4e040401 // dup v1.4s, v0.s[0]
+	WORD $0x4e040402 // dup v2.4s, v0.s[0]
+	WORD $0x4e040403 // dup v3.4s, v0.s[0]
+fill_loop:
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	SUBS $32, R3, R3
+	BNE fill_loop
+	RET
+
+// func addVVF32NT(d, a, b *float32, n int)
+TEXT ·addVVF32NT(SB), NOSPLIT, $0-32
+// d = a + b with non-temporal stores.
+	MOVD d+0(FP), R0
+	MOVD a+8(FP), R1
+	MOVD b+16(FP), R2
+	MOVD n+24(FP), R3
+addvvnt_loop:
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P 64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P 64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD $0x4e30d400 // fadd v0.4s, v0.4s, v16.4s
+	WORD $0x4e31d421 // fadd v1.4s, v1.4s, v17.4s
+	WORD $0x4e32d442 // fadd v2.4s, v2.4s, v18.4s
+	WORD $0x4e33d463 // fadd v3.4s, v3.4s, v19.4s
+	WORD $0x4e34d484 // fadd v4.4s, v4.4s, v20.4s
+	WORD $0x4e35d4a5 // fadd v5.4s, v5.4s, v21.4s
+	WORD $0x4e36d4c6 // fadd v6.4s, v6.4s, v22.4s
+	WORD $0x4e37d4e7 // fadd v7.4s, v7.4s, v23.4s
+	WORD $0xac000400 // stnp q0, q1, [x0, #0]
+	WORD $0xac010c02 // stnp q2, q3, [x0, #32]
+	WORD $0xac021404 // stnp q4, q5, [x0, #64]
+	WORD $0xac031c06 // stnp q6, q7, [x0, #96]
+	ADD $128, R0, R0
+	SUBS $32, R3, R3
+	BNE addvvnt_loop
+	RET
+
+// func subVVF32NT(d, a, b *float32, n int)
+TEXT ·subVVF32NT(SB), NOSPLIT, $0-32
+// d = a − b with non-temporal stores.
+	MOVD d+0(FP), R0
+	MOVD a+8(FP), R1
+	MOVD b+16(FP), R2
+	MOVD n+24(FP), R3
+subvvnt_loop:
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P 64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P 64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD $0x4eb0d400 // fsub v0.4s, v0.4s, v16.4s
+	WORD $0x4eb1d421 // fsub v1.4s, v1.4s, v17.4s
+	WORD $0x4eb2d442 // fsub v2.4s, v2.4s, v18.4s
+	WORD $0x4eb3d463 // fsub v3.4s, v3.4s, v19.4s
+	WORD $0x4eb4d484 // fsub v4.4s, v4.4s, v20.4s
+	WORD $0x4eb5d4a5 // fsub v5.4s, v5.4s, v21.4s
+	WORD $0x4eb6d4c6 // fsub v6.4s, v6.4s, v22.4s
+	WORD $0x4eb7d4e7 // fsub v7.4s, v7.4s, v23.4s
+	WORD $0xac000400 // stnp q0, q1, [x0, #0]
+	WORD $0xac010c02 // stnp q2, q3, [x0, #32]
+	WORD $0xac021404 // stnp q4, q5, [x0, #64]
+	WORD $0xac031c06 // stnp q6, q7, [x0, #96]
+	ADD $128, R0, R0
+	SUBS $32, R3, R3
+	BNE subvvnt_loop
+	RET
+
+// func mulVVF32NT(d, a, b *float32, n int)
+TEXT ·mulVVF32NT(SB), NOSPLIT, $0-32
+// d = a · b with non-temporal stores.
+	MOVD d+0(FP), R0
+	MOVD a+8(FP), R1
+	MOVD b+16(FP), R2
+	MOVD n+24(FP), R3
+mulvvnt_loop:
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P 64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P 64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD $0x6e30dc00 // fmul v0.4s, v0.4s, v16.4s
+	WORD $0x6e31dc21 // fmul v1.4s, v1.4s, v17.4s
+	WORD $0x6e32dc42 // fmul v2.4s, v2.4s, v18.4s
+	WORD $0x6e33dc63 // fmul v3.4s, v3.4s, v19.4s
+	WORD $0x6e34dc84 // fmul v4.4s, v4.4s, v20.4s
+	WORD $0x6e35dca5 // fmul v5.4s, v5.4s, v21.4s
+	WORD $0x6e36dcc6 // fmul v6.4s, v6.4s, v22.4s
+	WORD $0x6e37dce7 // fmul v7.4s, v7.4s, v23.4s
+	WORD $0xac000400 // stnp q0, q1, [x0, #0]
+	WORD $0xac010c02 // stnp q2, q3, [x0, #32]
+	WORD $0xac021404 // stnp q4, q5, [x0, #64]
+	WORD $0xac031c06 // stnp q6, q7, [x0, #96]
+	ADD $128, R0, R0
+	SUBS $32, R3, R3
+	BNE mulvvnt_loop
+	RET
+
+// func addVSF32NT(d, a *float32, s float32, n int)
+TEXT ·addVSF32NT(SB), NOSPLIT, $0-32
+// d = a + s with non-temporal stores.
+	MOVD d+0(FP), R0
+	MOVD a+8(FP), R1
+	FMOVS s+16(FP), F31
+	VDUP V31.S[0], V31.S4
+	MOVD n+24(FP), R3
+addvsnt_loop:
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x4e3fd400 // fadd v0.4s, v0.4s, v31.4s
+	WORD $0x4e3fd421 // fadd v1.4s, v1.4s, v31.4s
+	WORD $0x4e3fd442 // fadd v2.4s, v2.4s, v31.4s
+	WORD $0x4e3fd463 // fadd v3.4s, v3.4s, v31.4s
+	WORD $0x4e3fd484 // fadd v4.4s, v4.4s, v31.4s
+	WORD $0x4e3fd4a5 // fadd v5.4s, v5.4s, v31.4s
+	WORD $0x4e3fd4c6 // fadd v6.4s, v6.4s, v31.4s
+	WORD $0x4e3fd4e7 // fadd v7.4s, v7.4s, v31.4s
+	WORD $0xac000400 // stnp q0, q1, [x0, #0]
+	WORD $0xac010c02 // stnp q2, q3, [x0, #32]
+	WORD $0xac021404 // stnp q4, q5, [x0, #64]
+	WORD $0xac031c06 // stnp q6, q7, [x0, #96]
+	ADD $128, R0, R0
+	SUBS $32, R3, R3
+	BNE addvsnt_loop
+	RET
+
+// func mulVSF32NT(d, a *float32, s float32, n int)
+TEXT ·mulVSF32NT(SB), NOSPLIT, $0-32
+// d = a · s with non-temporal stores.
+	MOVD d+0(FP), R0
+	MOVD a+8(FP), R1
+	FMOVS s+16(FP), F31
+	VDUP V31.S[0], V31.S4
+	MOVD n+24(FP), R3
+mulvsnt_loop:
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x6e3fdc00 // fmul v0.4s, v0.4s, v31.4s
+	WORD $0x6e3fdc21 // fmul v1.4s, v1.4s, v31.4s
+	WORD $0x6e3fdc42 // fmul v2.4s, v2.4s, v31.4s
+	WORD $0x6e3fdc63 // fmul v3.4s, v3.4s, v31.4s
+	WORD $0x6e3fdc84 // fmul v4.4s, v4.4s, v31.4s
+	WORD $0x6e3fdca5 // fmul v5.4s, v5.4s, v31.4s
+	WORD $0x6e3fdcc6 // fmul v6.4s, v6.4s, v31.4s
+	WORD $0x6e3fdce7 // fmul v7.4s, v7.4s, v31.4s
+	WORD $0xac000400 // stnp q0, q1, [x0, #0]
+	WORD $0xac010c02 // stnp q2, q3, [x0, #32]
+	WORD $0xac021404 // stnp q4, q5, [x0, #64]
+	WORD $0xac031c06 // stnp q6, q7, [x0, #96]
+	ADD $128, R0, R0
+	SUBS $32, R3, R3
+	BNE mulvsnt_loop
 	RET

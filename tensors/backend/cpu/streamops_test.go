@@ -86,3 +86,55 @@ func TestStreamedUnaryOpsMatchScalar(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamVVAndVSMatchPlainLoop runs the one-pass non-temporal kernels (streamVV's Add, Sub and
+// Mul, streamVS's Add and Mul) at every length of streamEdges and every alignment of the output,
+// and checks that each computes the part it reports, from the output's first 32-byte boundary in
+// whole rounds of 32 lanes, with the plain loop's bits, and writes nothing else.
+func TestStreamVVAndVSMatchPlainLoop(t *testing.T) {
+	cases := []struct {
+		name   string
+		op     backend.BinaryOp
+		scalar bool
+	}{
+		{"Add", backend.Add, false},
+		{"Sub", backend.Sub, false},
+		{"Mul", backend.Mul, false},
+		{"Add scalar", backend.Add, true},
+		{"Mul scalar", backend.Mul, true},
+	}
+	const s = float32(-0.3)
+	for _, tc := range cases {
+		f := arithmeticOps[tc.op]
+		for _, n := range streamEdges() {
+			x, y := streamInputs(n, 1), streamInputs(n, 5)
+			want := make([]float32, n)
+			for i := range want {
+				if tc.scalar {
+					want[i] = f(x[i], s)
+				} else {
+					want[i] = f(x[i], y[i])
+				}
+			}
+			for off := range 8 {
+				d, all := guarded(n, off)
+				var h, m int
+				if tc.scalar {
+					h, m = streamVS(tc.op, d, x, s)
+				} else {
+					h, m = streamVV(tc.op, d, x, y)
+				}
+				wantH, wantM := 0, 0
+				if haveStreamingStores && n > 0 {
+					if k := streamHead(d); (n-k)&^31 > 0 {
+						wantH, wantM = k, (n-k)&^31
+					}
+				}
+				if h != wantH || m != wantM {
+					t.Fatalf("%s, %d elements at offset %d: computed [%d, %d), want [%d, %d)", tc.name, n, off, h, h+m, wantH, wantH+wantM)
+				}
+				checkBits(t, tc.name, d[h:h+m], want[h:h+m], all, off+h, off+h+m)
+			}
+		}
+	}
+}
