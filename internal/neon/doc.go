@@ -3,7 +3,8 @@
 // goaccel's arm64 kernels (gen_neon.go in tensors/backend/cpu, its gemm
 // package and dist/internal/reduce). Go's assembler has VFMLA, VLD1, VST1, VDUP and integer vector
 // ops, but no floating-point add, multiply, divide, square root, compare,
-// conversion or multiply-by-element: each function here returns one line of
+// conversion or multiply-by-element, nor the arithmetic shift and bit clear
+// (SSHR, BIC) of ReLU's kernels: each function here returns one line of
 // Go assembly, the instruction's word followed by its GNU syntax, so the
 // generated file reads as the kernel it is.
 //

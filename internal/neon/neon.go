@@ -120,6 +120,9 @@ func AND(d, n, m V) string { return three(0x4e201c00, "and", "16b", d, n, m) }
 // ORR is d = n | m, bitwise.
 func ORR(d, n, m V) string { return three(0x4ea01c00, "orr", "16b", d, n, m) }
 
+// BIC is d = n &^ m on all 128 bits.
+func BIC(d, n, m V) string { return three(0x4e601c00, "bic", "16b", d, n, m) }
+
 // EOR is d = n ^ m, bitwise.
 func EOR(d, n, m V) string { return three(0x6e201c00, "eor", "16b", d, n, m) }
 
@@ -216,6 +219,14 @@ func USHR(d, n V, shift int) string {
 		panic(fmt.Sprintf("neon: shift %d of a 32-bit lane", shift))
 	}
 	return word(0x6f200400|uint32(64-shift)<<16|uint32(n&31)<<5|uint32(d&31), "ushr v%d.4s, v%d.4s, #%d", d, n, shift)
+}
+
+// SSHR is d = n >> shift (arithmetic: the sign bit shifted in) on four int32 lanes.
+func SSHR(d, n V, shift int) string {
+	if shift < 1 || shift > 32 {
+		panic(fmt.Sprintf("neon: shift %d of a 32-bit lane", shift))
+	}
+	return word(0x4f200400|uint32(64-shift)<<16|uint32(n&31)<<5|uint32(d&31), "sshr v%d.4s, v%d.4s, #%d", d, n, shift)
 }
 
 // XTN narrows n's four 32-bit lanes to 16 bits (their low halves), in d's low 64 bits.
