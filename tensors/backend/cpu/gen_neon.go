@@ -1,17 +1,17 @@
 //go:build ignore
 
 // gen_neon writes kernels_arm64.s, the NEON forms of the vector kernels of amd64's
-// *_amd64.s: the Adam and SGD updates, Binary's four arithmetic ops, the float64 sum, the
-// softmax row's exp and maximum, GELU and its gradient, float32 to bfloat16, LayerNorm's rows
-// (gen_layernorm_neon.go) and the streaming stores (gen_stream_neon.go). Run with
-// `go generate ./tensors/backend/cpu/`.
+// *_amd64.s: the Adam and SGD updates, Binary's four arithmetic ops, ReLU and its
+// gradient, the float64 sum, the softmax row's exp and maximum, GELU and its gradient, float32
+// to bfloat16, LayerNorm's rows (gen_layernorm_neon.go) and the streaming stores
+// (gen_stream_neon.go). Run with `go generate ./tensors/backend/cpu/`.
 //
 // Each kernel does the amd64 kernel's arithmetic in the same order, so where that one gives the
-// scalar loop's bits (the optimizer updates, Binary, bfloat16) this one does too, and where it
-// has its own summation order (sumF32's float64 lanes, expShiftSum's float32 ones) this one
-// keeps AVX2's: four lanes of NEON are half a YMM register, and the halves are added as AVX2's
-// are. Go's assembler lacks NEON's floating-point instructions; package neon encodes them as
-// WORDs with their GNU syntax.
+// scalar loop's bits (the optimizer updates, Binary, ReLU, bfloat16) this one does too, and
+// where it has its own summation order (sumF32's float64 lanes, expShiftSum's float32 ones)
+// this one keeps AVX2's: four lanes of NEON are half a YMM register, and the halves are added
+// as AVX2's are. Go's assembler lacks NEON's floating-point instructions (and a few integer
+// ones, SSHR and BIC); package neon encodes them as WORDs with their GNU syntax.
 package main
 
 import (
@@ -184,6 +184,56 @@ func binary(name string, op func(d, n, m neon.V) string) {
 	p("SUBS $4, R3, R3")
 	p("BNE %svs_loop4", name)
 	label(name + "vs_done")
+	p("RET")
+}
+
+// relu writes reluBitsF32 and reluGradBitsF32, relu_amd64.s's kernels on the bits, 32 lanes a
+// round (n a positive multiple of 32): d = x &^ (x >> 31) with the arithmetic shift, and
+// dx = gy &^ ((y − 1) >> 31), y's bits less one negative exactly where y is +0.
+func relu() {
+	text("reluBitsF32", "(d, x *float32, n int)", 24)
+	p("MOVD d+0(FP), R0")
+	p("MOVD x+8(FP), R1")
+	p("MOVD n+16(FP), R3")
+	label("relu_loop")
+	p("VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]")
+	p("VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]")
+	for i := neon.V(0); i < 8; i++ {
+		p(neon.SSHR(neon.V16+i, neon.V0+i, 31))
+	}
+	for i := neon.V(0); i < 8; i++ {
+		p(neon.BIC(neon.V0+i, neon.V0+i, neon.V16+i))
+	}
+	p("VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)")
+	p("VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R0)")
+	p("SUBS $32, R3, R3")
+	p("BNE relu_loop")
+	p("RET")
+
+	text("reluGradBitsF32", "(dx, gy, y *float32, n int)", 32)
+	p("MOVD dx+0(FP), R0")
+	p("MOVD gy+8(FP), R1")
+	p("MOVD y+16(FP), R2")
+	p("MOVD n+24(FP), R3")
+	bcast(neon.V31, 1)
+	label("relugrad_loop")
+	p("VLD1.P 64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]")
+	p("VLD1.P 64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]")
+	for i := neon.V(0); i < 8; i++ {
+		p(neon.SUB(neon.V16+i, neon.V16+i, neon.V31)) // y − 1
+	}
+	for i := neon.V(0); i < 8; i++ {
+		p(neon.SSHR(neon.V16+i, neon.V16+i, 31))
+	}
+	p("VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]")
+	p("VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]")
+	for i := neon.V(0); i < 8; i++ {
+		p(neon.BIC(neon.V0+i, neon.V0+i, neon.V16+i))
+	}
+	p("VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)")
+	p("VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R0)")
+	p("SUBS $32, R3, R3")
+	p("BNE relugrad_loop")
 	p("RET")
 }
 
@@ -514,6 +564,7 @@ func main() {
 	binary("sub", neon.FSUB)
 	binary("mul", neon.FMUL)
 	binary("div", neon.FDIV)
+	relu()
 	sum()
 	expShiftSum()
 	maxF32()

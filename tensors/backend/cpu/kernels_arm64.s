@@ -334,6 +334,79 @@ divvs_loop4:
 divvs_done:
 	RET
 
+// func reluBitsF32(d, x *float32, n int)
+TEXT ·reluBitsF32(SB), NOSPLIT, $0-24
+	MOVD d+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD n+16(FP), R3
+relu_loop:
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x4f210410 // sshr v16.4s, v0.4s, #31
+	WORD $0x4f210431 // sshr v17.4s, v1.4s, #31
+	WORD $0x4f210452 // sshr v18.4s, v2.4s, #31
+	WORD $0x4f210473 // sshr v19.4s, v3.4s, #31
+	WORD $0x4f210494 // sshr v20.4s, v4.4s, #31
+	WORD $0x4f2104b5 // sshr v21.4s, v5.4s, #31
+	WORD $0x4f2104d6 // sshr v22.4s, v6.4s, #31
+	WORD $0x4f2104f7 // sshr v23.4s, v7.4s, #31
+	WORD $0x4e701c00 // bic v0.16b, v0.16b, v16.16b
+	WORD $0x4e711c21 // bic v1.16b, v1.16b, v17.16b
+	WORD $0x4e721c42 // bic v2.16b, v2.16b, v18.16b
+	WORD $0x4e731c63 // bic v3.16b, v3.16b, v19.16b
+	WORD $0x4e741c84 // bic v4.16b, v4.16b, v20.16b
+	WORD $0x4e751ca5 // bic v5.16b, v5.16b, v21.16b
+	WORD $0x4e761cc6 // bic v6.16b, v6.16b, v22.16b
+	WORD $0x4e771ce7 // bic v7.16b, v7.16b, v23.16b
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R0)
+	SUBS $32, R3, R3
+	BNE relu_loop
+	RET
+
+// func reluGradBitsF32(dx, gy, y *float32, n int)
+TEXT ·reluGradBitsF32(SB), NOSPLIT, $0-32
+	MOVD dx+0(FP), R0
+	MOVD gy+8(FP), R1
+	MOVD y+16(FP), R2
+	MOVD n+24(FP), R3
+	MOVW $0x00000001, R9
+	VDUP R9, V31.S4
+relugrad_loop:
+	VLD1.P 64(R2), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P 64(R2), [V20.S4, V21.S4, V22.S4, V23.S4]
+	WORD $0x6ebf8610 // sub v16.4s, v16.4s, v31.4s
+	WORD $0x6ebf8631 // sub v17.4s, v17.4s, v31.4s
+	WORD $0x6ebf8652 // sub v18.4s, v18.4s, v31.4s
+	WORD $0x6ebf8673 // sub v19.4s, v19.4s, v31.4s
+	WORD $0x6ebf8694 // sub v20.4s, v20.4s, v31.4s
+	WORD $0x6ebf86b5 // sub v21.4s, v21.4s, v31.4s
+	WORD $0x6ebf86d6 // sub v22.4s, v22.4s, v31.4s
+	WORD $0x6ebf86f7 // sub v23.4s, v23.4s, v31.4s
+	WORD $0x4f210610 // sshr v16.4s, v16.4s, #31
+	WORD $0x4f210631 // sshr v17.4s, v17.4s, #31
+	WORD $0x4f210652 // sshr v18.4s, v18.4s, #31
+	WORD $0x4f210673 // sshr v19.4s, v19.4s, #31
+	WORD $0x4f210694 // sshr v20.4s, v20.4s, #31
+	WORD $0x4f2106b5 // sshr v21.4s, v21.4s, #31
+	WORD $0x4f2106d6 // sshr v22.4s, v22.4s, #31
+	WORD $0x4f2106f7 // sshr v23.4s, v23.4s, #31
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x4e701c00 // bic v0.16b, v0.16b, v16.16b
+	WORD $0x4e711c21 // bic v1.16b, v1.16b, v17.16b
+	WORD $0x4e721c42 // bic v2.16b, v2.16b, v18.16b
+	WORD $0x4e731c63 // bic v3.16b, v3.16b, v19.16b
+	WORD $0x4e741c84 // bic v4.16b, v4.16b, v20.16b
+	WORD $0x4e751ca5 // bic v5.16b, v5.16b, v21.16b
+	WORD $0x4e761cc6 // bic v6.16b, v6.16b, v22.16b
+	WORD $0x4e771ce7 // bic v7.16b, v7.16b, v23.16b
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R0)
+	SUBS $32, R3, R3
+	BNE relugrad_loop
+	RET
+
 // func sumF32NEON(x *float32, n int) float64
 TEXT ·sumF32NEON(SB), NOSPLIT, $0-24
 	MOVD x+0(FP), R0

@@ -5,8 +5,8 @@
 // ReLU kernels, 32 float32 lanes a round (n a positive multiple of 32), on the bits as
 // reluF32 and reluGradF32 do: the same results bit for bit, NaNs and signed zeros included.
 
-// func reluAVX2(d, x *float32, n int): d = x &^ (x >> 31), the sign's arithmetic shift.
-TEXT ·reluAVX2(SB), NOSPLIT, $0-24
+// func reluBitsF32(d, x *float32, n int): d = x &^ (x >> 31), the sign's arithmetic shift.
+TEXT ·reluBitsF32(SB), NOSPLIT, $0-24
 	MOVQ d+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -35,9 +35,9 @@ reluloop:
 	VZEROUPPER
 	RET
 
-// func reluGradAVX2(dx, gy, y *float32, n int): dx = gy &^ ((y − 1) >> 31) on the bits: y is +0
-// or positive, and its bits less one are negative exactly when it is +0.
-TEXT ·reluGradAVX2(SB), NOSPLIT, $0-32
+// func reluGradBitsF32(dx, gy, y *float32, n int): dx = gy &^ ((y − 1) >> 31) on the bits: y is
+// +0 or positive, and its bits less one are negative exactly when it is +0.
+TEXT ·reluGradBitsF32(SB), NOSPLIT, $0-32
 	MOVQ dx+0(FP), DI
 	MOVQ gy+8(FP), SI
 	MOVQ y+16(FP), DX
