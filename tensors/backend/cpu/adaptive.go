@@ -12,8 +12,8 @@ func (c *CPU) AdadeltaStep(w, g, sq, acc []backend.Vec, sc []backend.AdadeltaSca
 	runStep(func(s *step) { s.w, s.g, s.m, s.v, s.adadelta = w, g, sq, acc, sc })
 }
 
-// adadeltaConsts are one parameter's Adadelta constants as adadelta_amd64.s reads them: LR, Rho,
-// OneMinusRho, Eps and WeightDecay at byte offsets 0, 4, 8, 12 and 16.
+// adadeltaConsts are one parameter's Adadelta constants as adadelta_amd64.s and kernels_arm64.s
+// read them: LR, Rho, OneMinusRho, Eps and WeightDecay at byte offsets 0, 4, 8, 12 and 16.
 type adadeltaConsts backend.AdadeltaScalars
 
 func adadeltaChunk(s *step, sp span) {

@@ -35,10 +35,11 @@
 // optimizer updates, Binary, ReLU, bfloat16).
 //
 // Files:
+//   - adadelta_vector.go, adadelta_other.go: the AVX and NEON kernels of the Adadelta update
+//     (adadelta_amd64.s, kernels_arm64.s, operation for operation as adaptive.go's loop), where
+//     useVecOptim says they run, or their absence.
 //   - adam.go: the per-step scalars of an Adam update and its scalar loop.
 //   - adaptive.go: AdadeltaStep, RMSpropStep and AdagradStep, chunked over every core.
-//   - adadelta_amd64.go, adadelta_other.go: the AVX kernel of the Adadelta update
-//     (adadelta_amd64.s, operation for operation as adaptive.go's loop), or its absence.
 //   - adam_vector.go, adam_amd64.go, adam_arm64.go, adam_other.go: the AVX and NEON kernels of
 //     the Adam and SGD updates (adam_amd64.s, sgd_amd64.s, kernels_arm64.s), where they run, or
 //     their absence.

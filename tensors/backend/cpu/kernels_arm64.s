@@ -90,6 +90,90 @@ sgd_step:
 	BNE sgd_loop
 	RET
 
+// func adadeltaVecDecay(w, grad, sq, acc *float32, n int, c *adadeltaConsts)
+TEXT ·adadeltaVecDecay(SB), NOSPLIT, $0-48
+	MOVD w+0(FP), R0
+	MOVD grad+8(FP), R1
+	MOVD sq+16(FP), R2
+	MOVD acc+24(FP), R3
+	MOVD n+32(FP), R4
+	MOVD c+40(FP), R5
+	VLD1R.P 4(R5), [V16.S4]
+	VLD1R.P 4(R5), [V17.S4]
+	VLD1R.P 4(R5), [V18.S4]
+	VLD1R.P 4(R5), [V19.S4]
+	VLD1R.P 4(R5), [V20.S4]
+adadeltaVecDecay_loop:
+	VLD1.P 16(R1), [V0.S4]
+	VLD1 (R0), [V1.S4]
+	WORD $0x6e21de83 // fmul v3.4s, v20.4s, v1.4s
+	WORD $0x4e23d400 // fadd v0.4s, v0.4s, v3.4s
+	VLD1 (R2), [V2.S4]
+	WORD $0x6e31dc42 // fmul v2.4s, v2.4s, v17.4s
+	WORD $0x6e20de43 // fmul v3.4s, v18.4s, v0.4s
+	WORD $0x6e20dc63 // fmul v3.4s, v3.4s, v0.4s
+	WORD $0x4e23d442 // fadd v2.4s, v2.4s, v3.4s
+	VST1.P [V2.S4], 16(R2)
+	WORD $0x4e33d442 // fadd v2.4s, v2.4s, v19.4s
+	WORD $0x6ea1f842 // fsqrt v2.4s, v2.4s
+	VLD1 (R3), [V4.S4]
+	WORD $0x4e33d485 // fadd v5.4s, v4.4s, v19.4s
+	WORD $0x6ea1f8a5 // fsqrt v5.4s, v5.4s
+	WORD $0x6e22fca5 // fdiv v5.4s, v5.4s, v2.4s
+	WORD $0x6e20dca5 // fmul v5.4s, v5.4s, v0.4s
+	WORD $0x6e31dc84 // fmul v4.4s, v4.4s, v17.4s
+	WORD $0x6e25de46 // fmul v6.4s, v18.4s, v5.4s
+	WORD $0x6e25dcc6 // fmul v6.4s, v6.4s, v5.4s
+	WORD $0x4e26d484 // fadd v4.4s, v4.4s, v6.4s
+	VST1.P [V4.S4], 16(R3)
+	WORD $0x6e25de05 // fmul v5.4s, v16.4s, v5.4s
+	WORD $0x4ea5d421 // fsub v1.4s, v1.4s, v5.4s
+	VST1.P [V1.S4], 16(R0)
+	SUBS $4, R4, R4
+	BNE adadeltaVecDecay_loop
+	RET
+
+// func adadeltaVecPlain(w, grad, sq, acc *float32, n int, c *adadeltaConsts)
+TEXT ·adadeltaVecPlain(SB), NOSPLIT, $0-48
+	MOVD w+0(FP), R0
+	MOVD grad+8(FP), R1
+	MOVD sq+16(FP), R2
+	MOVD acc+24(FP), R3
+	MOVD n+32(FP), R4
+	MOVD c+40(FP), R5
+	VLD1R.P 4(R5), [V16.S4]
+	VLD1R.P 4(R5), [V17.S4]
+	VLD1R.P 4(R5), [V18.S4]
+	VLD1R.P 4(R5), [V19.S4]
+	VLD1R.P 4(R5), [V20.S4]
+adadeltaVecPlain_loop:
+	VLD1.P 16(R1), [V0.S4]
+	VLD1 (R0), [V1.S4]
+	VLD1 (R2), [V2.S4]
+	WORD $0x6e31dc42 // fmul v2.4s, v2.4s, v17.4s
+	WORD $0x6e20de43 // fmul v3.4s, v18.4s, v0.4s
+	WORD $0x6e20dc63 // fmul v3.4s, v3.4s, v0.4s
+	WORD $0x4e23d442 // fadd v2.4s, v2.4s, v3.4s
+	VST1.P [V2.S4], 16(R2)
+	WORD $0x4e33d442 // fadd v2.4s, v2.4s, v19.4s
+	WORD $0x6ea1f842 // fsqrt v2.4s, v2.4s
+	VLD1 (R3), [V4.S4]
+	WORD $0x4e33d485 // fadd v5.4s, v4.4s, v19.4s
+	WORD $0x6ea1f8a5 // fsqrt v5.4s, v5.4s
+	WORD $0x6e22fca5 // fdiv v5.4s, v5.4s, v2.4s
+	WORD $0x6e20dca5 // fmul v5.4s, v5.4s, v0.4s
+	WORD $0x6e31dc84 // fmul v4.4s, v4.4s, v17.4s
+	WORD $0x6e25de46 // fmul v6.4s, v18.4s, v5.4s
+	WORD $0x6e25dcc6 // fmul v6.4s, v6.4s, v5.4s
+	WORD $0x4e26d484 // fadd v4.4s, v4.4s, v6.4s
+	VST1.P [V4.S4], 16(R3)
+	WORD $0x6e25de05 // fmul v5.4s, v16.4s, v5.4s
+	WORD $0x4ea5d421 // fsub v1.4s, v1.4s, v5.4s
+	VST1.P [V1.S4], 16(R0)
+	SUBS $4, R4, R4
+	BNE adadeltaVecPlain_loop
+	RET
+
 // func addVVF32(d, a, b *float32, n int)
 TEXT ·addVVF32(SB), NOSPLIT, $0-32
 	MOVD d+0(FP), R0

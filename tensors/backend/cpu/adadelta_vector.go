@@ -1,9 +1,13 @@
-//go:build amd64 && !purego
+//go:build (amd64 || arm64) && !purego
 
 package cpu
 
-// adadeltaVecDecay runs adadeltaChunk's arithmetic with weight decay on n elements, n a multiple
-// of 8 (adadelta_amd64.s).
+// Adadelta's update kernels: adadelta_amd64.s (AVX, eight lanes a step) and kernels_arm64.s
+// (NEON, four), operation for operation as adadeltaScalar's loop (no fused multiply-add, square
+// roots and quotients correctly rounded), where useVecOptim says they run.
+
+// adadeltaVecDecay runs adadeltaScalar's arithmetic with weight decay on n elements, n a
+// positive multiple of 8.
 //
 //go:noescape
 func adadeltaVecDecay(w, grad, sq, acc *float32, n int, c *adadeltaConsts)
@@ -13,8 +17,8 @@ func adadeltaVecDecay(w, grad, sq, acc *float32, n int, c *adadeltaConsts)
 //go:noescape
 func adadeltaVecPlain(w, grad, sq, acc *float32, n int, c *adadeltaConsts)
 
-// adadeltaVec runs adadeltaChunk's arithmetic on the leading multiple of 8 elements with AVX and
-// reports how many it did.
+// adadeltaVec runs adadeltaScalar's arithmetic on the leading multiple of 8 elements with the
+// vector kernel and reports how many it did.
 func adadeltaVec(w, g, sq, acc []float32, c *adadeltaConsts) int {
 	n := len(g) &^ 7
 	if !useVecOptim || n == 0 {
