@@ -85,6 +85,8 @@
 //     kernels of rows of a multiple of 16 floats (layernorm_amd64.s with AVX-512, NEON in
 //     kernels_arm64.s, amd64's lanes and sums), and where they run; or their absence.
 //   - maxpool.go: MaxPool2d (a loop of its own for 2×2 windows of stride 2) and MaxPool2dGrad.
+//   - maxpool_amd64.go, maxpool_other.go: the AVX-512 kernel of the 2×2 windows
+//     (maxpool_amd64.s, maxpool.go's comparisons and indices bit for bit), or its absence.
 //   - optim.go: AdamStep, SGDStep, SumSquares and ScaleCheck, chunked over every core.
 //   - parallel.go: parallelFor, the chunked loop every kernel splits its work with.
 //   - reduce.go: Reduce (sums, extremes, arg-extremes), Softmax and SoftmaxGrad, and the

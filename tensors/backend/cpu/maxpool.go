@@ -15,7 +15,13 @@ func (c *CPU) MaxPool2d(y, arg, x *backend.Buffer, planes, h, w, k, stride, oh, 
 // max_pool2d, the first of equal maxima wins and a NaN wins over every number (a later NaN over
 // an earlier one). The 2×2 window of stride 2 (every CNN's pooling) has a loop of its own.
 func maxPool[T float](y []T, arg []int64, x []T, planes, h, w, k, stride, oh, ow int) {
+	y32, isF32 := any(y).([]float32)
+	x32, _ := any(x).([]float32)
 	parallelFor(planes, planes*oh*ow*k*k, func(lo, hi int) {
+		if isF32 && k == 2 && stride == 2 &&
+			maxPool2x2Vec(y32[lo*oh*ow:hi*oh*ow], arg[lo*oh*ow:hi*oh*ow], x32[lo*h*w:hi*h*w], hi-lo, h, w, oh, ow) {
+			return
+		}
 		for p := lo; p < hi; p++ {
 			plane := x[p*h*w : (p+1)*h*w]
 			ys, args := y[p*oh*ow:(p+1)*oh*ow], arg[p*oh*ow:(p+1)*oh*ow]

@@ -30,14 +30,15 @@ func naiveMaxPool(x []float32, planes, h, w, k, stride, oh, ow int) ([]float32, 
 	return y, arg
 }
 
-// TestMaxPoolMatchesPyTorchsLoop: every window and stride (the 2×2 loop of its own included), odd
-// sizes, ties (the first maximum wins) and NaNs (a NaN wins, the last NaN of a window), plane
+// TestMaxPoolMatchesPyTorchsLoop: every window and stride (the 2×2 loop of its own and its AVX-512
+// kernel included: rows of fewer than, exactly and more than its sixteen outputs), odd sizes, ties (the first maximum wins) and NaNs (a NaN wins, the last NaN of a window), plane
 // counts above and below the parallel split, against the reference loop bit for bit.
 func TestMaxPoolMatchesPyTorchsLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, c := range []struct{ planes, h, w, k, stride int }{
 		{1, 2, 2, 2, 2}, {3, 5, 7, 2, 2}, {4, 24, 24, 2, 2}, {300, 26, 26, 2, 2}, {2, 9, 8, 3, 3},
 		{2, 9, 9, 3, 2}, {5, 6, 7, 2, 1}, {3, 11, 10, 4, 3}, {2, 4, 4, 1, 1},
+		{2, 4, 32, 2, 2}, {2, 33, 34, 2, 2}, {3, 40, 70, 2, 2}, {1, 3, 65, 2, 2},
 	} {
 		oh, ow := (c.h-c.k)/c.stride+1, (c.w-c.k)/c.stride+1
 		x := make([]float32, c.planes*c.h*c.w)
