@@ -87,11 +87,16 @@ func (c *CPU) MaxPool2dGrad(dx, gy, arg *backend.Buffer, planes, h, w, _, _, oh,
 	maxPoolGrad(dx.F32, gy.F32, arg.I64, planes, h, w, oh, ow)
 }
 
+// maxPoolGrad adds each output's gradient to the input its window took, plane by plane over
+// every core (a plane's windows write only that plane).
 func maxPoolGrad[T float](dx, gy []T, arg []int64, planes, h, w, oh, ow int) {
-	for p := 0; p < planes; p++ {
-		for i := 0; i < oh*ow; i++ {
-			o := p*oh*ow + i
-			dx[p*h*w+int(arg[o])] += gy[o]
+	parallelFor(planes, planes*oh*ow, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			d := dx[p*h*w : (p+1)*h*w]
+			g, a := gy[p*oh*ow:(p+1)*oh*ow], arg[p*oh*ow:(p+1)*oh*ow]
+			for i, gi := range g {
+				d[a[i]] += gi
+			}
 		}
-	}
+	})
 }

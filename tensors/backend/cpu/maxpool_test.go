@@ -76,3 +76,31 @@ func BenchmarkMaxPool2x2(b *testing.B) {
 		maxPool(y, arg, x, planes, h, w, 2, 2, 12, 12)
 	}
 }
+
+// TestMaxPoolGradAddsToTheWindowsMaxima: the gradient goes to each window's index, added where
+// windows overlap (stride 1), planes split over the cores as the forward pass splits them.
+func TestMaxPoolGradAddsToTheWindowsMaxima(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ planes, h, w, k, stride int }{{600, 26, 26, 2, 2}, {600, 12, 12, 3, 1}, {2, 5, 5, 2, 2}} {
+		oh, ow := (c.h-c.k)/c.stride+1, (c.w-c.k)/c.stride+1
+		x, gy := make([]float32, c.planes*c.h*c.w), make([]float32, c.planes*oh*ow)
+		for i := range x {
+			x[i] = float32(r.NormFloat64())
+		}
+		for i := range gy {
+			gy[i] = float32(r.IntN(64)) / 8 // exact sums in any order
+		}
+		_, arg := naiveMaxPool(x, c.planes, c.h, c.w, c.k, c.stride, oh, ow)
+		want := make([]float32, len(x))
+		for o, a := range arg {
+			want[o/(oh*ow)*c.h*c.w+int(a)] += gy[o]
+		}
+		dx := make([]float32, len(x))
+		maxPoolGrad(dx, gy, arg, c.planes, c.h, c.w, oh, ow)
+		for i := range want {
+			if dx[i] != want[i] {
+				t.Fatalf("%+v: input %d's gradient is %v, want %v", c, i, dx[i], want[i])
+			}
+		}
+	}
+}
