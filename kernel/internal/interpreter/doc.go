@@ -20,7 +20,9 @@
 //   - goroutine.go: GoroutineID, the calling goroutine's id, which ties
 //     yaegi's panic frames on stderr to their goroutine.
 //   - load.go: Program, Load, ForProgram and Check: a worker program
-//     rewritten as cells are and compiled into an interpreter, Run and Func.
+//     rewritten as cells are and compiled into an interpreter, Run and Func;
+//     PanicLine, and Position, the same line read while the program runs
+//     (a worker's status).
 //   - panicline.go: where a worker's panic happened: PanicLine's
 //     neighbours InFrame and GoStatementAt, from the program's functions
 //     and go statements kept after compiling.

@@ -116,6 +116,29 @@ func (p *Program) PanicLine() int {
 	return int(v.Int())
 }
 
+// Position returns a function that reads the line of notebook.go whose statement ran last (as
+// PanicLine) while the program runs on other goroutines: where a worker's status says its rank
+// is. Call it after Run (the program's variables exist from then on); it always reads 0 when
+// the program was loaded unmarked.
+func (p *Program) Position() func() int {
+	v, ok := p.i.Globals()[cells.LineVar]
+	if !ok || !v.IsValid() || v.Kind() != reflect.Int || !v.CanAddr() {
+		return func() int { return 0 }
+	}
+	line := (*int)(v.Addr().UnsafePointer())
+	return func() int { return readLine(line) }
+}
+
+// readLine reads the line variable that the program's marked statements keep setting as they
+// run, without synchronising with them: it is one machine word, which the Go memory model says a
+// racing read sees as one of the values written, never torn, and a status one statement late is
+// right enough, where synchronising would slow every marked statement of every loop. The race
+// detector is told to look away (go:norace; such functions are not inlined under -race), so that
+// it still watches everything else.
+//
+//go:norace
+func readLine(line *int) int { return *line }
+
 // Run runs the program's package-level var initializers.
 func (p *Program) Run(ctx context.Context) error {
 	_, err := p.i.ExecuteWithContext(ctx, p.prog)

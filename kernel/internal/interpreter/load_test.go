@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 
@@ -84,6 +85,44 @@ func TestPanicLineIsTheStatementThatPanicked(t *testing.T) {
 	o, ok := p.Map.Lookup(lp.PanicLine(), 0)
 	if !ok || o.Line != 5 {
 		t.Errorf("panic line maps to %v (%v); want line 5 of the cell, the index expression", o, ok)
+	}
+}
+
+// TestPositionFollowsARunningProgram: Position reads the line of the statement running now while
+// the program runs on another goroutine (under -race too: the read does not synchronise with the
+// program's marked statements, by design), and reads PanicLine's line once it stopped.
+func TestPositionFollowsARunningProgram(t *testing.T) {
+	p := prog(t, "spin", "func spin(stop chan bool) int {\n\tn := 0\n\tfor {\n\t\tselect {\n\t\tcase <-stop:\n\t\t\treturn n\n\t\tdefault:\n\t\t\tn++\n\t\t}\n\t}\n}")
+	i, _ := ForProgram(p.Source, interp.Options{})
+	lp, err := Load(i, p.Source, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lp.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	position := lp.Position()
+	fn, _ := lp.Func("spin")
+	stop, done := make(chan bool), make(chan int)
+	go func() { done <- int(fn.Call([]reflect.Value{reflect.ValueOf(stop)})[0].Int()) }()
+	seen := map[int]bool{}
+	for deadline := time.Now().Add(10 * time.Second); len(seen) < 2 && time.Now().Before(deadline); {
+		if o, ok := p.Map.Lookup(position(), 0); ok {
+			seen[o.Line] = true
+		}
+	}
+	close(stop)
+	<-done
+	for line := range seen {
+		if line < 2 || line > 9 {
+			t.Errorf("Position read cell line %d while spin ran; want one of its statements, lines 2-9", line)
+		}
+	}
+	if len(seen) < 2 {
+		t.Errorf("Position read the lines %v while spin ran; want it to follow the loop's statements", seen)
+	}
+	if position() != lp.PanicLine() {
+		t.Errorf("after the run Position reads %d, PanicLine %d", position(), lp.PanicLine())
 	}
 }
 

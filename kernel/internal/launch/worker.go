@@ -54,7 +54,6 @@ func WorkerMain(tables ...interp.Exports) int {
 		return j.Fail(fmt.Errorf("load the worker program: %w", err))
 	}
 	frames.program.Store(p)
-	host.Current().Worker.SetPosition(p.PanicLine) // where the launcher's status table says the rank is
 	if err := p.Run(context.Background()); err != nil {
 		var pe interp.Panic
 		if errors.As(err, &pe) {
@@ -62,6 +61,9 @@ func WorkerMain(tables ...interp.Exports) int {
 		}
 		return j.Fail(fmt.Errorf("run the program's package-level vars: %w", err))
 	}
+	// Where the launcher's status table says the rank is: the program's variables exist once
+	// its package-level initializers ran.
+	host.Current().Worker.SetPosition(p.Position())
 	fn, err := p.Func(j.Spec.Func)
 	if err != nil {
 		return j.Fail(err)
