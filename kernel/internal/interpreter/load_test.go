@@ -67,8 +67,9 @@ func TestLoadRunsModernGoAndItsVars(t *testing.T) {
 	}
 }
 
-func TestPanicLineIsTheStatementThatPanicked(t *testing.T) {
-	p := prog(t, "crash", "func crash(n int) {\n\tfmt.Println(\"start\")\n\tif n > 0 {\n\t\tvar xs []int\n\t\t_ = xs[n]\n\t}\n}")
+// loadAndRun loads p's program marked (as workers load theirs) and runs its initializers.
+func loadAndRun(t *testing.T, p *program.Program) *Program {
+	t.Helper()
 	i, _ := ForProgram(p.Source, interp.Options{})
 	lp, err := Load(i, p.Source, true)
 	if err != nil {
@@ -77,6 +78,12 @@ func TestPanicLineIsTheStatementThatPanicked(t *testing.T) {
 	if err := lp.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	return lp
+}
+
+func TestPanicLineIsTheStatementThatPanicked(t *testing.T) {
+	p := prog(t, "crash", "func crash(n int) {\n\tfmt.Println(\"start\")\n\tif n > 0 {\n\t\tvar xs []int\n\t\t_ = xs[n]\n\t}\n}")
+	lp := loadAndRun(t, p)
 	fn, _ := lp.Func("crash")
 	func() {
 		defer func() { recover() }()
@@ -93,14 +100,7 @@ func TestPanicLineIsTheStatementThatPanicked(t *testing.T) {
 // program's marked statements, by design), and reads PanicLine's line once it stopped.
 func TestPositionFollowsARunningProgram(t *testing.T) {
 	p := prog(t, "spin", "func spin(stop chan bool) int {\n\tn := 0\n\tfor {\n\t\tselect {\n\t\tcase <-stop:\n\t\t\treturn n\n\t\tdefault:\n\t\t\tn++\n\t\t}\n\t}\n}")
-	i, _ := ForProgram(p.Source, interp.Options{})
-	lp, err := Load(i, p.Source, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lp.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	lp := loadAndRun(t, p)
 	position := lp.Position()
 	fn, _ := lp.Func("spin")
 	stop, done := make(chan bool), make(chan int)
