@@ -115,6 +115,15 @@ DATA maxPoolMasks<>+132(SB)/2, $0xffff
 DATA maxPoolMasks<>+134(SB)/2, $0x0
 GLOBL maxPoolMasks<>(SB), RODATA|NOPTR, $136
 
+// TAKE(v, off) makes v the best so far (Z4), and off its offset (Z6), in the lanes where v is
+// greater than the best or a NaN.
+#define TAKE(v, off) \
+	VCMPPS $0x1e, Z4, v, K4 \
+	VCMPPS $3, v, v, K5 \
+	KORW K4, K5, K4 \
+	VMOVAPS v, K4, Z4 \
+	VMOVDQA32 off, K4, Z6
+
 // func maxPool2x2AVX512(y *float32, arg *int64, x *float32, planes, h, w, oh, ow int)
 TEXT ·maxPool2x2AVX512(SB), NOSPLIT, $0-64
 	MOVQ y+0(FP), DI
@@ -167,21 +176,9 @@ masks:
 	VPERMT2PS Z3, Z21, Z2        // d: bottom right
 	VPXORD Z6, Z6, Z6            // the best one's offset in its window
 
-	VCMPPS $0x1e, Z4, Z0, K4     // b > best
-	VCMPPS $3, Z0, Z0, K5        // b is NaN
-	KORW K4, K5, K4
-	VMOVAPS Z0, K4, Z4
-	VMOVDQA32 Z23, K4, Z6
-	VCMPPS $0x1e, Z4, Z5, K4
-	VCMPPS $3, Z5, Z5, K5
-	KORW K4, K5, K4
-	VMOVAPS Z5, K4, Z4
-	VMOVDQA32 Z24, K4, Z6
-	VCMPPS $0x1e, Z4, Z2, K4
-	VCMPPS $3, Z2, Z2, K5
-	KORW K4, K5, K4
-	VMOVAPS Z2, K4, Z4
-	VMOVDQA32 Z25, K4, Z6
+	TAKE(Z0, Z23)                // b
+	TAKE(Z5, Z24)                // c
+	TAKE(Z2, Z25)                // d
 
 	// Indices within the plane: the row's first element, plus 2·column, plus the offset.
 	MOVQ BX, AX
