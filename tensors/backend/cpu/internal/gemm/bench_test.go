@@ -41,6 +41,15 @@ func benchShapes() []shape {
 		shape{"gpt_dx_1024x384x128_NN", false, false, 1024, 128, 384},
 		shape{"gpt_dW_384x1024x128_TN", true, false, 384, 128, 1024},
 		shape{"gpt_dWproj_128x1024x512_TN", true, false, 128, 512, 1024},
+		// nanoGPT's shakespeare-char size (bench/gpt.sh: 2048 tokens, 384 features): the
+		// attention's input projection, the MLP's two layers, and their backward products.
+		shape{"sh_qkv_2048x384x1152_NT", false, true, 2048, 1152, 384},
+		shape{"sh_fc_2048x384x1536_NT", false, true, 2048, 1536, 384},
+		shape{"sh_proj_2048x1536x384_NT", false, true, 2048, 384, 1536},
+		shape{"sh_dx_2048x1536x384_NN", false, false, 2048, 384, 1536},
+		shape{"sh_dxfc_2048x384x1536_NN", false, false, 2048, 1536, 384},
+		shape{"sh_dW_1536x2048x384_TN", true, false, 1536, 384, 2048},
+		shape{"sh_dWproj_384x2048x1536_TN", true, false, 384, 1536, 2048},
 	)
 }
 

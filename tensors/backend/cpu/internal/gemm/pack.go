@@ -127,15 +127,14 @@ func packABF16(dst []float32, a []uint16, lda int, trans, pairs bool, mr, i0, mc
 		widen(dst, a, lda, trans, mr, i0, mc, p0, kc)
 		return
 	}
+	if trans {
+		zipPanels(dst, mr, a, p0*lda+i0, lda, mc, kc)
+		return
+	}
 	ks := steps(kc, pairs)
 	for ip := 0; ip < mc; ip += mr {
 		rows := min(mr, mc-ip)
-		d := dst[ip*ks : ip*ks+mr*ks]
-		if trans {
-			zipPairs(d, mr, a, (p0)*lda+i0+ip, lda, rows, kc)
-		} else {
-			pairRows(d, mr, a, (i0+ip)*lda+p0, lda, rows, kc)
-		}
+		pairRows(dst[ip*ks:ip*ks+mr*ks], mr, a, (i0+ip)*lda+p0, lda, rows, kc)
 	}
 }
 
@@ -211,6 +210,44 @@ func zipPairs(d []float32, w int, x []uint16, off, ld, cols, kc int) {
 			}
 		}
 		clear(o[cols:])
+	}
+}
+
+// zipPanels packs the pair panels (width w) of cols columns when k runs down the rows of x,
+// as zipPairs does panel by panel: each pair of rows is zipped once across every panel (16
+// columns a vector) and the zipped row is then cut into the panels. A's panels are 12 wide,
+// which zipPairs alone would zip in scalar code: a third of a transposed-A product's time.
+func zipPanels(dst []float32, w int, x []uint16, off, ld, cols, kc int) {
+	ks := steps(kc, true)
+	var stack [2 * mcRows]uint32
+	row := stack[:]
+	if cols > len(row) {
+		row = make([]uint32, cols)
+	}
+	row = row[:cols]
+	d32 := unsafe.Slice((*uint32)(unsafe.Pointer(&dst[0])), len(dst))
+	for q := 0; q < ks; q++ {
+		r0 := x[off+2*q*ld:][:cols]
+		if 2*q+1 < kc {
+			r1 := x[off+(2*q+1)*ld:][:cols]
+			c0 := 0
+			if n16 := cols / 16; n16 > 0 && haveZip16 {
+				zipRows16(&row[0], &r0[0], &r1[0], n16)
+				c0 = 16 * n16
+			}
+			for c := c0; c < cols; c++ {
+				row[c] = uint32(r0[c]) | uint32(r1[c])<<16
+			}
+		} else {
+			for c, v := range r0 {
+				row[c] = uint32(v)
+			}
+		}
+		for ip := 0; ip < cols; ip += w {
+			o := d32[ip*ks+q*w : ip*ks+q*w+w]
+			n := copy(o, row[ip:min(ip+w, cols)])
+			clear(o[n:])
+		}
 	}
 }
 
