@@ -192,23 +192,7 @@ func zipPairs(d []float32, w int, x []uint16, off, ld, cols, kc int) {
 	d32 := unsafe.Slice((*uint32)(unsafe.Pointer(&d[0])), len(d))
 	for q := 0; q < (kc+1)/2; q++ {
 		o := d32[q*w : q*w+w]
-		r0 := x[off+2*q*ld:][:cols]
-		if 2*q+1 < kc {
-			r1 := x[off+(2*q+1)*ld:][:cols]
-			c0 := 0
-			// Pair panels exist only with the amd64 bf16 kernels (little-endian: k is the low half).
-			if n16 := cols / 16; n16 > 0 && haveZip16 {
-				zipRows16(&o[0], &r0[0], &r1[0], n16)
-				c0 = 16 * n16
-			}
-			for c := c0; c < cols; c++ {
-				o[c] = uint32(r0[c]) | uint32(r1[c])<<16
-			}
-		} else {
-			for c, v := range r0 {
-				o[c] = uint32(v)
-			}
-		}
+		zipRow(o, x, off+2*q*ld, ld, cols, 2*q+1 < kc)
 		clear(o[cols:])
 	}
 }
@@ -227,27 +211,35 @@ func zipPanels(dst []float32, w int, x []uint16, off, ld, cols, kc int) {
 	row = row[:cols]
 	d32 := unsafe.Slice((*uint32)(unsafe.Pointer(&dst[0])), len(dst))
 	for q := 0; q < ks; q++ {
-		r0 := x[off+2*q*ld:][:cols]
-		if 2*q+1 < kc {
-			r1 := x[off+(2*q+1)*ld:][:cols]
-			c0 := 0
-			if n16 := cols / 16; n16 > 0 && haveZip16 {
-				zipRows16(&row[0], &r0[0], &r1[0], n16)
-				c0 = 16 * n16
-			}
-			for c := c0; c < cols; c++ {
-				row[c] = uint32(r0[c]) | uint32(r1[c])<<16
-			}
-		} else {
-			for c, v := range r0 {
-				row[c] = uint32(v)
-			}
-		}
+		zipRow(row, x, off+2*q*ld, ld, cols, 2*q+1 < kc)
 		for ip := 0; ip < cols; ip += w {
 			o := d32[ip*ks+q*w : ip*ks+q*w+w]
 			n := copy(o, row[ip:min(ip+w, cols)])
 			clear(o[n:])
 		}
+	}
+}
+
+// zipRow zips cols elements of the row of x at off with the row below it (ld further):
+// o[c] = x[off+c] | x[off+ld+c]<<16, k in the low half (pair panels exist only with the amd64
+// bf16 kernels, little-endian); without the row below (both false: an odd k's last step) the
+// high halves are 0.
+func zipRow(o []uint32, x []uint16, off, ld, cols int, both bool) {
+	r0 := x[off:][:cols]
+	if !both {
+		for c, v := range r0 {
+			o[c] = uint32(v)
+		}
+		return
+	}
+	r1 := x[off+ld:][:cols]
+	c0 := 0
+	if n16 := cols / 16; n16 > 0 && haveZip16 {
+		zipRows16(&o[0], &r0[0], &r1[0], n16)
+		c0 = 16 * n16
+	}
+	for c := c0; c < cols; c++ {
+		o[c] = uint32(r0[c]) | uint32(r1[c])<<16
 	}
 }
 
