@@ -86,7 +86,7 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 			}
 			return err
 		}
-		if err := run("resolve the packages' modules (go mod tidy)", gotool, "mod", "tidy"); err != nil {
+		if err := requireModules(run, gotool, spec.Packages); err != nil {
 			return explain(err, spec.Packages)
 		}
 		if err := run("generate the packages' symbol tables", spec.Base, append([]string{ExtractCommand}, spec.Packages...)...); err != nil {
@@ -101,6 +101,25 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 		return "", "", err
 	}
 	return filepath.Join(dir, binary), fmt.Sprintf("built in %.1f s", time.Since(start).Seconds()), nil
+}
+
+// requireModules writes the build's module requirements: go mod tidy, or where tidy fails, go mod
+// tidy -e and then a check that the packages and everything they import load. Tidy also loads
+// the tests of every dependency, whose modules a module cache that only built goaccel lacks
+// (a fresh machine without network: GOPROXY=off), while the executor needs only the packages'
+// own imports; a package no module provides still fails, in go list.
+func requireModules(run func(what, name string, args ...string) error, gotool string, packages []string) error {
+	err := run("resolve the packages' modules (go mod tidy)", gotool, "mod", "tidy")
+	if err == nil {
+		return nil
+	}
+	if err := run("resolve the packages' modules (go mod tidy -e)", gotool, "mod", "tidy", "-e"); err != nil {
+		return err
+	}
+	if err := run("load the packages (go list -deps)", gotool, append([]string{"list", "-deps"}, packages...)...); err != nil {
+		return err
+	}
+	return nil
 }
 
 // explain turns go mod tidy's failure (a package no module provides, a

@@ -20,8 +20,12 @@
 //
 // Files:
 //   - build.go: ExtractCommand and Build: the module, its main.go (calling
-//     process.RunDerivedExecutor), `go mod tidy`, the extraction and
-//     `go build`, cached by content.
+//     process.RunDerivedExecutor), `go mod tidy` (requireModules: offline, a
+//     tidy that lacks the modules of the dependencies' tests falls back to
+//     `go mod tidy -e` and `go list -deps`), the extraction and `go build`,
+//     cached by content.
+//   - build_test.go: requireModules against a module cache that lacks a
+//     dependency's test-only module, as a fresh machine's does.
 //   - extract.go: Extract, the symbol tables of a build's packages written
 //     as `yaegi extract` would.
 //   - spec.go: Spec (With, Has, Command), ExecutorCommand, EnvBase, the
