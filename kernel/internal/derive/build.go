@@ -109,17 +109,13 @@ func Build(ctx context.Context, spec Spec, progress io.Writer) (bin, how string,
 // (a fresh machine without network: GOPROXY=off), while the executor needs only the packages'
 // own imports; a package no module provides still fails, in go list.
 func requireModules(run func(what, name string, args ...string) error, gotool string, packages []string) error {
-	err := run("resolve the packages' modules (go mod tidy)", gotool, "mod", "tidy")
-	if err == nil {
+	if run("resolve the packages' modules (go mod tidy)", gotool, "mod", "tidy") == nil {
 		return nil
 	}
 	if err := run("resolve the packages' modules (go mod tidy -e)", gotool, "mod", "tidy", "-e"); err != nil {
 		return err
 	}
-	if err := run("load the packages (go list -deps)", gotool, append([]string{"list", "-deps"}, packages...)...); err != nil {
-		return err
-	}
-	return nil
+	return run("load the packages (go list -deps)", gotool, append([]string{"list", "-deps"}, packages...)...)
 }
 
 // explain turns go mod tidy's failure (a package no module provides, a
